@@ -1,0 +1,41 @@
+/* cli-private.h -- shared pieces of xrlab-cli
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* Exit status of every subcommand. */
+enum {
+  XRLAB_CLI_OK = 0,         /* success */
+  XRLAB_CLI_BAD_INPUT = 1,  /* bad input: message on stderr, nothing partial on stdout */
+  XRLAB_CLI_USAGE = 2,      /* usage error (unknown option, missing argument) */
+};
+
+/* A subcommand: argv[0] is the subcommand's name. */
+typedef int (*XrlabCliRun) (int argc, char **argv);
+
+typedef struct {
+  const char *name;
+  const char *summary;   /* one line for the command list */
+  XrlabCliRun run;
+} XrlabCliCommand;
+
+/* Parses @argv with @context (whose summary names the subcommand). On a usage
+ * error prints "xrlab-cli NAME: message" and a hint to stderr and returns
+ * FALSE (exit with XRLAB_CLI_USAGE). --help prints and exits 0. */
+gboolean xrlab_cli_parse (GOptionContext *context, int *argc, char ***argv);
+
+/* Prints "xrlab-cli: <message>" to stderr; returns XRLAB_CLI_BAD_INPUT. */
+int xrlab_cli_fail (const GError *error);
+int xrlab_cli_failf (const char *format, ...) G_GNUC_PRINTF (1, 2);
+/* Prints a usage error for subcommand @name; returns XRLAB_CLI_USAGE. */
+int xrlab_cli_usage (const char *name, const char *format, ...) G_GNUC_PRINTF (2, 3);
+
+/* Subcommands, one group per file. */
+int xrlab_cli_version (int argc, char **argv);
+
+G_END_DECLS

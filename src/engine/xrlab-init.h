@@ -1,0 +1,16 @@
+/* xrlab-init.h -- one-time process set-up of the engine library
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* Call once at start-up (idempotent, thread safe): turns GSL's aborting error
+ * handler off (every GSL status is checked where it is returned), binds the
+ * gettext domain and registers the built-in data resources. */
+void xrlab_init (void);
+
+G_END_DECLS

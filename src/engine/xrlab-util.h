@@ -1,0 +1,71 @@
+/* xrlab-util.h -- small shared helpers: number formatting, atomic files,
+ * numeric text files (axis columns and CSV matrices)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <stdio.h>
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+#define XRLAB_IO_ERROR (xrlab_io_error_quark ())
+GQuark xrlab_io_error_quark (void);
+
+typedef enum {
+  XRLAB_IO_ERROR_FAILED,      /* open/write/rename failed: message has strerror */
+  XRLAB_IO_ERROR_PARSE,       /* a value that is not a number: message has line:column */
+  XRLAB_IO_ERROR_SHAPE,       /* ragged rows, empty file */
+} XrlabIOError;
+
+/* Large enough for any double written by xrlab_format_double(). */
+#define XRLAB_DTOA_BUFSIZE 32
+
+/* Writes @x into @buf with the fewest significant digits (up to 17) that read
+ * back to the same double with g_ascii_strtod(): "0.1", "2.98814e-05", ...
+ * NaN is written "nan", infinities "inf" / "-inf". Locale independent.
+ * Returns @buf. */
+char *xrlab_format_double (double x, char buf[XRLAB_DTOA_BUFSIZE]);
+
+/* Parses a whole string as one double (surrounding blanks allowed), locale
+ * independent. Rejects empty strings, trailing junk, and overflow. Accepts
+ * "nan" and "inf" only when @allow_nonfinite. */
+gboolean xrlab_parse_double (const char *text, gboolean allow_nonfinite, double *out);
+
+/* Atomic file writing: everything goes to a temporary file beside @path
+ * (same folder, so rename is atomic); commit flushes, fsyncs and renames it
+ * over @path; abort (or a failed commit) removes it, so a failed write never
+ * leaves a partial file and never touches an existing one. */
+typedef struct _XrlabAtomicFile XrlabAtomicFile;
+
+XrlabAtomicFile *xrlab_atomic_file_open   (const char *path, GError **error);
+FILE            *xrlab_atomic_file_stream (XrlabAtomicFile *af);
+gboolean         xrlab_atomic_file_commit (XrlabAtomicFile *af, GError **error);
+void             xrlab_atomic_file_abort  (XrlabAtomicFile *af);
+
+/* Writes @len bytes of @contents to @path atomically (see above). */
+gboolean xrlab_write_file_atomic (const char *path, const char *contents,
+                                  gssize len, GError **error);
+
+/* Reads a file of numbers, one per line (blank lines and lines starting with
+ * '#' are skipped; a single value per line, a trailing comma tolerated).
+ * Non-finite values are an error naming the line. Returns a newly allocated
+ * array (g_free) and its length in @n. An empty file is an error. */
+double *xrlab_read_column_file (const char *path, gsize *n, GError **error);
+
+/* Reads a comma separated matrix of numbers without a header (blank lines and
+ * '#' comments skipped). Every row must have the same number of columns.
+ * Returns a row-major array (g_free) of @rows x @cols. When @allow_nonfinite
+ * is FALSE, "nan"/"inf" are parse errors naming line and column. */
+double *xrlab_read_csv_matrix (const char *path, gboolean allow_nonfinite,
+                               gsize *rows, gsize *cols, GError **error);
+
+/* Writes a row-major matrix as comma separated text, round-trip precision. */
+gboolean xrlab_write_csv_matrix (const char *path, const double *m,
+                                 gsize rows, gsize cols, GError **error);
+
+/* Monotonic time in seconds (nanosecond resolution). */
+double xrlab_now (void);
+
+G_END_DECLS
