@@ -150,17 +150,11 @@ parse_group (const char *start, const char **p, Toy *t, double mult, int depth, 
           while (g_ascii_islower ((*p)[len]))
             len++;
           z = lookup_symbol (*p, len);
-          if (z == 0 && len > 1)
-            {
-              /* "Co" vs "CO": try the single letter. */
-              len = 1;
-              z = lookup_symbol (*p, len);
-            }
           if (z == 0)
             {
               g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
                            _("Unknown element “%.*s” at column %d."),
-                           (int) MAX (len, 1), *p, (int) (here - start) + 1);
+                           (int) len, *p, (int) (here - start) + 1);
               return FALSE;
             }
           *p += len;

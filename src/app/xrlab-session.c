@@ -124,91 +124,85 @@ xrlab_session_equal (const XrlabSession *a,
 
 /* ---- writing ------------------------------------------------------------------------ */
 
+/* JSON text is written here rather than with JsonGenerator: numbers in the
+ * shortest form that reads back to the same double ("2.33", not
+ * "2.3300000000000001"; json-glib 1.6 also writes "1e-300.0"). */
+static void
+append_string (GString *s, const char *text)
+{
+  g_string_append_c (s, '"');
+  for (const unsigned char *p = (const unsigned char *) text; *p != '\0'; p++)
+    {
+      switch (*p)
+        {
+        case '"': g_string_append (s, "\\\""); break;
+        case '\\': g_string_append (s, "\\\\"); break;
+        case '\n': g_string_append (s, "\\n"); break;
+        case '\t': g_string_append (s, "\\t"); break;
+        case '\r': g_string_append (s, "\\r"); break;
+        default:
+          if (*p < 0x20)
+            g_string_append_printf (s, "\\u%04x", *p);
+          else
+            g_string_append_c (s, (char) *p);
+        }
+    }
+  g_string_append_c (s, '"');
+}
+
+static void
+append_number (GString *s, double v)
+{
+  char buf[XRLAB_DTOA_BUFSIZE];
+
+  /* JSON has no NaN or infinity; the loader refuses null where a number goes. */
+  if (!isfinite (v))
+    g_string_append (s, "null");
+  else
+    g_string_append (s, xrlab_format_double (v, buf));
+}
+
 char *
 xrlab_session_to_json (const XrlabSession *session,
                        gsize              *length)
 {
-  g_autoptr(JsonBuilder) b = json_builder_new ();
-  g_autoptr(JsonGenerator) gen = json_generator_new ();
-  g_autoptr(JsonNode) root = NULL;
   const XrlabQuantityInfo *info = xrlab_quantity_info_get (session->quantity);
+  GString *s = g_string_new (NULL);
 
-  json_builder_begin_object (b);
-  json_builder_set_member_name (b, "format");
-  json_builder_add_string_value (b, XRLAB_SESSION_FORMAT);
-  json_builder_set_member_name (b, "version");
-  json_builder_add_int_value (b, XRLAB_SESSION_VERSION);
-
-  json_builder_set_member_name (b, "materials");
-  json_builder_begin_array (b);
+  g_string_append_printf (s, "{\n  \"format\": \"%s\",\n  \"version\": %d,\n  \"materials\": [",
+                          XRLAB_SESSION_FORMAT, XRLAB_SESSION_VERSION);
   for (guint i = 0; i < session->materials->len; i++)
     {
       const XrlabSessionMaterial *m = g_ptr_array_index (session->materials, i);
-      char color[8];
-      g_snprintf (color, sizeof color, "#%06x", m->color & 0xffffff);
-      json_builder_begin_object (b);
-      json_builder_set_member_name (b, "name");
-      json_builder_add_string_value (b, m->name);
-      json_builder_set_member_name (b, "formula");
-      json_builder_add_string_value (b, m->formula);
-      json_builder_set_member_name (b, "density_g_cm3");
-      json_builder_add_double_value (b, m->density_g_cm3);
-      json_builder_set_member_name (b, "thickness_um");
-      json_builder_add_double_value (b, m->thickness_um);
-      json_builder_set_member_name (b, "color");
-      json_builder_add_string_value (b, color);
-      json_builder_set_member_name (b, "visible");
-      json_builder_add_boolean_value (b, m->visible);
-      json_builder_end_object (b);
+      g_string_append (s, i == 0 ? "\n    {\n      \"name\": " : ",\n    {\n      \"name\": ");
+      append_string (s, m->name);
+      g_string_append (s, ",\n      \"formula\": ");
+      append_string (s, m->formula);
+      g_string_append (s, ",\n      \"density_g_cm3\": ");
+      append_number (s, m->density_g_cm3);
+      g_string_append (s, ",\n      \"thickness_um\": ");
+      append_number (s, m->thickness_um);
+      g_string_append_printf (s, ",\n      \"color\": \"#%06x\",\n      \"visible\": %s\n    }",
+                              m->color & 0xffffff, m->visible ? "true" : "false");
     }
-  json_builder_end_array (b);
+  g_string_append (s, session->materials->len > 0 ? "\n  ],\n" : "],\n");
 
-  json_builder_set_member_name (b, "sweep");
-  json_builder_begin_object (b);
-  json_builder_set_member_name (b, "start");
-  json_builder_add_double_value (b, session->sweep.start);
-  json_builder_set_member_name (b, "stop");
-  json_builder_add_double_value (b, session->sweep.stop);
-  json_builder_set_member_name (b, "unit");
-  json_builder_add_string_value (b, xrlab_energy_unit_id (session->sweep.unit));
-  json_builder_set_member_name (b, "points");
-  json_builder_add_int_value (b, session->sweep.points);
-  json_builder_set_member_name (b, "spacing");
-  json_builder_add_string_value (b, session->sweep.log ? "log" : "linear");
-  json_builder_end_object (b);
+  g_string_append (s, "  \"sweep\": {\n    \"start\": ");
+  append_number (s, session->sweep.start);
+  g_string_append (s, ",\n    \"stop\": ");
+  append_number (s, session->sweep.stop);
+  g_string_append_printf (s, ",\n    \"unit\": \"%s\",\n    \"points\": %u,\n    \"spacing\": \"%s\"\n  },\n",
+                          xrlab_energy_unit_id (session->sweep.unit), session->sweep.points,
+                          session->sweep.log ? "log" : "linear");
+  g_string_append_printf (s, "  \"plot\": {\n    \"quantity\": \"%s\",\n    \"x_log\": %s,\n    \"y_log\": %s\n  },\n",
+                          info->id, session->x_log ? "true" : "false", session->y_log ? "true" : "false");
+  g_string_append (s, "  \"values\": {\n    \"energy_eV\": ");
+  append_number (s, session->values_energy_ev);
+  g_string_append (s, "\n  }\n}\n");
 
-  json_builder_set_member_name (b, "plot");
-  json_builder_begin_object (b);
-  json_builder_set_member_name (b, "quantity");
-  json_builder_add_string_value (b, info->id);
-  json_builder_set_member_name (b, "x_log");
-  json_builder_add_boolean_value (b, session->x_log);
-  json_builder_set_member_name (b, "y_log");
-  json_builder_add_boolean_value (b, session->y_log);
-  json_builder_end_object (b);
-
-  json_builder_set_member_name (b, "values");
-  json_builder_begin_object (b);
-  json_builder_set_member_name (b, "energy_keV");
-  json_builder_add_double_value (b, session->values_energy_ev * 1e-3);
-  json_builder_end_object (b);
-
-  json_builder_end_object (b);
-
-  root = json_builder_get_root (b);
-  json_generator_set_root (gen, root);
-  json_generator_set_pretty (gen, TRUE);
-  json_generator_set_indent (gen, 2);
-  {
-    gsize len = 0;
-    char *text = json_generator_to_data (gen, &len);
-    /* A trailing newline, as text files have. */
-    char *out = g_strconcat (text, "\n", NULL);
-    g_free (text);
-    if (length != NULL)
-      *length = len + 1;
-    return out;
-  }
+  if (length != NULL)
+    *length = s->len;
+  return g_string_free (s, FALSE);
 }
 
 gboolean
@@ -497,15 +491,15 @@ parse_plot (JsonObject *obj, XrlabSession *session, GError **error)
 static gboolean
 parse_values (JsonObject *obj, XrlabSession *session, GError **error)
 {
-  static const char *const allowed[] = { "energy_keV", NULL };
-  double kev = session->values_energy_ev * 1e-3;
+  static const char *const allowed[] = { "energy_eV", NULL };
+  double ev = session->values_energy_ev;
 
   if (!check_members (obj, "values", allowed, error) ||
-      !get_number (obj, "energy_keV", "values", FALSE, &kev, error))
+      !get_number (obj, "energy_eV", "values", FALSE, &ev, error))
     return FALSE;
-  if (kev * 1e3 < XRLAB_HENKE_MIN_EV || kev * 1e3 > XRLAB_HENKE_MAX_EV)
-    return fail (error, "values.energy_keV", _("%g keV is outside 0.01 – 30 keV"), kev);
-  session->values_energy_ev = kev * 1e3;
+  if (ev < XRLAB_HENKE_MIN_EV || ev > XRLAB_HENKE_MAX_EV)
+    return fail (error, "values.energy_eV", _("%g eV is outside 10 – 30000 eV"), ev);
+  session->values_energy_ev = ev;
   return TRUE;
 }
 

@@ -13,7 +13,7 @@
  *     "sweep": { "start": 1, "stop": 30, "unit": "keV", "points": 1000,
  *                "spacing": "log" },
  *     "plot": { "quantity": "delta", "x_log": true, "y_log": true },
- *     "values": { "energy_keV": 8.048 } }
+ *     "values": { "energy_eV": 8048 } }
  * In a material only "formula" and "density_g_cm3" are required; "plot" and
  * "values" may be left out. Unknown members are errors (they are typos).
  *

@@ -302,6 +302,9 @@ xrlab_material_list_dispose (GObject *object)
   g_clear_object (&self->filtered_presets);
   g_clear_object (&self->preset_filter);
   gtk_widget_dispose_template (GTK_WIDGET (self), XRLAB_TYPE_MATERIAL_LIST);
+  /* Template children without an id are not unparented by the above. */
+  for (GtkWidget *child; (child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL;)
+    gtk_widget_unparent (child);
 
   G_OBJECT_CLASS (xrlab_material_list_parent_class)->dispose (object);
 }

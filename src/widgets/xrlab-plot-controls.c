@@ -91,6 +91,9 @@ static void
 xrlab_plot_controls_dispose (GObject *object)
 {
   gtk_widget_dispose_template (GTK_WIDGET (object), XRLAB_TYPE_PLOT_CONTROLS);
+  /* Template children without an id are not unparented by the above. */
+  for (GtkWidget *child; (child = gtk_widget_get_first_child (GTK_WIDGET (object))) != NULL;)
+    gtk_widget_unparent (child);
   G_OBJECT_CLASS (xrlab_plot_controls_parent_class)->dispose (object);
 }
 

@@ -367,6 +367,9 @@ xrlab_values_view_dispose (GObject *object)
     gtk_column_view_set_model (self->column_view, NULL);
   clear_values (self);
   gtk_widget_dispose_template (GTK_WIDGET (self), XRLAB_TYPE_VALUES_VIEW);
+  /* Template children without an id are not unparented by the above. */
+  for (GtkWidget *child; (child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL;)
+    gtk_widget_unparent (child);
   G_OBJECT_CLASS (xrlab_values_view_parent_class)->dispose (object);
 }
 
