@@ -21,6 +21,7 @@ struct _XrlabApplication {
   GSettings *settings;
   gboolean restore;
   gboolean driver_checked;
+  char *page;          /* --page */
 };
 
 G_DEFINE_FINAL_TYPE (XrlabApplication, xrlab_application, ADW_TYPE_APPLICATION)
@@ -210,8 +211,31 @@ check_driver (XrlabApplication *self, GtkWindow *window)
 static XrlabWindow *
 new_window (XrlabApplication *self)
 {
-  return xrlab_window_new (GTK_APPLICATION (self), self->settings,
-                           self->restore && g_settings_get_boolean (self->settings, "restore-session"));
+  XrlabWindow *window = xrlab_window_new (GTK_APPLICATION (self), self->settings,
+                                          self->restore && g_settings_get_boolean (self->settings, "restore-session"));
+  if (self->page != NULL)
+    adw_view_stack_set_visible_child_name (xrlab_window_get_view_stack (window), self->page);
+  return window;
+}
+
+static int
+xrlab_application_handle_local_options (GApplication *app,
+                                        GVariantDict *options)
+{
+  XrlabApplication *self = XRLAB_APPLICATION (app);
+  const char *page = NULL;
+
+  if (g_variant_dict_lookup (options, "page", "&s", &page))
+    {
+      if (!g_str_equal (page, "plot") && !g_str_equal (page, "values"))
+        {
+          g_printerr (_("xrlab: --page must be “plot” or “values”, not “%s”\n"), page);
+          return 2;
+        }
+      g_free (self->page);
+      self->page = g_strdup (page);
+    }
+  return -1;
 }
 
 static void
@@ -262,6 +286,7 @@ xrlab_application_dispose (GObject *object)
   XrlabApplication *self = XRLAB_APPLICATION (object);
 
   g_clear_object (&self->settings);
+  g_clear_pointer (&self->page, g_free);
   G_OBJECT_CLASS (xrlab_application_parent_class)->dispose (object);
 }
 
@@ -275,12 +300,15 @@ xrlab_application_class_init (XrlabApplicationClass *klass)
   app_class->startup = xrlab_application_startup;
   app_class->activate = xrlab_application_activate;
   app_class->open = xrlab_application_open;
+  app_class->handle_local_options = xrlab_application_handle_local_options;
 }
 
 static void
 xrlab_application_init (XrlabApplication *self)
 {
   self->restore = TRUE;
+  g_application_add_main_option (G_APPLICATION (self), "page", 0, 0, G_OPTION_ARG_STRING,
+                                 _("Start on the plot or the values table"), "plot|values");
 }
 
 XrlabApplication *
