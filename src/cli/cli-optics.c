@@ -1199,7 +1199,7 @@ xrlab_cli_convert (int argc, char **argv)
     {
       g_autofree char *t = g_strstrip (g_strdup (rest[i]));
       static const struct { const char *suffix; double scale; gboolean wavelength; } units[] = {
-        { "kev", 1.0, FALSE }, { "ev", 1e-3, FALSE }, { "mev", 1e3, FALSE },
+        { "kev", 1.0, FALSE }, { "ev", 1e-3, FALSE },
         { "nm", 10.0, TRUE }, { "pm", 1e-2, TRUE }, { "angstrom", 1.0, TRUE },
         { "Å", 1.0, TRUE }, { "a", 1.0, TRUE },
       };
@@ -1214,7 +1214,6 @@ xrlab_cli_convert (int argc, char **argv)
 
           if (len <= sl || g_ascii_strcasecmp (t + len - sl, units[u].suffix) != 0)
             continue;
-          /* "mev" must not swallow "keV"'s "eV" etc.: longest suffixes come first. */
           num = g_strndup (t, len - sl);
           found = TRUE;
           if (!xrlab_parse_double (num, FALSE, &v))

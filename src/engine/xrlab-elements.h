@@ -74,7 +74,7 @@ int         xrlab_element_lookup      (const char *symbol, gssize len);
  * interpolated by PCHIP on linear energy (eV), split at repeated energies
  * (xrlab-pchip.h). f1 is tabulated from f1_min_ev (29.3 eV for most
  * elements, lower for the updated ones; the table's -9999 rows are dropped),
- * f2 from f2_min_ev (10 eV), both to max_ev (30 keV). The f1 values contain
+ * f2 from f2_min_ev (10 eV; 1 eV for Zr), both to max_ev (30 keV). The f1 values contain
  * Henke's relativistic correction Z* = Z - (Z/82.5)^2.37. */
 typedef struct {
   int z;
