@@ -6,7 +6,8 @@
  * (GetCompoundDataNISTList(), from the NIST ESTAR/XCOM material
  * compositions, with their mass fractions and densities). Every preset's
  * formula is a valid xrlab formula: NIST compounds are written as mass
- * fraction mixtures of their elements ("11.1898wt% H // O").
+ * fraction mixtures of their elements ("11.1898wt% H // O"). Compounds with
+ * elements beyond U (Plutonium Dioxide) are left out.
  *
  * The list is built once on first use (thread safe) and is read-only.
  *
