@@ -720,10 +720,13 @@ typedef struct {
   double *values;
 } BatchGroup;
 
+/* Progress of a batch on a terminal: computing the rows, then writing them
+ * (each counts one step per row). */
 typedef struct {
   gboolean tty;
-  gsize done_before;    /* materials of earlier groups */
-  gsize total;
+  gboolean shown;
+  gsize done_before;    /* rows of earlier groups */
+  gsize total;          /* 2 × rows */
   double last;
 } Progress;
 
@@ -734,16 +737,17 @@ progress_draw (Progress *p, gsize done, gboolean final)
   int width = 30, filled;
   double frac;
 
-  if (!p->tty || (!final && now - p->last < 0.1))
+  if (!p->tty || (!final && now - p->last < 0.1) || (final && !p->shown))
     return;
   p->last = now;
+  p->shown = TRUE;
   frac = p->total ? (double) done / (double) p->total : 1.0;
   filled = (int) (frac * width + 0.5);
   fprintf (stderr, "\r[");
   for (int i = 0; i < width; i++)
     fputc (i < filled ? '#' : '.', stderr);
-  fprintf (stderr, "] %3d%%  %" G_GSIZE_FORMAT "/%" G_GSIZE_FORMAT " materials",
-           (int) (frac * 100 + 0.5), done, p->total);
+  fprintf (stderr, "] %3d%%  %s", (int) (frac * 100 + 0.5),
+           final ? "done     " : 2 * done < p->total ? "computing" : "writing  ");
   if (final)
     fputc ('\n', stderr);
   fflush (stderr);
@@ -818,6 +822,40 @@ split_csv (const char *line, GPtrArray *fields, int *bad_column)
   return TRUE;
 }
 
+typedef struct {
+  guint line;
+  char *message;
+} Problem;
+
+/* Collects a problem of input line @line; printed in line order at the end. */
+static void report (GArray *problems, guint line, const char *format, ...) G_GNUC_PRINTF (3, 4);
+
+static void
+report (GArray *problems, guint line, const char *format, ...)
+{
+  va_list args;
+  Problem p;
+
+  va_start (args, format);
+  p.line = line;
+  p.message = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_array_append_val (problems, p);
+}
+
+static int
+compare_problems (gconstpointer a, gconstpointer b)
+{
+  guint x = ((const Problem *) a)->line, y = ((const Problem *) b)->line;
+  return (x > y) - (x < y);
+}
+
+static void
+problem_clear (gpointer data)
+{
+  g_free (((Problem *) data)->message);
+}
+
 static void
 batch_row_clear (gpointer data)
 {
@@ -857,6 +895,7 @@ xrlab_cli_batch (int argc, char **argv)
   g_autoptr(GArray) rows = g_array_new (FALSE, TRUE, sizeof (BatchRow));
   g_autoptr(GArray) groups = g_array_new (FALSE, TRUE, sizeof (BatchGroup));
   g_autoptr(GHashTable) group_of_spec = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GArray) problems = g_array_new (FALSE, FALSE, sizeof (Problem));
   g_autofree char *contents = NULL;
   g_auto(GStrv) lines = NULL;
   XrlabQuantity order[XRLAB_QUANTITY_N];
@@ -900,6 +939,7 @@ xrlab_cli_batch (int argc, char **argv)
   if (!g_utf8_validate (contents, -1, NULL))
     return xrlab_cli_failf ("%s is not a UTF-8 text file", rest[0]);
 
+  g_array_set_clear_func (problems, problem_clear);
   g_array_set_clear_func (rows, batch_row_clear);
   g_array_set_clear_func (groups, batch_group_clear);
 
@@ -916,7 +956,7 @@ xrlab_cli_batch (int argc, char **argv)
         continue;
       if (!split_csv (line, fields, &bad_col))
         {
-          g_printerr ("xrlab-cli: %s line %u, column %d: unterminated or misplaced quote\n",
+          report (problems, ln + 1, "xrlab-cli: %s line %u, column %d: unterminated or misplaced quote\n",
                       rest[0], ln + 1, bad_col);
           n_failed++;
           continue;
@@ -950,10 +990,10 @@ xrlab_cli_batch (int argc, char **argv)
       if (n_header > 0 ? fields->len != n_header : (fields->len != 3 && fields->len != 4))
         {
           if (n_header > 0)
-            g_printerr ("xrlab-cli: %s line %u: expected %u fields like the header, found %u\n",
+            report (problems, ln + 1, "xrlab-cli: %s line %u: expected %u fields like the header, found %u\n",
                         rest[0], ln + 1, n_header, fields->len);
           else
-            g_printerr ("xrlab-cli: %s line %u: expected 3 fields formula,density,energy "
+            report (problems, ln + 1, "xrlab-cli: %s line %u: expected 3 fields formula,density,energy "
                         "(and optionally thickness), found %u\n", rest[0], ln + 1, fields->len);
           n_failed++;
           continue;
@@ -974,12 +1014,12 @@ xrlab_cli_batch (int argc, char **argv)
 
         row.formula = xrlab_formula_parse (row.formula_text, &local);
         if (row.formula == NULL)
-          g_printerr ("xrlab-cli: %s line %u: formula “%s”: %s\n", rest[0], row.line,
+          report (problems, row.line, "xrlab-cli: %s line %u: formula “%s”: %s\n", rest[0], row.line,
                       row.formula_text, local->message);
         else if (!xrlab_parse_double (dens, FALSE, &row.density))
-          g_printerr ("xrlab-cli: %s line %u: density “%s” is not a number\n", rest[0], row.line, dens);
+          report (problems, row.line, "xrlab-cli: %s line %u: density “%s” is not a number\n", rest[0], row.line, dens);
         else if (thick != NULL && thick[0] != '\0' && !xrlab_parse_double (thick, FALSE, &row.thickness))
-          g_printerr ("xrlab-cli: %s line %u: thickness “%s” is not a number\n", rest[0], row.line, thick);
+          report (problems, row.line, "xrlab-cli: %s line %u: thickness “%s” is not a number\n", rest[0], row.line, thick);
         else
           {
             g_array_append_val (rows, row);
@@ -1005,7 +1045,7 @@ xrlab_cli_batch (int argc, char **argv)
 
       if ((mask & XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_TRANSMISSION)) && !isfinite (row->thickness))
         {
-          g_printerr ("xrlab-cli: %s line %u: no thickness for the transmission column "
+          report (problems, row->line, "xrlab-cli: %s line %u: no thickness for the transmission column "
                       "(add one to the row or give --thickness UM)\n", rest[0], row->line);
           row->failed = TRUE;
           n_failed++;
@@ -1039,7 +1079,7 @@ xrlab_cli_batch (int argc, char **argv)
 
   progress.tty = isatty (STDERR_FILENO);
   for (guint gi = 0; gi < groups->len; gi++)
-    progress.total += g_array_index (groups, BatchGroup, gi).rows->len;
+    progress.total += 2 * g_array_index (groups, BatchGroup, gi).rows->len;
   for (guint gi = 0; gi < groups->len; gi++)
     {
       BatchGroup *g = &g_array_index (groups, BatchGroup, gi);
@@ -1054,7 +1094,7 @@ xrlab_cli_batch (int argc, char **argv)
           for (guint k = 0; k < n_mat; k++)
             {
               BatchRow *row = &g_array_index (rows, BatchRow, g_array_index (g->rows, guint, k));
-              g_printerr ("xrlab-cli: %s line %u: %s\n", rest[0], row->line, g->grid_error);
+              report (problems, row->line, "xrlab-cli: %s line %u: %s\n", rest[0], row->line, g->grid_error);
               row->failed = TRUE;
               n_failed++;
             }
@@ -1085,16 +1125,26 @@ xrlab_cli_batch (int argc, char **argv)
         if (errors[k] != NULL)
           {
             BatchRow *row = &g_array_index (rows, BatchRow, g_array_index (g->rows, guint, k));
-            if (progress.tty)
-              fputc ('\n', stderr);
-            g_printerr ("xrlab-cli: %s line %u: %s\n", rest[0], row->line, errors[k]->message);
+            report (problems, row->line, "xrlab-cli: %s line %u: %s\n", rest[0], row->line, errors[k]->message);
             row->failed = TRUE;
             n_failed++;
             g_error_free (errors[k]);
           }
       progress.done_before += n_mat;
     }
-  progress_draw (&progress, progress.total, TRUE);
+  g_array_sort (problems, compare_problems);   /* at most one problem per line */
+
+  for (guint r = 0; r < rows->len; r++)
+    n_good += !g_array_index (rows, BatchRow, r).failed;
+  if (n_good == 0)
+    {
+      progress_draw (&progress, progress.total, TRUE);
+      for (guint i = 0; i < problems->len; i++)
+        fputs (g_array_index (problems, Problem, i).message, stderr);
+      if (n_failed == 0)
+        return xrlab_cli_failf ("%s has no rows", rest[0]);
+      return xrlab_cli_failf ("no row of %s could be computed; nothing written", rest[0]);
+    }
 
   /* Write the good rows in input order. */
   if (output != NULL && strcmp (output, "-") != 0)
@@ -1119,9 +1169,9 @@ xrlab_cli_batch (int argc, char **argv)
         const double *e;
         gsize n_e;
 
+        progress_draw (&progress, progress.total / 2 + r, FALSE);
         if (row->failed)
           continue;
-        n_good++;
         n_e = xrlab_energy_grid_get_size (g->grid);
         e = xrlab_energy_grid_get_energies_kev (g->grid);
         for (gsize i = 0; i < n_e; i++)
@@ -1144,6 +1194,9 @@ xrlab_cli_batch (int argc, char **argv)
           }
       }
   }
+  progress_draw (&progress, progress.total, TRUE);
+  for (guint i = 0; i < problems->len; i++)
+    fputs (g_array_index (problems, Problem, i).message, stderr);
   if (af != NULL)
     {
       if (!xrlab_atomic_file_commit (af, &error))
@@ -1158,8 +1211,6 @@ xrlab_cli_batch (int argc, char **argv)
                   n_failed, n_failed == 1 ? "" : "s", n_good);
       return XRLAB_CLI_BAD_INPUT;
     }
-  if (n_good == 0)
-    return xrlab_cli_failf ("%s has no rows", rest[0]);
   return XRLAB_CLI_OK;
 }
 
