@@ -196,10 +196,18 @@ static gboolean
 check_energy (double value, XrlabEnergyUnit unit, gsize i, gsize n,
               double *energy_kev, GError **error)
 {
-  g_autofree char *where = point_suffix (i, n);
+  g_autofree char *where = NULL;
   char buf[XRLAB_DTOA_BUFSIZE];
   double e;
 
+  /* The fast path: a valid energy costs a few comparisons. */
+  e = isfinite (value) && value > 0.0 ? xrlab_energy_to_kev (value, unit) : NAN;
+  if (e >= XRLAB_ENERGY_MIN_KEV && e <= XRLAB_ENERGY_MAX_KEV)
+    {
+      *energy_kev = e;
+      return TRUE;
+    }
+  where = point_suffix (i, n);
   if (!isfinite (value))
     {
       g_set_error (error, XRLAB_OPTICS_ERROR, XRLAB_OPTICS_ERROR_ENERGY,
