@@ -666,7 +666,9 @@ def check_data_files(source_root, app_id, command, problems):
                 continue
             stem = fn[:-len(suffix)]
             if suffix in ('.svg', '.png'):
-                stem = re.sub(r'-symbolic$', '', stem)
+                # app icons: <id>.svg, <id>-symbolic.svg, <id>-<anything>.png
+                if stem.startswith(app_id + '-'):
+                    stem = app_id
             if not REVERSE_DNS_RE.match(stem):
                 continue
             path = os.path.join(dirpath, fn)
@@ -749,7 +751,9 @@ def run_flatpak_builder(manifest_path, problems):
         problems.add(where, 'flatpak-builder --show-manifest failed: '
                      + proc.stderr.strip())
     for line in proc.stderr.splitlines():
-        if 'WARNING' in line or 'CRITICAL' in line:
+        # "Unknown property X for type BuilderModule" and the like: a key
+        # flatpak-builder would silently ignore.
+        if 'Unknown' in line or 'CRITICAL' in line:
             problems.add(where, 'flatpak-builder: ' + line.strip())
 
 
@@ -910,8 +914,43 @@ def self_test(manifest_path, source_root, app_id_arg):
          '<id>org.example.Xrlab</id>'),
     ]
 
+    app_id = original.get('id', '')
+
+    def add_good_data_files(root):
+        add_data_file(app_id + '.desktop.in',
+                      '[Desktop Entry]\nName=xrlab\nExec=xrlab %F\n'
+                      'Icon=@APP_ID@\nType=Application\n')(root)
+        add_data_file(app_id + '.metainfo.xml.in',
+                      '<?xml version="1.0"?>\n<component type="desktop-application">\n'
+                      f'  <id>{app_id}</id>\n'
+                      f'  <launchable type="desktop-id">{app_id}.desktop</launchable>\n'
+                      '</component>\n')(root)
+        add_data_file(app_id + '.gschema.xml',
+                      f'<schemalist><schema id="{app_id}.plot" path="/x/"/></schemalist>\n')(root)
+        add_data_file(app_id + '.svg', '<svg/>')(root)
+        add_data_file(app_id + '-symbolic.svg', '<svg/>')(root)
+
+    # Files the GUI will add, named and filled in as they should be: no problem.
+    good_cases = [
+        ('a consistent desktop file, metainfo, schema and icons', add_good_data_files),
+        ('an application executable named like the command',
+         write_app_meson("xrlab = executable('xrlab', 'main.c')\n")),
+    ]
+    cases.append(('an icon for another id', None,
+                  add_data_file('io.github.other.App.svg', '<svg/>'),
+                  "named for 'io.github.other.App'"))
+
     failures = []
     with tempfile.TemporaryDirectory() as tmp:
+        for n, (what, mutate_tree) in enumerate(good_cases):
+            root = os.path.join(tmp, f'good{n}')
+            copy_build_files(source_root, root)
+            mutate_tree(root)
+            result = check(manifest_path, root, app_id_arg, use_flatpak_builder=False)
+            if result.items:
+                failures.append(f'{what}: expected no problem, got: {result.items}')
+            else:
+                print(f'ok - {what} passes')
         # The real files must pass (flatpak-builder's parser is exercised by
         # the main test; here only the Python checks are under test).
         base = check(manifest_path, source_root, app_id_arg, use_flatpak_builder=False)
@@ -954,7 +993,7 @@ def self_test(manifest_path, source_root, app_id_arg):
         for f in failures:
             print('FAIL - ' + f, file=sys.stderr)
         return 1
-    print(f'self-test: all {len(cases) + 2} cases behave')
+    print(f'self-test: all {len(cases) + len(good_cases) + 2} cases behave')
     return 0
 
 
