@@ -213,6 +213,7 @@ test_rejected (void)
     { "SiO2 / B2O3", XRLAB_FORMULA_ERROR_UNEXPECTED, 6,
       "Unexpected “/” at column 6: the parts of a mixture are separated by “//”" },
     { "µSiO2", XRLAB_FORMULA_ERROR_UNEXPECTED, 1, "Unexpected “µ” at column 1 (in “µSiO2”)" },
+    { "H1.", XRLAB_FORMULA_ERROR_UNEXPECTED, 3, "Unexpected “.” at column 3" },
     { "H0", XRLAB_FORMULA_ERROR_COUNT, 2, "Count “0” at column 2 must be a positive number" },
     { "Ca3(PO4)0.0", XRLAB_FORMULA_ERROR_COUNT, 9, "Count “0.0” at column 9 must be a positive number" },
     { "H-2O", XRLAB_FORMULA_ERROR_COUNT, 2, "Negative count “-2” at column 2: counts must be positive" },

@@ -384,7 +384,8 @@ fail_unexpected (Parser *p, gsize pos)
   g_autofree char *c = char_at (p, pos);
   g_autofree char *rest = snippet_at (p, pos);
 
-  if (g_ascii_isdigit (p->text[pos]) || p->text[pos] == '.')
+  if (g_ascii_isdigit (p->text[pos])
+      || (p->text[pos] == '.' && pos + 1 < p->len && g_ascii_isdigit (p->text[pos + 1])))
     return fail (p, pos, XRLAB_FORMULA_ERROR_UNEXPECTED,
                  _("Unexpected number at column %d: a count follows an element symbol "
                    "or a closing parenthesis (write adducts as CuSO4·5H2O)"),
