@@ -36,4 +36,7 @@ gboolean xrlab_bench_failed (void);
 /* Prevents the compiler from optimising a result away. */
 void xrlab_bench_consume (const void *p);
 
+/* Groups, one per file. */
+int xrlab_bench_optics (int argc, char **argv);   /* bench-optics.c */
+
 G_END_DECLS
