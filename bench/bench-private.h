@@ -36,4 +36,7 @@ gboolean xrlab_bench_failed (void);
 /* Prevents the compiler from optimising a result away. */
 void xrlab_bench_consume (const void *p);
 
+/* Groups. */
+int xrlab_bench_fit (int argc, char **argv);
+
 G_END_DECLS

@@ -83,6 +83,7 @@ xrlab_bench_consume (const void *p)
 
 static const XrlabBenchGroup groups[] = {
   /* Groups are added here: optics, engine, models, fit, gui. */
+  { "fit", "Least-squares fits (optimizer core on a 2D-sized problem)", xrlab_bench_fit },
   { NULL, NULL, NULL },
 };
 

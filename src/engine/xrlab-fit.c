@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include "xrlab-fit.h"
+#include "xrlab-fit-private.h"
 
 #include <float.h>
 #include <math.h>
@@ -26,10 +27,14 @@
 G_DEFINE_QUARK (xrlab-fit-error-quark, xrlab_fit_error)
 
 /* Default tolerances (see "Stopping" in the header). */
-#define DEFAULT_XTOL 1e-10
+#define DEFAULT_XTOL 1e-12
 #define DEFAULT_GTOL 0.0
 #define DEFAULT_FTOL 0.0
 #define DEFAULT_MAX_ITER 10000
+
+/* A step whose predicted decrease of χ² is below this fraction of χ² (about
+ * ten rounding units) cannot be told from no change: converged. */
+#define ROUNDING_CHI2 1e-15
 
 /* The covariance from the normal equations is trusted when κ·ε ≤ this. */
 #define COVAR_NORMAL_MAX_ERR 1e-10
@@ -56,6 +61,7 @@ typedef struct {
   gsl_multifit_nlinear_workspace *w;
   gsl_multifit_nlinear_fdf fdf;
   gsl_vector *u0;                    /* pf starting internal values */
+  double h_fvv;                      /* GSL's step for the second directional derivative */
 } Core;
 
 struct _XrlabFit {
@@ -91,6 +97,12 @@ struct _XrlabFit {
   gboolean jtj_valid;                /* jtj belongs to the J in active->w */
   gboolean cancel_armed;
   gboolean cancelled;
+  gboolean watch_first_trial;        /* test the next trial step */
+  const double *x_now;               /* the current internal point */
+  const double *g_now;               /* Jᵀr there */
+  double chi2_now;                   /* χ² there */
+  int small_step;                    /* 0, or the XrlabFitStop that test found */
+  double first_call_scale;           /* first residual call = x + δ / this */
   GCancellable *cancellable;
   GError *cb_error;                  /* from a user callback */
   gboolean start_nonfinite;
@@ -252,14 +264,28 @@ row_weight (const XrlabFit *fit, gsize i)
     }
 }
 
-/* Accumulates the lower triangle of JᵀJ (pf × pf) of a row-major n × pf J. */
+/* Adds the lower triangle of RᵀR of @nrows rows R (row-major, pf columns)
+ * to @jtj. Four rows at a time: four independent products per entry keep
+ * the FPU busy (2.3× faster than row by row at 240 000 × 10). */
 static void
-accumulate_jtj (const double *J, gsize n, gsize pf, double *jtj)
+jtj_add_rows (const double *R, gsize nrows, gsize pf, double *jtj)
 {
-  memset (jtj, 0, pf * pf * sizeof *jtj);
-  for (gsize i = 0; i < n; i++)
+  gsize i = 0;
+
+  for (; i + 3 < nrows; i += 4)
     {
-      const double *row = J + i * pf;
+      const double *r0 = R + i * pf, *r1 = r0 + pf, *r2 = r1 + pf, *r3 = r2 + pf;
+      for (gsize a = 0; a < pf; a++)
+        {
+          const double x0 = r0[a], x1 = r1[a], x2 = r2[a], x3 = r3[a];
+          double *acc = jtj + a * pf;
+          for (gsize b = 0; b <= a; b++)
+            acc[b] += (x0 * r0[b] + x1 * r1[b]) + (x2 * r2[b] + x3 * r3[b]);
+        }
+    }
+  for (; i < nrows; i++)
+    {
+      const double *row = R + i * pf;
       for (gsize a = 0; a < pf; a++)
         {
           const double ra = row[a];
@@ -270,42 +296,53 @@ accumulate_jtj (const double *J, gsize n, gsize pf, double *jtj)
     }
 }
 
+/* The lower triangle of JᵀJ (pf × pf) of a row-major n × pf J. */
+static void
+accumulate_jtj (const double *J, gsize n, gsize pf, double *jtj)
+{
+  memset (jtj, 0, pf * pf * sizeof *jtj);
+  jtj_add_rows (J, n, pf, jtj);
+}
+
 /* dst (n × pf) = W · src[:, free] · diag(@colscale), row by row, and JᵀJ of
- * the result into fit->jtj in the same pass. @src is n × p (may be dst when
- * pf == p). */
+ * the result into fit->jtj in the same pass (while the rows are in cache).
+ * @src is n × p (may be dst when pf == p). */
 static void
 transform_jacobian (XrlabFit *fit, const Core *core, const double *src, double *dst,
                     const double *colscale)
 {
   const gsize n = fit->n, p = fit->p, pf = core->pf;
   const gboolean identity = (src == dst && pf == p);
+  const gboolean unweighted = (fit->sigma_kind == XRLAB_FIT_SIGMA_NONE);
   double *jtj = fit->jtj;
   double cs[pf > 0 ? pf : 1];
 
   for (gsize k = 0; k < pf; k++)
     cs[k] = colscale ? colscale[core->free_idx[k]] : 1.0;
-
   memset (jtj, 0, pf * pf * sizeof *jtj);
-  for (gsize i = 0; i < n; i++)
+  if (identity && unweighted && colscale == NULL)
     {
-      const double w = row_weight (fit, i);
-      const double *s = src + i * p;
-      double *row = dst + i * pf;
-
-      if (identity)
-        for (gsize k = 0; k < pf; k++)
-          row[k] = s[k] * (w * cs[k]);
-      else
-        for (gsize k = 0; k < pf; k++)
-          row[k] = s[core->free_idx[k]] * (w * cs[k]);
-
-      for (gsize a = 0; a < pf; a++)
+      /* nothing to transform */
+      jtj_add_rows (dst, n, pf, jtj);
+      return;
+    }
+  for (gsize i0 = 0; i0 < n; i0 += 4)
+    {
+      const gsize rows = MIN (4, n - i0);
+      for (gsize i = i0; i < i0 + rows; i++)
         {
-          const double ra = row[a];
-          double *acc = jtj + a * pf;
-          for (gsize b = 0; b <= a; b++)
-            acc[b] += ra * row[b];
+          const double w = row_weight (fit, i);
+          const double *s = src + i * p;
+          double *row = dst + i * pf;
+
+          if (identity)
+            for (gsize k = 0; k < pf; k++)
+              row[k] = s[k] * (w * cs[k]);
+          else
+            for (gsize k = 0; k < pf; k++)
+              row[k] = s[core->free_idx[k]] * (w * cs[k]);
         }
+      jtj_add_rows (dst + i0 * pf, rows, pf, jtj);
     }
 }
 
@@ -359,6 +396,33 @@ fit_f (const gsl_vector *x, void *params, gsl_vector *f)
 
   for (gsize k = 0; k < pf; k++)
     u[k] = gsl_vector_get (x, k);
+  if (fit->watch_first_trial)
+    {
+      /* The first trial of an iteration is the (nearly) Gauss–Newton step δ
+       * from the current point. The fit has converged when δ is below xtol,
+       * or when the decrease of χ² that the linear model predicts for it,
+       * at most −2δᵀg (g = Jᵀr), is below the rounding of χ² itself: then
+       * the step cannot be accepted and GSL would only reject 16 ever
+       * smaller ones. Either way the model is not evaluated again. */
+      const double xtol = fit->options.xtol;
+      gboolean small = (xtol > 0);
+      double dg = 0.0;
+
+      fit->watch_first_trial = FALSE;
+      for (gsize k = 0; k < pf; k++)
+        {
+          double d = (u[k] - fit->x_now[k]) * fit->first_call_scale;
+          if (!(fabs (d) < xtol * xtol + xtol * fabs (fit->x_now[k])))
+            small = FALSE;
+          dg += d * fit->g_now[k];
+        }
+      if (small)
+        fit->small_step = XRLAB_FIT_STOP_XTOL;
+      else if (-2.0 * dg <= ROUNDING_CHI2 * fit->chi2_now)
+        fit->small_step = XRLAB_FIT_STOP_ROUNDING;
+      if (fit->small_step != 0)
+        return GSL_EBADFUNC;
+    }
   if (f->stride == 1)
     {
       status = eval_residuals (fit, u, f->data);
@@ -705,6 +769,7 @@ core_new (XrlabFit *fit, gsize pf, GError **error)
   params.solver = (fit->options.solver == XRLAB_FIT_SOLVER_QR)
                   ? gsl_multifit_nlinear_solver_qr : &xrlab_solver_cholesky;
   params.fdtype = GSL_MULTIFIT_NLINEAR_FWDIFF;
+  core->h_fvv = params.h_fvv;
   core->w = gsl_multifit_nlinear_alloc (gsl_multifit_nlinear_trust, &params, fit->n, pf);
   core->u0 = gsl_vector_alloc (pf);
   if (core->w == NULL || core->u0 == NULL)
@@ -1052,6 +1117,8 @@ xrlab_fit_stop_to_string (XrlabFitStop stop)
       return _("Converged: the gradient of χ² became smaller than gtol");
     case XRLAB_FIT_STOP_FTOL:
       return _("Converged: χ² changed by less than ftol");
+    case XRLAB_FIT_STOP_ROUNDING:
+      return _("Converged: the next step would change χ² by less than its rounding");
     case XRLAB_FIT_STOP_NO_PROGRESS:
       return _("Converged: no step lowers χ² any further within rounding");
     case XRLAB_FIT_STOP_MAX_ITER:
@@ -1071,21 +1138,41 @@ typedef struct {
   double chi2;
 } RunInfo;
 
+/* χ² = ‖r‖², with GSL's dnrm2: the norm its trust region compares, so χ²
+ * never rises from one accepted step to the next, even in the last bit. */
 static double
 sum_squares (const double *f, gsize n)
 {
-  /* two partial sums: exact enough and a little faster than dnrm2 */
-  double s0 = 0.0, s1 = 0.0;
-  gsize i = 0;
+  gsl_vector_const_view v = gsl_vector_const_view_array (f, n);
+  double norm = gsl_blas_dnrm2 (&v.vector);
 
-  for (; i + 1 < n; i += 2)
+  return norm * norm;
+}
+
+/* GSL's tests (convergence.c): the step, |δu_j| < xtol·(|u_j| + xtol) for
+ * all j; the gradient, max_j |g_j·max(u_j, 1)| ≤ gtol·max(χ²/2, 1).
+ * Returns the XrlabFitStop or 0. */
+static int
+convergence_test (const gsl_multifit_nlinear_workspace *w, double xtol, double gtol,
+                  double chi2)
+{
+  const gsize p = w->x->size;
+  gboolean small = TRUE;
+  double gnorm = 0.0;
+
+  for (gsize j = 0; j < p && small; j++)
     {
-      s0 += f[i] * f[i];
-      s1 += f[i + 1] * f[i + 1];
+      double xj = gsl_vector_get (w->x, j), dj = gsl_vector_get (w->dx, j);
+      if (!(fabs (dj) < xtol * xtol + xtol * fabs (xj)))
+        small = FALSE;
     }
-  if (i < n)
-    s0 += f[i] * f[i];
-  return s0 + s1;
+  if (small)
+    return XRLAB_FIT_STOP_XTOL;
+  for (gsize j = 0; j < p; j++)
+    gnorm = MAX (gnorm, fabs (gsl_vector_get (w->g, j) * MAX (gsl_vector_get (w->x, j), 1.0)));
+  if (gtol > 0 && gnorm <= gtol * MAX (0.5 * chi2, 1.0))
+    return XRLAB_FIT_STOP_GTOL;
+  return 0;
 }
 
 /* Turns a failed GSL status into a GError, preferring what the callbacks said. */
@@ -1187,7 +1274,22 @@ run_core (XrlabFit *fit, Core *core, const double *theta_start, GCancellable *ca
           info->stop = XRLAB_FIT_STOP_CANCELLED;
           break;
         }
+      /* With geodesic acceleration the first evaluation is that of GSL's
+       * second directional derivative at x + h_fvv·δ, δ the velocity. */
+      fit->watch_first_trial = TRUE;
+      fit->first_call_scale = (o->method == XRLAB_FIT_METHOD_LM_ACCEL) ? 1.0 / core->h_fvv : 1.0;
+      fit->x_now = w->x->data;
+      fit->g_now = w->g->data;
+      fit->chi2_now = info->chi2;
+      fit->small_step = 0;
       status = gsl_multifit_nlinear_iterate (w);
+      fit->watch_first_trial = FALSE;
+      if (fit->small_step != 0)
+        {
+          /* x, f and J are those of the current point, the solution */
+          info->stop = fit->small_step;
+          break;
+        }
       if (fit->cancelled)
         {
           /* Aborted inside a callback before x, f and J changed. */
@@ -1212,10 +1314,12 @@ run_core (XrlabFit *fit, Core *core, const double *theta_start, GCancellable *ca
           apply_internal (fit, core, w->x->data);
           o->progress (info->niter, info->chi2, fit->theta, fit->p, o->progress_data);
         }
-      status = gsl_multifit_nlinear_test (o->xtol, o->gtol, 0.0, &test_info, w);
-      if (status == GSL_SUCCESS)
+      /* gsl_multifit_nlinear_test's step and gradient tests, with the χ²
+       * already at hand instead of another pass over r */
+      test_info = convergence_test (w, o->xtol, o->gtol, info->chi2);
+      if (test_info != 0)
         {
-          info->stop = (test_info == 1) ? XRLAB_FIT_STOP_XTOL : XRLAB_FIT_STOP_GTOL;
+          info->stop = test_info;
           break;
         }
       if (o->ftol > 0 && chi2_prev - info->chi2 <= o->ftol * chi2_prev)
@@ -1296,25 +1400,45 @@ streaming_qr_r (const double *J, gsize n, gsize pf, const double *s, gsl_matrix 
   return TRUE;
 }
 
-/* C = (JᵀJ)⁻¹ for the weighted external Jacobian @J (n × pf, row-major).
- * Returns FALSE when J does not have full rank. */
+/* C = (J_θᵀJ_θ)⁻¹ for the weighted external Jacobian J_θ = @J·diag(@colscale)
+ * (@J n × pf, row-major; @colscale NULL for 1). @jtj_in, when not NULL, is
+ * the lower triangle of J_θᵀJ_θ already formed. Returns FALSE when J_θ does
+ * not have full rank. */
 static gboolean
-covariance (const double *J, gsize n, gsize pf, double *C)
+covariance (const double *J, gsize n, gsize pf, const double *colscale,
+            const double *jtj_in, gboolean force_qr, double *C)
 {
   g_autofree double *jtj = g_new (double, pf * pf);
   g_autofree double *s = g_new (double, pf);
+  g_autofree double *sq = g_new (double, pf);
   gsl_matrix *A = gsl_matrix_alloc (pf, pf);
   gsl_vector *work = gsl_vector_alloc (3 * pf);
   gboolean ok = FALSE, use_qr = TRUE;
   double rcond = 0.0;
 
-  accumulate_jtj (J, n, pf, jtj);
+  if (jtj_in != NULL)
+    memcpy (jtj, jtj_in, pf * pf * sizeof *jtj);
+  else
+    {
+      memset (jtj, 0, pf * pf * sizeof *jtj);
+      for (gsize i = 0; i < n; i++)
+        {
+          const double *row = J + i * pf;
+          for (gsize a = 0; a < pf; a++)
+            {
+              const double ra = row[a] * (colscale ? colscale[a] : 1.0);
+              for (gsize b = 0; b <= a; b++)
+                jtj[a * pf + b] += ra * row[b] * (colscale ? colscale[b] : 1.0);
+            }
+        }
+    }
   for (gsize a = 0; a < pf; a++)
     {
       double d = jtj[a * pf + a];
       if (!(d > 0.0) || !isfinite (d))
         goto out;               /* a zero column: rank deficient */
       s[a] = 1.0 / sqrt (d);
+      sq[a] = s[a] * (colscale ? colscale[a] : 1.0);   /* scale of the columns of J */
     }
   for (gsize a = 0; a < pf; a++)
     for (gsize b = 0; b < pf; b++)
@@ -1327,7 +1451,8 @@ covariance (const double *J, gsize n, gsize pf, double *C)
     int st = gsl_linalg_cholesky_decomp1 (A);
     if (st == GSL_SUCCESS)
       st = gsl_linalg_cholesky_rcond (A, &rcond, work);
-    if (st == GSL_SUCCESS && rcond > 0.0 && DBL_EPSILON / rcond <= COVAR_NORMAL_MAX_ERR)
+    if (!force_qr && st == GSL_SUCCESS && rcond > 0.0
+        && DBL_EPSILON / rcond <= COVAR_NORMAL_MAX_ERR)
       {
         gsl_linalg_cholesky_invert (A);
         use_qr = FALSE;
@@ -1340,7 +1465,7 @@ covariance (const double *J, gsize n, gsize pf, double *C)
       double rmax = 0.0;
       gboolean full_rank = TRUE;
 
-      if (R == NULL || !streaming_qr_r (J, n, pf, s, R))
+      if (R == NULL || !streaming_qr_r (J, n, pf, sq, R))
         {
           g_clear_pointer (&R, gsl_matrix_free);
           goto out;
@@ -1436,7 +1561,7 @@ build_result (XrlabFit *fit, const RunInfo *info)
   r->stop = info->stop;
   r->message = xrlab_fit_stop_to_string (info->stop);
   r->converged = (info->stop == XRLAB_FIT_STOP_XTOL || info->stop == XRLAB_FIT_STOP_GTOL
-                  || info->stop == XRLAB_FIT_STOP_FTOL
+                  || info->stop == XRLAB_FIT_STOP_FTOL || info->stop == XRLAB_FIT_STOP_ROUNDING
                   || info->stop == XRLAB_FIT_STOP_NO_PROGRESS);
 
   for (gsize j = 0; j < p; j++)
@@ -1448,40 +1573,61 @@ build_result (XrlabFit *fit, const RunInfo *info)
                        || (isfinite (hi) && hi - v <= 1e-8 * range);
     }
 
-  /* The weighted Jacobian in external parameters at the solution: undo
-   * dθ/du column by column, or evaluate it again where dθ/du vanished. */
-  if (fit->any_bound)
-    {
-      gboolean divisible = TRUE;
-      for (gsize j = 0; j < p; j++)
-        if (fpclassify (fit->dtheta_du[j]) != FP_NORMAL)
-          divisible = FALSE;
-      if (divisible)
-        {
-          double inv[p];
-          for (gsize j = 0; j < p; j++)
-            inv[j] = 1.0 / fit->dtheta_du[j];
-          for (gsize i = 0; i < n; i++)
-            for (gsize j = 0; j < p; j++)
-              J[i * p + j] *= inv[j];
-        }
-      else if (fit->jacobian != NULL)
-        {
-          GError *local = NULL;
-          fit->njev++;
-          if (fit->jacobian (fit->theta, J, fit->user_data, &local))
-            transform_jacobian (fit, core, J, J, NULL);
-          else
-            {
-              g_clear_error (&local);
-              jac_ok = FALSE;
-            }
-        }
-      else
-        jac_ok = FALSE;
-    }
+  /* The weighted Jacobian in external parameters at the solution is the
+   * solver's J with dθ/du undone column by column; its JᵀJ follows from the
+   * one formed with J (no pass over J). Where dθ/du vanished, J is
+   * evaluated again. */
+  {
+    double *colscale = NULL, *jtj = NULL;
+    double inv[p];
+    gboolean divisible = TRUE;
 
-  r->errors_valid = jac_ok && covariance (J, n, p, r->covar);
+    for (gsize j = 0; j < p; j++)
+      {
+        inv[j] = 1.0;
+        if (fit->any_bound)
+          {
+            if (fpclassify (fit->dtheta_du[j]) != FP_NORMAL)
+              divisible = FALSE;
+            else
+              inv[j] = 1.0 / fit->dtheta_du[j];
+          }
+      }
+    if (divisible)
+      {
+        if (fit->any_bound)
+          colscale = inv;
+        if (fit->jtj_valid)
+          {
+            jtj = fit->jtj;
+            for (gsize a = 0; a < p; a++)
+              for (gsize b = 0; b <= a; b++)
+                jtj[a * p + b] *= inv[a] * inv[b];
+            fit->jtj_valid = FALSE;   /* no longer the solver's */
+          }
+        else if (fit->cancelled && fit->options.method == XRLAB_FIT_METHOD_FD)
+          jac_ok = FALSE;   /* a finite-difference J cut short by the cancellation */
+      }
+    else if (fit->jacobian != NULL)
+      {
+        GError *local = NULL;
+        fit->njev++;
+        if (fit->jacobian (fit->theta, J, fit->user_data, &local))
+          {
+            transform_jacobian (fit, core, J, J, NULL);
+            jtj = fit->jtj;
+            fit->jtj_valid = FALSE;
+          }
+        else
+          {
+            g_clear_error (&local);
+            jac_ok = FALSE;
+          }
+      }
+    else
+      jac_ok = FALSE;
+    r->errors_valid = jac_ok && covariance (J, n, p, colscale, jtj, FALSE, r->covar);
+  }
   if (r->errors_valid)
     {
       double scale = r->weighted ? 1.0 : r->redchi;
@@ -1885,4 +2031,60 @@ xrlab_fit_conf_interval (XrlabFit *fit, const XrlabFitResult *best,
     }
   ci->nfits = pf.nfits;
   return g_steal_pointer (&ci);
+}
+
+/* ---- test hooks (xrlab-fit-private.h) ------------------------------------------ */
+
+void
+xrlab_fit_to_internal (XrlabFit *fit, const double *theta, double *u)
+{
+  for (gsize j = 0; j < fit->p; j++)
+    u[j] = ext_to_int (fit->bound[j], fit->lower[j], fit->upper[j], theta[j]);
+}
+
+void
+xrlab_fit_to_external (XrlabFit *fit, const double *u, double *theta)
+{
+  for (gsize j = 0; j < fit->p; j++)
+    {
+      double d;
+      theta[j] = int_to_ext (fit->bound[j], fit->lower[j], fit->upper[j], u[j], &d);
+    }
+}
+
+gboolean
+xrlab_fit_eval_internal (XrlabFit *fit, const double *u, double *r, double *J,
+                         GError **error)
+{
+  Core *core = fit->full;
+  gsl_vector_const_view uv = gsl_vector_const_view_array (u, fit->p);
+  gsl_vector_view rv = gsl_vector_view_array (r, fit->n);
+  int status;
+
+  fit->active = core;
+  fit->cancel_armed = FALSE;
+  fit->cancelled = FALSE;
+  fit->last_f = NULL;
+  fit->bad_jac_param = -1;
+  g_clear_error (&fit->cb_error);
+  g_private_set (&current_fit, fit);
+  status = fit_f (&uv.vector, fit, &rv.vector);
+  if (status == GSL_SUCCESS && J != NULL)
+    {
+      gsl_matrix_view Jv = gsl_matrix_view_array (J, fit->n, fit->p);
+      status = core->fdf.df (&uv.vector, fit, &Jv.matrix);
+    }
+  g_private_set (&current_fit, NULL);
+  if (status != GSL_SUCCESS)
+    {
+      set_run_error (fit, status, TRUE, error);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+xrlab_fit_covariance (const double *J, gsize n, gsize p, gboolean force_qr, double *C)
+{
+  return covariance (J, n, p, NULL, NULL, force_qr, C);
 }

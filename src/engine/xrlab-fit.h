@@ -198,6 +198,7 @@ typedef enum {
   XRLAB_FIT_STOP_XTOL,         /* the step became small */
   XRLAB_FIT_STOP_GTOL,         /* the gradient became small */
   XRLAB_FIT_STOP_FTOL,         /* χ² stopped decreasing */
+  XRLAB_FIT_STOP_ROUNDING,     /* the next step would change χ² below its rounding */
   XRLAB_FIT_STOP_NO_PROGRESS,  /* no step lowers χ² within rounding */
   XRLAB_FIT_STOP_MAX_ITER,     /* the iteration limit */
   XRLAB_FIT_STOP_CANCELLED,    /* the GCancellable */
