@@ -1306,6 +1306,36 @@ test_covariance_paths (void)
   g_rand_free (rand);
 }
 
+/* ---- noiseless data ------------------------------------------------------------------ */
+
+/* Data made by the model itself are recovered to rounding (χ² → 0 must end
+ * the fit cleanly, with zero errors and no division by zero). */
+static void
+test_noiseless (void)
+{
+  GaussCase gc;
+  const double truth[] = { 7.5, 5.25, 0.8, -1.0 };
+  double y[64];
+  g_autoptr(XrlabFit) fit = NULL;
+  g_autoptr(XrlabFitResult) r = NULL;
+
+  gauss_case_init (&gc);
+  g_assert_cmpuint (gc.n, <=, 64);
+  gauss_model (truth, y, &gc.g, NULL);
+  gc.prob.data = y;
+  fit = xrlab_fit_new (&gc.prob, NULL, NULL);
+  r = fit_or_die (fit, gauss_start);
+  for (gsize j = 0; j < 4; j++)
+    {
+      assert_rel (r->values[j], truth[j], 1e-12, "noiseless recovery");
+      g_assert_cmpfloat (r->errors[j], <, 1e-12);
+    }
+  g_assert_cmpfloat (r->chi2, <, 1e-24);
+  g_assert_true (isfinite (r->aic) && isfinite (r->bic));
+  assert_rel (r->r2, 1.0, 1e-15, "r2");
+  gauss_case_clear (&gc);
+}
+
 /* ---- reuse ------------------------------------------------------------------------------------- */
 
 static void
@@ -1358,6 +1388,7 @@ main (int argc, char **argv)
   g_test_add_func ("/fit/model-trouble", test_model_trouble);
   g_test_add_func ("/fit/max-iter", test_max_iter);
   g_test_add_func ("/fit/covariance-paths", test_covariance_paths);
+  g_test_add_func ("/fit/noiseless", test_noiseless);
   g_test_add_func ("/fit/reuse", test_reuse);
   return g_test_run ();
 }

@@ -68,15 +68,26 @@
  * is computed separately with a check of the conditioning. XRLAB_FIT_SOLVER_QR
  * is there for comparison and for pathological Jacobians.
  *
- * Stopping (documented tolerances; the defaults reproduce every NIST StRD
- * certified value the method can reach to ≥ 6 significant digits):
- *   xtol: |δu_j| ≤ xtol·(|u_j| + xtol) for every j   (step; default 1e−10)
- *   gtol: max_j |g_j · max(u_j, 1)| ≤ gtol · max(χ²/2, 1), g = Jᵀr
- *                                                     (gradient; default 1e−14)
- *   ftol: χ²_previous − χ² ≤ ftol · χ²_previous        (default 0: off)
- *   GSL reports "no progress" after 15 consecutive rejected steps: χ² cannot
- *   be lowered any further within rounding; that ends the fit as converged.
- *   max_iter (default 1000) ends it as not converged.
+ * Stopping. The defaults reproduce the NIST StRD certified values to ≥ 6
+ * significant digits on every problem but one start of BoxBOD (see
+ * tests/test-nist-strd.c); u are the internal variables, g = Jᵀr:
+ *   xtol (1e−12): the step δ satisfies |δu_j| < xtol·(|u_j| + xtol) for all j
+ *     (GSL's test) — tested on each accepted step and also on the first
+ *     trial of every iteration before the model is evaluated there;
+ *   rounding: the first trial's predicted decrease of χ², at most −2δᵀg, is
+ *     below 1e−15·χ² (≈ ten rounding units of χ²): the step could not be told
+ *     from no change, the fit is at the minimum as far as χ² can resolve it
+ *     (≈ √(1e−15·ν) standard errors). This is the usual end; without it GSL
+ *     would evaluate and reject 16 ever smaller steps (16 model evaluations);
+ *   gtol (0, off): max_j |g_j · max(u_j, 1)| ≤ gtol · max(χ²/2, 1) (GSL's
+ *     test; not scale invariant: it is absolute when χ² < 2 and stopped
+ *     Lanczos1 short, hence off by default);
+ *   ftol (0, off): χ²_previous − χ² ≤ ftol · χ²_previous;
+ *   no progress: GSL found no acceptable step in 16 tries — converged as far
+ *     as rounding allows;
+ *   max_iter (10 000; MGH10 from its first start needs 7 643): not converged.
+ * The geodesic-acceleration variant applies the first-trial tests to the
+ * velocity, read off GSL's first evaluation at u + h_fvv·δ.
  *
  * Results (computed as lmfit does, at the solution, in external parameters)
  * -------------------------------------------------------------------------
@@ -86,9 +97,11 @@
  *     solution in external parameters (the same as lmfit's transform of the
  *     internal covariance, C_ext = C_int · (dθ/du)(dθ/du)ᵀ), s = χ²_ν without
  *     σ and s = 1 with σ (the σ are then taken as the true uncertainties).
- *     C comes from the equilibrated normal equations when their condition
- *     number κ satisfies κ·ε ≤ 1e−10 (so C carries ≥ 9 correct digits), and
- *     from a Householder QR of the equilibrated J otherwise.
+ *     C comes from the equilibrated normal equations S JᵀJ S (S = diag(JᵀJ)^−½,
+ *     JᵀJ the one formed with the last Jacobian, so no further pass over J)
+ *     when their condition number κ satisfies κ·ε ≤ 1e−10 (C then carries
+ *     ≥ 9 correct digits), and from a Householder QR of the equilibrated J
+ *     otherwise, streamed over blocks of 256 rows (no n × p copy).
  *   standard error e_j = √C_jj, correlation ρ_jk = C_jk / (e_j e_k)
  *   R² = 1 − Σ w_i(y_i − m_i)² / Σ w_i(y_i − ȳ)², w_i = 1/σ_i², ȳ the
  *     w-weighted mean of y (lmfit's 1 − Σr²/Σ(y − ȳ)² when unweighted)
@@ -217,7 +230,7 @@ typedef struct {
   double *correl;       /* p × p correlation, row-major */
   gboolean *at_bound;   /* p: the value sits on (within 1e−8 of the range of) a bound */
   gboolean errors_valid;/* the covariance could be computed (J has full rank) */
-  gboolean converged;   /* stopped by xtol/gtol/ftol/no progress */
+  gboolean converged;   /* stopped by xtol/rounding/gtol/ftol/no progress */
   gboolean weighted;    /* σ were given (errors not scaled by χ²_ν) */
   double chi2, redchi, r2, aic, bic;
   double chi2_start;    /* χ² at the starting values */
@@ -246,7 +259,8 @@ const char *xrlab_fit_get_param_name (XrlabFit *fit, gsize j);
 /* The index of the parameter called @name, or −1. */
 gssize      xrlab_fit_find_param (XrlabFit *fit, const char *name);
 
-/* Fits from the external starting values @theta0 (p). On success returns TRUE
+/* Fits from the external starting values @theta0 (p). Not re-entrant: one
+ * fit at a time per XrlabFit (use one XrlabFit per thread). On success returns TRUE
  * and stores a new result in @result. When @cancellable is cancelled, the fit
  * stops before the next model evaluation and returns FALSE with
  * G_IO_ERROR_CANCELLED, and STILL stores in @result the best parameters found
