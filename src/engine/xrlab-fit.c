@@ -1339,13 +1339,13 @@ run_core (XrlabFit *fit, Core *core, const double *theta_start, GCancellable *ca
 
 /* ---- covariance ------------------------------------------------------------ */
 
-/* R (pf × pf, upper) of the QR factorisation of the n × pf row-major @J with
- * its columns scaled by @s, streamed in blocks so only a small buffer is
- * needed: R ← R of [R; next block]. */
+/* R (pf × pf, upper) of the QR factorisation of the n × pf (n ≥ pf)
+ * row-major @J with its columns scaled by @s, streamed in blocks so only a
+ * small buffer is needed: R ← R of [R; next block]. */
 static gboolean
 streaming_qr_r (const double *J, gsize n, gsize pf, const double *s, gsl_matrix *R)
 {
-  const gsize block = QR_BLOCK_ROWS;
+  const gsize block = MAX (QR_BLOCK_ROWS, pf);
   gsl_matrix *buf = gsl_matrix_alloc (pf + block, pf);
   gsl_vector *tau = gsl_vector_alloc (pf);
   gboolean have_r = FALSE;
@@ -1374,26 +1374,12 @@ streaming_qr_r (const double *J, gsize n, gsize pf, const double *s, gsl_matrix 
           gsl_matrix_set (buf, top + r, b, J[(i + r) * pf + b] * s[b]);
       i += rows;
       m = gsl_matrix_submatrix (buf, 0, 0, top + rows, pf);
-      if (top + rows >= pf)
-        {
-          gsl_linalg_QR_decomp (&m.matrix, tau);
-          for (gsize a = 0; a < pf; a++)
-            for (gsize b = 0; b < pf; b++)
-              gsl_matrix_set (R, a, b, b >= a ? gsl_matrix_get (&m.matrix, a, b) : 0.0);
-          have_r = TRUE;
-        }
-      else
-        {
-          /* Fewer rows than columns so far (tiny n): keep them as they are
-           * and let the next block add to them. */
-          for (gsize a = 0; a < top + rows; a++)
-            for (gsize b = 0; b < pf; b++)
-              gsl_matrix_set (R, a, b, gsl_matrix_get (&m.matrix, a, b));
-          for (gsize a = top + rows; a < pf; a++)
-            for (gsize b = 0; b < pf; b++)
-              gsl_matrix_set (R, a, b, 0.0);
-          have_r = TRUE;
-        }
+      /* top + rows ≥ pf: the first block has min(block, n) ≥ pf rows */
+      gsl_linalg_QR_decomp (&m.matrix, tau);
+      for (gsize a = 0; a < pf; a++)
+        for (gsize b = 0; b < pf; b++)
+          gsl_matrix_set (R, a, b, b >= a ? gsl_matrix_get (&m.matrix, a, b) : 0.0);
+      have_r = TRUE;
     }
   gsl_matrix_free (buf);
   gsl_vector_free (tau);
