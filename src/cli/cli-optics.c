@@ -21,6 +21,7 @@
 #include "cli-private.h"
 #include "xrlab-constants.h"
 #include "xrlab-elements.h"
+#include "xrlab-engine.h"
 #include "xrlab-formula.h"
 #include "xrlab-optics.h"
 #include "xrlab-presets.h"
@@ -542,15 +543,16 @@ xrlab_cli_compare (int argc, char **argv)
   g_autoptr(GString) s = NULL;
   g_autoptr(GPtrArray) formulas = g_ptr_array_new_with_free_func ((GDestroyNotify) xrlab_formula_unref);
   g_autofree XrlabOpticsMaterial *materials = NULL;
-  g_autofree double *values = NULL;
+  g_autofree XrlabMaterialSpec *specs = NULL;
+  g_autoptr(XrlabEngine) engine = NULL;
+  g_autoptr(XrlabEngineBatch) batch = NULL;
+  const double *values;
   XrlabQuantity field = XRLAB_QUANTITY_DELTA;
   XrlabEnergyUnit unit;
   Format format;
-  XrlabOpticsCache *cache;
   const double *energies;
   double thickness = NAN;
   gsize n, n_mat;
-  gboolean ok;
 
   g_option_context_set_summary (ctx,
     "One quantity of several materials side by side on one energy grid.\n"
@@ -609,15 +611,25 @@ xrlab_cli_compare (int argc, char **argv)
     return xrlab_cli_fail (error);
   n = xrlab_energy_grid_get_size (grid);
   energies = xrlab_energy_grid_get_energies_kev (grid);
-  values = g_new (double, n * n_mat);
 
-  /* One batch call: all materials, one grid, one quantity. */
-  cache = xrlab_optics_cache_new (grid);
-  ok = xrlab_optics_batch (cache, materials, n_mat, XRLAB_QUANTITY_BIT (field), values,
-                           NULL, NULL, NULL, NULL, &error);
-  xrlab_optics_cache_free (cache);
-  if (!ok)
+  /* One batch request to the engine: all materials, one grid, one quantity. */
+  specs = g_new0 (XrlabMaterialSpec, n_mat);
+  for (gsize m = 0; m < n_mat; m++)
+    {
+      specs[m].name = rest[m];
+      specs[m].formula = xrlab_formula_get_text (materials[m].formula);
+      specs[m].density_g_cm3 = materials[m].density_g_cm3;
+      specs[m].thickness_um = isfinite (materials[m].thickness_um) ? materials[m].thickness_um : 0.0;
+    }
+  engine = xrlab_engine_new ();
+  batch = xrlab_engine_batch_sync (engine, specs, n_mat, grid, XRLAB_QUANTITY_BIT (field),
+                                   NULL, NULL, NULL, &error);
+  if (batch == NULL)
     return xrlab_cli_fail (error);
+  for (gsize m = 0; m < n_mat; m++)
+    if (batch->errors[m] != NULL)
+      return xrlab_cli_failf ("%s: %s", rest[m], batch->errors[m]->message);
+  values = batch->values;
 
   s = g_string_new (NULL);
   if (format == FORMAT_CSV)
@@ -717,7 +729,7 @@ typedef struct {
   XrlabEnergyGrid *grid;
   char *grid_error;     /* why the spec does not parse, when grid is NULL */
   GArray *rows;         /* of guint: row numbers */
-  double *values;
+  XrlabEngineBatch *batch;  /* the engine's reply: values of every row */
 } BatchGroup;
 
 /* Progress of a batch on a terminal: computing the rows, then writing them
@@ -873,7 +885,7 @@ batch_group_clear (gpointer data)
   g_free (g->grid_error);
   g_clear_pointer (&g->grid, xrlab_energy_grid_unref);
   g_clear_pointer (&g->rows, g_array_unref);
-  g_free (g->values);
+  g_clear_pointer (&g->batch, xrlab_engine_batch_free);
 }
 
 int
@@ -894,6 +906,7 @@ xrlab_cli_batch (int argc, char **argv)
   g_autoptr(GError) error = NULL;
   g_autoptr(GArray) rows = g_array_new (FALSE, TRUE, sizeof (BatchRow));
   g_autoptr(GArray) groups = g_array_new (FALSE, TRUE, sizeof (BatchGroup));
+  g_autoptr(XrlabEngine) engine = NULL;
   g_autoptr(GHashTable) group_of_spec = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr(GArray) problems = g_array_new (FALSE, FALSE, sizeof (Problem));
   g_autofree char *contents = NULL;
@@ -1083,11 +1096,8 @@ xrlab_cli_batch (int argc, char **argv)
   for (guint gi = 0; gi < groups->len; gi++)
     {
       BatchGroup *g = &g_array_index (groups, BatchGroup, gi);
-      gsize n_mat = g->rows->len, n_e;
-      g_autofree XrlabOpticsMaterial *materials = NULL;
-      g_autofree GError **errors = NULL;
-      XrlabOpticsCache *cache;
-      gboolean ok;
+      gsize n_mat = g->rows->len;
+      g_autofree XrlabMaterialSpec *specs = NULL;
 
       if (g->grid == NULL)
         {
@@ -1101,34 +1111,31 @@ xrlab_cli_batch (int argc, char **argv)
           progress.done_before += n_mat;
           continue;
         }
-      n_e = xrlab_energy_grid_get_size (g->grid);
-      materials = g_new0 (XrlabOpticsMaterial, n_mat);
-      errors = g_new0 (GError *, n_mat);
+      /* One request to the engine per grid: all its rows, one input and
+       * one output transfer. */
+      specs = g_new0 (XrlabMaterialSpec, n_mat);
       for (guint k = 0; k < n_mat; k++)
         {
           BatchRow *row = &g_array_index (rows, BatchRow, g_array_index (g->rows, guint, k));
-          materials[k].formula = row->formula;
-          materials[k].density_g_cm3 = row->density;
-          materials[k].thickness_um = row->thickness;
+          specs[k].formula = xrlab_formula_get_text (row->formula);
+          specs[k].density_g_cm3 = row->density;
+          specs[k].thickness_um = isfinite (row->thickness) ? row->thickness : 0.0;
         }
-      g->values = g_try_new (double, n_mat * n_q * n_e);
-      if (g->values == NULL)
-        return xrlab_cli_failf ("Not enough memory for %" G_GSIZE_FORMAT " × %" G_GSIZE_FORMAT " values",
-                                n_mat, n_e * n_q);
-      cache = xrlab_optics_cache_new (g->grid);
-      ok = xrlab_optics_batch (cache, materials, n_mat, mask, g->values, errors,
-                               progress.tty ? progress_cb : NULL, &progress, NULL, &error);
-      xrlab_optics_cache_free (cache);
-      if (!ok)
+      if (engine == NULL)
+        engine = xrlab_engine_new ();
+      g->batch = xrlab_engine_batch_sync (engine, specs, n_mat, g->grid, mask,
+                                          progress.tty ? progress_cb : NULL, &progress,
+                                          NULL, &error);
+      if (g->batch == NULL)
         return xrlab_cli_fail (error);
       for (guint k = 0; k < n_mat; k++)
-        if (errors[k] != NULL)
+        if (g->batch->errors[k] != NULL)
           {
             BatchRow *row = &g_array_index (rows, BatchRow, g_array_index (g->rows, guint, k));
-            report (problems, row->line, "xrlab-cli: %s line %u: %s\n", rest[0], row->line, errors[k]->message);
+            report (problems, row->line, "xrlab-cli: %s line %u: %s\n", rest[0], row->line,
+                    g->batch->errors[k]->message);
             row->failed = TRUE;
             n_failed++;
-            g_error_free (errors[k]);
           }
       progress.done_before += n_mat;
     }
@@ -1176,7 +1183,7 @@ xrlab_cli_batch (int argc, char **argv)
         e = xrlab_energy_grid_get_energies_kev (g->grid);
         for (gsize i = 0; i < n_e; i++)
           {
-            const double *block = g->values + row->index * n_q * n_e;
+            const double *block = g->batch->values + row->index * n_q * n_e;
             g_string_truncate (s, 0);
             append_csv_field (s, row->formula_text);
             g_string_append_c (s, ',');
