@@ -83,6 +83,9 @@ xrlab_bench_consume (const void *p)
 
 static const XrlabBenchGroup groups[] = {
   /* Groups are added here: optics, engine, models, fit, gui. */
+  { "optics", "Optical constants: one point, 1000-energy sweeps, 1000 materials, a 10^7 batch", xrlab_bench_optics },
+  { "engine", "Engine thread: edit-to-redraw latency and transfers per redraw", xrlab_bench_engine },
+  { "fit", "Least-squares fits (optimizer core on a 2D-sized problem)", xrlab_bench_fit },
   { NULL, NULL, NULL },
 };
 
