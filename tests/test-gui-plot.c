@@ -235,7 +235,7 @@ test_value_at (void)
 {
   double x[] = { 1, 2, 4, 8 };
   double y[] = { 10, 20, NAN, 80 };
-  XrlabPlotSeries s = { (char *) "s", { 0, 0, 0, 1 }, x, y, 4, FALSE };
+  XrlabPlotSeries s = { (char *) "s", { 0, 0, 0, 1 }, x, y, 4, FALSE, 1.0 };
 
   g_assert_cmpfloat (xrlab_plot_series_value_at (&s, 1, FALSE), ==, 10);
   g_assert_cmpfloat (xrlab_plot_series_value_at (&s, 2, FALSE), ==, 20);
@@ -252,7 +252,7 @@ test_value_at (void)
   {
     double xd[] = { 8, 4, 2, 1 };
     double yd[] = { 80, 40, 20, 10 };
-    XrlabPlotSeries sd = { (char *) "d", { 0, 0, 0, 1 }, xd, yd, 4, FALSE };
+    XrlabPlotSeries sd = { (char *) "d", { 0, 0, 0, 1 }, xd, yd, 4, FALSE, 1.0 };
     g_assert_cmpfloat_with_epsilon (xrlab_plot_series_value_at (&sd, 3, FALSE), 30, 1e-12);
   }
 }

@@ -266,11 +266,11 @@ test_plot_controls (void)
   int q;
 
   g_object_ref_sink (c);
-  g_assert_cmpint (xrlab_plot_controls_get_quantity (c), ==, XRLAB_PLOT_QUANTITY_DELTA);
+  g_assert_cmpint (xrlab_plot_controls_get_quantity (c), ==, XRLAB_QUANTITY_DELTA);
   g_assert_true (xrlab_plot_controls_get_x_log (c));
-  xrlab_plot_controls_set_quantity (c, XRLAB_PLOT_QUANTITY_SLD_IM);
+  xrlab_plot_controls_set_quantity (c, XRLAB_QUANTITY_IM_SLD);
   g_object_get (c, "quantity", &q, NULL);
-  g_assert_cmpint (q, ==, XRLAB_PLOT_QUANTITY_SLD_IM);
+  g_assert_cmpint (q, ==, XRLAB_QUANTITY_IM_SLD);
   xrlab_plot_controls_set_y_log (c, FALSE);
   g_assert_false (xrlab_plot_controls_get_y_log (c));
   g_object_unref (c);
@@ -281,8 +281,8 @@ test_values_view (void)
 {
   XrlabValuesView *v = XRLAB_VALUES_VIEW (xrlab_values_view_new ());
   const char *names[] = { "Si", "Au" };
-  gboolean stale[] = { FALSE, TRUE };
-  double *values = g_new (double, XRLAB_PLOT_N_QUANTITIES * 2);
+  const char *notes[] = { NULL, "last valid" };
+  double *values = g_new (double, XRLAB_QUANTITY_N * 2);
   g_autofree char *tsv = NULL;
   g_autofree char *cell = NULL;
   g_auto(GStrv) lines = NULL;
@@ -291,33 +291,33 @@ test_values_view (void)
   /* Cu K-alpha by default. */
   g_assert_cmpfloat (xrlab_values_view_get_energy (v), ==, 8048.0);
 
-  for (guint q = 0; q < XRLAB_PLOT_N_QUANTITIES; q++)
+  for (guint q = 0; q < XRLAB_QUANTITY_N; q++)
     {
-      values[q * 2] = (q + 1) * 1e-6;
-      values[q * 2 + 1] = q == XRLAB_PLOT_QUANTITY_F1 ? NAN : (q + 1) * 10.0;
+      values[q] = (q + 1) * 1e-6;
+      values[XRLAB_QUANTITY_N + q] = q == XRLAB_QUANTITY_F1 ? NAN : (q + 1) * 10.0;
     }
-  xrlab_values_view_set_values (v, 2, names, stale, values, values, g_free);
+  xrlab_values_view_set_values (v, 2, names, notes, values, values, g_free);
   g_assert_cmpuint (xrlab_values_view_get_n_materials (v), ==, 2);
 
   /* Attenuation length: cm in, µm shown. */
-  cell = xrlab_values_view_get_cell_text (v, XRLAB_PLOT_QUANTITY_ATTENUATION_LENGTH, 0);
+  cell = xrlab_values_view_get_cell_text (v, XRLAB_QUANTITY_ATTENUATION_LENGTH, 0);
   g_assert_cmpstr (cell, ==, "0.08");
   g_clear_pointer (&cell, g_free);
-  cell = xrlab_values_view_get_cell_text (v, XRLAB_PLOT_QUANTITY_DELTA, 0);
+  cell = xrlab_values_view_get_cell_text (v, XRLAB_QUANTITY_DELTA, 0);
   g_assert_cmpstr (cell, ==, "2.00000×10⁻⁶");
   g_clear_pointer (&cell, g_free);
-  cell = xrlab_values_view_get_cell_text (v, XRLAB_PLOT_QUANTITY_F1, 1);
+  cell = xrlab_values_view_get_cell_text (v, XRLAB_QUANTITY_F1, 1);
   g_assert_cmpstr (cell, ==, "—");
 
   tsv = xrlab_values_view_to_tsv (v);
   lines = g_strsplit (tsv, "\n", -1);
   g_assert_true (g_str_has_prefix (lines[0], "# 8.048 keV"));
   g_assert_cmpstr (lines[1], ==, "Quantity\tUnit\tSi\tAu");
-  g_assert_cmpuint (g_strv_length (lines), ==, 2 + XRLAB_PLOT_N_QUANTITIES + 1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 2 + XRLAB_QUANTITY_N + 1);
   /* Full precision in the copied text. */
-  g_assert_true (g_str_has_prefix (lines[2 + XRLAB_PLOT_QUANTITY_DELTA], "δ"));
-  g_assert_true (g_str_has_suffix (lines[2 + XRLAB_PLOT_QUANTITY_DELTA], "\t2e-06\t20"));
-  g_assert_true (g_str_has_suffix (lines[2 + XRLAB_PLOT_QUANTITY_F1], "\tnan"));
+  g_assert_true (g_str_has_prefix (lines[2 + XRLAB_QUANTITY_DELTA], "δ"));
+  g_assert_true (g_str_has_suffix (lines[2 + XRLAB_QUANTITY_DELTA], "\t2e-06\t20"));
+  g_assert_true (g_str_has_suffix (lines[2 + XRLAB_QUANTITY_F1], "\tnan"));
 
   xrlab_values_view_set_energy (v, 17479.0);
   g_assert_cmpfloat (xrlab_values_view_get_energy (v), ==, 17479.0);

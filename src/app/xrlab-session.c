@@ -35,7 +35,7 @@ xrlab_session_new (void)
 
   s->materials = g_ptr_array_new_with_free_func (material_free);
   s->sweep = (XrlabSweep) { 1.0, 30.0, 1000, TRUE, XRLAB_ENERGY_UNIT_KEV };
-  s->quantity = XRLAB_PLOT_QUANTITY_DELTA;
+  s->quantity = XRLAB_QUANTITY_DELTA;
   s->x_log = TRUE;
   s->y_log = TRUE;
   s->values_energy_ev = 8048.0;
@@ -476,7 +476,7 @@ parse_plot (JsonObject *obj, XrlabSession *session, GError **error)
       if (info == NULL || !info->plottable)
         {
           GString *ids = g_string_new (NULL);
-          for (guint q = 0; q < XRLAB_PLOT_N_QUANTITIES; q++)
+          for (guint q = 0; q < XRLAB_QUANTITY_N; q++)
             if (xrlab_quantity_info_get (q)->plottable)
               g_string_append_printf (ids, "%s%s", ids->len ? ", " : "", xrlab_quantity_info_get (q)->id);
           fail (error, "plot.quantity", _("“%s” is not a quantity (one of: %s)"), quantity, ids->str);

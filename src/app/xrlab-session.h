@@ -56,7 +56,7 @@ typedef struct {
 typedef struct {
   GPtrArray *materials;        /* XrlabSessionMaterial */
   XrlabSweep sweep;
-  XrlabPlotQuantity quantity;
+  XrlabQuantity quantity;
   gboolean x_log;
   gboolean y_log;
   double values_energy_ev;

@@ -171,13 +171,23 @@ action_reset_session (GtkWidget *widget, const char *name, GVariant *param)
 
 /* ---- export -------------------------------------------------------------------------- */
 
-gboolean
-xrlab_window_export_csv_file (XrlabWindow  *self,
-                              const char   *path,
-                              GError      **error)
+void
+xrlab_window_export_csv (XrlabWindow         *self,
+                         const char          *path,
+                         GAsyncReadyCallback  callback,
+                         gpointer             user_data)
 {
-  g_return_val_if_fail (XRLAB_IS_WINDOW (self), FALSE);
-  return xrlab_window_data_export_csv (self, path, error);
+  g_return_if_fail (XRLAB_IS_WINDOW (self));
+  xrlab_window_data_export_csv (self, path, callback, user_data);
+}
+
+gboolean
+xrlab_window_export_csv_finish (XrlabWindow   *self,
+                                GAsyncResult  *result,
+                                GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  return g_task_propagate_boolean (G_TASK (result), error);
 }
 
 gboolean
@@ -213,19 +223,29 @@ report_export (XrlabWindow *self, const char *path, gboolean ok, GError *error)
 }
 
 static void
+on_csv_exported (GObject      *source,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  XrlabWindow *self = XRLAB_WINDOW (source);
+  g_autofree char *path = user_data;
+  g_autoptr(GError) error = NULL;
+  gboolean ok = xrlab_window_export_csv_finish (self, result, &error);
+
+  report_export (self, path, ok, error);
+}
+
+static void
 csv_chosen (XrlabWindow *self, GtkFileChooser *chooser, GFile *file)
 {
-  g_autofree char *path = g_file_get_path (file);
-  g_autoptr(GError) error = NULL;
-  gboolean ok;
+  char *path = g_file_get_path (file);
 
   if (path == NULL)
     {
       xrlab_window_toast (self, _("Data can only be exported to local files."), 10);
       return;
     }
-  ok = xrlab_window_export_csv_file (self, path, &error);
-  report_export (self, path, ok, error);
+  xrlab_window_export_csv (self, path, on_csv_exported, path);
 }
 
 static void

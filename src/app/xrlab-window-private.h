@@ -10,7 +10,7 @@
 #pragma once
 
 #include "xrlab-window.h"
-#include "xrlab-demo-source.h"
+#include "xrlab-engine.h"
 
 G_BEGIN_DECLS
 
@@ -23,7 +23,6 @@ struct _XrlabWindow {
   AdwViewSwitcherTitle *switcher_title;
   GtkToggleButton *sidebar_button;
   GtkMenuButton *primary_menu_button;
-  GtkWidget *demo_banner;
   AdwFlap *flap;
   XrlabMaterialList *material_list;
   XrlabSweepControls *sweep_controls;
@@ -36,13 +35,17 @@ struct _XrlabWindow {
   GListStore *materials;
 
   /* data link (xrlab-window-data.c) */
-  XrlabDemoSource *source;      /* DEMO: replaced by XrlabEngine */
+  XrlabEngine *engine;
+  GCancellable *cancellable;
   guint refresh_id;             /* coalesced recompute */
+  guint pending;                /* engine requests in flight */
+  gboolean materials_dirty;     /* the engine has not seen the latest list */
   gboolean plot_dirty;          /* the plot needs a fetch when it is shown */
   gboolean values_dirty;
   GBytes *grid_x;               /* sweep points in the sweep's unit */
-  XrlabSweep grid_sweep;        /* the sweep grid_x was made for */
-  guint64 transfers;
+  XrlabSweep grid_sweep;        /* the sweep grid_x (and the engine's grid) was made for */
+  GHashTable *valid_once;       /* ids of materials that had a valid input (engine keeps it) */
+  GListStore *presets;
   gboolean show_stats;
 
   /* session (xrlab-window-session.c) */
@@ -60,7 +63,8 @@ void xrlab_window_data_invalidate  (XrlabWindow *self);
 void xrlab_window_data_quantity_changed (XrlabWindow *self);
 /* Runs a pending recompute now (tests, export). */
 void xrlab_window_data_flush       (XrlabWindow *self);
-gboolean xrlab_window_data_export_csv (XrlabWindow *self, const char *path, GError **error);
+void xrlab_window_data_export_csv (XrlabWindow *self, const char *path,
+                                   GAsyncReadyCallback callback, gpointer user_data);
 
 void xrlab_window_class_install_actions (GtkWidgetClass *widget_class);
 void xrlab_window_actions_init     (XrlabWindow *self);

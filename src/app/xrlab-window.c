@@ -171,7 +171,6 @@ xrlab_window_class_init (XrlabWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, XrlabWindow, switcher_title);
   gtk_widget_class_bind_template_child (widget_class, XrlabWindow, sidebar_button);
   gtk_widget_class_bind_template_child (widget_class, XrlabWindow, primary_menu_button);
-  gtk_widget_class_bind_template_child (widget_class, XrlabWindow, demo_banner);
   gtk_widget_class_bind_template_child (widget_class, XrlabWindow, flap);
   gtk_widget_class_bind_template_child (widget_class, XrlabWindow, material_list);
   gtk_widget_class_bind_template_child (widget_class, XrlabWindow, sweep_controls);
@@ -257,18 +256,29 @@ xrlab_window_get_view_stack (XrlabWindow *self)
   return self->view_stack;
 }
 
+XrlabEngine *
+xrlab_window_get_engine (XrlabWindow *self)
+{
+  g_return_val_if_fail (XRLAB_IS_WINDOW (self), NULL);
+  return self->engine;
+}
+
 gboolean
 xrlab_window_is_busy (XrlabWindow *self)
 {
   g_return_val_if_fail (XRLAB_IS_WINDOW (self), FALSE);
-  return self->refresh_id != 0;
+  return self->refresh_id != 0 || self->pending > 0;
 }
 
 guint64
 xrlab_window_get_transfers (XrlabWindow *self)
 {
+  XrlabEngineStats plot = { 0 }, table = { 0 };
+
   g_return_val_if_fail (XRLAB_IS_WINDOW (self), 0);
-  return self->transfers;
+  xrlab_engine_get_stats (self->engine, "plot", &plot);
+  xrlab_engine_get_stats (self->engine, "table", &table);
+  return plot.n_transfers + table.n_transfers;
 }
 
 void

@@ -7,6 +7,7 @@
 
 #include <adwaita.h>
 
+#include "xrlab-engine.h"
 #include "xrlab-material-list.h"
 #include "xrlab-plot.h"
 #include "xrlab-plot-controls.h"
@@ -33,9 +34,13 @@ XrlabValuesView    *xrlab_window_get_values_view    (XrlabWindow *self);
 GListStore         *xrlab_window_get_materials      (XrlabWindow *self);
 AdwViewStack       *xrlab_window_get_view_stack     (XrlabWindow *self);
 
-/* TRUE while a recompute or a reply is pending. */
+/* The window's engine thread. */
+XrlabEngine        *xrlab_window_get_engine         (XrlabWindow *self);
+
+/* TRUE while a recompute is scheduled or an engine reply is pending. */
 gboolean            xrlab_window_is_busy            (XrlabWindow *self);
-/* Number of data fetches (transfers) the plot and the table made. */
+/* Transfers the engine made to this window's consumers ("plot", "table"),
+ * from the engine's own accounting. */
 guint64             xrlab_window_get_transfers      (XrlabWindow *self);
 
 /* The state as a session document, and back. Applying replaces materials,
@@ -52,9 +57,14 @@ gboolean            xrlab_window_save_session_file  (XrlabWindow  *self,
 gboolean            xrlab_window_open_session_file  (XrlabWindow  *self,
                                                      const char   *path,
                                                      GError      **error);
-gboolean            xrlab_window_export_csv_file    (XrlabWindow  *self,
-                                                     const char   *path,
-                                                     GError      **error);
+/* CSV of every quantity of the visible materials, written by the engine. */
+void                xrlab_window_export_csv         (XrlabWindow         *self,
+                                                     const char          *path,
+                                                     GAsyncReadyCallback  callback,
+                                                     gpointer             user_data);
+gboolean            xrlab_window_export_csv_finish  (XrlabWindow   *self,
+                                                     GAsyncResult  *result,
+                                                     GError       **error);
 gboolean            xrlab_window_export_plot_file   (XrlabWindow     *self,
                                                      const char      *path,
                                                      XrlabPlotFormat  format,

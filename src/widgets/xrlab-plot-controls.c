@@ -1,6 +1,6 @@
 /* xrlab-plot-controls.c -- quantity selector and axis toggles
  *
- * Properties "quantity" (the XrlabPlotQuantity as an int), "x-log" and
+ * Properties "quantity" (the XrlabQuantity as an int), "x-log" and
  * "y-log"; each notifies on change.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -19,7 +19,7 @@ struct _XrlabPlotControls {
   GtkToggleButton *y_log_button;
 
   /* dropdown position -> quantity */
-  XrlabPlotQuantity entries[XRLAB_PLOT_N_QUANTITIES];
+  XrlabQuantity entries[XRLAB_QUANTITY_N];
   guint n_entries;
 };
 
@@ -108,8 +108,8 @@ xrlab_plot_controls_class_init (XrlabPlotControlsClass *klass)
   object_class->get_property = xrlab_plot_controls_get_property;
   object_class->set_property = xrlab_plot_controls_set_property;
 
-  properties[PROP_QUANTITY] = g_param_spec_int ("quantity", NULL, NULL, 0, XRLAB_PLOT_N_QUANTITIES - 1,
-                                                XRLAB_PLOT_QUANTITY_DELTA, rw);
+  properties[PROP_QUANTITY] = g_param_spec_int ("quantity", NULL, NULL, 0, XRLAB_QUANTITY_N - 1,
+                                                XRLAB_QUANTITY_DELTA, rw);
   properties[PROP_X_LOG] = g_param_spec_boolean ("x-log", NULL, NULL, TRUE, rw);
   properties[PROP_Y_LOG] = g_param_spec_boolean ("y-log", NULL, NULL, TRUE, rw);
   g_object_class_install_properties (object_class, N_PROPS, properties);
@@ -131,7 +131,7 @@ xrlab_plot_controls_init (XrlabPlotControls *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   gtk_box_layout_set_spacing (GTK_BOX_LAYOUT (gtk_widget_get_layout_manager (GTK_WIDGET (self))), 6);
 
-  for (guint q = 0; q < XRLAB_PLOT_N_QUANTITIES; q++)
+  for (guint q = 0; q < XRLAB_QUANTITY_N; q++)
     {
       const XrlabQuantityInfo *info = xrlab_quantity_info_get (q);
       g_autofree char *title = NULL;
@@ -143,7 +143,7 @@ xrlab_plot_controls_init (XrlabPlotControls *self)
       self->entries[self->n_entries++] = q;
     }
   gtk_drop_down_set_model (self->quantity_dropdown, G_LIST_MODEL (titles));
-  xrlab_plot_controls_set_quantity (self, XRLAB_PLOT_QUANTITY_DELTA);
+  xrlab_plot_controls_set_quantity (self, XRLAB_QUANTITY_DELTA);
   gtk_toggle_button_set_active (self->x_log_button, TRUE);
   gtk_toggle_button_set_active (self->y_log_button, TRUE);
 
@@ -158,19 +158,19 @@ xrlab_plot_controls_new (void)
   return g_object_new (XRLAB_TYPE_PLOT_CONTROLS, NULL);
 }
 
-XrlabPlotQuantity
+XrlabQuantity
 xrlab_plot_controls_get_quantity (XrlabPlotControls *self)
 {
   guint i;
 
-  g_return_val_if_fail (XRLAB_IS_PLOT_CONTROLS (self), XRLAB_PLOT_QUANTITY_DELTA);
+  g_return_val_if_fail (XRLAB_IS_PLOT_CONTROLS (self), XRLAB_QUANTITY_DELTA);
   i = gtk_drop_down_get_selected (self->quantity_dropdown);
-  return i < self->n_entries ? self->entries[i] : XRLAB_PLOT_QUANTITY_DELTA;
+  return i < self->n_entries ? self->entries[i] : XRLAB_QUANTITY_DELTA;
 }
 
 void
 xrlab_plot_controls_set_quantity (XrlabPlotControls *self,
-                                  XrlabPlotQuantity  quantity)
+                                  XrlabQuantity  quantity)
 {
   g_return_if_fail (XRLAB_IS_PLOT_CONTROLS (self));
   for (guint i = 0; i < self->n_entries; i++)

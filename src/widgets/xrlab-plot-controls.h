@@ -16,10 +16,10 @@ G_DECLARE_FINAL_TYPE (XrlabPlotControls, xrlab_plot_controls, XRLAB, PLOT_CONTRO
 
 GtkWidget         *xrlab_plot_controls_new          (void);
 
-XrlabPlotQuantity  xrlab_plot_controls_get_quantity (XrlabPlotControls *self);
+XrlabQuantity  xrlab_plot_controls_get_quantity (XrlabPlotControls *self);
 /* Only plottable quantities are accepted. */
 void               xrlab_plot_controls_set_quantity (XrlabPlotControls *self,
-                                                     XrlabPlotQuantity  quantity);
+                                                     XrlabQuantity  quantity);
 gboolean           xrlab_plot_controls_get_x_log    (XrlabPlotControls *self);
 void               xrlab_plot_controls_set_x_log    (XrlabPlotControls *self, gboolean x_log);
 gboolean           xrlab_plot_controls_get_y_log    (XrlabPlotControls *self);

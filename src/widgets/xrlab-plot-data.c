@@ -86,6 +86,19 @@ xrlab_plot_data_add_series (XrlabPlotData *data,
                             gsize          n,
                             gboolean       stale)
 {
+  xrlab_plot_data_add_series_scaled (data, label, color, x, y, n, stale, 1.0);
+}
+
+void
+xrlab_plot_data_add_series_scaled (XrlabPlotData *data,
+                                   const char    *label,
+                                   const GdkRGBA *color,
+                                   const double  *x,
+                                   const double  *y,
+                                   gsize          n,
+                                   gboolean       stale,
+                                   double         y_scale)
+{
   XrlabPlotSeries s = { 0 };
 
   g_return_if_fail (data != NULL);
@@ -98,6 +111,7 @@ xrlab_plot_data_add_series (XrlabPlotData *data,
   s.y = y;
   s.n = n;
   s.stale = stale;
+  s.y_scale = y_scale;
   g_array_append_val (data->series, s);
 }
 
@@ -133,7 +147,7 @@ xrlab_plot_series_value_at (const XrlabPlotSeries *series,
   if (n == 0 || !isfinite (x))
     return NAN;
   if (n == 1)
-    return x == xs[0] ? series->y[0] : NAN;
+    return x == xs[0] ? xrlab_plot_series_y (series, 0) : NAN;
 
   increasing = xs[n - 1] > xs[0];
   if (increasing ? (x < xs[0] || x > xs[n - 1]) : (x > xs[0] || x < xs[n - 1]))
@@ -151,9 +165,9 @@ xrlab_plot_series_value_at (const XrlabPlotSeries *series,
         hi = mid;
     }
   if (x == xs[lo])
-    return series->y[lo];
+    return xrlab_plot_series_y (series, lo);
   if (x == xs[hi])
-    return series->y[hi];
+    return xrlab_plot_series_y (series, hi);
   if (!isfinite (series->y[lo]) || !isfinite (series->y[hi]))
     return NAN;
 
@@ -165,5 +179,5 @@ xrlab_plot_series_value_at (const XrlabPlotSeries *series,
     }
   else
     t = (x - xs[lo]) / (xs[hi] - xs[lo]);
-  return series->y[lo] + t * (series->y[hi] - series->y[lo]);
+  return (series->y[lo] + t * (series->y[hi] - series->y[lo])) * series->y_scale;
 }

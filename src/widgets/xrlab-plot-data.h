@@ -21,6 +21,7 @@ typedef struct {
   const double  *y;         /* borrowed, @n values; NaN = gap */
   gsize          n;
   gboolean       stale;     /* last valid curve of an input that is now invalid */
+  double         y_scale;   /* shown value = y[i] × y_scale (display units) */
 } XrlabPlotSeries;
 
 typedef struct _XrlabPlotData XrlabPlotData;
@@ -49,11 +50,29 @@ void xrlab_plot_data_add_series (XrlabPlotData *data,
                                  gsize          n,
                                  gboolean       stale);
 
+/* The same, with the y values shown multiplied by @y_scale (cm shown as
+ * µm: 1e4), so a reply buffer in the engine's units is drawn as it is. */
+void xrlab_plot_data_add_series_scaled (XrlabPlotData *data,
+                                        const char    *label,
+                                        const GdkRGBA *color,
+                                        const double  *x,
+                                        const double  *y,
+                                        gsize          n,
+                                        gboolean       stale,
+                                        double         y_scale);
+
 guint                  xrlab_plot_data_get_n_series (const XrlabPlotData *data);
 const XrlabPlotSeries *xrlab_plot_data_get_series   (const XrlabPlotData *data,
                                                      guint                i);
 
-/* Interpolates series @i at @x, linearly in x (or in log10 x when @x_log),
+/* The shown value of point @i (y[i] × y_scale). */
+static inline double
+xrlab_plot_series_y (const XrlabPlotSeries *series, gsize i)
+{
+  return series->y[i] * series->y_scale;
+}
+
+/* Interpolates series @i at @x (shown values), linearly in x (or in log10 x when @x_log),
  * across the finite neighbours only. Returns NaN outside the series' range
  * or when a neighbour is a gap. */
 double xrlab_plot_series_value_at (const XrlabPlotSeries *series,

@@ -582,10 +582,11 @@ data_ranges (XrlabPlot *self,
             continue;
           xmin = MIN (xmin, ser->x[i]);
           xmax = MAX (xmax, ser->x[i]);
-          if (!usable (ser->y[i], self->y_log))
+          double y = xrlab_plot_series_y (ser, i);
+          if (!usable (y, self->y_log))
             continue;
-          ymin = MIN (ymin, ser->y[i]);
-          ymax = MAX (ymax, ser->y[i]);
+          ymin = MIN (ymin, y);
+          ymax = MAX (ymax, y);
         }
     }
   if (!(xmin <= xmax) || !(ymin <= ymax))
@@ -718,11 +719,12 @@ draw_series (XrlabPlot *self, const XrlabPlotSeries *s)
   ensure_work (self, s->n);
   for (gsize i = 0; i <= s->n; i++)
     {
-      gboolean ok = i < s->n && usable (s->x[i], self->x_log) && usable (s->y[i], self->y_log);
+      double y = i < s->n ? xrlab_plot_series_y (s, i) : NAN;
+      gboolean ok = i < s->n && usable (s->x[i], self->x_log) && usable (y, self->y_log);
       if (ok)
         {
           self->wx[m] = self->x_log ? log10 (s->x[i]) : s->x[i];
-          self->wy[m] = self->y_log ? log10 (s->y[i]) : s->y[i];
+          self->wy[m] = self->y_log ? log10 (y) : y;
           m++;
           continue;
         }

@@ -33,6 +33,20 @@ struct _XrlabSweepControls {
 
 G_DEFINE_FINAL_TYPE (XrlabSweepControls, xrlab_sweep_controls, GTK_TYPE_WIDGET)
 
+/* The unit dropdown's entries, in order. */
+static const XrlabEnergyUnit dropdown_units[] = {
+  XRLAB_ENERGY_UNIT_EV, XRLAB_ENERGY_UNIT_KEV, XRLAB_ENERGY_UNIT_ANGSTROM,
+};
+
+static guint
+unit_position (XrlabEnergyUnit unit)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (dropdown_units); i++)
+    if (dropdown_units[i] == unit)
+      return i;
+  return 1;
+}
+
 enum {
   SIGNAL_CHANGED,
   N_SIGNALS
@@ -160,7 +174,8 @@ on_unit_changed (GtkDropDown        *dropdown,
                  GParamSpec         *pspec,
                  XrlabSweepControls *self)
 {
-  XrlabEnergyUnit new_unit = (XrlabEnergyUnit) gtk_drop_down_get_selected (dropdown);
+  guint pos = gtk_drop_down_get_selected (dropdown);
+  XrlabEnergyUnit new_unit = dropdown_units[MIN (pos, G_N_ELEMENTS (dropdown_units) - 1)];
   double a, b, lo_ev, hi_ev;
 
   if (self->updating || new_unit == self->unit)
@@ -281,7 +296,7 @@ xrlab_sweep_controls_set_sweep (XrlabSweepControls *self,
 
   self->updating = TRUE;
   self->unit = sweep->unit;
-  gtk_drop_down_set_selected (self->unit_dropdown, (guint) sweep->unit);
+  gtk_drop_down_set_selected (self->unit_dropdown, unit_position (sweep->unit));
   gtk_drop_down_set_selected (self->spacing_dropdown, sweep->log ? 1 : 0);
   gtk_spin_button_set_value (self->points_spin, sweep->points);
   self->updating = FALSE;
@@ -334,5 +349,5 @@ xrlab_sweep_controls_set_unit (XrlabSweepControls *self,
                                XrlabEnergyUnit     unit)
 {
   g_return_if_fail (XRLAB_IS_SWEEP_CONTROLS (self));
-  gtk_drop_down_set_selected (self->unit_dropdown, (guint) unit);
+  gtk_drop_down_set_selected (self->unit_dropdown, unit_position (unit));
 }

@@ -13,24 +13,6 @@
 
 G_DEFINE_QUARK (xrlab-sweep-error-quark, xrlab_sweep_error)
 
-GType
-xrlab_energy_unit_get_type (void)
-{
-  static gsize type = 0;
-
-  if (g_once_init_enter (&type))
-    {
-      static const GEnumValue values[] = {
-        { XRLAB_ENERGY_UNIT_EV, "XRLAB_ENERGY_UNIT_EV", "ev" },
-        { XRLAB_ENERGY_UNIT_KEV, "XRLAB_ENERGY_UNIT_KEV", "kev" },
-        { XRLAB_ENERGY_UNIT_ANGSTROM, "XRLAB_ENERGY_UNIT_ANGSTROM", "angstrom" },
-        { 0, NULL, NULL }
-      };
-      g_once_init_leave (&type, g_enum_register_static ("XrlabEnergyUnit", values));
-    }
-  return type;
-}
-
 gboolean
 xrlab_sweep_equal (const XrlabSweep *a, const XrlabSweep *b)
 {

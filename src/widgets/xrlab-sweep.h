@@ -6,19 +6,13 @@
 
 #include <glib-object.h>
 
+#include "xrlab-constants.h"
+#include "xrlab-optics.h"     /* XrlabEnergyUnit */
+
 G_BEGIN_DECLS
 
-typedef enum {
-  XRLAB_ENERGY_UNIT_EV,
-  XRLAB_ENERGY_UNIT_KEV,
-  XRLAB_ENERGY_UNIT_ANGSTROM,   /* wavelength */
-} XrlabEnergyUnit;
-
-#define XRLAB_TYPE_ENERGY_UNIT (xrlab_energy_unit_get_type ())
-GType xrlab_energy_unit_get_type (void) G_GNUC_CONST;
-
-/* h·c in eV·Å (CODATA 2018, exact h, c and e): λ[Å] = HC / E[eV]. */
-#define XRLAB_HC_EV_ANGSTROM 12398.419843320026
+/* h·c in eV·Å: λ[Å] = HC / E[eV] (xrlab-constants.h, CODATA 2018). */
+#define XRLAB_HC_EV_ANGSTROM (XRLAB_HC_KEV_A * 1e3)
 
 /* A sweep as the user entered it: @start and @stop in @unit (for Å, the
  * wavelength range), @points samples spaced linearly or logarithmically in

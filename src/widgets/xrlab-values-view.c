@@ -48,7 +48,7 @@ struct _XrlabValuesView {
 
   guint n_materials;
   char **names;
-  gboolean *stale;
+  char **notes;
   const double *values;
   gpointer owner;
   GDestroyNotify free_owner;
@@ -111,23 +111,23 @@ format_display (double v)
 }
 
 static double
-display_value (XrlabValuesView *self, XrlabPlotQuantity q, guint m)
+display_value (XrlabValuesView *self, XrlabQuantity q, guint m)
 {
   const XrlabQuantityInfo *info = xrlab_quantity_info_get (q);
 
   if (self->values == NULL || m >= self->n_materials)
     return NAN;
-  return self->values[(gsize) q * self->n_materials + m] * info->scale;
+  return self->values[(gsize) m * XRLAB_QUANTITY_N + q] * info->scale;
 }
 
 /* ---- column view -------------------------------------------------------------------- */
 
-static XrlabPlotQuantity
+static XrlabQuantity
 item_quantity (GtkListItem *item)
 {
   GtkStringObject *obj = gtk_list_item_get_item (item);
   const XrlabQuantityInfo *info = xrlab_quantity_info_lookup (gtk_string_object_get_string (obj));
-  return info != NULL ? info->quantity : XRLAB_PLOT_QUANTITY_DELTA;
+  return info != NULL ? info->quantity : XRLAB_QUANTITY_DELTA;
 }
 
 static void
@@ -226,13 +226,12 @@ rebuild (XrlabValuesView *self)
       g_signal_connect (factory, "setup", G_CALLBACK (setup_label), GINT_TO_POINTER (TRUE));
       g_signal_connect_data (factory, "bind", G_CALLBACK (bind_value), cd,
                              (GClosureNotify) (void (*) (void)) g_free, 0);
-      /* TRANSLATORS: column title of a material whose input is invalid */
-      title = self->stale[m] ? g_strdup_printf (_("%s (last valid)"), self->names[m])
-                             : g_strdup (self->names[m]);
+      title = self->notes[m] != NULL ? g_strdup_printf ("%s (%s)", self->names[m], self->notes[m])
+                                     : g_strdup (self->names[m]);
       add_column (self, title, factory, FALSE);
     }
 
-  for (guint q = 0; q < XRLAB_PLOT_N_QUANTITIES; q++)
+  for (guint q = 0; q < XRLAB_QUANTITY_N; q++)
     gtk_string_list_append (rows, xrlab_quantity_info_get (q)->id);
   {
     GtkNoSelection *sel = gtk_no_selection_new (G_LIST_MODEL (g_steal_pointer (&rows)));
@@ -250,7 +249,10 @@ clear_values (XrlabValuesView *self)
   self->free_owner = NULL;
   self->values = NULL;
   g_clear_pointer (&self->names, g_strfreev);
-  g_clear_pointer (&self->stale, g_free);
+  if (self->notes != NULL)
+    for (guint m = 0; m < self->n_materials; m++)
+      g_free (self->notes[m]);
+  g_clear_pointer (&self->notes, g_free);
   self->n_materials = 0;
 }
 
@@ -423,7 +425,7 @@ xrlab_values_view_init (XrlabValuesView *self)
   g_signal_connect (self->line_dropdown, "notify::selected", G_CALLBACK (on_line_selected), self);
 
   self->names = g_new0 (char *, 1);
-  self->stale = g_new0 (gboolean, 1);
+  self->notes = g_new0 (char *, 1);
   xrlab_values_view_set_energy (self, XRLAB_VALUES_DEFAULT_EV);
   rebuild (self);
 }
@@ -467,7 +469,7 @@ void
 xrlab_values_view_set_values (XrlabValuesView    *self,
                               guint               n_materials,
                               const char * const *names,
-                              const gboolean     *stale,
+                              const char * const *notes,
                               const double       *values,
                               gpointer            owner,
                               GDestroyNotify      free_func)
@@ -478,11 +480,11 @@ xrlab_values_view_set_values (XrlabValuesView    *self,
   clear_values (self);
   self->n_materials = n_materials;
   self->names = g_new0 (char *, n_materials + 1);
-  self->stale = g_new0 (gboolean, n_materials + 1);
+  self->notes = g_new0 (char *, n_materials + 1);
   for (guint m = 0; m < n_materials; m++)
     {
       self->names[m] = g_strdup (names[m]);
-      self->stale[m] = stale != NULL ? stale[m] : FALSE;
+      self->notes[m] = notes != NULL ? g_strdup (notes[m]) : NULL;
     }
   self->values = values;
   self->owner = owner;
@@ -496,7 +498,7 @@ xrlab_values_view_clear (XrlabValuesView *self)
   g_return_if_fail (XRLAB_IS_VALUES_VIEW (self));
   clear_values (self);
   self->names = g_new0 (char *, 1);
-  self->stale = g_new0 (gboolean, 1);
+  self->notes = g_new0 (char *, 1);
   rebuild (self);
 }
 
@@ -521,7 +523,7 @@ xrlab_values_view_to_tsv (XrlabValuesView *self)
   for (guint m = 0; m < self->n_materials; m++)
     g_string_append_printf (s, "\t%s", self->names[m]);
   g_string_append_c (s, '\n');
-  for (guint q = 0; q < XRLAB_PLOT_N_QUANTITIES; q++)
+  for (guint q = 0; q < XRLAB_QUANTITY_N; q++)
     {
       const XrlabQuantityInfo *info = xrlab_quantity_info_get (q);
       g_string_append_printf (s, "%s\t%s", info->title, info->unit != NULL ? info->unit : "");
@@ -544,7 +546,7 @@ xrlab_values_view_copy (XrlabValuesView *self)
 
 char *
 xrlab_values_view_get_cell_text (XrlabValuesView   *self,
-                                 XrlabPlotQuantity  quantity,
+                                 XrlabQuantity  quantity,
                                  guint              material)
 {
   g_return_val_if_fail (XRLAB_IS_VALUES_VIEW (self), NULL);

@@ -28,15 +28,16 @@ double     xrlab_values_view_get_energy (XrlabValuesView *self);
 void       xrlab_values_view_set_energy (XrlabValuesView *self,
                                          double           energy_ev);
 
-/* Shows the values: @values has XRLAB_PLOT_N_QUANTITIES rows of
- * @n_materials values each (row-major, the engine's units, NaN when a
- * quantity is undefined there). @values is borrowed until @free_func is
- * called on @owner. @stale marks materials whose input is invalid (their
- * last valid values are shown). */
+/* Shows the values: @values has, per material, XRLAB_QUANTITY_N values in
+ * XrlabQuantity order (values[m * XRLAB_QUANTITY_N + q], the layout of an
+ * engine fetch of every quantity at one energy; the engine's units, NaN
+ * when undefined). @values is borrowed until @free_func is called on
+ * @owner. @notes (may be NULL, entries may be NULL) are added to the column
+ * titles, e.g. "last valid" for a material whose input is invalid. */
 void       xrlab_values_view_set_values (XrlabValuesView    *self,
                                          guint               n_materials,
                                          const char * const *names,
-                                         const gboolean     *stale,
+                                         const char * const *notes,
                                          const double       *values,
                                          gpointer            owner,
                                          GDestroyNotify      free_func);
@@ -51,7 +52,7 @@ void       xrlab_values_view_copy       (XrlabValuesView *self);
 
 /* The displayed cell text, for tests. */
 char      *xrlab_values_view_get_cell_text (XrlabValuesView   *self,
-                                            XrlabPlotQuantity  quantity,
+                                            XrlabQuantity  quantity,
                                             guint              material);
 
 G_END_DECLS
