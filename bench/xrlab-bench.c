@@ -86,6 +86,9 @@ static const XrlabBenchGroup groups[] = {
   { "optics", "Optical constants: one point, 1000-energy sweeps, 1000 materials, a 10^7 batch", xrlab_bench_optics },
   { "engine", "Engine thread: edit-to-redraw latency and transfers per redraw", xrlab_bench_engine },
   { "fit", "Least-squares fits (optimizer core on a 2D-sized problem)", xrlab_bench_fit },
+#ifdef XRLAB_BENCH_GUI
+  { "gui", "The window: edit to frame for 5 materials x 1000 points (needs a display)", xrlab_bench_gui },
+#endif
   { NULL, NULL, NULL },
 };
 

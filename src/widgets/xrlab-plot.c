@@ -114,6 +114,7 @@ typedef struct {
   double px0, px1, py0, py1;    /* plot area in widget pixels (py0 top) */
   double wx0, wx1, wy0, wy1;    /* world window */
   gboolean x_log, y_log;
+  double lx0, lx1, ly0, ly1;    /* legend box in widget pixels (empty: none) */
 } Frame;
 
 struct _XrlabPlot {
@@ -143,6 +144,7 @@ struct _XrlabPlot {
 
   /* crosshair */
   double cross_x;                /* data units; NaN: hidden */
+  double cross_py;               /* pointer y in pixels; NaN: none */
   GtkEventController *motion;
 
   /* workspace for transformed coordinates */
@@ -784,6 +786,7 @@ render_chart (XrlabPlot  *self,
   const Palette *pal = dark ? &dark_palette : &light_palette;
   double x0, x1, y0, y1;
   double left, right, top, bottom, em_tick, em_label, em_marker;
+  double legend_w = 0, legend_h = 0;
   double plot_w, plot_h;
   Axis *xa = NULL, *ya = NULL;
   PangoLayout *measure;
@@ -1057,6 +1060,7 @@ render_chart (XrlabPlot  *self,
     }
 
   /* legend */
+  legend_w = legend_h = 0;
   if (self->show_legend && ns > 0)
     {
       PLINT *opts = g_new (PLINT, ns), *text_colors = g_new (PLINT, ns);
@@ -1088,6 +1092,8 @@ render_chart (XrlabPlot  *self,
                 NULL, NULL, NULL, NULL,
                 line_colors, line_styles, line_widths,
                 NULL, NULL, NULL, NULL);
+      legend_w = lw * plot_w;
+      legend_h = lh * plot_h;
       for (guint s = 0; s < ns; s++)
         g_free (texts[s]);
       g_free (texts);
@@ -1122,6 +1128,10 @@ render_chart (XrlabPlot  *self,
       frame_out->wy1 = y1;
       frame_out->x_log = self->x_log;
       frame_out->y_log = self->y_log;
+      frame_out->lx1 = width - right - 12;
+      frame_out->lx0 = frame_out->lx1 - legend_w;
+      frame_out->ly0 = top + 12;
+      frame_out->ly1 = frame_out->ly0 + legend_h;
     }
 
   g_free (row_of);
@@ -1255,8 +1265,11 @@ draw_crosshair (XrlabPlot *self, cairo_t *cr, int width, int height, const Palet
       g_autofree char *label = g_markup_escape_text (ser->label, -1);
       g_autofree char *markup = NULL;
       PangoLayout *l = gtk_widget_create_pango_layout (GTK_WIDGET (self), NULL);
-      markup = g_strdup_printf ("%s  <span font_features=\"tnum\">%s</span>%s", label, val,
-                                ser->stale ? " *" : "");
+      markup = g_strdup_printf ("%s  <span font_features=\"tnum\">%s</span>%s%s%s", label, val,
+                                ser->stale ? "  <span alpha=\"60%\">" : "",
+                                /* TRANSLATORS: crosshair readout of a stale curve */
+                                ser->stale ? _("(last valid)") : "",
+                                ser->stale ? "</span>" : "");
       pango_layout_set_markup (l, markup, -1);
       pango_layout_get_pixel_size (l, &w, &h);
       box_w = MAX (box_w, w + 16);
@@ -1269,7 +1282,14 @@ draw_crosshair (XrlabPlot *self, cairo_t *cr, int width, int height, const Palet
   if (box_x + box_w > f->px1)
     box_x = px - 12 - box_w;
   box_x = MAX (box_x, 2);
-  box_y = f->py0 + 8;
+  /* Next to the pointer, inside the plot area, clear of the legend. */
+  box_y = isfinite (self->cross_py) ? self->cross_py + 16 : f->py0 + (f->py1 - f->py0) * 0.45;
+  if (box_y + box_h > f->py1)
+    box_y = (isfinite (self->cross_py) ? self->cross_py - 16 : f->py1) - box_h;
+  box_y = CLAMP (box_y, f->py0 + 4, MAX (f->py0 + 4, f->py1 - box_h - 4));
+  if (f->lx1 > f->lx0 && box_x < f->lx1 && box_x + box_w > f->lx0 &&
+      box_y < f->ly1 && box_y + box_h > f->ly0)
+    box_y = f->ly1 + 6;
 
   cairo_rectangle (cr, box_x, box_y, box_w, box_h);
   cairo_set_source_rgba (cr, pal->legend_bg.red, pal->legend_bg.green, pal->legend_bg.blue, 0.94);
@@ -1306,7 +1326,7 @@ draw_crosshair (XrlabPlot *self, cairo_t *cr, int width, int height, const Palet
 }
 
 static void
-draw_overlay_text (XrlabPlot *self, cairo_t *cr, int width, const Palette *pal)
+draw_overlay_text (XrlabPlot *self, cairo_t *cr, int width, int height, const Palette *pal)
 {
   PangoLayout *l;
   PangoFontDescription *desc;
@@ -1319,12 +1339,18 @@ draw_overlay_text (XrlabPlot *self, cairo_t *cr, int width, const Palette *pal)
   pango_layout_set_font_description (l, desc);
   pango_font_description_free (desc);
   pango_layout_get_pixel_size (l, &w, &h);
-  cairo_save (cr);
-  cairo_rectangle (cr, width - w - 14, 4, w + 10, h + 6);
-  cairo_set_source_rgba (cr, pal->bg.red, pal->bg.green, pal->bg.blue, 0.85);
-  cairo_fill (cr);
-  gdk_cairo_set_source_rgba (cr, &pal->muted);
-  cairo_move_to (cr, width - w - 9, 7);
+  /* Bottom left of the plot area (where falling curves leave room), or of
+   * the widget before the first frame. */
+  {
+    double x0 = self->frame.valid ? self->frame.px0 + 6 : 6;
+    double y0 = (self->frame.valid ? self->frame.py1 - 6 : height - 6) - h;
+    cairo_save (cr);
+    cairo_rectangle (cr, x0 - 4, y0 - 3, w + 8, h + 6);
+    cairo_set_source_rgba (cr, pal->bg.red, pal->bg.green, pal->bg.blue, 0.88);
+    cairo_fill (cr);
+    gdk_cairo_set_source_rgba (cr, &pal->muted);
+    cairo_move_to (cr, x0, y0);
+  }
   pango_cairo_show_layout (cr, l);
   cairo_restore (cr);
   g_object_unref (l);
@@ -1379,7 +1405,7 @@ xrlab_plot_draw (GtkDrawingArea *area,
   cairo_set_source_surface (cr, self->cache, 0, 0);
   cairo_paint (cr);
   draw_crosshair (self, cr, width, height, pal);
-  draw_overlay_text (self, cr, width, pal);
+  draw_overlay_text (self, cr, width, height, pal);
 }
 
 static void
@@ -1403,6 +1429,7 @@ on_motion (GtkEventControllerMotion *controller,
   if (isnan (cx) && isnan (self->cross_x))
     return;
   self->cross_x = cx;
+  self->cross_py = isnan (cx) ? NAN : y;
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -1591,6 +1618,7 @@ xrlab_plot_init (XrlabPlot *self)
 
   self->stream = -1;
   self->cross_x = NAN;
+  self->cross_py = NAN;
   self->line_width = 2.0;
   self->show_markers = TRUE;
   self->show_legend = TRUE;
@@ -1830,6 +1858,7 @@ xrlab_plot_set_crosshair (XrlabPlot *self, double x)
 {
   g_return_if_fail (XRLAB_IS_PLOT (self));
   self->cross_x = x;
+  self->cross_py = NAN;
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
