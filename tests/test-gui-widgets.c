@@ -235,7 +235,7 @@ test_sweep_controls (void)
   }
   /* In Å the long-wavelength end is the low-energy end. */
   xrlab_sweep_controls_set_limits (c, 29.3, 30000);
-  g_assert_nonnull (strstr (xrlab_sweep_controls_get_error (c), "longest wavelength"));
+  g_assert_nonnull (strstr (xrlab_sweep_controls_get_error (c), "beyond the longest wavelength"));
   g_assert_nonnull (strstr (xrlab_sweep_controls_get_error (c), "423."));
 
   g_object_unref (c);

@@ -497,8 +497,9 @@ parse_values (JsonObject *obj, XrlabSession *session, GError **error)
   if (!check_members (obj, "values", allowed, error) ||
       !get_number (obj, "energy_eV", "values", FALSE, &ev, error))
     return FALSE;
-  if (ev < XRLAB_HENKE_MIN_EV || ev > XRLAB_HENKE_MAX_EV)
-    return fail (error, "values.energy_eV", _("%g eV is outside 10 – 30000 eV"), ev);
+  if (ev < XRLAB_HENKE_MIN_F1_EV || ev > XRLAB_HENKE_MAX_EV)
+    return fail (error, "values.energy_eV", _("%g eV is outside %g – %g eV"), ev,
+                 XRLAB_HENKE_MIN_F1_EV, XRLAB_HENKE_MAX_EV);
   session->values_energy_ev = ev;
   return TRUE;
 }

@@ -75,11 +75,13 @@ static char *
 format_number (double v)
 {
   char buf[XRLAB_DTOA_BUFSIZE];
-  /* Short for the eye, but exact for values typed with few digits. */
-  g_autofree char *s = g_strdup_printf ("%.6g", v);
-  double back = g_ascii_strtod (s, NULL);
-  if (back == v)
-    return g_steal_pointer (&s);
+  char s[G_ASCII_DTOSTR_BUF_SIZE];
+
+  /* Entries always use '.' (',' is accepted when typed): short for the
+   * eye, but exact for values typed with few digits. */
+  g_ascii_formatd (s, sizeof s, "%.6g", v);
+  if (g_ascii_strtod (s, NULL) == v)
+    return g_strdup (s);
   return g_strdup (xrlab_format_double (v, buf));
 }
 

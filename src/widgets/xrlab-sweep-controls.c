@@ -154,7 +154,10 @@ on_edited (XrlabSweepControls *self)
 static char *
 format_value (double v)
 {
-  return g_strdup_printf ("%.6g", v);
+  char s[G_ASCII_DTOSTR_BUF_SIZE];
+
+  /* Entries always use '.' (',' is accepted when typed). */
+  return g_strdup (g_ascii_formatd (s, sizeof s, "%.6g", v));
 }
 
 static void
@@ -258,7 +261,7 @@ xrlab_sweep_controls_init (XrlabSweepControls *self)
   gtk_orientable_set_orientation (GTK_ORIENTABLE (layout), GTK_ORIENTATION_VERTICAL);
   gtk_box_layout_set_spacing (GTK_BOX_LAYOUT (layout), 8);
 
-  self->min_ev = XRLAB_HENKE_MIN_EV;
+  self->min_ev = XRLAB_HENKE_MIN_F1_EV;
   self->max_ev = XRLAB_HENKE_MAX_EV;
   self->unit = XRLAB_ENERGY_UNIT_KEV;
 

@@ -157,8 +157,8 @@ xrlab_sweep_validate (const XrlabSweep *sweep,
       g_autofree char *limit = xrlab_format_energy (min_ev, sweep->unit);
       g_set_error (error, XRLAB_SWEEP_ERROR, XRLAB_SWEEP_ERROR_RANGE,
                    sweep->unit == XRLAB_ENERGY_UNIT_ANGSTROM
-                   ? _("%s is beyond the longest wavelength with data for this quantity, %s (valid: %s)")
-                   : _("%s is below the lowest energy with data for this quantity, %s (valid: %s)"),
+                   ? _("%s is beyond the longest wavelength with f1 data in the Henke tables, %s (valid: %s)")
+                   : _("%s is below the lowest energy with f1 data in the Henke tables, %s (valid: %s)"),
                    e, limit, range);
       return FALSE;
     }

@@ -290,8 +290,9 @@ on_energy_changed (GtkEditable     *editable,
     return;
   if (!xrlab_parse_user_number (text, &kev))
     msg = g_strdup_printf (_("Energy “%s” is not a number."), text);
-  else if (kev * 1e3 < XRLAB_HENKE_MIN_EV * (1 - 1e-9) || kev * 1e3 > XRLAB_HENKE_MAX_EV * (1 + 1e-9))
-    msg = g_strdup_printf (_("%g keV is outside the Henke tables (valid: 0.01 – 30 keV)."), kev);
+  else if (kev * 1e3 < XRLAB_HENKE_MIN_F1_EV * (1 - 1e-9) || kev * 1e3 > XRLAB_HENKE_MAX_EV * (1 + 1e-9))
+    msg = g_strdup_printf (_("%g keV is outside the Henke tables with f1 data (valid: %g – %g keV)."),
+                           kev, XRLAB_HENKE_MIN_F1_EV * 1e-3, XRLAB_HENKE_MAX_EV * 1e-3);
 
   gtk_label_set_text (self->error_label, msg != NULL ? msg : "");
   gtk_widget_set_visible (GTK_WIDGET (self->error_label), msg != NULL);
@@ -386,7 +387,7 @@ xrlab_values_view_class_init (XrlabValuesViewClass *klass)
   object_class->set_property = xrlab_values_view_set_property;
 
   properties[PROP_ENERGY_EV] =
-    g_param_spec_double ("energy-ev", NULL, NULL, XRLAB_HENKE_MIN_EV, XRLAB_HENKE_MAX_EV,
+    g_param_spec_double ("energy-ev", NULL, NULL, XRLAB_HENKE_MIN_F1_EV, XRLAB_HENKE_MAX_EV,
                          XRLAB_VALUES_DEFAULT_EV,
                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, N_PROPS, properties);
@@ -452,10 +453,14 @@ xrlab_values_view_set_energy (XrlabValuesView *self,
   g_autofree char *text = NULL;
 
   g_return_if_fail (XRLAB_IS_VALUES_VIEW (self));
-  g_return_if_fail (energy_ev >= XRLAB_HENKE_MIN_EV && energy_ev <= XRLAB_HENKE_MAX_EV);
+  g_return_if_fail (energy_ev >= XRLAB_HENKE_MIN_F1_EV && energy_ev <= XRLAB_HENKE_MAX_EV);
 
   self->energy_ev = energy_ev;
-  text = g_strdup_printf ("%.6g", energy_ev * 1e-3);
+  {
+    char s[G_ASCII_DTOSTR_BUF_SIZE];
+    /* Entries always use '.' (',' is accepted when typed). */
+    text = g_strdup (g_ascii_formatd (s, sizeof s, "%.6g", energy_ev * 1e-3));
+  }
   self->updating = TRUE;
   gtk_editable_set_text (GTK_EDITABLE (self->energy_entry), text);
   self->updating = FALSE;
