@@ -373,12 +373,14 @@ format_tick_value (double v, double step, char *buf, gsize size)
   if (a < 1e-300 || (a >= 1e-3 && a < 1e5))
     {
       int decimals = 0;
-      if (step > 0 && step < 1)
-        decimals = (int) ceil (-log10 (step) - 1e-9);
-      decimals = CLAMP (decimals, 0, 10);
-      /* 2.5-steps need one more decimal. */
-      if (step > 0 && fabs (step / pow (10, floor (log10 (step) + 1e-9)) - 2.5) < 1e-6)
-        decimals++;
+      /* As many decimals as the step needs: 25 -> 0, 0.25 -> 2, 0.5 -> 1. */
+      while (step > 0 && decimals < 10)
+        {
+          double scaled = step * pow (10, decimals);
+          if (fabs (scaled - round (scaled)) < 1e-6 * scaled)
+            break;
+          decimals++;
+        }
       g_snprintf (buf, size, "%.*f", decimals, a < 1e-300 ? 0.0 : v);
     }
   else
@@ -774,6 +776,50 @@ compare_visible_marker (gconstpointer a, gconstpointer b)
   return (ma->x > mb->x) - (ma->x < mb->x);
 }
 
+/* The inside corner of the plot area whose legend box (@w x @h pixels,
+ * inset 12 px) covers the fewest data points; top right on a tie. */
+static PLINT
+choose_legend_corner (XrlabPlot *self, double left, double top, double plot_w, double plot_h,
+                      double x0, double x1, double y0, double y1, double w, double h,
+                      gboolean *at_right, gboolean *at_top)
+{
+  static const struct { gboolean right, top; PLINT pos; } corners[] = {
+    { TRUE, TRUE, PL_POSITION_TOP | PL_POSITION_RIGHT },
+    { FALSE, TRUE, PL_POSITION_TOP | PL_POSITION_LEFT },
+    { TRUE, FALSE, PL_POSITION_BOTTOM | PL_POSITION_RIGHT },
+    { FALSE, FALSE, PL_POSITION_BOTTOM | PL_POSITION_LEFT },
+  };
+  guint counts[4] = { 0 };
+  guint ns = xrlab_plot_data_get_n_series (self->data);
+  guint best = 0;
+
+  for (guint s = 0; s < ns; s++)
+    {
+      const XrlabPlotSeries *ser = xrlab_plot_data_get_series (self->data, s);
+      for (gsize i = 0; i < ser->n; i++)
+        {
+          double y = xrlab_plot_series_y (ser, i), px, py;
+          if (!usable (ser->x[i], self->x_log) || !usable (y, self->y_log))
+            continue;
+          px = left + ((self->x_log ? log10 (ser->x[i]) : ser->x[i]) - x0) / (x1 - x0) * plot_w;
+          py = top + (y1 - (self->y_log ? log10 (y) : y)) / (y1 - y0) * plot_h;
+          for (guint c = 0; c < 4; c++)
+            {
+              double bx0 = corners[c].right ? left + plot_w - 12 - w : left + 12;
+              double by0 = corners[c].top ? top + 12 : top + plot_h - 12 - h;
+              if (px >= bx0 && px <= bx0 + w && py >= by0 && py <= by0 + h)
+                counts[c]++;
+            }
+        }
+    }
+  for (guint c = 1; c < 4; c++)
+    if (counts[c] < counts[best])
+      best = c;
+  *at_right = corners[best].right;
+  *at_top = corners[best].top;
+  return corners[best].pos | PL_POSITION_INSIDE;
+}
+
 static gboolean
 render_chart (XrlabPlot  *self,
               cairo_t    *cr,
@@ -787,6 +833,7 @@ render_chart (XrlabPlot  *self,
   double x0, x1, y0, y1;
   double left, right, top, bottom, em_tick, em_label, em_marker;
   double legend_w = 0, legend_h = 0;
+  gboolean legend_right = TRUE, legend_top = TRUE;
   double plot_w, plot_h;
   Axis *xa = NULL, *ya = NULL;
   PangoLayout *measure;
@@ -844,9 +891,9 @@ render_chart (XrlabPlot  *self,
   else
     linear_ticks (xa, x0, x1, MAX (2.0, plot_w / (em_tick * 6.5)), FALSE, TRUE);
   if (self->y_log)
-    log_ticks (ya, y0, y1, MAX (2.0, plot_h / (em_tick * 2.6)));
+    log_ticks (ya, y0, y1, MAX (2.0, plot_h / (em_tick * 3.2)));
   else
-    linear_ticks (ya, y0, y1, MAX (2.0, plot_h / (em_tick * 3.0)), FALSE, TRUE);
+    linear_ticks (ya, y0, y1, MAX (2.0, plot_h / (em_tick * 5.0)), FALSE, TRUE);
 
   /* Margins from measured labels. */
   measure = pango_cairo_create_layout (cr);
@@ -1068,6 +1115,7 @@ render_chart (XrlabPlot  *self,
       PLFLT *line_widths = g_new (PLFLT, ns);
       char **texts = g_new0 (char *, ns);
       PLFLT lw, lh;
+      PLINT position;
 
       for (guint s = 0; s < ns; s++)
         {
@@ -1080,10 +1128,25 @@ render_chart (XrlabPlot  *self,
           line_widths[s] = MAX (self->line_width, 2.0);
           texts[s] = ser->stale ? g_strdup_printf (_("%s (last valid)"), esc) : g_steal_pointer (&esc);
         }
+      /* Where the legend hides the least data: its size estimated from
+       * the labels (PLplot: rows 1.9 character heights apart, a line sample
+       * of 7 % of the plot width, text 0.9 characters after it). */
+      {
+        PangoLayout *l = pango_cairo_create_layout (cr);
+        double max_text = 0;
+        set_layout_font (l, LEGEND_PT);
+        for (guint s = 0; s < ns; s++)
+          max_text = MAX (max_text, text_width (l, texts[s]));
+        g_object_unref (l);
+        position = choose_legend_corner (self, left, top, plot_w, plot_h, x0, x1, y0, y1,
+                                         0.07 * plot_w + 0.9 * LEGEND_PT + max_text + 2 * LEGEND_PT,
+                                         ns * 1.9 * LEGEND_PT + LEGEND_PT,
+                                         &legend_right, &legend_top);
+      }
       plschr (PT_TO_MM (LEGEND_PT), 1.0);
       pllegend (&lw, &lh,
                 PL_LEGEND_BACKGROUND | PL_LEGEND_BOUNDING_BOX,
-                PL_POSITION_TOP | PL_POSITION_RIGHT | PL_POSITION_INSIDE,
+                position,
                 12.0 / plot_w, 12.0 / plot_h, 0.07,
                 COL_LEGEND_BG, COL_GRID, 1,
                 0, 0, (PLINT) ns,
@@ -1128,9 +1191,9 @@ render_chart (XrlabPlot  *self,
       frame_out->wy1 = y1;
       frame_out->x_log = self->x_log;
       frame_out->y_log = self->y_log;
-      frame_out->lx1 = width - right - 12;
-      frame_out->lx0 = frame_out->lx1 - legend_w;
-      frame_out->ly0 = top + 12;
+      frame_out->lx0 = legend_right ? width - right - 12 - legend_w : left + 12;
+      frame_out->lx1 = frame_out->lx0 + legend_w;
+      frame_out->ly0 = legend_top ? top + 12 : height - bottom - 12 - legend_h;
       frame_out->ly1 = frame_out->ly0 + legend_h;
     }
 
