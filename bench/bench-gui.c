@@ -271,11 +271,9 @@ xrlab_bench_gui (int argc, char **argv)
   xrlab_bench_report ("gui.edit_to_frame_ms_p95", xrlab_bench_quantile (all, n_all, 0.95));
   xrlab_bench_report ("gui.density_edit_to_frame_ms_median", xrlab_bench_median (density, n_density));
   xrlab_bench_report ("gui.formula_edit_to_frame_ms_median", xrlab_bench_median (formula, n_formula));
-  /* The parts: edit -> the engine's reply is on the plot; -> the frame is
-   * drawn, which includes waiting for the frame clock: the keystroke's own
-   * frame usually starts before the reply is there, so the plot is drawn in
-   * the next one, a refresh interval later. The work itself is the reply
-   * plus PLplot's drawing of that frame. */
+  /* The parts: edit -> the engine's reply is on the plot (the window waits
+   * for it, within a frame budget, before the frame is painted); -> the
+   * frame is drawn; and the work itself, the reply plus PLplot's drawing. */
   xrlab_bench_report ("gui.edit_to_data_ms_median", xrlab_bench_median (reply, n_all));
   xrlab_bench_report ("gui.data_to_frame_ms_median", xrlab_bench_median (to_frame, n_all));
   xrlab_bench_report ("gui.reply_plus_draw_ms_median", xrlab_bench_median (reply_draw, n_all));

@@ -7,8 +7,16 @@
  * that is visible and needs new arrays. A hidden consumer asks for nothing
  * and fetches once when it is shown again.
  *
- * Replies run on the main loop. A reply the engine marks SUPERSEDED is
- * ignored (a newer request follows). The plot's reply is one allocation,
+ * Same frame. The round runs at high idle priority, before the frame clock
+ * paints; its requests are made with a private GMainContext as the thread's
+ * default, so their replies are dispatched there, and the round waits for
+ * them on that context (which runs nothing else) for up to a frame budget.
+ * The reply to an edit then reaches the plot before the frame that shows the
+ * keystroke is painted, and both appear together. Work that takes longer
+ * (a large new grid) is not waited for: a pump on the main loop dispatches
+ * its replies when they come.
+ *
+ * A reply the engine marks SUPERSEDED is ignored (a newer request follows). The plot's reply is one allocation,
  * XrlabEngineArrays, which the plot data keeps and borrows its rows from:
  * nothing is copied between the engine and the frame. The table's reply is
  * handed to the values view the same way.
@@ -470,6 +478,50 @@ fetch_values (XrlabWindow *self)
 
 /* ---- the round of requests ---------------------------------------------------------- */
 
+/* How long a round waits for its replies before the frame is painted. */
+#define ROUND_BUDGET_MS 10
+
+static gboolean
+pump_cb (gpointer user_data)
+{
+  XrlabWindow *self = user_data;
+
+  while (g_main_context_iteration (self->replies, FALSE))
+    ;
+  if (self->pending > 0)
+    return G_SOURCE_CONTINUE;
+  self->pump_id = 0;
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+deadline_cb (gpointer user_data)
+{
+  *(gboolean *) user_data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* Dispatches the replies of this round as they come, for at most
+ * @budget_ms; what is still outstanding then is left to the pump. */
+static void
+wait_for_replies (XrlabWindow *self, guint budget_ms)
+{
+  gboolean expired = FALSE;
+  GSource *deadline;
+
+  if (self->pending == 0)
+    return;
+  deadline = g_timeout_source_new (budget_ms);
+  g_source_set_callback (deadline, deadline_cb, &expired, NULL);
+  g_source_attach (deadline, self->replies);
+  while (self->pending > 0 && !expired)
+    g_main_context_iteration (self->replies, TRUE);
+  g_source_destroy (deadline);
+  g_source_unref (deadline);
+  if (self->pending > 0 && self->pump_id == 0)
+    self->pump_id = g_timeout_add (1, pump_cb, self);
+}
+
 static void
 update_stats (XrlabWindow *self)
 {
@@ -494,6 +546,7 @@ refresh_cb (gpointer user_data)
   XrlabWindow *self = user_data;
 
   self->refresh_id = 0;
+  g_main_context_push_thread_default (self->replies);
   if (self->materials_dirty)
     send_materials (self);
   send_grid (self);
@@ -501,6 +554,8 @@ refresh_cb (gpointer user_data)
     fetch_plot (self);
   if (self->values_dirty && values_visible (self))
     fetch_values (self);
+  g_main_context_pop_thread_default (self->replies);
+  wait_for_replies (self, ROUND_BUDGET_MS);
   update_stats (self);
   return G_SOURCE_REMOVE;
 }
@@ -675,6 +730,7 @@ xrlab_window_data_init (XrlabWindow *self)
 {
   self->engine = xrlab_engine_new ();
   self->cancellable = g_cancellable_new ();
+  self->replies = g_main_context_new ();
   self->valid_once = g_hash_table_new (NULL, NULL);
   self->presets = make_presets ();
   xrlab_material_list_set_presets (self->material_list, G_LIST_MODEL (self->presets));
@@ -701,9 +757,15 @@ xrlab_window_data_dispose (XrlabWindow *self)
   g_clear_handle_id (&self->refresh_id, g_source_remove);
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
-  /* Joins the worker; requests in flight complete with SHUT_DOWN. */
+  /* Joins the worker; requests in flight complete with SHUT_DOWN, and
+   * their callbacks (which hold a reference on the window) run here. */
   if (self->engine != NULL)
     xrlab_engine_shutdown (self->engine);
+  if (self->replies != NULL)
+    while (g_main_context_iteration (self->replies, FALSE))
+      ;
+  g_clear_handle_id (&self->pump_id, g_source_remove);
+  g_clear_pointer (&self->replies, g_main_context_unref);
   g_clear_object (&self->engine);
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->grid_x, g_bytes_unref);

@@ -39,6 +39,8 @@ struct _XrlabWindow {
   GCancellable *cancellable;
   guint refresh_id;             /* coalesced recompute */
   guint pending;                /* engine requests in flight */
+  GMainContext *replies;        /* where the engine's replies are dispatched */
+  guint pump_id;                /* drains @replies when a round outlives its budget */
   gboolean materials_dirty;     /* the engine has not seen the latest list */
   gboolean plot_dirty;          /* the plot needs a fetch when it is shown */
   gboolean values_dirty;
