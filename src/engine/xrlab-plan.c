@@ -1,0 +1,2213 @@
+/* xrlab-plan.c -- a model compiled for evaluation: evaluate (plan, θ) and its Jacobian
+ *
+ * The plan is a frozen, packed form of the model graph:
+ *
+ *   slots    one per parameter value: a scalar, a trace over delay (VT), or
+ *            values per delay and aux point (VA); each with the sorted list
+ *            of θ entries it depends on and, in a Jacobian call, its
+ *            sensitivities ∂value/∂θ (cells × deps, row-major)
+ *   steps    in dependence order: θ → slot, expression programs, dynamics
+ *            groups (base + sum of masked time functions), kernels applied
+ *            in place, profiles; steps whose slot depends on no θ entry ran
+ *            once when the plan was built
+ *   ops      the energy components with their parameter slots, sorted into
+ *            constant (precomputed), delay-independent (one spectrum per
+ *            call, broadcast to every delay) and delay-dependent ones
+ *
+ * Per delay row the peaks and the other components are summed separately,
+ * because Shirley needs the peak sum. The Jacobian is built per row in
+ * column-major scratch (one contiguous column per θ entry, so the updates
+ * are plain vector loops) and transposed into the row-major result.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include "xrlab-plan.h"
+#include "xrlab-plan-private.h"
+#include "xrlab-util.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <glib/gi18n-lib.h>
+
+G_DEFINE_QUARK (xrlab-plan-error-quark, xrlab_plan_error)
+
+/* ---- time functions, profiles, kernels ------------------------------------------- */
+
+double
+xrlab_time_fn (XrlabFn fn, double t, const double *p, double *d)
+{
+  switch (fn)
+    {
+    case XRLAB_FN_STEP:
+      {
+        gboolean on = t >= p[1];
+        if (d)
+          {
+            d[0] = on ? 1.0 : 0.0;
+            d[1] = 0.0;
+          }
+        return on ? p[0] : 0.0;
+      }
+    case XRLAB_FN_LIN:
+      {
+        gboolean on = t >= p[1];
+        double dt = t - p[1];
+        if (d)
+          {
+            d[0] = on ? dt : 0.0;
+            d[1] = on ? -p[0] : 0.0;
+          }
+        return on ? p[0] * dt : 0.0;
+      }
+    case XRLAB_FN_EXP:
+      {
+        gboolean on = t >= p[2];
+        double dt = t - p[2];
+        double e = on ? exp (-dt / p[1]) : 0.0;
+        double v = p[0] * e;
+        if (d)
+          {
+            d[0] = e;
+            d[1] = on ? v * dt / (p[1] * p[1]) : 0.0;
+            d[2] = on ? v / p[1] : 0.0;
+          }
+        return v;
+      }
+    case XRLAB_FN_SIN:
+      {
+        gboolean on = t >= p[3];
+        double dt = t - p[3];
+        double arg = 2.0 * M_PI * p[1] * dt + p[2];
+        double s = on ? sin (arg) : 0.0, c = on ? cos (arg) : 0.0;
+        if (d)
+          {
+            d[0] = s;
+            d[1] = p[0] * c * 2.0 * M_PI * dt;
+            d[2] = p[0] * c;
+            d[3] = -p[0] * c * 2.0 * M_PI * p[1];
+          }
+        return p[0] * s;
+      }
+    case XRLAB_FN_SINDIVX:
+      {
+        gboolean on = t >= p[2];
+        double dt = t - p[2];
+        double x = 2.0 * M_PI * p[1] * dt;
+        double sc, dsc;
+        if (!on)
+          sc = dsc = 0.0;
+        else if (fabs (x) < 1e-4)
+          {
+            sc = 1.0 - x * x / 6.0;
+            dsc = -x / 3.0 + x * x * x / 30.0;
+          }
+        else
+          {
+            sc = sin (x) / x;
+            dsc = (x * cos (x) - sin (x)) / (x * x);
+          }
+        if (d)
+          {
+            d[0] = sc;
+            d[1] = p[0] * dsc * 2.0 * M_PI * dt;
+            d[2] = -p[0] * dsc * 2.0 * M_PI * p[1];
+          }
+        return p[0] * sc;
+      }
+    case XRLAB_FN_ERF:
+      {
+        double z = (t - p[2]) / (p[1] * M_SQRT2);
+        double e = 1.0 + erf (z);
+        if (d)
+          {
+            double g = 0.5 * p[0] * M_2_SQRTPI * exp (-z * z);
+            d[0] = 0.5 * e;
+            d[1] = -g * z / p[1];
+            d[2] = -g / (p[1] * M_SQRT2);
+          }
+        return 0.5 * p[0] * e;
+      }
+    case XRLAB_FN_SQRT:
+      {
+        double dt = t - p[1];
+        double r = dt > 0.0 ? sqrt (dt) : 0.0;
+        if (d)
+          {
+            d[0] = r;
+            d[1] = dt > 0.0 ? -0.5 * p[0] / r : 0.0;
+          }
+        return p[0] * r;
+      }
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+double
+xrlab_profile_fn (XrlabFn fn, double x, const double *p, double *d)
+{
+  switch (fn)
+    {
+    case XRLAB_FN_PEXPDECAY:
+      {
+        double e = exp (-x / p[1]);
+        if (d)
+          {
+            d[0] = e;
+            d[1] = p[0] * e * x / (p[1] * p[1]);
+          }
+        return p[0] * e;
+      }
+    case XRLAB_FN_PLINEAR:
+      if (d)
+        {
+          d[0] = x;
+          d[1] = 1.0;
+        }
+      return p[0] * x + p[1];
+    case XRLAB_FN_PGAUSS:
+      {
+        double v = (x - p[1]) / p[2];
+        double g = exp (-0.5 * v * v);
+        if (d)
+          {
+            d[0] = g;
+            d[1] = p[0] * g * v / p[2];
+            d[2] = p[0] * g * v * v / p[2];
+          }
+        return p[0] * g;
+      }
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+double
+xrlab_kernel_g (XrlabFn fn, double u, double s, double *dg)
+{
+  double g, a = fabs (u);
+
+  switch (fn)
+    {
+    case XRLAB_FN_GAUSSCONV:
+      g = exp (-0.5 * u * u / (s * s));
+      if (dg)
+        *dg = g * u * u / (s * s * s);
+      return g;
+    case XRLAB_FN_EXPSYMCONV:
+      g = exp (-a / s);
+      if (dg)
+        *dg = g * a / (s * s);
+      return g;
+    case XRLAB_FN_EXPDECAYCONV:
+      g = u < 0.0 ? 0.0 : exp (-u / s);
+      if (dg)
+        *dg = g * a / (s * s);
+      return g;
+    case XRLAB_FN_EXPRISECONV:
+      g = u > 0.0 ? 0.0 : exp (u / s);
+      if (dg)
+        *dg = g * a / (s * s);
+      return g;
+    case XRLAB_FN_BOXCONV:
+      if (dg)
+        *dg = 0.0;
+      return a <= s / 2.0 ? 1.0 : 0.0;
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+double
+xrlab_kernel_mass_above (XrlabFn fn, double a, double s, double *dm)
+{
+  double m, d = 0.0;
+
+  switch (fn)
+    {
+    case XRLAB_FN_GAUSSCONV:
+      {
+        double z = a / (s * M_SQRT2);
+        m = s * sqrt (M_PI / 2.0) * erfc (z);
+        d = m / s + (a / s) * exp (-z * z);
+      }
+      break;
+    case XRLAB_FN_EXPSYMCONV:
+      if (a >= 0.0)
+        {
+          double e = exp (-a / s);
+          m = s * e;
+          d = e * (1.0 + a / s);
+        }
+      else
+        {
+          double e = exp (a / s);
+          m = 2.0 * s - s * e;
+          d = 2.0 - e * (1.0 - a / s);
+        }
+      break;
+    case XRLAB_FN_EXPDECAYCONV:
+      if (a >= 0.0)
+        {
+          double e = exp (-a / s);
+          m = s * e;
+          d = e * (1.0 + a / s);
+        }
+      else
+        {
+          m = s;
+          d = 1.0;
+        }
+      break;
+    case XRLAB_FN_EXPRISECONV:
+      if (a >= 0.0)
+        m = d = 0.0;
+      else
+        {
+          double e = exp (a / s);
+          m = s * (1.0 - e);
+          d = 1.0 - e * (1.0 - a / s);
+        }
+      break;
+    case XRLAB_FN_BOXCONV:
+      {
+        double r = s / 2.0 - a;
+        if (r <= 0.0)
+          m = d = 0.0;
+        else if (r >= s)
+          {
+            m = s;
+            d = 1.0;
+          }
+        else
+          {
+            m = r;
+            d = 0.5;
+          }
+      }
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+  if (dm)
+    *dm = d;
+  return m;
+}
+
+double
+xrlab_kernel_mass_below (XrlabFn fn, double b, double s, double *dm)
+{
+  double m, d = 0.0;
+
+  switch (fn)
+    {
+    case XRLAB_FN_GAUSSCONV:
+    case XRLAB_FN_EXPSYMCONV:
+      /* symmetric kernels: the mass below b is the mass above -b */
+      m = xrlab_kernel_mass_above (fn, -b, s, &d);
+      break;
+    case XRLAB_FN_EXPDECAYCONV:
+      if (b <= 0.0)
+        m = d = 0.0;
+      else
+        {
+          double e = exp (-b / s);
+          m = s * (1.0 - e);
+          d = 1.0 - e * (1.0 + b / s);
+        }
+      break;
+    case XRLAB_FN_EXPRISECONV:
+      if (b >= 0.0)
+        {
+          m = s;
+          d = 1.0;
+        }
+      else
+        {
+          double e = exp (b / s);
+          m = s * e;
+          d = e * (1.0 - b / s);
+        }
+      break;
+    case XRLAB_FN_BOXCONV:
+      {
+        double r = b + s / 2.0;
+        if (r <= 0.0)
+          m = d = 0.0;
+        else if (r >= s)
+          {
+            m = s;
+            d = 1.0;
+          }
+        else
+          {
+            m = r;
+            d = 0.5;
+          }
+      }
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+  if (dm)
+    *dm = d;
+  return m;
+}
+
+void
+xrlab_kernel_support (XrlabFn fn, double s, double *lo, double *hi)
+{
+  /* exp(-x) is 0 in double precision beyond x = 745.2 */
+  switch (fn)
+    {
+    case XRLAB_FN_GAUSSCONV:
+      *hi = 40.0 * fabs (s);     /* exp(-800) = 0 */
+      *lo = -*hi;
+      break;
+    case XRLAB_FN_EXPSYMCONV:
+      *hi = 750.0 * fabs (s);
+      *lo = -*hi;
+      break;
+    case XRLAB_FN_EXPDECAYCONV:
+      *lo = 0.0;
+      *hi = 750.0 * fabs (s);
+      break;
+    case XRLAB_FN_EXPRISECONV:
+      *lo = -750.0 * fabs (s);
+      *hi = 0.0;
+      break;
+    case XRLAB_FN_BOXCONV:
+      *hi = fabs (s) / 2.0;
+      *lo = -*hi;
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+  if (!(*hi - *lo < INFINITY))   /* NaN or infinite width: all of the axis */
+    {
+      *lo = -INFINITY;
+      *hi = INFINITY;
+    }
+}
+
+/* ---- the plan ------------------------------------------------------------------------ */
+
+enum {
+  SLOT_VT = 1 << 0,    /* varies with delay */
+  SLOT_VA = 1 << 1,    /* varies along the aux axis */
+};
+
+typedef struct {
+  guint32 flags;
+  guint32 n_deps;
+  gsize n_cells;
+  gsize off;           /* values[off .. off + n_cells) */
+  gsize deps_off;      /* deps[deps_off .. + n_deps): θ indices, increasing */
+  gsize sens_off;      /* sens[sens_off + cell * n_deps + j] = ∂value/∂θ_{deps[j]} */
+} Slot;
+
+typedef enum {
+  STEP_THETA,          /* slot = θ[index] */
+  STEP_EXPR,           /* slot = program[index] (inputs = references) */
+  STEP_DYN,            /* slot(t) = input0 + sum over fns[index ..] (inputs: base, fn params) */
+  STEP_KERNEL,         /* slot = K(input1) slot (inputs: slot, kernel parameter); index = XrlabFn */
+  STEP_PROFILE,        /* slot(t, a) = input0(t) + sum over fns[index ..](aux[a]) */
+} StepKind;
+
+typedef struct {
+  guint32 slot;
+  guint32 map_off;     /* maps[map_off + j]: position of the input's dep j among the target's */
+} Input;
+
+typedef struct {
+  guint32 kind;
+  guint32 slot;
+  guint32 in_off, n_in;
+  guint32 index;
+  guint32 n_fn;
+} Step;
+
+typedef struct {
+  guint32 fn;          /* XrlabFn */
+  guint32 n_params;
+  guint32 clock;       /* dynamics: 0 = the delay axis itself, else a subcycle clock */
+} Fn;
+
+typedef struct {
+  guint32 code_off, n_code;
+  guint32 n_refs;
+} Program;
+
+enum {
+  OP_PEAK = 1 << 0,
+  OP_VT = 1 << 1,
+  OP_VA = 1 << 2,
+  OP_CONST = 1 << 3,
+};
+
+typedef struct {
+  guint32 fn;
+  guint32 n_params;
+  guint32 slots[XRLAB_FN_MAX_PARAMS];
+  guint32 flags;
+} Op;
+
+enum {
+  COL_BASE1 = 1 << 0,    /* delay-independent ops depend on it */
+  COL_BASE1P = 1 << 1,   /* ... peaks among them */
+  COL_DP = 1 << 2,       /* delay-dependent peaks */
+  COL_DO = 1 << 3,       /* delay-dependent other components */
+  COL_SH = 1 << 4,       /* a Shirley parameter */
+};
+
+struct _XrlabPlan {
+  gsize n_e, n_t, n_a, n_rows;
+  double *energy, *time, *aux;
+
+  /* parameters */
+  gsize n_params;
+  char **param_names;
+  guint32 *param_slot;       /* resolved value */
+  guint32 *param_base_slot;  /* base value */
+  double *param_value;       /* model value (base) */
+  gint32 *param_theta;       /* θ index or -1 */
+  gint32 *param_prog;        /* expression program or -1 */
+  guint32 *param_refs_off;   /* expression references: base_refs[off ..] = param indices */
+  guint32 *base_refs;
+  guint32 *base_order;       /* expression parameters in dependence order */
+  gsize n_base_order;
+
+  /* θ */
+  gsize n_theta;
+  guint32 *theta_param;
+  double *theta_init, *theta_lo, *theta_hi;
+
+  /* slots and steps */
+  gsize n_slots;
+  Slot *slots;
+  guint32 *deps;
+  gsize n_values, n_sens;
+  double *init_values;
+  Step *steps;               /* the steps that depend on θ, in order */
+  gsize n_steps;
+  Input *inputs;
+  guint32 *maps;
+  Program *progs;
+  XrlabExprInsn *code;
+  double *consts;
+  Fn *fns;
+  double *clock_tau, *clock_mask;   /* n_clocks × n_t; clock 0 is the delay axis */
+  double *w_trap;                   /* trapezoid weights of the delay axis */
+  gboolean has_kernels;
+  guint max_refs, max_depth, max_deps, max_inputs;
+
+  /* ops */
+  Op *ops;
+  gsize n_ops;
+  guint32 *var1d, *vt, *shirley;
+  gsize n_var1d, n_vt, n_shirley;
+  double *const1d_peak, *const1d_other;
+  double *const2d_peak, *const2d_other;   /* n_t × n_e, or NULL */
+  gboolean rows_vary;
+  gboolean psum_vt;                       /* the Shirley factor changes with delay */
+  guint8 *col_flags;
+
+  GMutex lock;
+  XrlabPlanWorkspace *own_ws;
+};
+
+/* ---- workspaces ------------------------------------------------------------------------ */
+
+typedef struct {
+  double *peak, *other, *tmp, *cum;   /* n_e */
+  double *val;                         /* n_e */
+  double *d[XRLAB_FN_MAX_PARAMS];     /* n_e each */
+  double *colP, *colO, *fc;           /* n_theta × n_e */
+  double *shs;                         /* n_theta */
+} Scratch;
+
+typedef void (*RowJob) (XrlabPlanWorkspace *ws, guint tid);
+
+typedef struct {
+  XrlabPlanWorkspace *ws;
+  guint tid;
+  GThread *thread;
+} Worker;
+
+struct _XrlabPlanWorkspace {
+  const XrlabPlan *plan;
+  double *values, *sens;
+  double *stack, *dstack, *grad, *refvals;
+  double *pvals, *pd;                   /* function parameters and partials */
+  double *kmat, *dkmat;                 /* n_t × n_t kernel rows */
+  double *kS, *kdS, *kL, *kR, *kdL, *kdR, *kx, *kxs, *kdy;
+  gsize *klo, *khi;
+  double *row1d_peak, *row1d_other;     /* this call's delay-independent parts */
+  double *base1, *base1P, *cum1;        /* Jacobian: n_theta × n_e */
+  Scratch *scratch;                     /* one per thread */
+
+  /* the current call */
+  const double *theta;
+  double *out, *jac;
+  double psum0;
+
+  /* helper threads */
+  guint n_threads;
+  Worker *workers;
+  GMutex lock;
+  GCond start, done;
+  guint generation, pending;
+  gboolean quit;
+  RowJob job;
+};
+
+static inline gsize
+cell_of (const Slot *s, gsize t, gsize a, gsize n_a)
+{
+  gsize ct = (s->flags & SLOT_VT) ? t : 0;
+  return (s->flags & SLOT_VA) ? ct * n_a + a : ct;
+}
+
+/* ---- building -------------------------------------------------------------------------- */
+
+typedef struct {
+  const XrlabModel *model;
+  XrlabPlan *plan;
+  XrlabPlanFlags flags;
+  GArray *slots;        /* Slot */
+  GPtrArray *slot_deps; /* GArray (guint32) per slot */
+  GArray *steps;        /* Step, every step (also those run only once) */
+  GArray *inputs, *maps, *progs, *code, *consts, *fns;
+  GArray *clock_tau, *clock_mask;
+  GHashTable *clocks;   /* "attachment:subcycle" -> clock index + 1 */
+  gint32 *state;        /* per parameter: 0 new, 1 in progress, 2 done */
+  GError **error;
+} Builder;
+
+static guint32
+new_slot (Builder *b, guint32 flags)
+{
+  Slot s = { 0 };
+
+  s.flags = flags;
+  g_array_append_val (b->slots, s);
+  g_ptr_array_add (b->slot_deps, g_array_new (FALSE, FALSE, sizeof (guint32)));
+  return b->slots->len - 1;
+}
+
+static GArray *
+slot_deps (Builder *b, guint32 slot)
+{
+  return g_ptr_array_index (b->slot_deps, slot);
+}
+
+static Slot *
+slot_at (Builder *b, guint32 slot)
+{
+  return &g_array_index (b->slots, Slot, slot);
+}
+
+static void
+deps_union (GArray *into, const GArray *from)
+{
+  for (guint i = 0; i < from->len; i++)
+    {
+      guint32 k = g_array_index (from, guint32, i);
+      guint j = 0;
+      while (j < into->len && g_array_index (into, guint32, j) < k)
+        j++;
+      if (j == into->len || g_array_index (into, guint32, j) != k)
+        g_array_insert_val (into, j, k);
+    }
+}
+
+/* Adds a step whose target @slot depends on @in_slots; the target's deps
+ * must already hold the union of the inputs' deps. */
+static void
+add_step (Builder *b, StepKind kind, guint32 slot, const guint32 *in_slots, guint n_in,
+          guint32 index, guint32 n_fn)
+{
+  Step st = { kind, slot, b->inputs->len, n_in, index, n_fn };
+  GArray *target = slot_deps (b, slot);
+
+  for (guint i = 0; i < n_in; i++)
+    {
+      Input in = { in_slots[i], b->maps->len };
+      GArray *src = slot_deps (b, in_slots[i]);
+      for (guint j = 0; j < src->len; j++)
+        {
+          guint32 k = g_array_index (src, guint32, j), pos = 0;
+          while (g_array_index (target, guint32, pos) != k)
+            pos++;
+          g_array_append_val (b->maps, pos);
+        }
+      g_array_append_val (b->inputs, in);
+    }
+  g_array_append_val (b->steps, st);
+}
+
+static gboolean
+attachment_active (Builder *b, const XrlabAttachment *att)
+{
+  if (att == NULL)
+    return FALSE;
+  return att->is_profile ? !(b->flags & XRLAB_PLAN_IGNORE_PROFILES)
+                         : !(b->flags & XRLAB_PLAN_IGNORE_DYNAMICS);
+}
+
+static gboolean
+param_in_theta (Builder *b, const XrlabParam *p)
+{
+  if (!p->vary || p->expr)
+    return FALSE;
+  if (p->role == XRLAB_PARAM_DYNAMICS)
+    return attachment_active (b, p->host->dyn);
+  if (p->role == XRLAB_PARAM_PROFILE)
+    return attachment_active (b, p->host->profile);
+  return TRUE;
+}
+
+/* The clock of subcycle @sub of time dependence @att (trspecfit's
+ * normalize_time): returns its index. */
+static guint32
+clock_for (Builder *b, const XrlabAttachment *att, int sub)
+{
+  g_autofree char *key = NULL;
+  gsize n_t = b->plan->n_t;
+  double period;
+  gpointer found;
+
+  if (sub == 0)
+    return 0;
+  key = g_strdup_printf ("%p:%d", (const void *) att, sub);
+  found = g_hash_table_lookup (b->clocks, key);
+  if (found)
+    return GPOINTER_TO_UINT (found) - 1;
+  period = 1.0 / att->frequency / (double) att->n_sub;
+  for (gsize i = 0; i < n_t; i++)
+    {
+      double t = b->plan->time[i], tau = 0.0, m = 0.0;
+      if (t >= 0.0)
+        {
+          double c = floor (t / period);
+          double nsub = fmod (c, (double) att->n_sub) + 1.0;
+          tau = t - c * period;
+          m = (nsub == (double) sub) ? 1.0 : 0.0;
+        }
+      g_array_append_val (b->clock_tau, tau);
+      g_array_append_val (b->clock_mask, m);
+    }
+  g_hash_table_insert (b->clocks, g_steal_pointer (&key),
+                       GUINT_TO_POINTER (b->clock_tau->len / n_t));
+  return b->clock_tau->len / n_t - 1;
+}
+
+static guint32 ensure_param (Builder *b, XrlabParam *p, gboolean *ok);
+
+static guint32
+add_program (Builder *b, const XrlabExpr *expr)
+{
+  Program prog = { 0 };
+  guint n_code, n_consts;
+  const XrlabExprInsn *code = xrlab_expr_code (expr, &n_code);
+  const double *consts = xrlab_expr_consts (expr, &n_consts);
+
+  prog.code_off = b->code->len;
+  prog.n_code = n_code;
+  prog.n_refs = xrlab_expr_n_refs (expr);
+  for (guint i = 0; i < n_code; i++)
+    {
+      XrlabExprInsn insn = code[i];
+      if (insn.op == XRLAB_EXPR_OP_CONST)
+        insn.arg += b->consts->len;
+      g_array_append_val (b->code, insn);
+    }
+  g_array_append_vals (b->consts, consts, n_consts);
+  g_array_append_val (b->progs, prog);
+  b->plan->max_refs = MAX (b->plan->max_refs, prog.n_refs);
+  b->plan->max_depth = MAX (b->plan->max_depth, xrlab_expr_depth (expr));
+  return b->progs->len - 1;
+}
+
+/* Builds the steps for the value of an attachment (dynamics or profile) of
+ * @p on top of slot @src; returns the new slot. */
+static guint32
+build_attachment (Builder *b, XrlabParam *p, const XrlabAttachment *att, guint32 src,
+                  gboolean *ok)
+{
+  g_autoptr(GArray) ins = g_array_new (FALSE, FALSE, sizeof (guint32));
+  guint32 slot, first_fn = b->fns->len, n_fn = 0;
+  GArray *deps;
+
+  for (guint i = 0; i < att->params->len && *ok; i++)
+    ensure_param (b, g_ptr_array_index (att->params, i), ok);
+  if (!*ok)
+    return 0;
+
+  slot = new_slot (b, att->is_profile ? (SLOT_VA | (slot_at (b, src)->flags & SLOT_VT))
+                                      : SLOT_VT);
+  deps = slot_deps (b, slot);
+  deps_union (deps, slot_deps (b, src));
+  g_array_append_val (ins, src);
+  for (guint i = 0; i < att->comps->len; i++)
+    {
+      XrlabComponent *c = g_ptr_array_index (att->comps, i);
+      XrlabFnClass cls = xrlab_fn_info (c->fn)->cls;
+      if (cls == XRLAB_FN_CLASS_NONE)
+        continue;
+      for (guint q = 0; q < c->n_params; q++)
+        deps_union (deps, slot_deps (b, b->plan->param_slot[c->params[q]->index]));
+      if (cls == XRLAB_FN_CLASS_KERNEL)
+        continue;
+      {
+        Fn f = { c->fn, c->n_params, att->is_profile ? 0 : clock_for (b, att, c->subcycle) };
+        g_array_append_val (b->fns, f);
+        n_fn++;
+        for (guint q = 0; q < c->n_params; q++)
+          g_array_append_val (ins, b->plan->param_slot[c->params[q]->index]);
+      }
+    }
+  add_step (b, att->is_profile ? STEP_PROFILE : STEP_DYN, slot, (guint32 *) ins->data,
+            ins->len, first_fn, n_fn);
+  if (!att->is_profile)
+    for (guint i = 0; i < att->comps->len; i++)
+      {
+        XrlabComponent *c = g_ptr_array_index (att->comps, i);
+        guint32 kin[2];
+        if (xrlab_fn_info (c->fn)->cls != XRLAB_FN_CLASS_KERNEL)
+          continue;
+        kin[0] = slot;
+        kin[1] = b->plan->param_slot[c->params[0]->index];
+        add_step (b, STEP_KERNEL, slot, kin, 2, c->fn, 0);
+        b->plan->has_kernels = TRUE;
+      }
+  b->plan->max_inputs = MAX (b->plan->max_inputs, ins->len);
+  return slot;
+}
+
+/* Builds the slots and steps of @p (and of what it depends on). */
+static guint32
+ensure_param (Builder *b, XrlabParam *p, gboolean *ok)
+{
+  XrlabPlan *plan = b->plan;
+  guint i = p->index;
+  guint32 slot;
+
+  if (b->state[i] == 2)
+    return plan->param_slot[i];
+  g_assert (b->state[i] == 0);   /* cycles were refused by xrlab_model_resolve */
+  b->state[i] = 1;
+
+  if (p->expr)
+    {
+      guint n = xrlab_expr_n_refs (p->expr);
+      g_autofree guint32 *ins = g_new (guint32, MAX (1, n));
+      guint32 flags = 0, prog;
+
+      for (guint r = 0; r < n && *ok; r++)
+        {
+          ins[r] = ensure_param (b, p->refs[r], ok);
+          flags |= slot_at (b, ins[r])->flags;
+        }
+      if (!*ok)
+        return 0;
+      slot = new_slot (b, flags);
+      for (guint r = 0; r < n; r++)
+        deps_union (slot_deps (b, slot), slot_deps (b, ins[r]));
+      prog = add_program (b, p->expr);
+      add_step (b, STEP_EXPR, slot, ins, n, prog, 0);
+      plan->max_inputs = MAX (plan->max_inputs, n);
+      plan->param_prog[i] = prog;
+    }
+  else
+    {
+      slot = new_slot (b, 0);
+      if (plan->param_theta[i] >= 0)
+        {
+          guint32 k = plan->param_theta[i];
+          g_array_append_val (slot_deps (b, slot), k);
+          add_step (b, STEP_THETA, slot, NULL, 0, k, 0);
+        }
+    }
+  plan->param_base_slot[i] = slot;
+
+  if (p->role == XRLAB_PARAM_ENERGY && attachment_active (b, p->dyn))
+    slot = build_attachment (b, p, p->dyn, slot, ok);
+  if (*ok && p->role == XRLAB_PARAM_ENERGY && attachment_active (b, p->profile))
+    slot = build_attachment (b, p, p->profile, slot, ok);
+
+  plan->param_slot[i] = slot;
+  b->state[i] = 2;
+  return slot;
+}
+
+/* ---- running the steps ------------------------------------------------------------------ */
+
+static void
+run_expr (const XrlabPlan *plan, XrlabPlanWorkspace *ws, const Step *st, gboolean jac)
+{
+  const Slot *T = &plan->slots[st->slot];
+  const Program *prog = &plan->progs[st->index];
+  const XrlabExprInsn *code = plan->code + prog->code_off;
+  const Input *in = plan->inputs + st->in_off;
+  gsize nt = (T->flags & SLOT_VT) ? plan->n_t : 1, na = (T->flags & SLOT_VA) ? plan->n_a : 1;
+
+  for (gsize t = 0; t < nt; t++)
+    for (gsize a = 0; a < na; a++)
+      {
+        gsize c = cell_of (T, t, a, plan->n_a);
+        for (guint r = 0; r < prog->n_refs; r++)
+          {
+            const Slot *S = &plan->slots[in[r].slot];
+            ws->refvals[r] = ws->values[S->off + cell_of (S, t, a, plan->n_a)];
+          }
+        if (!jac)
+          {
+            ws->values[T->off + c] = xrlab_expr_eval (code, prog->n_code, plan->consts,
+                                                      ws->refvals, ws->stack);
+            continue;
+          }
+        ws->values[T->off + c] = xrlab_expr_eval_grad (code, prog->n_code, plan->consts,
+                                                       ws->refvals, prog->n_refs,
+                                                       ws->stack, ws->dstack, ws->grad);
+        {
+          double *sT = ws->sens + T->sens_off + c * T->n_deps;
+          memset (sT, 0, T->n_deps * sizeof (double));
+          for (guint r = 0; r < prog->n_refs; r++)
+            {
+              const Slot *S = &plan->slots[in[r].slot];
+              const double *sS = ws->sens + S->sens_off
+                                 + cell_of (S, t, a, plan->n_a) * S->n_deps;
+              const guint32 *map = plan->maps + in[r].map_off;
+              for (guint j = 0; j < S->n_deps; j++)
+                sT[map[j]] += ws->grad[r] * sS[j];
+            }
+        }
+      }
+}
+
+/* Dynamics and profiles: slot = input0 + sum of functions. */
+static void
+run_sum (const XrlabPlan *plan, XrlabPlanWorkspace *ws, const Step *st, gboolean jac)
+{
+  const Slot *T = &plan->slots[st->slot];
+  const Input *in = plan->inputs + st->in_off;
+  const Slot *B = &plan->slots[in[0].slot];
+  gboolean profile = st->kind == STEP_PROFILE;
+  gsize nt = (T->flags & SLOT_VT) ? plan->n_t : 1, na = (T->flags & SLOT_VA) ? plan->n_a : 1;
+  double *p = ws->pvals, *d = ws->pd;
+
+  /* The functions' parameters are scalars: gather them once. */
+  for (guint i = 1; i < st->n_in; i++)
+    p[i - 1] = ws->values[plan->slots[in[i].slot].off];
+
+  for (gsize t = 0; t < nt; t++)
+    for (gsize a = 0; a < na; a++)
+      {
+        gsize c = cell_of (T, t, a, plan->n_a);
+        gsize cb = cell_of (B, t, a, plan->n_a);
+        double v = ws->values[B->off + cb];
+        double *sT = jac ? ws->sens + T->sens_off + c * T->n_deps : NULL;
+        guint k = 1;
+
+        if (jac)
+          {
+            const double *sB = ws->sens + B->sens_off + cb * B->n_deps;
+            const guint32 *map = plan->maps + in[0].map_off;
+            memset (sT, 0, T->n_deps * sizeof (double));
+            for (guint j = 0; j < B->n_deps; j++)
+              sT[map[j]] += sB[j];
+          }
+        for (guint f = 0; f < st->n_fn; f++)
+          {
+            const Fn *fn = &plan->fns[st->index + f];
+            const double *pf = p + (k - 1);
+            double x;
+
+            if (profile)
+              x = plan->aux[a];
+            else if (fn->clock == 0)
+              x = plan->time[t];
+            else
+              {
+                if (plan->clock_mask[fn->clock * plan->n_t + t] == 0.0)
+                  {
+                    k += fn->n_params;
+                    continue;
+                  }
+                x = plan->clock_tau[fn->clock * plan->n_t + t];
+              }
+            v += profile ? xrlab_profile_fn (fn->fn, x, pf, jac ? d : NULL)
+                         : xrlab_time_fn (fn->fn, x, pf, jac ? d : NULL);
+            if (jac)
+              for (guint q = 0; q < fn->n_params; q++)
+                {
+                  const Slot *S = &plan->slots[in[k + q].slot];
+                  const double *sS = ws->sens + S->sens_off;
+                  const guint32 *map = plan->maps + in[k + q].map_off;
+                  for (guint j = 0; j < S->n_deps; j++)
+                    sT[map[j]] += d[q] * sS[j];
+                }
+            k += fn->n_params;
+          }
+        ws->values[T->off + c] = v;
+      }
+}
+
+/* A kernel acting on the trace in slot st->slot: builds the normalised rows
+ * of K (and, for the Jacobian, ∂K/∂s) and applies them. */
+static void
+run_kernel (const XrlabPlan *plan, XrlabPlanWorkspace *ws, const Step *st, gboolean jac)
+{
+  const Slot *T = &plan->slots[st->slot];
+  const Input *in = plan->inputs + st->in_off;
+  const Slot *P = &plan->slots[in[1].slot];
+  XrlabFn fn = (XrlabFn) st->index;
+  gsize n = plan->n_t, nd = T->n_deps;
+  const double *t = plan->time, *w = plan->w_trap;
+  double s = ws->values[P->off], ulo, uhi;
+  double *x = ws->kx, *y = ws->values + T->off;
+  gsize lo = 0, hi = 0;
+
+  xrlab_kernel_support (fn, s, &ulo, &uhi);
+  /* widen by rounding so that g itself decides at the edges */
+  ulo -= 1e-12 * fabs (ulo) + 1e-300;
+  uhi += 1e-12 * fabs (uhi) + 1e-300;
+
+  memcpy (x, y, n * sizeof (double));
+  if (jac)
+    memcpy (ws->kxs, ws->sens + T->sens_off, n * nd * sizeof (double));
+
+  for (gsize i = 0; i < n; i++)
+    {
+      double *row = ws->kmat + i * n, *drow = ws->dkmat + i * n;
+      double S, dS = 0.0, L, R, dL = 0.0, dR = 0.0, acc = 0.0, dacc = 0.0;
+
+      /* band: t_i - t_j in [ulo, uhi]  <=>  t_j in [t_i - uhi, t_i - ulo] */
+      while (lo < n && t[lo] < t[i] - uhi)
+        lo++;
+      if (hi < lo)
+        hi = lo;
+      while (hi < n && t[hi] <= t[i] - ulo)
+        hi++;
+      ws->klo[i] = lo;
+      ws->khi[i] = hi;
+
+      L = xrlab_kernel_mass_above (fn, t[i] - t[0], s, jac ? &dL : NULL);
+      R = xrlab_kernel_mass_below (fn, t[i] - t[n - 1], s, jac ? &dR : NULL);
+      S = L + R;
+      dS = dL + dR;
+      for (gsize j = lo; j < hi; j++)
+        {
+          double dg = 0.0, g = xrlab_kernel_g (fn, t[i] - t[j], s, jac ? &dg : NULL);
+          row[j] = g * w[j];
+          S += row[j];
+          if (jac)
+            {
+              drow[j] = dg * w[j];
+              dS += drow[j];
+              dacc += drow[j] * x[j];
+            }
+        }
+      ws->kS[i] = S;
+      ws->kdS[i] = dS;
+      ws->kL[i] = L / S;
+      ws->kR[i] = R / S;
+      for (gsize j = lo; j < hi; j++)
+        {
+          row[j] /= S;
+          acc += row[j] * x[j];
+        }
+      y[i] = acc + ws->kL[i] * x[0] + ws->kR[i] * x[n - 1];
+      if (jac)
+        ws->kdy[i] = (dacc + dL * x[0] + dR * x[n - 1] - y[i] * dS) / S;
+    }
+
+  if (!jac)
+    return;
+  /* sensitivities: K applied to every dep column, plus ∂(Ky)/∂s for the
+   * kernel parameter's deps */
+  {
+    const double *xs = ws->kxs;
+    const double *sP = ws->sens + P->sens_off;
+    const guint32 *pmap = plan->maps + in[1].map_off;
+
+    for (gsize i = 0; i < n; i++)
+      {
+        double *ys = ws->sens + T->sens_off + i * nd;
+        const double *row = ws->kmat + i * n;
+        for (gsize d = 0; d < nd; d++)
+          ys[d] = ws->kL[i] * xs[d] + ws->kR[i] * xs[(n - 1) * nd + d];
+        for (gsize j = ws->klo[i]; j < ws->khi[i]; j++)
+          for (gsize d = 0; d < nd; d++)
+            ys[d] += row[j] * xs[j * nd + d];
+        for (guint j = 0; j < P->n_deps; j++)
+          ys[pmap[j]] += ws->kdy[i] * sP[j];
+      }
+  }
+}
+
+static void
+run_steps (const XrlabPlan *plan, XrlabPlanWorkspace *ws, const double *theta, gboolean jac)
+{
+  for (gsize i = 0; i < plan->n_steps; i++)
+    {
+      const Step *st = &plan->steps[i];
+      switch ((StepKind) st->kind)
+        {
+        case STEP_THETA:
+          ws->values[plan->slots[st->slot].off] = theta[st->index];
+          break;
+        case STEP_EXPR:
+          run_expr (plan, ws, st, jac);
+          break;
+        case STEP_DYN:
+        case STEP_PROFILE:
+          run_sum (plan, ws, st, jac);
+          break;
+        case STEP_KERNEL:
+          run_kernel (plan, ws, st, jac);
+          break;
+        default:
+          g_assert_not_reached ();
+        }
+    }
+}
+
+/* ---- components ------------------------------------------------------------------------------ */
+
+static inline void
+op_params (const XrlabPlan *plan, const XrlabPlanWorkspace *ws, const Op *op, gsize t,
+           gsize a, double *p)
+{
+  for (guint q = 0; q < op->n_params; q++)
+    {
+      const Slot *S = &plan->slots[op->slots[q]];
+      p[q] = ws->values[S->off + cell_of (S, t, a, plan->n_a)];
+    }
+}
+
+/* Adds op's value at delay t (mean over the aux points when profiled). */
+static void
+op_value (const XrlabPlan *plan, const XrlabPlanWorkspace *ws, const Op *op, gsize t,
+          double *peak, double *other)
+{
+  gsize na = (op->flags & OP_VA) ? plan->n_a : 1;
+  double w = 1.0 / (double) na, p[XRLAB_FN_MAX_PARAMS];
+
+  for (gsize a = 0; a < na; a++)
+    {
+      op_params (plan, ws, op, t, a, p);
+      xrlab_op_eval ((XrlabFn) op->fn, plan->energy, plan->n_e, p, w,
+                     (op->flags & OP_PEAK) ? peak : other);
+    }
+}
+
+/* Adds op's value to peak/other and its θ derivatives to the columns
+ * colP/colO (n_theta × n_e, column-major). */
+static void
+op_jac (const XrlabPlan *plan, const XrlabPlanWorkspace *ws, Scratch *sc, const Op *op,
+        gsize t, double *peak, double *other, double *colP, double *colO)
+{
+  gsize na = (op->flags & OP_VA) ? plan->n_a : 1, n = plan->n_e;
+  double w = 1.0 / (double) na, p[XRLAB_FN_MAX_PARAMS];
+  gboolean is_peak = (op->flags & OP_PEAK) != 0;
+  double *col = is_peak ? colP : colO;
+
+  for (gsize a = 0; a < na; a++)
+    {
+      op_params (plan, ws, op, t, a, p);
+      xrlab_op_grad ((XrlabFn) op->fn, plan->energy, n, p, sc->val, sc->d);
+      xrlab_axpy (w, sc->val, is_peak ? peak : other, n);
+      for (guint q = 0; q < op->n_params; q++)
+        {
+          const Slot *S = &plan->slots[op->slots[q]];
+          const double *sS = ws->sens + S->sens_off + cell_of (S, t, a, plan->n_a) * S->n_deps;
+          const guint32 *deps = plan->deps + S->deps_off;
+          for (guint j = 0; j < S->n_deps; j++)
+            if (sS[j] != 0.0)
+              xrlab_axpy (w * sS[j], sc->d[q], col + deps[j] * n, n);
+        }
+    }
+}
+
+/* The Shirley factor at delay t (sum over Shirley components, mean over aux
+ * points) and, when @shs is given, its θ derivatives. */
+static double
+shirley_factor (const XrlabPlan *plan, const XrlabPlanWorkspace *ws, gsize t, double *shs)
+{
+  double ps = 0.0;
+
+  if (shs)
+    memset (shs, 0, plan->n_theta * sizeof (double));
+  for (gsize i = 0; i < plan->n_shirley; i++)
+    {
+      const Op *op = &plan->ops[plan->shirley[i]];
+      const Slot *S = &plan->slots[op->slots[0]];
+      gsize na = (S->flags & SLOT_VA) ? plan->n_a : 1;
+      double w = 1.0 / (double) na;
+      for (gsize a = 0; a < na; a++)
+        {
+          gsize c = cell_of (S, t, a, plan->n_a);
+          ps += w * ws->values[S->off + c];
+          if (shs)
+            for (guint j = 0; j < S->n_deps; j++)
+              shs[plan->deps[S->deps_off + j]] += w * ws->sens[S->sens_off + c * S->n_deps + j];
+        }
+    }
+  return ps;
+}
+
+/* ---- rows --------------------------------------------------------------------------------------- */
+
+static void
+eval_row (const XrlabPlan *plan, XrlabPlanWorkspace *ws, Scratch *sc, gsize t, double *out)
+{
+  gsize n = plan->n_e;
+
+  memcpy (sc->peak, ws->row1d_peak, n * sizeof (double));
+  memcpy (sc->other, ws->row1d_other, n * sizeof (double));
+  if (plan->const2d_peak)
+    xrlab_axpy (1.0, plan->const2d_peak + t * n, sc->peak, n);
+  if (plan->const2d_other)
+    xrlab_axpy (1.0, plan->const2d_other + t * n, sc->other, n);
+  for (gsize i = 0; i < plan->n_vt; i++)
+    op_value (plan, ws, &plan->ops[plan->vt[i]], t, sc->peak, sc->other);
+  if (plan->n_shirley)
+    xrlab_shirley_combine (sc->peak, sc->other, shirley_factor (plan, ws, t, NULL), n,
+                           sc->tmp, out);
+  else
+    for (gsize e = 0; e < n; e++)
+      out[e] = sc->peak[e] + sc->other[e];
+}
+
+static void
+jac_row (const XrlabPlan *plan, XrlabPlanWorkspace *ws, Scratch *sc, gsize t, double *out,
+         double *jac)
+{
+  gsize n = plan->n_e, nth = plan->n_theta;
+  double ps = 0.0;
+  gboolean any_sh = FALSE;
+
+  memcpy (sc->peak, ws->row1d_peak, n * sizeof (double));
+  memcpy (sc->other, ws->row1d_other, n * sizeof (double));
+  if (plan->const2d_peak)
+    xrlab_axpy (1.0, plan->const2d_peak + t * n, sc->peak, n);
+  if (plan->const2d_other)
+    xrlab_axpy (1.0, plan->const2d_other + t * n, sc->other, n);
+  for (gsize k = 0; k < nth; k++)
+    {
+      if (plan->col_flags[k] & COL_DP)
+        memset (sc->colP + k * n, 0, n * sizeof (double));
+      if (plan->col_flags[k] & COL_DO)
+        memset (sc->colO + k * n, 0, n * sizeof (double));
+    }
+  for (gsize i = 0; i < plan->n_vt; i++)
+    op_jac (plan, ws, sc, &plan->ops[plan->vt[i]], t, sc->peak, sc->other, sc->colP, sc->colO);
+
+  if (plan->n_shirley)
+    {
+      ps = shirley_factor (plan, ws, t, sc->shs);
+      for (gsize k = 0; k < nth; k++)
+        any_sh |= sc->shs[k] != 0.0;
+      xrlab_revcumsum (sc->peak, n, sc->cum);
+      if (out)
+        for (gsize e = 0; e < n; e++)
+          out[e] = sc->other[e] + sc->peak[e] + ps * sc->cum[e];
+    }
+  else if (out)
+    for (gsize e = 0; e < n; e++)
+      out[e] = sc->peak[e] + sc->other[e];
+
+  for (gsize k = 0; k < nth; k++)
+    {
+      guint8 f = plan->col_flags[k];
+      double *fc = sc->fc + k * n;
+
+      if (f & COL_BASE1)
+        memcpy (fc, ws->base1 + k * n, n * sizeof (double));
+      else
+        memset (fc, 0, n * sizeof (double));
+      if ((f & COL_BASE1P) && plan->psum_vt)
+        xrlab_axpy (ps, ws->cum1 + k * n, fc, n);
+      if (f & COL_DO)
+        xrlab_axpy (1.0, sc->colO + k * n, fc, n);
+      if (f & COL_DP)
+        {
+          double *cp = sc->colP + k * n;
+          xrlab_axpy (1.0, cp, fc, n);
+          if (plan->n_shirley && ps != 0.0)
+            {
+              xrlab_revcumsum (cp, n, cp);
+              xrlab_axpy (ps, cp, fc, n);
+            }
+        }
+      if (any_sh && sc->shs[k] != 0.0)
+        xrlab_axpy (sc->shs[k], sc->cum, fc, n);
+    }
+  /* transpose into the row-major Jacobian */
+  for (gsize e = 0; e < n; e++)
+    for (gsize k = 0; k < nth; k++)
+      jac[e * nth + k] = sc->fc[k * n + e];
+}
+
+static void
+rows_range (const XrlabPlan *plan, const XrlabPlanWorkspace *ws, guint tid, gsize *r0,
+            gsize *r1)
+{
+  gsize nr = plan->rows_vary ? plan->n_rows : 1;
+  *r0 = nr * tid / ws->n_threads;
+  *r1 = nr * (tid + 1) / ws->n_threads;
+}
+
+static void
+job_eval (XrlabPlanWorkspace *ws, guint tid)
+{
+  const XrlabPlan *plan = ws->plan;
+  gsize r0, r1;
+
+  rows_range (plan, ws, tid, &r0, &r1);
+  for (gsize t = r0; t < r1; t++)
+    eval_row (plan, ws, &ws->scratch[tid], t, ws->out + t * plan->n_e);
+}
+
+static void
+job_jac (XrlabPlanWorkspace *ws, guint tid)
+{
+  const XrlabPlan *plan = ws->plan;
+  gsize r0, r1;
+
+  rows_range (plan, ws, tid, &r0, &r1);
+  for (gsize t = r0; t < r1; t++)
+    jac_row (plan, ws, &ws->scratch[tid], t, ws->out ? ws->out + t * plan->n_e : NULL,
+             ws->jac + t * plan->n_e * plan->n_theta);
+}
+
+/* ---- helper threads --------------------------------------------------------------------------- */
+
+static gpointer
+worker_main (gpointer data)
+{
+  Worker *wk = data;
+  XrlabPlanWorkspace *ws = wk->ws;
+  guint seen = 0;
+
+  g_mutex_lock (&ws->lock);
+  for (;;)
+    {
+      while (ws->generation == seen && !ws->quit)
+        g_cond_wait (&ws->start, &ws->lock);
+      if (ws->quit)
+        break;
+      seen = ws->generation;
+      g_mutex_unlock (&ws->lock);
+      ws->job (ws, wk->tid);
+      g_mutex_lock (&ws->lock);
+      if (--ws->pending == 0)
+        g_cond_signal (&ws->done);
+    }
+  g_mutex_unlock (&ws->lock);
+  return NULL;
+}
+
+static void
+run_job (XrlabPlanWorkspace *ws, RowJob job)
+{
+  gsize nr = ws->plan->rows_vary ? ws->plan->n_rows : 1;
+
+  if (ws->n_threads == 1 || nr < 2 * ws->n_threads)
+    {
+      guint saved = ws->n_threads;
+      ws->n_threads = 1;
+      job (ws, 0);
+      ws->n_threads = saved;
+      return;
+    }
+  g_mutex_lock (&ws->lock);
+  ws->job = job;
+  ws->pending = ws->n_threads - 1;
+  ws->generation++;
+  g_cond_broadcast (&ws->start);
+  g_mutex_unlock (&ws->lock);
+
+  job (ws, 0);
+
+  g_mutex_lock (&ws->lock);
+  while (ws->pending > 0)
+    g_cond_wait (&ws->done, &ws->lock);
+  g_mutex_unlock (&ws->lock);
+}
+
+/* ---- calls ---------------------------------------------------------------------------------------- */
+
+static void
+prepare_call (const XrlabPlan *plan, XrlabPlanWorkspace *ws, const double *theta,
+              gboolean jac)
+{
+  gsize n = plan->n_e;
+
+  run_steps (plan, ws, theta, jac);
+  memcpy (ws->row1d_peak, plan->const1d_peak, n * sizeof (double));
+  memcpy (ws->row1d_other, plan->const1d_other, n * sizeof (double));
+  if (!jac)
+    {
+      for (gsize i = 0; i < plan->n_var1d; i++)
+        op_value (plan, ws, &plan->ops[plan->var1d[i]], 0, ws->row1d_peak, ws->row1d_other);
+      return;
+    }
+  for (gsize k = 0; k < plan->n_theta; k++)
+    {
+      if (plan->col_flags[k] & COL_BASE1)
+        memset (ws->base1 + k * n, 0, n * sizeof (double));
+      if (plan->col_flags[k] & COL_BASE1P)
+        memset (ws->base1P + k * n, 0, n * sizeof (double));
+    }
+  for (gsize i = 0; i < plan->n_var1d; i++)
+    op_jac (plan, ws, &ws->scratch[0], &plan->ops[plan->var1d[i]], 0, ws->row1d_peak,
+            ws->row1d_other, ws->base1P, ws->base1);
+  ws->psum0 = plan->n_shirley ? shirley_factor (plan, ws, 0, NULL) : 0.0;
+  for (gsize k = 0; k < plan->n_theta; k++)
+    if (plan->col_flags[k] & COL_BASE1P)
+      {
+        double *cum = ws->cum1 + k * n, *bp = ws->base1P + k * n, *b = ws->base1 + k * n;
+        xrlab_revcumsum (bp, n, cum);
+        xrlab_axpy (1.0, bp, b, n);
+        if (plan->n_shirley && !plan->psum_vt)
+          xrlab_axpy (ws->psum0, cum, b, n);
+      }
+}
+
+void
+xrlab_plan_eval_jacobian_ws (const XrlabPlan *plan, XrlabPlanWorkspace *ws,
+                             const double *theta, double *out, double *jac)
+{
+  gsize n = plan->n_e;
+
+  g_return_if_fail (plan != NULL && ws != NULL && ws->plan == plan);
+  if (out == NULL && jac == NULL)
+    return;
+  if (jac != NULL && plan->n_theta == 0)
+    jac = NULL;
+  if (jac == NULL && out == NULL)
+    return;
+
+  prepare_call (plan, ws, theta, jac != NULL);
+  ws->theta = theta;
+  ws->out = out;
+  ws->jac = jac;
+  run_job (ws, jac ? job_jac : job_eval);
+  if (!plan->rows_vary)
+    for (gsize t = 1; t < plan->n_rows; t++)
+      {
+        if (out)
+          memcpy (out + t * n, out, n * sizeof (double));
+        if (jac)
+          memcpy (jac + t * n * plan->n_theta, jac, n * plan->n_theta * sizeof (double));
+      }
+  ws->out = ws->jac = NULL;
+  ws->theta = NULL;
+}
+
+void
+xrlab_plan_eval_ws (const XrlabPlan *plan, XrlabPlanWorkspace *ws, const double *theta,
+                    double *out)
+{
+  xrlab_plan_eval_jacobian_ws (plan, ws, theta, out, NULL);
+}
+
+void
+xrlab_plan_jacobian_ws (const XrlabPlan *plan, XrlabPlanWorkspace *ws, const double *theta,
+                        double *jac)
+{
+  if (plan->n_theta > 0)
+    xrlab_plan_eval_jacobian_ws (plan, ws, theta, NULL, jac);
+}
+
+void
+xrlab_plan_eval (const XrlabPlan *plan, const double *theta, double *out)
+{
+  XrlabPlan *p = (XrlabPlan *) plan;   /* the lock only */
+
+  g_mutex_lock (&p->lock);
+  xrlab_plan_eval_jacobian_ws (plan, plan->own_ws, theta, out, NULL);
+  g_mutex_unlock (&p->lock);
+}
+
+void
+xrlab_plan_jacobian (const XrlabPlan *plan, const double *theta, double *jac)
+{
+  XrlabPlan *p = (XrlabPlan *) plan;
+
+  if (plan->n_theta == 0)
+    return;
+  g_mutex_lock (&p->lock);
+  xrlab_plan_eval_jacobian_ws (plan, plan->own_ws, theta, NULL, jac);
+  g_mutex_unlock (&p->lock);
+}
+
+gsize
+xrlab_plan_param_trace (const XrlabPlan *plan, XrlabPlanWorkspace *ws, const double *theta,
+                        gsize param, double *out)
+{
+  const Slot *S;
+  gsize na;
+
+  g_return_val_if_fail (param < plan->n_params, 0);
+  run_steps (plan, ws, theta, FALSE);
+  S = &plan->slots[plan->param_slot[param]];
+  na = (S->flags & SLOT_VA) ? plan->n_a : 1;
+  for (gsize t = 0; t < plan->n_rows; t++)
+    for (gsize a = 0; a < na; a++)
+      out[t * na + a] = ws->values[S->off + cell_of (S, t, a, plan->n_a)];
+  return plan->n_rows * na;
+}
+
+/* ---- workspaces ------------------------------------------------------------------------------------ */
+
+guint
+xrlab_plan_workspace_n_threads (const XrlabPlanWorkspace *ws)
+{
+  return ws->n_threads;
+}
+
+static guint
+auto_threads (const XrlabPlan *plan)
+{
+  gsize work = plan->n_rows * plan->n_e;
+  guint n = (guint) MIN (work / 40000, 8);
+
+  if (!plan->rows_vary || plan->n_rows < 4)
+    return 1;
+  return CLAMP (n, 1, MIN (g_get_num_processors (), 8));
+}
+
+XrlabPlanWorkspace *
+xrlab_plan_workspace_new (const XrlabPlan *plan, guint n_threads)
+{
+  XrlabPlanWorkspace *ws = g_new0 (XrlabPlanWorkspace, 1);
+  gsize n = plan->n_e, nth = MAX (plan->n_theta, 1), nt = MAX (plan->n_t, 1);
+  guint depth = MAX (plan->max_depth, 1), refs = MAX (plan->max_refs, 1);
+
+  ws->plan = plan;
+  ws->n_threads = n_threads == 0 ? auto_threads (plan) : MIN (n_threads, 64);
+  ws->values = g_new (double, MAX (plan->n_values, 1));
+  memcpy (ws->values, plan->init_values, plan->n_values * sizeof (double));
+  ws->sens = g_new0 (double, MAX (plan->n_sens, 1));
+  /* θ rows have one dep with sensitivity 1, for good */
+  for (gsize i = 0; i < plan->n_steps; i++)
+    if (plan->steps[i].kind == STEP_THETA)
+      ws->sens[plan->slots[plan->steps[i].slot].sens_off] = 1.0;
+  ws->stack = g_new (double, depth);
+  ws->dstack = g_new (double, (gsize) depth * refs);
+  ws->grad = g_new (double, refs);
+  ws->refvals = g_new (double, refs);
+  ws->pvals = g_new (double, MAX (plan->max_inputs, 1));
+  ws->pd = g_new (double, XRLAB_FN_MAX_PARAMS);
+  if (plan->has_kernels)
+    {
+      ws->kmat = g_new (double, nt * nt);
+      ws->dkmat = g_new (double, nt * nt);
+      ws->kS = g_new (double, nt);
+      ws->kdS = g_new (double, nt);
+      ws->kL = g_new (double, nt);
+      ws->kR = g_new (double, nt);
+      ws->kdL = g_new (double, nt);
+      ws->kdR = g_new (double, nt);
+      ws->kx = g_new (double, nt);
+      ws->kdy = g_new (double, nt);
+      ws->kxs = g_new (double, nt * MAX (plan->max_deps, 1));
+      ws->klo = g_new (gsize, nt);
+      ws->khi = g_new (gsize, nt);
+    }
+  ws->row1d_peak = g_new (double, n);
+  ws->row1d_other = g_new (double, n);
+  ws->base1 = g_new0 (double, nth * n);
+  ws->base1P = g_new0 (double, nth * n);
+  ws->cum1 = g_new0 (double, nth * n);
+  ws->scratch = g_new0 (Scratch, ws->n_threads);
+  for (guint i = 0; i < ws->n_threads; i++)
+    {
+      Scratch *sc = &ws->scratch[i];
+      sc->peak = g_new0 (double, n);
+      sc->other = g_new0 (double, n);
+      sc->tmp = g_new0 (double, n);
+      sc->cum = g_new0 (double, n);
+      sc->val = g_new0 (double, n);
+      for (guint q = 0; q < XRLAB_FN_MAX_PARAMS; q++)
+        sc->d[q] = g_new0 (double, n);
+      sc->colP = g_new0 (double, nth * n);
+      sc->colO = g_new0 (double, nth * n);
+      sc->fc = g_new0 (double, nth * n);
+      sc->shs = g_new0 (double, nth);
+    }
+  g_mutex_init (&ws->lock);
+  g_cond_init (&ws->start);
+  g_cond_init (&ws->done);
+  if (ws->n_threads > 1)
+    {
+      ws->workers = g_new0 (Worker, ws->n_threads);
+      for (guint i = 1; i < ws->n_threads; i++)
+        {
+          ws->workers[i].ws = ws;
+          ws->workers[i].tid = i;
+          ws->workers[i].thread = g_thread_new ("xrlab-plan", worker_main, &ws->workers[i]);
+        }
+    }
+  return ws;
+}
+
+void
+xrlab_plan_workspace_free (XrlabPlanWorkspace *ws)
+{
+  if (ws == NULL)
+    return;
+  if (ws->workers)
+    {
+      g_mutex_lock (&ws->lock);
+      ws->quit = TRUE;
+      g_cond_broadcast (&ws->start);
+      g_mutex_unlock (&ws->lock);
+      for (guint i = 1; i < ws->n_threads; i++)
+        g_thread_join (ws->workers[i].thread);
+      g_free (ws->workers);
+    }
+  g_mutex_clear (&ws->lock);
+  g_cond_clear (&ws->start);
+  g_cond_clear (&ws->done);
+  for (guint i = 0; i < ws->n_threads; i++)
+    {
+      Scratch *sc = &ws->scratch[i];
+      g_free (sc->peak);
+      g_free (sc->other);
+      g_free (sc->tmp);
+      g_free (sc->cum);
+      g_free (sc->val);
+      for (guint q = 0; q < XRLAB_FN_MAX_PARAMS; q++)
+        g_free (sc->d[q]);
+      g_free (sc->colP);
+      g_free (sc->colO);
+      g_free (sc->fc);
+      g_free (sc->shs);
+    }
+  g_free (ws->scratch);
+  g_free (ws->values);
+  g_free (ws->sens);
+  g_free (ws->stack);
+  g_free (ws->dstack);
+  g_free (ws->grad);
+  g_free (ws->refvals);
+  g_free (ws->pvals);
+  g_free (ws->pd);
+  g_free (ws->kmat);
+  g_free (ws->dkmat);
+  g_free (ws->kS);
+  g_free (ws->kdS);
+  g_free (ws->kL);
+  g_free (ws->kR);
+  g_free (ws->kdL);
+  g_free (ws->kdR);
+  g_free (ws->kx);
+  g_free (ws->kdy);
+  g_free (ws->kxs);
+  g_free (ws->klo);
+  g_free (ws->khi);
+  g_free (ws->row1d_peak);
+  g_free (ws->row1d_other);
+  g_free (ws->base1);
+  g_free (ws->base1P);
+  g_free (ws->cum1);
+  g_free (ws);
+}
+
+/* ---- building the plan ------------------------------------------------------------------------------ */
+
+static gboolean
+check_axis (const double *v, gsize n, const char *what, GError **error)
+{
+  if (v == NULL || n == 0)
+    {
+      g_set_error (error, XRLAB_PLAN_ERROR, XRLAB_PLAN_ERROR_AXIS,
+                   _("the %s axis is empty"), what);
+      return FALSE;
+    }
+  for (gsize i = 0; i < n; i++)
+    if (!isfinite (v[i]))
+      {
+        g_set_error (error, XRLAB_PLAN_ERROR, XRLAB_PLAN_ERROR_AXIS,
+                     _("the %s axis: value %" G_GSIZE_FORMAT " is not a finite number"),
+                     what, i + 1);
+        return FALSE;
+      }
+  return TRUE;
+}
+
+static void
+builder_clear (Builder *b)
+{
+  g_clear_pointer (&b->slots, g_array_unref);
+  g_clear_pointer (&b->slot_deps, g_ptr_array_unref);
+  g_clear_pointer (&b->steps, g_array_unref);
+  g_clear_pointer (&b->inputs, g_array_unref);
+  g_clear_pointer (&b->maps, g_array_unref);
+  g_clear_pointer (&b->progs, g_array_unref);
+  g_clear_pointer (&b->code, g_array_unref);
+  g_clear_pointer (&b->consts, g_array_unref);
+  g_clear_pointer (&b->fns, g_array_unref);
+  g_clear_pointer (&b->clock_tau, g_array_unref);
+  g_clear_pointer (&b->clock_mask, g_array_unref);
+  g_clear_pointer (&b->clocks, g_hash_table_unref);
+  g_clear_pointer (&b->state, g_free);
+}
+
+#define STEAL(arr, type) ((type *) g_array_free ((arr), FALSE))
+
+XrlabPlan *
+xrlab_plan_new_full (const XrlabModel *model, const double *energy, gsize n_energy,
+                     const double *time, gsize n_time, const double *aux, gsize n_aux,
+                     XrlabPlanFlags flags, GError **error)
+{
+  g_autoptr(XrlabModel) m = NULL;
+  g_autoptr(GArray) base_order = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr(GArray) base_refs = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr(GArray) op_list = g_array_new (FALSE, TRUE, sizeof (Op));
+  g_autoptr(GArray) var1d = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr(GArray) vt = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr(GArray) shirley = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr(GArray) active = g_array_new (FALSE, FALSE, sizeof (Step));
+  XrlabPlanWorkspace *tmp_ws = NULL;
+  Builder b = { 0 };
+  XrlabPlan *plan;
+  gboolean ok = TRUE;
+  gsize n_theta = 0, off, soff, doff;
+  guint32 n_nonconst_peaks = 0;
+
+  g_return_val_if_fail (model != NULL, NULL);
+
+  if (!check_axis (energy, n_energy, _("energy"), error))
+    return NULL;
+  if (time == NULL)
+    n_time = 0;
+  else if (!check_axis (time, n_time, _("delay"), error))
+    return NULL;
+  if (aux == NULL)
+    n_aux = 0;
+  else if (!check_axis (aux, n_aux, _("aux"), error))
+    return NULL;
+
+  m = xrlab_model_copy (model);
+  if (!xrlab_model_resolve (m, error))
+    return NULL;
+  if (!(flags & XRLAB_PLAN_IGNORE_DYNAMICS) && n_time == 0)
+    for (guint i = 0; i < m->dyns->len; i++)
+      {
+        XrlabAttachment *a = g_ptr_array_index (m->dyns, i);
+        g_set_error (error, XRLAB_PLAN_ERROR, XRLAB_PLAN_ERROR_MODEL,
+                     _("model “%s”: parameter %s has time dependence (%s of %s), but "
+                       "there is no delay axis"),
+                     m->name, a->host->name, a->models[0], a->file);
+        return NULL;
+      }
+  if (!(flags & XRLAB_PLAN_IGNORE_PROFILES) && n_aux == 0)
+    for (guint i = 0; i < m->profiles->len; i++)
+      {
+        XrlabAttachment *a = g_ptr_array_index (m->profiles, i);
+        g_set_error (error, XRLAB_PLAN_ERROR, XRLAB_PLAN_ERROR_MODEL,
+                     _("model “%s”: parameter %s has a profile (%s of %s), but there is "
+                       "no aux axis"),
+                     m->name, a->host->name, a->models[0], a->file);
+        return NULL;
+      }
+
+  plan = g_new0 (XrlabPlan, 1);
+  g_mutex_init (&plan->lock);
+  plan->n_e = n_energy;
+  plan->n_t = n_time;
+  plan->n_a = n_aux;
+  plan->n_rows = n_time ? n_time : 1;
+  plan->energy = g_memdup2 (energy, n_energy * sizeof (double));
+  plan->time = n_time ? g_memdup2 (time, n_time * sizeof (double)) : NULL;
+  plan->aux = n_aux ? g_memdup2 (aux, n_aux * sizeof (double)) : NULL;
+
+  /* parameters and θ */
+  plan->n_params = m->all->len;
+  plan->param_names = g_new0 (char *, plan->n_params + 1);
+  plan->param_slot = g_new0 (guint32, plan->n_params);
+  plan->param_base_slot = g_new0 (guint32, plan->n_params);
+  plan->param_value = g_new0 (double, plan->n_params);
+  plan->param_theta = g_new (gint32, plan->n_params);
+  plan->param_prog = g_new (gint32, plan->n_params);
+  plan->param_refs_off = g_new0 (guint32, plan->n_params);
+  b.model = m;
+  b.plan = plan;
+  b.flags = flags;
+  b.error = error;
+  for (guint i = 0; i < m->all->len; i++)
+    {
+      XrlabParam *p = g_ptr_array_index (m->all, i);
+      plan->param_names[i] = g_strdup (p->name);
+      plan->param_value[i] = p->value;
+      plan->param_prog[i] = -1;
+      plan->param_theta[i] = param_in_theta (&b, p) ? (gint32) n_theta++ : -1;
+    }
+  plan->n_theta = n_theta;
+  plan->theta_param = g_new0 (guint32, MAX (n_theta, 1));
+  plan->theta_init = g_new0 (double, MAX (n_theta, 1));
+  plan->theta_lo = g_new0 (double, MAX (n_theta, 1));
+  plan->theta_hi = g_new0 (double, MAX (n_theta, 1));
+  for (guint i = 0; i < m->all->len; i++)
+    if (plan->param_theta[i] >= 0)
+      {
+        XrlabParam *p = g_ptr_array_index (m->all, i);
+        gsize k = plan->param_theta[i];
+        plan->theta_param[k] = i;
+        plan->theta_init[k] = p->value;
+        plan->theta_lo[k] = p->min;
+        plan->theta_hi[k] = p->max;
+      }
+
+  /* slots and steps, in dependence order */
+  b.slots = g_array_new (FALSE, TRUE, sizeof (Slot));
+  b.slot_deps = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  b.steps = g_array_new (FALSE, TRUE, sizeof (Step));
+  b.inputs = g_array_new (FALSE, TRUE, sizeof (Input));
+  b.maps = g_array_new (FALSE, TRUE, sizeof (guint32));
+  b.progs = g_array_new (FALSE, TRUE, sizeof (Program));
+  b.code = g_array_new (FALSE, TRUE, sizeof (XrlabExprInsn));
+  b.consts = g_array_new (FALSE, TRUE, sizeof (double));
+  b.fns = g_array_new (FALSE, TRUE, sizeof (Fn));
+  b.clock_tau = g_array_new (FALSE, TRUE, sizeof (double));
+  b.clock_mask = g_array_new (FALSE, TRUE, sizeof (double));
+  b.clocks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  b.state = g_new0 (gint32, plan->n_params);
+  /* clock 0: the delay axis itself */
+  for (gsize i = 0; i < n_time; i++)
+    {
+      double one = 1.0;
+      g_array_append_val (b.clock_tau, time[i]);
+      g_array_append_val (b.clock_mask, one);
+    }
+  for (guint i = 0; i < m->all->len && ok; i++)
+    ensure_param (&b, g_ptr_array_index (m->all, i), &ok);
+  g_assert (ok);
+
+  /* expressions on base values, for xrlab_plan_param_values */
+  for (guint i = 0; i < b.steps->len; i++)
+    {
+      Step *st = &g_array_index (b.steps, Step, i);
+      if (st->kind != STEP_EXPR)
+        continue;
+      for (guint pi = 0; pi < plan->n_params; pi++)
+        if (plan->param_prog[pi] == (gint32) st->index)
+          {
+            XrlabParam *p = g_ptr_array_index (m->all, pi);
+            guint32 idx = pi;
+            plan->param_refs_off[pi] = base_refs->len;
+            for (guint r = 0; r < xrlab_expr_n_refs (p->expr); r++)
+              g_array_append_val (base_refs, p->refs[r]->index);
+            g_array_append_val (base_order, idx);
+          }
+    }
+
+  if (plan->has_kernels)
+    {
+      if (n_time < 1)
+        {
+          g_set_error (error, XRLAB_PLAN_ERROR, XRLAB_PLAN_ERROR_AXIS,
+                       _("a kernel needs a delay axis"));
+          ok = FALSE;
+        }
+      for (gsize i = 1; i < n_time && ok; i++)
+        if (!(time[i] > time[i - 1]))
+          {
+            g_set_error (error, XRLAB_PLAN_ERROR, XRLAB_PLAN_ERROR_AXIS,
+                         _("the delay axis must increase strictly where a kernel acts on "
+                           "it: delay %" G_GSIZE_FORMAT " (%g) does not exceed the one "
+                           "before (%g)"),
+                         i + 1, time[i], time[i - 1]);
+            ok = FALSE;
+          }
+      if (!ok)
+        {
+          builder_clear (&b);
+          xrlab_plan_free (plan);
+          return NULL;
+        }
+      plan->w_trap = g_new0 (double, n_time);
+      for (gsize i = 0; i < n_time; i++)
+        plan->w_trap[i] = 0.5 * ((i + 1 < n_time ? time[i + 1] : time[i])
+                                 - (i > 0 ? time[i - 1] : time[i]));
+    }
+
+  /* ops */
+  for (guint i = 0; i < m->comps->len; i++)
+    {
+      XrlabComponent *c = g_ptr_array_index (m->comps, i);
+      Op op = { c->fn, c->n_params, { 0 }, 0 };
+      gboolean constant = TRUE;
+
+      if (xrlab_fn_info (c->fn)->cls == XRLAB_FN_CLASS_PEAK)
+        op.flags |= OP_PEAK;
+      for (guint q = 0; q < c->n_params; q++)
+        {
+          guint32 s = plan->param_slot[c->params[q]->index];
+          Slot *S = slot_at (&b, s);
+          op.slots[q] = s;
+          if (S->flags & SLOT_VT)
+            op.flags |= OP_VT;
+          if (S->flags & SLOT_VA)
+            op.flags |= OP_VA;
+          if (slot_deps (&b, s)->len > 0)
+            constant = FALSE;
+        }
+      if (constant)
+        op.flags |= OP_CONST;
+      else if (op.flags & OP_PEAK)
+        n_nonconst_peaks++;
+      g_array_append_val (op_list, op);
+    }
+
+  /* lay out the slots */
+  off = soff = doff = 0;
+  plan->n_slots = b.slots->len;
+  for (guint i = 0; i < b.slots->len; i++)
+    {
+      Slot *S = slot_at (&b, i);
+      GArray *deps = slot_deps (&b, i);
+      S->n_cells = ((S->flags & SLOT_VT) ? n_time : 1) * ((S->flags & SLOT_VA) ? n_aux : 1);
+      S->n_deps = deps->len;
+      S->off = off;
+      S->sens_off = soff;
+      S->deps_off = doff;
+      off += S->n_cells;
+      soff += S->n_cells * S->n_deps;
+      doff += S->n_deps;
+      plan->max_deps = MAX (plan->max_deps, S->n_deps);
+    }
+  plan->n_values = off;
+  plan->n_sens = soff;
+  plan->deps = g_new0 (guint32, MAX (doff, 1));
+  for (guint i = 0; i < b.slots->len; i++)
+    {
+      GArray *deps = slot_deps (&b, i);
+      if (deps->len)
+        memcpy (plan->deps + slot_at (&b, i)->deps_off, deps->data, deps->len * sizeof (guint32));
+    }
+  plan->slots = STEAL (b.slots, Slot);
+  b.slots = NULL;
+  plan->inputs = STEAL (b.inputs, Input);
+  b.inputs = NULL;
+  plan->maps = STEAL (b.maps, guint32);
+  b.maps = NULL;
+  plan->progs = STEAL (b.progs, Program);
+  b.progs = NULL;
+  plan->code = STEAL (b.code, XrlabExprInsn);
+  b.code = NULL;
+  plan->consts = STEAL (b.consts, double);
+  b.consts = NULL;
+  plan->fns = STEAL (b.fns, Fn);
+  b.fns = NULL;
+  plan->clock_tau = STEAL (b.clock_tau, double);
+  b.clock_tau = NULL;
+  plan->clock_mask = STEAL (b.clock_mask, double);
+  b.clock_mask = NULL;
+  plan->base_refs = STEAL (g_steal_pointer (&base_refs), guint32);
+  plan->n_base_order = base_order->len;
+  plan->base_order = STEAL (g_steal_pointer (&base_order), guint32);
+
+  /* values at the model's values: base values, then every step once */
+  plan->init_values = g_new0 (double, MAX (plan->n_values, 1));
+  for (gsize i = 0; i < plan->n_params; i++)
+    if (plan->param_prog[i] < 0)
+      plan->init_values[plan->slots[plan->param_base_slot[i]].off] = plan->param_value[i];
+  plan->n_steps = b.steps->len;
+  plan->steps = (Step *) b.steps->data;
+  tmp_ws = xrlab_plan_workspace_new (plan, 1);
+  run_steps (plan, tmp_ws, plan->theta_init, FALSE);
+  memcpy (plan->init_values, tmp_ws->values, plan->n_values * sizeof (double));
+  for (guint i = 0; i < b.steps->len; i++)
+    {
+      Step *st = &g_array_index (b.steps, Step, i);
+      if (plan->slots[st->slot].n_deps > 0)
+        g_array_append_val (active, *st);
+    }
+  plan->n_steps = active->len;
+  plan->steps = STEAL (g_steal_pointer (&active), Step);
+
+  /* ops: constant ones now; the others sorted by whether they change with delay */
+  plan->n_ops = op_list->len;
+  plan->ops = STEAL (g_steal_pointer (&op_list), Op);
+  plan->const1d_peak = g_new0 (double, n_energy);
+  plan->const1d_other = g_new0 (double, n_energy);
+  for (gsize i = 0; i < plan->n_ops; i++)
+    {
+      Op *op = &plan->ops[i];
+      guint32 idx = i;
+      if (op->fn == XRLAB_FN_SHIRLEY)
+        continue;
+      if (!(op->flags & OP_CONST))
+        g_array_append_val ((op->flags & OP_VT) ? vt : var1d, idx);
+      else if (op->flags & OP_VT)
+        {
+          if (plan->const2d_peak == NULL)
+            {
+              plan->const2d_peak = g_new0 (double, n_time * n_energy);
+              plan->const2d_other = g_new0 (double, n_time * n_energy);
+            }
+          for (gsize t = 0; t < n_time; t++)
+            op_value (plan, tmp_ws, op, t, plan->const2d_peak + t * n_energy,
+                      plan->const2d_other + t * n_energy);
+        }
+      else
+        op_value (plan, tmp_ws, op, 0, plan->const1d_peak, plan->const1d_other);
+    }
+  /* Shirley: constant when its factor is fixed and every peak is constant */
+  for (gsize i = 0; i < plan->n_ops; i++)
+    {
+      Op *op = &plan->ops[i];
+      guint32 idx = i;
+      const Slot *S = &plan->slots[op->slots[0]];
+      if (op->fn != XRLAB_FN_SHIRLEY)
+        continue;
+      if (!(op->flags & OP_CONST) || n_nonconst_peaks > 0)
+        {
+          g_array_append_val (shirley, idx);
+          continue;
+        }
+      if ((S->flags & SLOT_VT) && plan->const2d_peak == NULL)
+        {
+          plan->const2d_peak = g_new0 (double, n_time * n_energy);
+          plan->const2d_other = g_new0 (double, n_time * n_energy);
+        }
+      {
+        gsize nr = plan->const2d_peak ? n_time : 1;
+        gsize na = (S->flags & SLOT_VA) ? n_aux : 1;
+        double *sum = g_new (double, n_energy), *cum = g_new (double, n_energy);
+        for (gsize t = 0; t < nr; t++)
+          {
+            double ps = 0.0;
+            for (gsize a = 0; a < na; a++)
+              ps += tmp_ws->values[S->off + cell_of (S, t, a, n_aux)] / (double) na;
+            memcpy (sum, plan->const1d_peak, n_energy * sizeof (double));
+            if (plan->const2d_peak)
+              xrlab_axpy (1.0, plan->const2d_peak + t * n_energy, sum, n_energy);
+            xrlab_revcumsum (sum, n_energy, cum);
+            xrlab_axpy (ps, cum, plan->const2d_peak ? plan->const2d_other + t * n_energy
+                                                    : plan->const1d_other, n_energy);
+          }
+        g_free (sum);
+        g_free (cum);
+      }
+    }
+  xrlab_plan_workspace_free (tmp_ws);
+  builder_clear (&b);
+
+  plan->n_var1d = var1d->len;
+  plan->var1d = STEAL (g_steal_pointer (&var1d), guint32);
+  plan->n_vt = vt->len;
+  plan->vt = STEAL (g_steal_pointer (&vt), guint32);
+  plan->n_shirley = shirley->len;
+  plan->shirley = STEAL (g_steal_pointer (&shirley), guint32);
+
+  /* which θ columns receive what */
+  plan->col_flags = g_new0 (guint8, MAX (n_theta, 1));
+  for (gsize i = 0; i < plan->n_var1d + plan->n_vt + plan->n_shirley; i++)
+    {
+      guint32 which = i < plan->n_var1d ? 0 : i < plan->n_var1d + plan->n_vt ? 1 : 2;
+      const Op *op = &plan->ops[which == 0 ? plan->var1d[i]
+                                : which == 1 ? plan->vt[i - plan->n_var1d]
+                                : plan->shirley[i - plan->n_var1d - plan->n_vt]];
+      guint8 f;
+      if (which == 2)
+        f = COL_SH;
+      else if (which == 0)
+        f = COL_BASE1 | ((op->flags & OP_PEAK) ? COL_BASE1P : 0);
+      else
+        f = (op->flags & OP_PEAK) ? COL_DP : COL_DO;
+      for (guint q = 0; q < op->n_params; q++)
+        {
+          const Slot *S = &plan->slots[op->slots[q]];
+          for (guint j = 0; j < S->n_deps; j++)
+            plan->col_flags[plan->deps[S->deps_off + j]] |= f;
+        }
+      if (which == 2 && (plan->slots[op->slots[0]].flags & SLOT_VT))
+        plan->psum_vt = TRUE;
+    }
+  plan->rows_vary = plan->n_vt > 0 || plan->const2d_peak != NULL || plan->psum_vt;
+
+  plan->own_ws = xrlab_plan_workspace_new (plan, 0);
+  return plan;
+}
+
+XrlabPlan *
+xrlab_plan_new (const XrlabModel *model, const double *energy, gsize n_energy,
+                const double *time, gsize n_time, const double *aux, gsize n_aux,
+                GError **error)
+{
+  return xrlab_plan_new_full (model, energy, n_energy, time, n_time, aux, n_aux,
+                              XRLAB_PLAN_DEFAULT, error);
+}
+
+void
+xrlab_plan_free (XrlabPlan *plan)
+{
+  if (plan == NULL)
+    return;
+  xrlab_plan_workspace_free (plan->own_ws);
+  g_mutex_clear (&plan->lock);
+  g_free (plan->energy);
+  g_free (plan->time);
+  g_free (plan->aux);
+  g_strfreev (plan->param_names);
+  g_free (plan->param_slot);
+  g_free (plan->param_base_slot);
+  g_free (plan->param_value);
+  g_free (plan->param_theta);
+  g_free (plan->param_prog);
+  g_free (plan->param_refs_off);
+  g_free (plan->base_refs);
+  g_free (plan->base_order);
+  g_free (plan->theta_param);
+  g_free (plan->theta_init);
+  g_free (plan->theta_lo);
+  g_free (plan->theta_hi);
+  g_free (plan->slots);
+  g_free (plan->deps);
+  g_free (plan->init_values);
+  g_free (plan->steps);
+  g_free (plan->inputs);
+  g_free (plan->maps);
+  g_free (plan->progs);
+  g_free (plan->code);
+  g_free (plan->consts);
+  g_free (plan->fns);
+  g_free (plan->clock_tau);
+  g_free (plan->clock_mask);
+  g_free (plan->w_trap);
+  g_free (plan->ops);
+  g_free (plan->var1d);
+  g_free (plan->vt);
+  g_free (plan->shirley);
+  g_free (plan->const1d_peak);
+  g_free (plan->const1d_other);
+  g_free (plan->const2d_peak);
+  g_free (plan->const2d_other);
+  g_free (plan->col_flags);
+  g_free (plan);
+}
+
+/* ---- accessors -------------------------------------------------------------------------------------- */
+
+gboolean
+xrlab_plan_is_2d (const XrlabPlan *plan)
+{
+  return plan->n_t > 0;
+}
+
+gsize
+xrlab_plan_n_rows (const XrlabPlan *plan)
+{
+  return plan->n_rows;
+}
+
+gsize
+xrlab_plan_n_energy (const XrlabPlan *plan)
+{
+  return plan->n_e;
+}
+
+gsize
+xrlab_plan_n_data (const XrlabPlan *plan)
+{
+  return plan->n_rows * plan->n_e;
+}
+
+const double *
+xrlab_plan_energy (const XrlabPlan *plan)
+{
+  return plan->energy;
+}
+
+const double *
+xrlab_plan_time (const XrlabPlan *plan)
+{
+  return plan->time;
+}
+
+gsize
+xrlab_plan_n_theta (const XrlabPlan *plan)
+{
+  return plan->n_theta;
+}
+
+const char *
+xrlab_plan_theta_name (const XrlabPlan *plan, gsize k)
+{
+  g_return_val_if_fail (k < plan->n_theta, NULL);
+  return plan->param_names[plan->theta_param[k]];
+}
+
+gsize
+xrlab_plan_theta_param (const XrlabPlan *plan, gsize k)
+{
+  g_return_val_if_fail (k < plan->n_theta, 0);
+  return plan->theta_param[k];
+}
+
+void
+xrlab_plan_theta_initial (const XrlabPlan *plan, double *theta)
+{
+  memcpy (theta, plan->theta_init, plan->n_theta * sizeof (double));
+}
+
+void
+xrlab_plan_theta_bounds (const XrlabPlan *plan, double *lower, double *upper)
+{
+  if (lower)
+    memcpy (lower, plan->theta_lo, plan->n_theta * sizeof (double));
+  if (upper)
+    memcpy (upper, plan->theta_hi, plan->n_theta * sizeof (double));
+}
+
+gssize
+xrlab_plan_find_theta (const XrlabPlan *plan, const char *name)
+{
+  for (gsize k = 0; k < plan->n_theta; k++)
+    if (strcmp (plan->param_names[plan->theta_param[k]], name) == 0)
+      return (gssize) k;
+  return -1;
+}
+
+gsize
+xrlab_plan_n_params (const XrlabPlan *plan)
+{
+  return plan->n_params;
+}
+
+const char *
+xrlab_plan_param_name (const XrlabPlan *plan, gsize i)
+{
+  g_return_val_if_fail (i < plan->n_params, NULL);
+  return plan->param_names[i];
+}
+
+void
+xrlab_plan_param_values (const XrlabPlan *plan, const double *theta, double *values)
+{
+  double *stack = g_newa (double, MAX (plan->max_depth, 1));
+  double *refs = g_newa (double, MAX (plan->max_refs, 1));
+
+  for (gsize i = 0; i < plan->n_params; i++)
+    values[i] = plan->param_theta[i] >= 0 ? theta[plan->param_theta[i]] : plan->param_value[i];
+  for (gsize o = 0; o < plan->n_base_order; o++)
+    {
+      guint32 i = plan->base_order[o];
+      const Program *prog = &plan->progs[plan->param_prog[i]];
+      for (guint r = 0; r < prog->n_refs; r++)
+        refs[r] = values[plan->base_refs[plan->param_refs_off[i] + r]];
+      values[i] = xrlab_expr_eval (plan->code + prog->code_off, prog->n_code, plan->consts,
+                                   refs, stack);
+    }
+}
