@@ -81,8 +81,11 @@ xrlab_bench_consume (const void *p)
   __asm__ volatile ("" : : "r" (p) : "memory");
 }
 
+int xrlab_bench_models (int argc, char **argv);
+
 static const XrlabBenchGroup groups[] = {
   /* Groups are added here: optics, engine, models, fit, gui. */
+  { "models", "Spectral model plans: evaluation and Jacobian", xrlab_bench_models },
   { NULL, NULL, NULL },
 };
 

@@ -9,6 +9,8 @@
  */
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC optimize ("O3", "no-trapping-math")
+/* 64-byte vectors only live inside always-inline helpers, never across calls */
+#pragma GCC diagnostic ignored "-Wpsabi"
 #endif
 
 #include "config.h"
@@ -510,4 +512,244 @@ xrlab_axpy (double a, const double *x, double *y, gsize n)
 {
   for (gsize i = 0; i < n; i++)
     y[i] += a * x[i];
+}
+
+/* ---- kernels on the delay axis ------------------------------------------------------- */
+
+CLONES void
+xrlab_kernel_row (XrlabFn fn, double ti, const double *restrict t, const double *restrict w,
+                  gsize m, double s, double *restrict row, double *restrict drow)
+{
+  const double is = 1.0 / s, is2 = is * is;
+
+  switch (fn)
+    {
+    case XRLAB_FN_GAUSSCONV:
+      for (gsize j = 0; j < m; j++)
+        {
+          double u = ti - t[j];
+          double g = fexp (-0.5 * u * u * is2);
+          row[j] = g * w[j];
+          if (drow)
+            drow[j] = g * u * u * is2 * is * w[j];
+        }
+      break;
+    case XRLAB_FN_EXPSYMCONV:
+    case XRLAB_FN_EXPDECAYCONV:
+    case XRLAB_FN_EXPRISECONV:
+      for (gsize j = 0; j < m; j++)
+        {
+          double u = ti - t[j], a = fabs (u);
+          double g = fexp (-a * is);
+          if (fn == XRLAB_FN_EXPDECAYCONV)
+            g = u < 0.0 ? 0.0 : g;
+          else if (fn == XRLAB_FN_EXPRISECONV)
+            g = u > 0.0 ? 0.0 : g;
+          row[j] = g * w[j];
+          if (drow)
+            drow[j] = g * a * is2 * w[j];
+        }
+      break;
+    case XRLAB_FN_BOXCONV:
+      for (gsize j = 0; j < m; j++)
+        {
+          double u = ti - t[j];
+          row[j] = fabs (u) <= s / 2.0 ? w[j] : 0.0;
+          if (drow)
+            drow[j] = 0.0;
+        }
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+/* Sums with eight partial sums, so that they vectorise. */
+CLONES double
+xrlab_sum (const double *x, gsize n)
+{
+  double acc[8] = { 0 }, s = 0.0;
+  gsize i = 0;
+
+  for (; i + 8 <= n; i += 8)
+    for (int q = 0; q < 8; q++)
+      acc[q] += x[i + q];
+  for (; i < n; i++)
+    s += x[i];
+  return s + ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7]));
+}
+
+CLONES double
+xrlab_dot (const double *x, const double *y, gsize n)
+{
+  double acc[8] = { 0 }, s = 0.0;
+  gsize i = 0;
+
+  for (; i + 8 <= n; i += 8)
+    for (int q = 0; q < 8; q++)
+      acc[q] += x[i + q] * y[i + q];
+  for (; i < n; i++)
+    s += x[i] * y[i];
+  return s + ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7]));
+}
+
+CLONES void
+xrlab_scale (double a, double *x, gsize n)
+{
+  for (gsize i = 0; i < n; i++)
+    x[i] *= a;
+}
+
+/* acc[i] += x[i] + p * sum_{j >= i} x[j] */
+CLONES void
+xrlab_shirley_accumulate (const double *x, double p, gsize n, double *tmp, double *acc)
+{
+  xrlab_revcumsum (x, n, tmp);
+  for (gsize i = 0; i < n; i++)
+    acc[i] += x[i] + p * tmp[i];
+}
+
+/* out[e * n_cols + k] = cols[k * n + e]: column-major to row-major, in
+ * tiles of 8 rows so that the reads stay in a few cache lines. */
+CLONES void
+xrlab_transpose (const double *restrict cols, gsize n_cols, gsize n, double *restrict out)
+{
+  gsize e = 0;
+
+  for (; e + 8 <= n; e += 8)
+    for (gsize k = 0; k < n_cols; k++)
+      {
+        const double *c = cols + k * n + e;
+        double *o = out + e * n_cols + k;
+        for (int q = 0; q < 8; q++)
+          o[q * n_cols] = c[q];
+      }
+  for (; e < n; e++)
+    for (gsize k = 0; k < n_cols; k++)
+      out[e * n_cols + k] = cols[k * n + e];
+}
+
+/* ---- one row of the Jacobian, row-major ----------------------------------------------- */
+
+/* See jac_row in xrlab-plan.c. Vectors over θ are nthp long (a multiple of 8),
+ * handled in blocks of 8 (one or a few vector registers, written with GCC's
+ * vector extension so that every clone gets its widest registers). */
+typedef double v8d __attribute__ ((vector_size (64)));
+
+INLINE v8d
+ld8 (const double *p)
+{
+  v8d v;
+  memcpy (&v, p, sizeof v);
+  return v;
+}
+
+INLINE void
+st8 (double *p, v8d v)
+{
+  memcpy (p, &v, sizeof v);
+}
+
+#define MAX_BLOCK_PARTIALS 16
+
+/* One block of 8 θ columns over all energies, from the high-index end. */
+INLINE void
+combine_block (gsize n, gsize nthp, const double *const *dp, const v8d *cv, gsize np,
+               const double *const *dpo, const v8d *co, gsize npo, const double *b1,
+               const double *c1, const double *cum, gboolean shirley, double ps, v8d shv,
+               double *dst, gsize stride)
+{
+  v8d acc = { 0 };
+
+  for (gsize e = n; e-- > 0;)
+    {
+      v8d pk = { 0 }, r;
+      for (gsize i = 0; i < np; i++)
+        pk += dp[i][e] * cv[i];
+      r = b1 ? ld8 (b1 + e * nthp) + pk : pk;
+      if (shirley)
+        {
+          acc += pk;
+          r += ps * acc + cum[e] * shv;
+          if (c1)
+            r += ps * ld8 (c1 + e * nthp);
+        }
+      for (gsize i = 0; i < npo; i++)
+        r += dpo[i][e] * co[i];
+      st8 (dst + e * stride, r);
+    }
+}
+
+CLONES void
+xrlab_jac_row_combine (gsize n, gsize nth, gsize nthp, const double *restrict dq,
+                       const double *restrict coef, const guint32 *peak_idx,
+                       const guint32 *peak_off, const guint32 *other_idx,
+                       const guint32 *other_off, const double *restrict B1,
+                       const guint8 *B1_blocks, const double *restrict C1,
+                       const double *restrict peak,
+                       const double *restrict other, gboolean shirley, double ps,
+                       const double *restrict sh, double *restrict cum,
+                       double *restrict tmp, double *restrict jac, double *restrict out)
+{
+  const double *dp[MAX_BLOCK_PARTIALS], *dpo[MAX_BLOCK_PARTIALS];
+  v8d cv[MAX_BLOCK_PARTIALS], co[MAX_BLOCK_PARTIALS];
+
+  if (shirley)
+    xrlab_revcumsum (peak, n, cum);
+  for (gsize k0 = 0, b = 0; k0 < nthp; k0 += 8, b++)
+    {
+      gboolean full = k0 + 8 <= nth;
+      guint32 i0 = peak_off[b], i1 = peak_off[b + 1];
+      guint32 o0 = other_off[b], o1 = other_off[b + 1];
+      v8d shv = ld8 (sh + k0), zero = { 0 };
+
+      if (k0 >= nth)
+        break;
+      /* more partials than registers: in groups, the first group with the
+       * constant parts, the others added on */
+      for (guint32 g = 0; g == 0 || i0 + g < i1 || o0 + g < o1; g += MAX_BLOCK_PARTIALS)
+        {
+          gsize np = 0, npo = 0;
+          for (guint32 i = i0 + g; i < i1 && np < MAX_BLOCK_PARTIALS; i++, np++)
+            {
+              dp[np] = dq + peak_idx[i] * n;
+              cv[np] = ld8 (coef + peak_idx[i] * nthp + k0);
+            }
+          for (guint32 i = o0 + g; i < o1 && npo < MAX_BLOCK_PARTIALS; i++, npo++)
+            {
+              dpo[npo] = dq + other_idx[i] * n;
+              co[npo] = ld8 (coef + other_idx[i] * nthp + k0);
+            }
+          if (g == 0)
+            combine_block (n, nthp, dp, cv, np, dpo, co, npo,
+                           B1_blocks[b] ? B1 + k0 : NULL,
+                           C1 && B1_blocks[b] ? C1 + k0 : NULL, cum, shirley, ps, shv,
+                           full ? jac + k0 : tmp, full ? nth : 8);
+          else
+            {
+              /* the rest of the partials: accumulate onto what is there */
+              double *dst = full ? jac + k0 : tmp;
+              gsize stride = full ? nth : 8;
+              v8d acc = zero;
+              for (gsize e = n; e-- > 0;)
+                {
+                  v8d pk = zero, r;
+                  for (gsize i = 0; i < np; i++)
+                    pk += dp[i][e] * cv[i];
+                  acc += pk;
+                  r = ld8 (dst + e * stride) + pk + (shirley ? ps * acc : zero);
+                  for (gsize i = 0; i < npo; i++)
+                    r += dpo[i][e] * co[i];
+                  st8 (dst + e * stride, r);
+                }
+            }
+        }
+      if (!full)
+        for (gsize e = 0; e < n; e++)
+          for (gsize q = 0; k0 + q < nth; q++)
+            jac[e * nth + k0 + q] = tmp[e * 8 + q];
+    }
+  if (out)
+    for (gsize e = 0; e < n; e++)
+      out[e] = other[e] + peak[e] + (shirley ? ps * cum[e] : 0.0);
 }

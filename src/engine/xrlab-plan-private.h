@@ -34,6 +34,37 @@ void xrlab_shirley_combine (const double *peak, const double *other, double p, g
 /* y[i] += a * x[i]. */
 void xrlab_axpy (double a, const double *x, double *y, gsize n);
 
+/* row[j] = g(ti - t[j]; s) w[j] and, when @drow is not NULL,
+ * drow[j] = ∂g/∂s w[j], for j < m. */
+void xrlab_kernel_row (XrlabFn fn, double ti, const double *t, const double *w, gsize m,
+                       double s, double *row, double *drow);
+
+/* sum x[i]; sum x[i] y[i]; x[i] *= a */
+double xrlab_sum   (const double *x, gsize n);
+double xrlab_dot   (const double *x, const double *y, gsize n);
+void   xrlab_scale (double a, double *x, gsize n);
+
+/* acc[i] += x[i] + p * sum_{j >= i} x[j]; @tmp has room for n. */
+void xrlab_shirley_accumulate (const double *x, double p, gsize n, double *tmp, double *acc);
+
+/* out[e * n_cols + k] = cols[k * n + e] */
+void xrlab_transpose (const double *cols, gsize n_cols, gsize n, double *out);
+
+/* The row-major assembly of one delay row of the Jacobian (xrlab-plan.c):
+ * partial q (of dq, n values each) with θ coefficients coef[q * nthp ..];
+ * the partials whose coefficients are nonzero in θ block b (8 entries) are
+ * peak_idx[peak_off[b] .. peak_off[b + 1]) and likewise for other ops.
+ * B1 (and C1) are read only in blocks where B1_blocks[b] is set.
+ * @cum (n) and @tmp (8 n) are scratch. */
+void xrlab_jac_row_combine (gsize n, gsize nth, gsize nthp, const double *dq,
+                            const double *coef, const guint32 *peak_idx,
+                            const guint32 *peak_off, const guint32 *other_idx,
+                            const guint32 *other_off, const double *B1,
+                            const guint8 *B1_blocks, const double *C1,
+                            const double *peak, const double *other, gboolean shirley,
+                            double ps, const double *sh, double *cum, double *tmp,
+                            double *jac, double *out);
+
 /* exp(x) to about one ulp, written so that loops over it vectorise;
  * 0 below -708. */
 double xrlab_fast_exp (double x);

@@ -503,6 +503,8 @@ struct _XrlabPlan {
   double *w_trap;                   /* trapezoid weights of the delay axis */
   gboolean has_kernels;
   guint max_refs, max_depth, max_deps, max_inputs;
+  gsize n_partials;          /* most partial derivatives of delay-dependent ops in one row */
+  gsize nthp;                /* n_theta rounded up to a multiple of 8 */
 
   /* ops */
   Op *ops;
@@ -514,6 +516,7 @@ struct _XrlabPlan {
   gboolean rows_vary;
   gboolean psum_vt;                       /* the Shirley factor changes with delay */
   guint8 *col_flags;
+  guint8 *base1_blocks;                   /* per block of 8 θ: some column has COL_BASE1 */
 
   GMutex lock;
   XrlabPlanWorkspace *own_ws;
@@ -525,8 +528,16 @@ typedef struct {
   double *peak, *other, *tmp, *cum;   /* n_e */
   double *val;                         /* n_e */
   double *d[XRLAB_FN_MAX_PARAMS];     /* n_e each */
-  double *colP, *colO, *fc;           /* n_theta × n_e */
   double *shs;                         /* n_theta */
+  /* the Jacobian row, row-major: partials of the delay-dependent ops and
+   * their θ coefficients */
+  double *dq;                          /* n_partials × n_e */
+  double *coef;                        /* n_partials × nthp */
+  guint32 *qpeak, *qother;             /* partials of peaks / of other ops */
+  guint32 *bpeak, *bother;             /* per θ block: the partials that touch it */
+  guint32 *bpeak_off, *bother_off;     /* n_blocks + 1 */
+  double *pk, *acc, *sh;               /* nthp */
+  double *jtmp;                        /* 8 n_e */
 } Scratch;
 
 typedef void (*RowJob) (XrlabPlanWorkspace *ws, guint tid);
@@ -546,7 +557,8 @@ struct _XrlabPlanWorkspace {
   double *kS, *kdS, *kL, *kR, *kdL, *kdR, *kx, *kxs, *kdy;
   gsize *klo, *khi;
   double *row1d_peak, *row1d_other;     /* this call's delay-independent parts */
-  double *base1, *base1P, *cum1;        /* Jacobian: n_theta × n_e */
+  double *base1, *base1P, *cum1;        /* Jacobian: n_theta × n_e, column-major */
+  double *B1, *C1;                      /* the same row-major, n_e × nthp */
   Scratch *scratch;                     /* one per thread */
 
   /* the current call */
@@ -958,7 +970,8 @@ run_sum (const XrlabPlan *plan, XrlabPlanWorkspace *ws, const Step *st, gboolean
 }
 
 /* A kernel acting on the trace in slot st->slot: builds the normalised rows
- * of K (and, for the Jacobian, ∂K/∂s) and applies them. */
+ * of K (and, for the Jacobian, ∂K/∂s) over the band where g can be nonzero,
+ * and applies them. */
 static void
 run_kernel (const XrlabPlan *plan, XrlabPlanWorkspace *ws, const Step *st, gboolean jac)
 {
@@ -979,12 +992,19 @@ run_kernel (const XrlabPlan *plan, XrlabPlanWorkspace *ws, const Step *st, gbool
 
   memcpy (x, y, n * sizeof (double));
   if (jac)
-    memcpy (ws->kxs, ws->sens + T->sens_off, n * nd * sizeof (double));
+    {
+      /* the trace's sensitivities, column-major: kxs[d * n + j] */
+      const double *sT = ws->sens + T->sens_off;
+      for (gsize j = 0; j < n; j++)
+        for (gsize d = 0; d < nd; d++)
+          ws->kxs[d * n + j] = sT[j * nd + d];
+    }
 
   for (gsize i = 0; i < n; i++)
     {
       double *row = ws->kmat + i * n, *drow = ws->dkmat + i * n;
-      double S, dS = 0.0, L, R, dL = 0.0, dR = 0.0, acc = 0.0, dacc = 0.0;
+      double S, L, R, dL = 0.0, dR = 0.0, inv;
+      gsize m;
 
       /* band: t_i - t_j in [ulo, uhi]  <=>  t_j in [t_i - uhi, t_i - ulo] */
       while (lo < n && t[lo] < t[i] - uhi)
@@ -995,35 +1015,23 @@ run_kernel (const XrlabPlan *plan, XrlabPlanWorkspace *ws, const Step *st, gbool
         hi++;
       ws->klo[i] = lo;
       ws->khi[i] = hi;
+      m = hi - lo;
 
+      xrlab_kernel_row (fn, t[i], t + lo, w + lo, m, s, row + lo, jac ? drow + lo : NULL);
       L = xrlab_kernel_mass_above (fn, t[i] - t[0], s, jac ? &dL : NULL);
       R = xrlab_kernel_mass_below (fn, t[i] - t[n - 1], s, jac ? &dR : NULL);
-      S = L + R;
-      dS = dL + dR;
-      for (gsize j = lo; j < hi; j++)
-        {
-          double dg = 0.0, g = xrlab_kernel_g (fn, t[i] - t[j], s, jac ? &dg : NULL);
-          row[j] = g * w[j];
-          S += row[j];
-          if (jac)
-            {
-              drow[j] = dg * w[j];
-              dS += drow[j];
-              dacc += drow[j] * x[j];
-            }
-        }
-      ws->kS[i] = S;
-      ws->kdS[i] = dS;
-      ws->kL[i] = L / S;
-      ws->kR[i] = R / S;
-      for (gsize j = lo; j < hi; j++)
-        {
-          row[j] /= S;
-          acc += row[j] * x[j];
-        }
-      y[i] = acc + ws->kL[i] * x[0] + ws->kR[i] * x[n - 1];
+      S = L + R + xrlab_sum (row + lo, m);
+      inv = 1.0 / S;
+      ws->kL[i] = L * inv;
+      ws->kR[i] = R * inv;
+      y[i] = (xrlab_dot (row + lo, x + lo, m) + L * x[0] + R * x[n - 1]) * inv;
       if (jac)
-        ws->kdy[i] = (dacc + dL * x[0] + dR * x[n - 1] - y[i] * dS) / S;
+        {
+          double dS = dL + dR + xrlab_sum (drow + lo, m);
+          double dacc = xrlab_dot (drow + lo, x + lo, m);
+          ws->kdy[i] = (dacc + dL * x[0] + dR * x[n - 1] - y[i] * dS) * inv;
+          xrlab_scale (inv, row + lo, m);
+        }
     }
 
   if (!jac)
@@ -1031,7 +1039,6 @@ run_kernel (const XrlabPlan *plan, XrlabPlanWorkspace *ws, const Step *st, gbool
   /* sensitivities: K applied to every dep column, plus ∂(Ky)/∂s for the
    * kernel parameter's deps */
   {
-    const double *xs = ws->kxs;
     const double *sP = ws->sens + P->sens_off;
     const guint32 *pmap = plan->maps + in[1].map_off;
 
@@ -1039,11 +1046,12 @@ run_kernel (const XrlabPlan *plan, XrlabPlanWorkspace *ws, const Step *st, gbool
       {
         double *ys = ws->sens + T->sens_off + i * nd;
         const double *row = ws->kmat + i * n;
+        gsize l = ws->klo[i], m = ws->khi[i] - ws->klo[i];
         for (gsize d = 0; d < nd; d++)
-          ys[d] = ws->kL[i] * xs[d] + ws->kR[i] * xs[(n - 1) * nd + d];
-        for (gsize j = ws->klo[i]; j < ws->khi[i]; j++)
-          for (gsize d = 0; d < nd; d++)
-            ys[d] += row[j] * xs[j * nd + d];
+          {
+            const double *xs = ws->kxs + d * n;
+            ys[d] = ws->kL[i] * xs[0] + ws->kR[i] * xs[n - 1] + xrlab_dot (row + l, xs + l, m);
+          }
         for (guint j = 0; j < P->n_deps; j++)
           ys[pmap[j]] += ws->kdy[i] * sP[j];
       }
@@ -1184,13 +1192,82 @@ eval_row (const XrlabPlan *plan, XrlabPlanWorkspace *ws, Scratch *sc, gsize t, d
       out[e] = sc->peak[e] + sc->other[e];
 }
 
+/* Sums partial q into an earlier one p of the list when coef_q = λ coef_p. */
+static void
+merge_partials (const XrlabPlan *plan, Scratch *sc, gsize n, guint32 *list, gsize *len)
+{
+  gsize nthp = plan->nthp, kept = 0;
+
+  for (gsize i = 0; i < *len; i++)
+    {
+      const double *cq = sc->coef + list[i] * nthp;
+      gboolean merged = FALSE;
+
+      for (gsize j = 0; j < kept && !merged; j++)
+        {
+          const double *cp = sc->coef + list[j] * nthp;
+          gsize kmax = 0;
+          double lambda;
+          gboolean same = TRUE;
+
+          for (gsize k = 1; k < nthp; k++)
+            if (fabs (cp[k]) > fabs (cp[kmax]))
+              kmax = k;
+          lambda = cq[kmax] / cp[kmax];
+          for (gsize k = 0; k < nthp && same; k++)
+            same = (cp[k] == 0.0) == (cq[k] == 0.0)
+                   && fabs (cq[k] - lambda * cp[k]) <= 1e-15 * fabs (cq[k]);
+          if (same && lambda != 0.0 && isfinite (lambda))
+            {
+              xrlab_axpy (lambda, sc->dq + list[i] * n, sc->dq + list[j] * n, n);
+              merged = TRUE;
+            }
+        }
+      if (!merged)
+        list[kept++] = list[i];
+    }
+  *len = kept;
+}
+
+/* For each block of 8 θ entries, the partials with a nonzero coefficient there. */
+static void
+block_lists (const XrlabPlan *plan, const Scratch *sc, const guint32 *list, gsize len,
+             guint32 *idx, guint32 *off)
+{
+  gsize nthp = plan->nthp, m = 0;
+
+  for (gsize b = 0; b < nthp / 8; b++)
+    {
+      off[b] = m;
+      for (gsize i = 0; i < len; i++)
+        {
+          const double *c = sc->coef + list[i] * nthp + 8 * b;
+          gboolean any = FALSE;
+          for (int q = 0; q < 8; q++)
+            any |= c[q] != 0.0;
+          if (any)
+            idx[m++] = list[i];
+        }
+    }
+  off[nthp / 8] = m;
+}
+
+/* One row of the Jacobian, written row-major as it is computed: for each
+ * energy e (from the high-index end, carrying the Shirley integrals),
+ *   J[e, :] = B1[e, :] + P[e, :] + ps (sum_{j >= e} P[j, :]) + O[e, :]
+ *             + sh(:) sum_{j >= e} S_j + ps C1[e, :]
+ * with P and O the θ derivatives of this row's delay-dependent peaks and
+ * other components (sum over their partials d_q(e) times θ coefficients),
+ * S the peak sum, ps the Shirley factor and sh its θ derivatives, and
+ * B1, C1 the delay-independent parts prepared once per call. */
 static void
 jac_row (const XrlabPlan *plan, XrlabPlanWorkspace *ws, Scratch *sc, gsize t, double *out,
          double *jac)
 {
-  gsize n = plan->n_e, nth = plan->n_theta;
+  gsize n = plan->n_e, nth = plan->n_theta, nthp = plan->nthp;
+  gsize Q = 0, n_peak = 0, n_other = 0;
   double ps = 0.0;
-  gboolean any_sh = FALSE;
+  gboolean shirley = plan->n_shirley > 0;
 
   memcpy (sc->peak, ws->row1d_peak, n * sizeof (double));
   memcpy (sc->other, ws->row1d_other, n * sizeof (double));
@@ -1198,60 +1275,61 @@ jac_row (const XrlabPlan *plan, XrlabPlanWorkspace *ws, Scratch *sc, gsize t, do
     xrlab_axpy (1.0, plan->const2d_peak + t * n, sc->peak, n);
   if (plan->const2d_other)
     xrlab_axpy (1.0, plan->const2d_other + t * n, sc->other, n);
-  for (gsize k = 0; k < nth; k++)
-    {
-      if (plan->col_flags[k] & COL_DP)
-        memset (sc->colP + k * n, 0, n * sizeof (double));
-      if (plan->col_flags[k] & COL_DO)
-        memset (sc->colO + k * n, 0, n * sizeof (double));
-    }
-  for (gsize i = 0; i < plan->n_vt; i++)
-    op_jac (plan, ws, sc, &plan->ops[plan->vt[i]], t, sc->peak, sc->other, sc->colP, sc->colO);
 
-  if (plan->n_shirley)
+  /* partials of the delay-dependent ops, with their θ coefficients */
+  for (gsize i = 0; i < plan->n_vt; i++)
+    {
+      const Op *op = &plan->ops[plan->vt[i]];
+      gsize na = (op->flags & OP_VA) ? plan->n_a : 1;
+      double w = 1.0 / (double) na, p[XRLAB_FN_MAX_PARAMS];
+      gboolean is_peak = (op->flags & OP_PEAK) != 0;
+
+      for (gsize a = 0; a < na; a++)
+        {
+          double *d[XRLAB_FN_MAX_PARAMS];
+          op_params (plan, ws, op, t, a, p);
+          for (guint q = 0; q < op->n_params; q++)
+            d[q] = sc->dq + (Q + q) * n;
+          xrlab_op_grad ((XrlabFn) op->fn, plan->energy, n, p, sc->val, d);
+          xrlab_axpy (w, sc->val, is_peak ? sc->peak : sc->other, n);
+          for (guint q = 0; q < op->n_params; q++)
+            {
+              const Slot *S = &plan->slots[op->slots[q]];
+              const double *sS = ws->sens + S->sens_off
+                                 + cell_of (S, t, a, plan->n_a) * S->n_deps;
+              double *c = sc->coef + (Q + q) * nthp;
+              gboolean any = FALSE;
+              memset (c, 0, nthp * sizeof (double));
+              for (guint j = 0; j < S->n_deps; j++)
+                {
+                  c[plan->deps[S->deps_off + j]] = w * sS[j];
+                  any |= sS[j] != 0.0;
+                }
+              if (!any)
+                continue;
+              if (is_peak)
+                sc->qpeak[n_peak++] = Q + q;
+              else
+                sc->qother[n_other++] = Q + q;
+            }
+          Q += op->n_params;
+        }
+    }
+  /* Partials whose coefficients are proportional (the two peaks of a doublet
+   * tied by expressions) are summed into one. */
+  merge_partials (plan, sc, n, sc->qpeak, &n_peak);
+  merge_partials (plan, sc, n, sc->qother, &n_other);
+  block_lists (plan, sc, sc->qpeak, n_peak, sc->bpeak, sc->bpeak_off);
+  block_lists (plan, sc, sc->qother, n_other, sc->bother, sc->bother_off);
+  if (shirley)
     {
       ps = shirley_factor (plan, ws, t, sc->shs);
-      for (gsize k = 0; k < nth; k++)
-        any_sh |= sc->shs[k] != 0.0;
-      xrlab_revcumsum (sc->peak, n, sc->cum);
-      if (out)
-        for (gsize e = 0; e < n; e++)
-          out[e] = sc->other[e] + sc->peak[e] + ps * sc->cum[e];
+      memcpy (sc->sh, sc->shs, nth * sizeof (double));
     }
-  else if (out)
-    for (gsize e = 0; e < n; e++)
-      out[e] = sc->peak[e] + sc->other[e];
-
-  for (gsize k = 0; k < nth; k++)
-    {
-      guint8 f = plan->col_flags[k];
-      double *fc = sc->fc + k * n;
-
-      if (f & COL_BASE1)
-        memcpy (fc, ws->base1 + k * n, n * sizeof (double));
-      else
-        memset (fc, 0, n * sizeof (double));
-      if ((f & COL_BASE1P) && plan->psum_vt)
-        xrlab_axpy (ps, ws->cum1 + k * n, fc, n);
-      if (f & COL_DO)
-        xrlab_axpy (1.0, sc->colO + k * n, fc, n);
-      if (f & COL_DP)
-        {
-          double *cp = sc->colP + k * n;
-          xrlab_axpy (1.0, cp, fc, n);
-          if (plan->n_shirley && ps != 0.0)
-            {
-              xrlab_revcumsum (cp, n, cp);
-              xrlab_axpy (ps, cp, fc, n);
-            }
-        }
-      if (any_sh && sc->shs[k] != 0.0)
-        xrlab_axpy (sc->shs[k], sc->cum, fc, n);
-    }
-  /* transpose into the row-major Jacobian */
-  for (gsize e = 0; e < n; e++)
-    for (gsize k = 0; k < nth; k++)
-      jac[e * nth + k] = sc->fc[k * n + e];
+  xrlab_jac_row_combine (n, nth, nthp, sc->dq, sc->coef, sc->bpeak, sc->bpeak_off,
+                         sc->bother, sc->bother_off, ws->B1, plan->base1_blocks,
+                         plan->psum_vt ? ws->C1 : NULL, sc->peak, sc->other, shirley, ps,
+                         sc->sh, sc->cum, sc->jtmp, jac, out);
 }
 
 static void
@@ -1378,6 +1456,20 @@ prepare_call (const XrlabPlan *plan, XrlabPlanWorkspace *ws, const double *theta
         if (plan->n_shirley && !plan->psum_vt)
           xrlab_axpy (ws->psum0, cum, b, n);
       }
+  /* row-major copies for the rows */
+  memset (ws->B1, 0, n * plan->nthp * sizeof (double));
+  for (gsize k = 0; k < plan->n_theta; k++)
+    if (plan->col_flags[k] & COL_BASE1)
+      for (gsize e = 0; e < n; e++)
+        ws->B1[e * plan->nthp + k] = ws->base1[k * n + e];
+  if (plan->psum_vt)
+    {
+      memset (ws->C1, 0, n * plan->nthp * sizeof (double));
+      for (gsize k = 0; k < plan->n_theta; k++)
+        if (plan->col_flags[k] & COL_BASE1P)
+          for (gsize e = 0; e < n; e++)
+            ws->C1[e * plan->nthp + k] = ws->cum1[k * n + e];
+    }
 }
 
 void
@@ -1527,21 +1619,32 @@ xrlab_plan_workspace_new (const XrlabPlan *plan, guint n_threads)
   ws->base1 = g_new0 (double, nth * n);
   ws->base1P = g_new0 (double, nth * n);
   ws->cum1 = g_new0 (double, nth * n);
+  ws->B1 = g_new0 (double, plan->nthp * n);
+  ws->C1 = g_new0 (double, plan->nthp * n);
   ws->scratch = g_new0 (Scratch, ws->n_threads);
   for (guint i = 0; i < ws->n_threads; i++)
     {
       Scratch *sc = &ws->scratch[i];
       sc->peak = g_new0 (double, n);
       sc->other = g_new0 (double, n);
-      sc->tmp = g_new0 (double, n);
+      sc->tmp = g_new0 (double, MAX (n, plan->nthp));
       sc->cum = g_new0 (double, n);
       sc->val = g_new0 (double, n);
       for (guint q = 0; q < XRLAB_FN_MAX_PARAMS; q++)
         sc->d[q] = g_new0 (double, n);
-      sc->colP = g_new0 (double, nth * n);
-      sc->colO = g_new0 (double, nth * n);
-      sc->fc = g_new0 (double, nth * n);
       sc->shs = g_new0 (double, nth);
+      sc->dq = g_new0 (double, MAX (plan->n_partials, 1) * n);
+      sc->coef = g_new0 (double, MAX (plan->n_partials, 1) * plan->nthp);
+      sc->qpeak = g_new0 (guint32, MAX (plan->n_partials, 1));
+      sc->qother = g_new0 (guint32, MAX (plan->n_partials, 1));
+      sc->bpeak = g_new0 (guint32, MAX (plan->n_partials, 1) * (plan->nthp / 8));
+      sc->bother = g_new0 (guint32, MAX (plan->n_partials, 1) * (plan->nthp / 8));
+      sc->bpeak_off = g_new0 (guint32, plan->nthp / 8 + 1);
+      sc->bother_off = g_new0 (guint32, plan->nthp / 8 + 1);
+      sc->pk = g_new0 (double, plan->nthp);
+      sc->jtmp = g_new0 (double, 8 * n);
+      sc->acc = g_new0 (double, plan->nthp);
+      sc->sh = g_new0 (double, plan->nthp);
     }
   g_mutex_init (&ws->lock);
   g_cond_init (&ws->start);
@@ -1587,10 +1690,19 @@ xrlab_plan_workspace_free (XrlabPlanWorkspace *ws)
       g_free (sc->val);
       for (guint q = 0; q < XRLAB_FN_MAX_PARAMS; q++)
         g_free (sc->d[q]);
-      g_free (sc->colP);
-      g_free (sc->colO);
-      g_free (sc->fc);
       g_free (sc->shs);
+      g_free (sc->dq);
+      g_free (sc->coef);
+      g_free (sc->qpeak);
+      g_free (sc->qother);
+      g_free (sc->bpeak);
+      g_free (sc->bother);
+      g_free (sc->bpeak_off);
+      g_free (sc->bother_off);
+      g_free (sc->pk);
+      g_free (sc->jtmp);
+      g_free (sc->acc);
+      g_free (sc->sh);
     }
   g_free (ws->scratch);
   g_free (ws->values);
@@ -1619,6 +1731,8 @@ xrlab_plan_workspace_free (XrlabPlanWorkspace *ws)
   g_free (ws->base1);
   g_free (ws->base1P);
   g_free (ws->cum1);
+  g_free (ws->B1);
+  g_free (ws->C1);
   g_free (ws);
 }
 
@@ -1917,6 +2031,14 @@ xrlab_plan_new_full (const XrlabModel *model, const double *energy, gsize n_ener
   plan->n_base_order = base_order->len;
   plan->base_order = STEAL (g_steal_pointer (&base_order), guint32);
 
+  plan->nthp = MAX (8, (n_theta + 7) / 8 * 8);
+  for (guint i = 0; i < op_list->len; i++)
+    {
+      Op *op = &g_array_index (op_list, Op, i);
+      if ((op->flags & OP_VT) && !(op->flags & OP_CONST) && op->fn != XRLAB_FN_SHIRLEY)
+        plan->n_partials += op->n_params * ((op->flags & OP_VA) ? n_aux : 1);
+    }
+
   /* values at the model's values: base values, then every step once */
   plan->init_values = g_new0 (double, MAX (plan->n_values, 1));
   for (gsize i = 0; i < plan->n_params; i++)
@@ -2036,6 +2158,10 @@ xrlab_plan_new_full (const XrlabModel *model, const double *energy, gsize n_ener
         plan->psum_vt = TRUE;
     }
   plan->rows_vary = plan->n_vt > 0 || plan->const2d_peak != NULL || plan->psum_vt;
+  plan->base1_blocks = g_new0 (guint8, plan->nthp / 8);
+  for (gsize k = 0; k < n_theta; k++)
+    if (plan->col_flags[k] & COL_BASE1)
+      plan->base1_blocks[k / 8] = 1;
 
   plan->own_ws = xrlab_plan_workspace_new (plan, 0);
   return plan;
@@ -2095,6 +2221,7 @@ xrlab_plan_free (XrlabPlan *plan)
   g_free (plan->const2d_peak);
   g_free (plan->const2d_other);
   g_free (plan->col_flags);
+  g_free (plan->base1_blocks);
   g_free (plan);
 }
 
