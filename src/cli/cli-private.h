@@ -38,4 +38,8 @@ int xrlab_cli_usage (const char *name, const char *format, ...) G_GNUC_PRINTF (2
 /* Subcommands, one group per file. */
 int xrlab_cli_version (int argc, char **argv);
 
+/* cli-models.c */
+int xrlab_cli_eval   (int argc, char **argv);
+int xrlab_cli_params (int argc, char **argv);
+
 G_END_DECLS

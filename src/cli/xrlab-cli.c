@@ -17,6 +17,8 @@ static const XrlabCliCommand commands[] = {
   /* optical constants */
 
   /* spectral models and fitting */
+  { "eval", "Evaluate a spectral model on energy (and delay) axes", xrlab_cli_eval },
+  { "params", "List the parameters of a spectral model and θ's order", xrlab_cli_params },
 
   { "version", "Print the version", xrlab_cli_version },
 };

@@ -9,8 +9,6 @@
  */
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC optimize ("O3", "no-trapping-math")
-/* 64-byte vectors only live inside always-inline helpers, never across calls */
-#pragma GCC diagnostic ignored "-Wpsabi"
 #endif
 
 #include "config.h"
@@ -636,19 +634,10 @@ xrlab_transpose (const double *restrict cols, gsize n_cols, gsize n, double *res
  * vector extension so that every clone gets its widest registers). */
 typedef double v8d __attribute__ ((vector_size (64)));
 
-INLINE v8d
-ld8 (const double *p)
-{
-  v8d v;
-  memcpy (&v, p, sizeof v);
-  return v;
-}
-
-INLINE void
-st8 (double *p, v8d v)
-{
-  memcpy (p, &v, sizeof v);
-}
+/* unaligned loads and stores of 8 doubles (macros: no 64-byte vectors
+ * cross a call even without inlining) */
+#define ld8(p) __extension__ ({ v8d ld8_v_; memcpy (&ld8_v_, (p), sizeof ld8_v_); ld8_v_; })
+#define st8(p, v) do { v8d st8_v_ = (v); memcpy ((p), &st8_v_, sizeof st8_v_); } while (0)
 
 #define MAX_BLOCK_PARTIALS 16
 
@@ -656,10 +645,10 @@ st8 (double *p, v8d v)
 INLINE void
 combine_block (gsize n, gsize nthp, const double *const *dp, const v8d *cv, gsize np,
                const double *const *dpo, const v8d *co, gsize npo, const double *b1,
-               const double *c1, const double *cum, gboolean shirley, double ps, v8d shv,
-               double *dst, gsize stride)
+               const double *c1, const double *cum, gboolean shirley, double ps,
+               const double *sh, double *dst, gsize stride)
 {
-  v8d acc = { 0 };
+  v8d acc = { 0 }, shv = ld8 (sh);
 
   for (gsize e = n; e-- > 0;)
     {
@@ -701,7 +690,7 @@ xrlab_jac_row_combine (gsize n, gsize nth, gsize nthp, const double *restrict dq
       gboolean full = k0 + 8 <= nth;
       guint32 i0 = peak_off[b], i1 = peak_off[b + 1];
       guint32 o0 = other_off[b], o1 = other_off[b + 1];
-      v8d shv = ld8 (sh + k0), zero = { 0 };
+      v8d zero = { 0 };
 
       if (k0 >= nth)
         break;
@@ -723,7 +712,7 @@ xrlab_jac_row_combine (gsize n, gsize nth, gsize nthp, const double *restrict dq
           if (g == 0)
             combine_block (n, nthp, dp, cv, np, dpo, co, npo,
                            B1_blocks[b] ? B1 + k0 : NULL,
-                           C1 && B1_blocks[b] ? C1 + k0 : NULL, cum, shirley, ps, shv,
+                           C1 && B1_blocks[b] ? C1 + k0 : NULL, cum, shirley, ps, sh + k0,
                            full ? jac + k0 : tmp, full ? nth : 8);
           else
             {
