@@ -15,13 +15,15 @@
 #include "xrlab-plan.h"
 #include "xrlab-plan-private.h"
 
-#define N_E 96
-#define N_A 5
-
-static double energy[N_E];
-static double *time_axis;       /* non-uniform, ascending, contains 0 */
+/* The axes every check uses; the defaults (setup_axes) are a uniform,
+ * descending energy axis, a non-uniform delay axis and 5 aux points;
+ * test_other_axes swaps in others. */
+static double *energy;
+static gsize N_E;
+static double *time_axis;       /* ascending, contains 0 */
 static gsize n_time;
-static double aux_axis[N_A] = { 0.0, 0.7, 1.5, 2.6, 4.0 };
+static double *aux_axis;
+static gsize N_A;
 
 static char *
 models_dir (void)
@@ -33,10 +35,15 @@ static void
 setup_axes (void)
 {
   GArray *t = g_array_new (FALSE, FALSE, sizeof (double));
+  static const double aux5[] = { 0.0, 0.7, 1.5, 2.6, 4.0 };
 
   /* descending, like a binding-energy axis */
-  for (int i = 0; i < N_E; i++)
+  N_E = 96;
+  energy = g_new (double, N_E);
+  for (gsize i = 0; i < N_E; i++)
     energy[i] = 92.0 - 0.125 * i;
+  N_A = G_N_ELEMENTS (aux5);
+  aux_axis = g_memdup2 (aux5, sizeof aux5);
   /* fine steps around 0, coarse later, one odd step: non-uniform */
   for (int i = 0; i <= 16; i++)
     {
@@ -744,6 +751,80 @@ test_plan_errors (void)
   g_clear_error (&error);
 }
 
+/* The same checks on other axes: a non-uniform energy axis (no Gaussian
+ * recurrence), a uniform delay axis (kernels tabulated per lag), many aux
+ * points (more partials per θ block than the assembly keeps in registers). */
+static void
+test_other_axes (void)
+{
+  double *e0 = energy, *t0 = time_axis, *a0 = aux_axis;
+  gsize ne0 = N_E, nt0 = n_time, na0 = N_A;
+  g_autofree double *e = g_new (double, 90);
+  g_autofree double *t = g_new (double, 61);
+  g_autofree double *a = g_new (double, 20);
+
+  for (int i = 0; i < 90; i++)
+    e[i] = 80.0 + 0.14 * i + 0.03 * sin (0.7 * i);
+  for (int i = 0; i < 61; i++)
+    t[i] = -3.0 + 0.35 * i;
+  for (int i = 0; i < 20; i++)
+    a[i] = 0.21 * i;
+  energy = e;
+  N_E = 90;
+  time_axis = t;
+  n_time = 61;
+  aux_axis = a;
+  N_A = 20;
+
+  for (gsize i = 0; i < G_N_ELEMENTS (components); i++)
+    {
+      g_autoptr(XrlabModel) m = model_from_text (components[i].yaml, "m");
+      check_model (components[i].name, m, 0, TRUE, FALSE);
+    }
+  {
+    const char *models[] = { "G", "ES", "ED", "ER", "B", "GB", "GE" };
+    for (gsize i = 0; i < G_N_ELEMENTS (models); i++)
+      {
+        g_autoptr(XrlabModel) m = model_from_text (peak_yaml, "m");
+        attach_time_text (m, "GLP_01_x0", kernel_yaml, models[i], 0);
+        check_model (models[i], m, 0, TRUE, FALSE);
+      }
+  }
+  {
+    const char *models[] = { "Gc", "ESc", "EDc", "ERc", "Bc" };
+    for (gsize i = 0; i < G_N_ELEMENTS (models); i++)
+      {
+        g_autoptr(XrlabModel) m = model_from_text (peak_yaml, "m");
+        g_autoptr(XrlabPlan) plan = NULL;
+        g_autoptr(XrlabPlanWorkspace) ws = NULL;
+        g_autofree double *theta = NULL, *trace = NULL;
+        attach_time_text (m, "GLP_01_x0", kernel_yaml, models[i], 0);
+        plan = xrlab_plan_new (m, energy, N_E, time_axis, n_time, NULL, 0, NULL);
+        ws = xrlab_plan_workspace_new (plan, 1);
+        theta = g_new (double, xrlab_plan_n_theta (plan));
+        trace = g_new (double, n_time);
+        xrlab_plan_theta_initial (plan, theta);
+        xrlab_plan_param_trace (plan, ws, theta, xrlab_model_find_param (m, "GLP_01_x0"), trace);
+        for (gsize k = 0; k < n_time; k++)
+          g_assert_cmpfloat_with_epsilon (trace[k], 85.3 + 0.9, 1e-12);
+      }
+  }
+  {
+    /* a profiled op that changes with delay: 20 samples of x0, each with its
+     * own θ coefficients, all in the first θ block */
+    g_autoptr(XrlabModel) m = model_from_text (profile_model_yaml, "m");
+    attach_profile (m, "GLP_01_x0", "pLin");
+    attach_time (m, "GLP_01_A", "MonoExpPos", 0);
+    check_model ("many aux points", m, 0, TRUE, TRUE);
+  }
+  energy = e0;
+  N_E = ne0;
+  time_axis = t0;
+  n_time = nt0;
+  aux_axis = a0;
+  N_A = na0;
+}
+
 /* The vectorised exp against libm. */
 static void
 test_fast_exp (void)
@@ -776,6 +857,7 @@ main (int argc, char **argv)
   g_test_add_func ("/plan/profiles", test_profiles);
   g_test_add_func ("/plan/expressions", test_expressions);
   g_test_add_func ("/plan/constants", test_constants);
+  g_test_add_func ("/plan/other-axes", test_other_axes);
   g_test_add_func ("/plan/seed-and-fix", test_seed_and_fix);
   g_test_add_func ("/plan/errors", test_plan_errors);
   return g_test_run ();

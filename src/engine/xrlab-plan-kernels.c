@@ -83,19 +83,109 @@ fexp (double x)
   return x < -708.0 ? 0.0 : p * s;
 }
 
+/* 1/d for d >= 1 (the Lorentzian denominators): a single-precision
+ * reciprocal (relative error below 6e-8) and two Newton steps, which square
+ * the error twice: to rounding in double precision, at a fraction of a
+ * vector division's cost. Beyond 1e30 the result is 1e-30, where it only
+ * multiplies negligible values. */
+INLINE double
+rcp1 (double d)
+{
+  double dc = d < 1e30 ? d : 1e30;
+  double r = (double) (1.0f / (float) dc);
+  r = r * (2.0 - dc * r);
+  return r * (2.0 - dc * r);
+}
+
 double
 xrlab_fast_exp (double x)
 {
   return fexp (x);
 }
 
+typedef double v8d __attribute__ ((vector_size (64)));
+
+/* unaligned loads and stores of 8 doubles (macros: no 64-byte vectors
+ * cross a call even without inlining) */
+#define ld8(p) __extension__ ({ v8d ld8_v_; memcpy (&ld8_v_, (p), sizeof ld8_v_); ld8_v_; })
+#define st8(p, v) do { v8d st8_v_ = (v); memcpy ((p), &st8_v_, sizeof st8_v_); } while (0)
+
+/* ---- the Gaussian factor on a uniform axis ------------------------------------------ */
+
+/* out[start + dir j] = exp(c u_j^2), u_j = u + j step, for j < count, by
+ * recurrence in 8 lanes: g_{j+8} = g_j R_j, R_{j+8} = R_j Q with
+ * R_j = exp(c (16 u_j step + 64 step^2)) and Q = exp(128 c step^2), seeded
+ * exactly every 256 points (rounding grows like 32^2/2 ulp at most). With
+ * c <= 0 and u_0 the point nearest the centre, the factor only decreases,
+ * so an underflow to 0 is final. */
+INLINE void
+gauss_sweep (double *restrict out, gsize start, int dir, gsize count, double u, double step,
+             double c)
+{
+  const double Q = fexp (128.0 * c * step * step);
+
+  for (gsize j0 = 0; j0 < count; j0 += 256)
+    {
+      gsize j1 = MIN (j0 + 256, count);
+      v8d g, R;
+      for (int l = 0; l < 8; l++)
+        {
+          double uj = u + (double) (j0 + l) * step;
+          g[l] = fexp (c * uj * uj);
+          R[l] = fexp (c * (16.0 * uj * step + 64.0 * step * step));
+        }
+      for (gsize jb = j0; jb < j1; jb += 8)
+        {
+          if (dir > 0 && jb + 8 <= j1)
+            st8 (out + start + jb, g);
+          else if (jb + 8 <= j1)
+            {
+              /* lanes 0..7 go to start - jb - 0 .. start - jb - 7: reversed */
+              typedef long long v8l __attribute__ ((vector_size (64)));
+              const v8l rev = { 7, 6, 5, 4, 3, 2, 1, 0 };
+              st8 (out + start - jb - 7, __builtin_shuffle (g, rev));
+            }
+          else
+            for (gsize l = 0; l < 8 && jb + l < j1; l++)
+              out[dir > 0 ? start + jb + l : start - jb - l] = g[l];
+          g *= R;
+          R *= Q;
+        }
+    }
+}
+
+/* out[i] = exp(c (u0 + i du)^2) for i < n, c <= 0: from the point nearest
+ * the centre outward in both directions. */
+INLINE void
+gauss_factor (double u0, double du, gsize n, double c, double *restrict out)
+{
+  double ic = du != 0.0 ? -u0 / du : 0.0;
+  gsize i_c = ic <= 0.0 ? 0 : ic >= (double) (n - 1) ? n - 1 : (gsize) (ic + 0.5);
+  double uc = u0 + (double) i_c * du;
+
+  gauss_sweep (out, i_c, +1, n - i_c, uc, du, c);
+  if (i_c > 0)
+    gauss_sweep (out, i_c - 1, -1, i_c, uc - du, -du, c);
+}
+
+/* Whether the recurrence applies: a uniform axis (dx != 0), a decreasing
+ * factor, and a finite step. */
+#define RECUR_OK(dx, c, du) ((dx) != 0.0 && (c) <= 0.0 && isfinite (du) && isfinite (c))
+
 /* ---- value loops ------------------------------------------------------------- */
 
 INLINE void
-gauss_eval (const double *restrict x, gsize n, double A, double x0, double sd,
-            double w, double *restrict acc)
+gauss_eval (const double *restrict x, gsize n, double dx, double A, double x0, double sd,
+            double w, double *restrict acc, double *restrict tmp)
 {
   const double c = -0.5 / (sd * sd), Aw = A * w;
+  if (RECUR_OK (dx, c, dx))
+    {
+      gauss_factor (x[0] - x0, dx, n, c, tmp);
+      for (gsize i = 0; i < n; i++)
+        acc[i] += Aw * tmp[i];
+      return;
+    }
   for (gsize i = 0; i < n; i++)
     {
       double v = x[i] - x0;
@@ -125,31 +215,51 @@ lorentz_eval (const double *restrict x, gsize n, double A, double x0, double W,
   for (gsize i = 0; i < n; i++)
     {
       double v = (x[i] - x0) * s;
-      acc[i] += Aw / (1.0 + v * v);
+      acc[i] += Aw * rcp1 (1.0 + v * v);
     }
 }
 
 INLINE void
-gls_eval (const double *restrict x, gsize n, double A, double x0, double F, double m,
-          double w, double *restrict acc)
+gls_eval (const double *restrict x, gsize n, double dx, double A, double x0, double F,
+          double m, double w, double *restrict acc, double *restrict tmp)
 {
   const double invF = 1.0 / F, Ag = A * w * (1.0 - m), Al = A * w * m;
+  if (RECUR_OK (dx, -LN2x4, dx * invF))
+    {
+      gauss_factor ((x[0] - x0) * invF, dx * invF, n, -LN2x4, tmp);
+      for (gsize i = 0; i < n; i++)
+        {
+          double u = (x[i] - x0) * invF;
+          acc[i] += Ag * tmp[i] + Al * rcp1 (1.0 + 4.0 * u * u);
+        }
+      return;
+    }
   for (gsize i = 0; i < n; i++)
     {
       double u = (x[i] - x0) * invF, u2 = u * u;
-      acc[i] += Ag * fexp (-LN2x4 * u2) + Al / (1.0 + 4.0 * u2);
+      acc[i] += Ag * fexp (-LN2x4 * u2) + Al * rcp1 (1.0 + 4.0 * u2);
     }
 }
 
 INLINE void
-glp_eval (const double *restrict x, gsize n, double A, double x0, double F, double m,
-          double w, double *restrict acc)
+glp_eval (const double *restrict x, gsize n, double dx, double A, double x0, double F,
+          double m, double w, double *restrict acc, double *restrict tmp)
 {
   const double invF = 1.0 / F, c = -LN2x4 * (1.0 - m), m4 = 4.0 * m, Aw = A * w;
+  if (RECUR_OK (dx, c, dx * invF))
+    {
+      gauss_factor ((x[0] - x0) * invF, dx * invF, n, c, tmp);
+      for (gsize i = 0; i < n; i++)
+        {
+          double u = (x[i] - x0) * invF;
+          acc[i] += Aw * tmp[i] * rcp1 (1.0 + m4 * u * u);
+        }
+      return;
+    }
   for (gsize i = 0; i < n; i++)
     {
       double u = (x[i] - x0) * invF, u2 = u * u;
-      acc[i] += Aw * fexp (c * u2) / (1.0 + m4 * u2);
+      acc[i] += Aw * fexp (c * u2) * rcp1 (1.0 + m4 * u2);
     }
 }
 
@@ -189,12 +299,13 @@ linback_eval (const double *restrict x, gsize n, double m, double b, double xs, 
 }
 
 CLONES void
-xrlab_op_eval (XrlabFn fn, const double *x, gsize n, const double *p, double w, double *acc)
+xrlab_op_eval (XrlabFn fn, const double *x, gsize n, double dx, const double *p, double w,
+               double *acc, double *tmp)
 {
   switch (fn)
     {
     case XRLAB_FN_GAUSS:
-      gauss_eval (x, n, p[0], p[1], p[2], w, acc);
+      gauss_eval (x, n, dx, p[0], p[1], p[2], w, acc, tmp);
       break;
     case XRLAB_FN_GAUSS_ASYM:
       gauss_asym_eval (x, n, p[0], p[1], p[2], p[3], w, acc);
@@ -206,10 +317,10 @@ xrlab_op_eval (XrlabFn fn, const double *x, gsize n, const double *p, double w, 
       voigt_eval (x, n, p[0], p[1], p[2], p[3], w, acc);
       break;
     case XRLAB_FN_GLS:
-      gls_eval (x, n, p[0], p[1], p[2], p[3], w, acc);
+      gls_eval (x, n, dx, p[0], p[1], p[2], p[3], w, acc, tmp);
       break;
     case XRLAB_FN_GLP:
-      glp_eval (x, n, p[0], p[1], p[2], p[3], w, acc);
+      glp_eval (x, n, dx, p[0], p[1], p[2], p[3], w, acc, tmp);
       break;
     case XRLAB_FN_DS:
       ds_eval (x, n, p[0], p[1], p[2], p[3], w, acc);
@@ -229,15 +340,18 @@ xrlab_op_eval (XrlabFn fn, const double *x, gsize n, const double *p, double w, 
 /* ---- value and partials ----------------------------------------------------------- */
 
 INLINE void
-gauss_grad (const double *restrict x, gsize n, double A, double x0, double sd,
+gauss_grad (const double *restrict x, gsize n, double dx, double A, double x0, double sd,
             double *restrict val, double *restrict dA, double *restrict dx0,
-            double *restrict dsd)
+            double *restrict dsd, double *restrict tmp)
 {
   const double c = -0.5 / (sd * sd), isd = 1.0 / sd;
+  gboolean recur = RECUR_OK (dx, c, dx);
+  if (recur)
+    gauss_factor (x[0] - x0, dx, n, c, tmp);
   for (gsize i = 0; i < n; i++)
     {
       double v = (x[i] - x0) * isd;
-      double g = fexp (c * (x[i] - x0) * (x[i] - x0));
+      double g = recur ? tmp[i] : fexp (c * (x[i] - x0) * (x[i] - x0));
       double V = A * g;
       val[i] = V;
       dA[i] = g;
@@ -275,7 +389,7 @@ lorentz_grad (const double *restrict x, gsize n, double A, double x0, double W,
   for (gsize i = 0; i < n; i++)
     {
       double v = (x[i] - x0) * s;
-      double L = 1.0 / (1.0 + v * v);
+      double L = rcp1 (1.0 + v * v);
       double AL2 = A * L * L;
       val[i] = A * L;
       dA[i] = L;
@@ -285,16 +399,19 @@ lorentz_grad (const double *restrict x, gsize n, double A, double x0, double W,
 }
 
 INLINE void
-gls_grad (const double *restrict x, gsize n, double A, double x0, double F, double m,
-          double *restrict val, double *restrict dA, double *restrict dx0,
-          double *restrict dF, double *restrict dm)
+gls_grad (const double *restrict x, gsize n, double dx, double A, double x0, double F,
+          double m, double *restrict val, double *restrict dA, double *restrict dx0,
+          double *restrict dF, double *restrict dm, double *restrict tmp)
 {
   const double invF = 1.0 / F;
+  gboolean recur = RECUR_OK (dx, -LN2x4, dx * invF);
+  if (recur)
+    gauss_factor ((x[0] - x0) * invF, dx * invF, n, -LN2x4, tmp);
   for (gsize i = 0; i < n; i++)
     {
       double u = (x[i] - x0) * invF, u2 = u * u;
-      double G = fexp (-LN2x4 * u2);
-      double L = 1.0 / (1.0 + 4.0 * u2);
+      double G = recur ? tmp[i] : fexp (-LN2x4 * u2);
+      double L = rcp1 (1.0 + 4.0 * u2);
       double shape = (1.0 - m) * G + m * L;
       double dVdu = A * ((1.0 - m) * G * (-2.0 * LN2x4 * u) - 8.0 * m * u * L * L);
       val[i] = A * shape;
@@ -306,16 +423,19 @@ gls_grad (const double *restrict x, gsize n, double A, double x0, double F, doub
 }
 
 INLINE void
-glp_grad (const double *restrict x, gsize n, double A, double x0, double F, double m,
-          double *restrict val, double *restrict dA, double *restrict dx0,
-          double *restrict dF, double *restrict dm)
+glp_grad (const double *restrict x, gsize n, double dx, double A, double x0, double F,
+          double m, double *restrict val, double *restrict dA, double *restrict dx0,
+          double *restrict dF, double *restrict dm, double *restrict tmp)
 {
   const double invF = 1.0 / F, c = LN2x4 * (1.0 - m), m4 = 4.0 * m;
+  gboolean recur = RECUR_OK (dx, -c, dx * invF);
+  if (recur)
+    gauss_factor ((x[0] - x0) * invF, dx * invF, n, -c, tmp);
   for (gsize i = 0; i < n; i++)
     {
       double u = (x[i] - x0) * invF, u2 = u * u;
-      double G = fexp (-c * u2);
-      double L = 1.0 / (1.0 + m4 * u2);
+      double G = recur ? tmp[i] : fexp (-c * u2);
+      double L = rcp1 (1.0 + m4 * u2);
       double GL = G * L;
       double V = A * GL;
       /* minus d ln V / du */
@@ -404,13 +524,13 @@ linback_grad (const double *restrict x, gsize n, double m, double b, double xs,
 }
 
 CLONES void
-xrlab_op_grad (XrlabFn fn, const double *x, gsize n, const double *p, double *val,
-               double *const *d)
+xrlab_op_grad (XrlabFn fn, const double *x, gsize n, double dx, const double *p, double *val,
+               double *const *d, double *tmp)
 {
   switch (fn)
     {
     case XRLAB_FN_GAUSS:
-      gauss_grad (x, n, p[0], p[1], p[2], val, d[0], d[1], d[2]);
+      gauss_grad (x, n, dx, p[0], p[1], p[2], val, d[0], d[1], d[2], tmp);
       break;
     case XRLAB_FN_GAUSS_ASYM:
       gauss_asym_grad (x, n, p[0], p[1], p[2], p[3], val, d[0], d[1], d[2], d[3]);
@@ -422,10 +542,10 @@ xrlab_op_grad (XrlabFn fn, const double *x, gsize n, const double *p, double *va
       voigt_grad (x, n, p[0], p[1], p[2], p[3], val, d[0], d[1], d[2], d[3]);
       break;
     case XRLAB_FN_GLS:
-      gls_grad (x, n, p[0], p[1], p[2], p[3], val, d[0], d[1], d[2], d[3]);
+      gls_grad (x, n, dx, p[0], p[1], p[2], p[3], val, d[0], d[1], d[2], d[3], tmp);
       break;
     case XRLAB_FN_GLP:
-      glp_grad (x, n, p[0], p[1], p[2], p[3], val, d[0], d[1], d[2], d[3]);
+      glp_grad (x, n, dx, p[0], p[1], p[2], p[3], val, d[0], d[1], d[2], d[3], tmp);
       break;
     case XRLAB_FN_DS:
       ds_grad (x, n, p[0], p[1], p[2], p[3], val, d[0], d[1], d[2], d[3]);
@@ -447,15 +567,44 @@ xrlab_op_grad (XrlabFn fn, const double *x, gsize n, const double *p, double *va
 
 /* ---- sums ------------------------------------------------------------------------ */
 
-/* Suffix sums in four interleaved chunks (independent chains, so the adds do
- * not wait on one another), then each chunk's carry from the chunks above. */
+/* Suffix sums in eight interleaved chunks (independent chains, so the adds
+ * do not wait on one another); then each chunk's carry from the chunks above
+ * is added in a second, vectorised pass that may also combine the result:
+ * out[i] = a[i] + b[i] + p * cum[i] (@a, @b may be NULL, p = 1 plain). */
+#define N_CHAINS 8
+
+INLINE void
+suffix_sums (const double *restrict in, gsize n, double *restrict local, double *carry)
+{
+  gsize L = n / N_CHAINS, last = n - (N_CHAINS - 1) * L;
+  double acc[N_CHAINS] = { 0 };
+
+  for (gsize k = 0; k < L; k++)
+    for (int c = 0; c < N_CHAINS; c++)
+      {
+        gsize i = (c == N_CHAINS - 1 ? n : (gsize) (c + 1) * L) - 1 - k;
+        acc[c] += in[i];
+        local[i] = acc[c];
+      }
+  for (gsize k = L; k < last; k++)
+    {
+      gsize i = n - 1 - k;
+      acc[N_CHAINS - 1] += in[i];
+      local[i] = acc[N_CHAINS - 1];
+    }
+  /* carry[c]: the sum of all chunks above chunk c */
+  carry[N_CHAINS - 1] = 0.0;
+  for (int c = N_CHAINS - 1; c > 0; c--)
+    carry[c - 1] = carry[c] + acc[c];
+}
+
 CLONES void
 xrlab_revcumsum (const double *in, gsize n, double *out)
 {
-  double acc0 = 0.0, acc1 = 0.0, acc2 = 0.0, acc3 = 0.0, carry;
-  gsize L, L3;
+  double carry[N_CHAINS];
+  gsize L = n / N_CHAINS;
 
-  if (n < 64)
+  if (n < 8 * N_CHAINS)
     {
       double acc = 0.0;
       for (gsize i = n; i-- > 0;)
@@ -465,44 +614,34 @@ xrlab_revcumsum (const double *in, gsize n, double *out)
         }
       return;
     }
-  L = n / 4;            /* chunks 0..2 have L elements, chunk 3 the rest (>= L) */
-  L3 = n - 3 * L;
-  for (gsize k = 0; k < L; k++)
-    {
-      gsize i0 = L - 1 - k, i1 = 2 * L - 1 - k, i2 = 3 * L - 1 - k, i3 = n - 1 - k;
-      acc0 += in[i0];
-      acc1 += in[i1];
-      acc2 += in[i2];
-      acc3 += in[i3];
-      out[i0] = acc0;
-      out[i1] = acc1;
-      out[i2] = acc2;
-      out[i3] = acc3;
-    }
-  for (gsize k = L; k < L3; k++)
-    {
-      gsize i3 = n - 1 - k;
-      acc3 += in[i3];
-      out[i3] = acc3;
-    }
-  carry = acc3;
-  for (gsize i = 2 * L; i < 3 * L; i++)
-    out[i] += carry;
-  carry += acc2;
-  for (gsize i = L; i < 2 * L; i++)
-    out[i] += carry;
-  carry += acc1;
-  for (gsize i = 0; i < L; i++)
-    out[i] += carry;
+  suffix_sums (in, n, out, carry);
+  for (int c = 0; c < N_CHAINS - 1; c++)
+    for (gsize i = (gsize) c * L; i < (gsize) (c + 1) * L; i++)
+      out[i] += carry[c];
 }
 
 CLONES void
 xrlab_shirley_combine (const double *peak, const double *other, double p, gsize n,
                        double *tmp, double *out)
 {
-  xrlab_revcumsum (peak, n, tmp);
-  for (gsize i = 0; i < n; i++)
-    out[i] = other[i] + peak[i] + p * tmp[i];
+  double carry[N_CHAINS];
+  gsize L = n / N_CHAINS;
+
+  if (n < 8 * N_CHAINS)
+    {
+      xrlab_revcumsum (peak, n, tmp);
+      for (gsize i = 0; i < n; i++)
+        out[i] = other[i] + peak[i] + p * tmp[i];
+      return;
+    }
+  suffix_sums (peak, n, tmp, carry);
+  for (int c = 0; c < N_CHAINS; c++)
+    {
+      gsize i0 = (gsize) c * L, i1 = c == N_CHAINS - 1 ? n : (gsize) (c + 1) * L;
+      double pc = p * carry[c];
+      for (gsize i = i0; i < i1; i++)
+        out[i] = other[i] + peak[i] + (p * tmp[i] + pc);
+    }
 }
 
 CLONES void
@@ -592,6 +731,13 @@ xrlab_dot (const double *x, const double *y, gsize n)
 }
 
 CLONES void
+xrlab_mul (const double *restrict a, const double *restrict b, gsize n, double *restrict out)
+{
+  for (gsize i = 0; i < n; i++)
+    out[i] = a[i] * b[i];
+}
+
+CLONES void
 xrlab_scale (double a, double *x, gsize n)
 {
   for (gsize i = 0; i < n; i++)
@@ -632,13 +778,6 @@ xrlab_transpose (const double *restrict cols, gsize n_cols, gsize n, double *res
 /* See jac_row in xrlab-plan.c. Vectors over θ are nthp long (a multiple of 8),
  * handled in blocks of 8 (one or a few vector registers, written with GCC's
  * vector extension so that every clone gets its widest registers). */
-typedef double v8d __attribute__ ((vector_size (64)));
-
-/* unaligned loads and stores of 8 doubles (macros: no 64-byte vectors
- * cross a call even without inlining) */
-#define ld8(p) __extension__ ({ v8d ld8_v_; memcpy (&ld8_v_, (p), sizeof ld8_v_); ld8_v_; })
-#define st8(p, v) do { v8d st8_v_ = (v); memcpy ((p), &st8_v_, sizeof st8_v_); } while (0)
-
 #define MAX_BLOCK_PARTIALS 16
 
 /* One block of 8 θ columns over all energies, from the high-index end. */

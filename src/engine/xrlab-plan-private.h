@@ -15,13 +15,15 @@ G_BEGIN_DECLS
  * @p holds the component's parameters in its function's order
  * (xrlab-model-private.h). Shirley is not an op here (see below). */
 
-/* acc[e] += w * f(x[e]; p) for e < n. */
-void xrlab_op_eval (XrlabFn fn, const double *x, gsize n, const double *p, double w,
-                    double *acc);
+/* acc[e] += w * f(x[e]; p) for e < n. @dx is the step of the energy axis
+ * when it is uniform (x[e] = x[0] + e dx within rounding; Gaussian factors
+ * then come from a recurrence), else 0. @tmp has room for n. */
+void xrlab_op_eval (XrlabFn fn, const double *x, gsize n, double dx, const double *p,
+                    double w, double *acc, double *tmp);
 
 /* val[e] = f(x[e]; p) and d[q][e] = ∂f/∂p_q for every parameter q. */
-void xrlab_op_grad (XrlabFn fn, const double *x, gsize n, const double *p,
-                    double *val, double *const *d);
+void xrlab_op_grad (XrlabFn fn, const double *x, gsize n, double dx, const double *p,
+                    double *val, double *const *d, double *tmp);
 
 /* out[i] = sum_{j >= i} in[i] (the Shirley integral, from the high-index
  * end). @out may be @in. */
@@ -43,6 +45,8 @@ void xrlab_kernel_row (XrlabFn fn, double ti, const double *t, const double *w, 
 double xrlab_sum   (const double *x, gsize n);
 double xrlab_dot   (const double *x, const double *y, gsize n);
 void   xrlab_scale (double a, double *x, gsize n);
+/* out[i] = a[i] b[i] */
+void   xrlab_mul   (const double *a, const double *b, gsize n, double *out);
 
 /* acc[i] += x[i] + p * sum_{j >= i} x[j]; @tmp has room for n. */
 void xrlab_shirley_accumulate (const double *x, double p, gsize n, double *tmp, double *acc);

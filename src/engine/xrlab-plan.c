@@ -466,6 +466,7 @@ enum {
 struct _XrlabPlan {
   gsize n_e, n_t, n_a, n_rows;
   double *energy, *time, *aux;
+  double energy_dx;          /* the step of a uniform energy axis, else 0 */
 
   /* parameters */
   gsize n_params;
@@ -501,6 +502,7 @@ struct _XrlabPlan {
   Fn *fns;
   double *clock_tau, *clock_mask;   /* n_clocks × n_t; clock 0 is the delay axis */
   double *w_trap;                   /* trapezoid weights of the delay axis */
+  double *lag_t, *lag_one;          /* uniform delay axis: lags (n-1-k) h, k < 2n-1; ones */
   gboolean has_kernels;
   guint max_refs, max_depth, max_deps, max_inputs;
   gsize n_partials;          /* most partial derivatives of delay-dependent ops in one row */
@@ -511,6 +513,7 @@ struct _XrlabPlan {
   gsize n_ops;
   guint32 *var1d, *vt, *shirley;
   gsize n_var1d, n_vt, n_shirley;
+  gsize n_vt_other;                       /* delay-dependent ops that are not peaks */
   double *const1d_peak, *const1d_other;
   double *const2d_peak, *const2d_other;   /* n_t × n_e, or NULL */
   gboolean rows_vary;
@@ -526,7 +529,7 @@ struct _XrlabPlan {
 
 typedef struct {
   double *peak, *other, *tmp, *cum;   /* n_e */
-  double *val;                         /* n_e */
+  double *val, *g;                     /* n_e */
   double *d[XRLAB_FN_MAX_PARAMS];     /* n_e each */
   double *shs;                         /* n_theta */
   /* the Jacobian row, row-major: partials of the delay-dependent ops and
@@ -555,8 +558,10 @@ struct _XrlabPlanWorkspace {
   double *pvals, *pd;                   /* function parameters and partials */
   double *kmat, *dkmat;                 /* n_t × n_t kernel rows */
   double *kS, *kdS, *kL, *kR, *kdL, *kdR, *kx, *kxs, *kdy;
+  double *kG, *kdG;                     /* uniform axis: the kernel per lag */
   gsize *klo, *khi;
   double *row1d_peak, *row1d_other;     /* this call's delay-independent parts */
+  double *row1d_total;                  /* their sum */
   double *base1, *base1P, *cum1;        /* Jacobian: n_theta × n_e, column-major */
   double *B1, *C1;                      /* the same row-major, n_e × nthp */
   Scratch *scratch;                     /* one per thread */
@@ -990,6 +995,14 @@ run_kernel (const XrlabPlan *plan, XrlabPlanWorkspace *ws, const Step *st, gbool
   ulo -= 1e-12 * fabs (ulo) + 1e-300;
   uhi += 1e-12 * fabs (uhi) + 1e-300;
 
+  /* On a uniform axis g depends on i - j only: tabulate it once,
+   * G[k] = g((n-1-k) h), so that row i reads G[n-1-i+j] (the box decides
+   * on the actual differences, at no cost anyway). */
+  gboolean lagged = plan->lag_t != NULL && fn != XRLAB_FN_BOXCONV;
+  if (lagged)
+    xrlab_kernel_row (fn, 0.0, plan->lag_t, plan->lag_one, 2 * n - 1, s, ws->kG,
+                      jac ? ws->kdG : NULL);
+
   memcpy (x, y, n * sizeof (double));
   if (jac)
     {
@@ -1017,7 +1030,14 @@ run_kernel (const XrlabPlan *plan, XrlabPlanWorkspace *ws, const Step *st, gbool
       ws->khi[i] = hi;
       m = hi - lo;
 
-      xrlab_kernel_row (fn, t[i], t + lo, w + lo, m, s, row + lo, jac ? drow + lo : NULL);
+      if (lagged)
+        {
+          xrlab_mul (ws->kG + (n - 1 - i) + lo, w + lo, m, row + lo);
+          if (jac)
+            xrlab_mul (ws->kdG + (n - 1 - i) + lo, w + lo, m, drow + lo);
+        }
+      else
+        xrlab_kernel_row (fn, t[i], t + lo, w + lo, m, s, row + lo, jac ? drow + lo : NULL);
       L = xrlab_kernel_mass_above (fn, t[i] - t[0], s, jac ? &dL : NULL);
       R = xrlab_kernel_mass_below (fn, t[i] - t[n - 1], s, jac ? &dR : NULL);
       S = L + R + xrlab_sum (row + lo, m);
@@ -1101,7 +1121,7 @@ op_params (const XrlabPlan *plan, const XrlabPlanWorkspace *ws, const Op *op, gs
 /* Adds op's value at delay t (mean over the aux points when profiled). */
 static void
 op_value (const XrlabPlan *plan, const XrlabPlanWorkspace *ws, const Op *op, gsize t,
-          double *peak, double *other)
+          double *peak, double *other, double *tmp)
 {
   gsize na = (op->flags & OP_VA) ? plan->n_a : 1;
   double w = 1.0 / (double) na, p[XRLAB_FN_MAX_PARAMS];
@@ -1109,8 +1129,8 @@ op_value (const XrlabPlan *plan, const XrlabPlanWorkspace *ws, const Op *op, gsi
   for (gsize a = 0; a < na; a++)
     {
       op_params (plan, ws, op, t, a, p);
-      xrlab_op_eval ((XrlabFn) op->fn, plan->energy, plan->n_e, p, w,
-                     (op->flags & OP_PEAK) ? peak : other);
+      xrlab_op_eval ((XrlabFn) op->fn, plan->energy, plan->n_e, plan->energy_dx, p, w,
+                     (op->flags & OP_PEAK) ? peak : other, tmp);
     }
 }
 
@@ -1128,7 +1148,8 @@ op_jac (const XrlabPlan *plan, const XrlabPlanWorkspace *ws, Scratch *sc, const 
   for (gsize a = 0; a < na; a++)
     {
       op_params (plan, ws, op, t, a, p);
-      xrlab_op_grad ((XrlabFn) op->fn, plan->energy, n, p, sc->val, sc->d);
+      xrlab_op_grad ((XrlabFn) op->fn, plan->energy, n, plan->energy_dx, p, sc->val, sc->d,
+                     sc->g);
       xrlab_axpy (w, sc->val, is_peak ? peak : other, n);
       for (guint q = 0; q < op->n_params; q++)
         {
@@ -1176,20 +1197,38 @@ eval_row (const XrlabPlan *plan, XrlabPlanWorkspace *ws, Scratch *sc, gsize t, d
 {
   gsize n = plan->n_e;
 
+  if (plan->n_shirley == 0)
+    {
+      /* no Shirley: everything straight into the row */
+      memcpy (out, ws->row1d_total, n * sizeof (double));
+      if (plan->const2d_peak)
+        {
+          xrlab_axpy (1.0, plan->const2d_peak + t * n, out, n);
+          xrlab_axpy (1.0, plan->const2d_other + t * n, out, n);
+        }
+      for (gsize i = 0; i < plan->n_vt; i++)
+        op_value (plan, ws, &plan->ops[plan->vt[i]], t, out, out, sc->g);
+      return;
+    }
   memcpy (sc->peak, ws->row1d_peak, n * sizeof (double));
-  memcpy (sc->other, ws->row1d_other, n * sizeof (double));
   if (plan->const2d_peak)
     xrlab_axpy (1.0, plan->const2d_peak + t * n, sc->peak, n);
-  if (plan->const2d_other)
-    xrlab_axpy (1.0, plan->const2d_other + t * n, sc->other, n);
   for (gsize i = 0; i < plan->n_vt; i++)
-    op_value (plan, ws, &plan->ops[plan->vt[i]], t, sc->peak, sc->other);
-  if (plan->n_shirley)
-    xrlab_shirley_combine (sc->peak, sc->other, shirley_factor (plan, ws, t, NULL), n,
-                           sc->tmp, out);
-  else
-    for (gsize e = 0; e < n; e++)
-      out[e] = sc->peak[e] + sc->other[e];
+    if (plan->ops[plan->vt[i]].flags & OP_PEAK)
+      op_value (plan, ws, &plan->ops[plan->vt[i]], t, sc->peak, NULL, sc->g);
+  if (plan->n_vt_other > 0 || plan->const2d_other)
+    {
+      memcpy (sc->other, ws->row1d_other, n * sizeof (double));
+      if (plan->const2d_other)
+        xrlab_axpy (1.0, plan->const2d_other + t * n, sc->other, n);
+      for (gsize i = 0; i < plan->n_vt; i++)
+        if (!(plan->ops[plan->vt[i]].flags & OP_PEAK))
+          op_value (plan, ws, &plan->ops[plan->vt[i]], t, NULL, sc->other, sc->g);
+    }
+  xrlab_shirley_combine (sc->peak,
+                         (plan->n_vt_other > 0 || plan->const2d_other) ? sc->other
+                                                                       : ws->row1d_other,
+                         shirley_factor (plan, ws, t, NULL), n, sc->tmp, out);
 }
 
 /* Sums partial q into an earlier one p of the list when coef_q = λ coef_p. */
@@ -1290,7 +1329,8 @@ jac_row (const XrlabPlan *plan, XrlabPlanWorkspace *ws, Scratch *sc, gsize t, do
           op_params (plan, ws, op, t, a, p);
           for (guint q = 0; q < op->n_params; q++)
             d[q] = sc->dq + (Q + q) * n;
-          xrlab_op_grad ((XrlabFn) op->fn, plan->energy, n, p, sc->val, d);
+          xrlab_op_grad ((XrlabFn) op->fn, plan->energy, n, plan->energy_dx, p, sc->val, d,
+                         sc->g);
           xrlab_axpy (w, sc->val, is_peak ? sc->peak : sc->other, n);
           for (guint q = 0; q < op->n_params; q++)
             {
@@ -1433,7 +1473,10 @@ prepare_call (const XrlabPlan *plan, XrlabPlanWorkspace *ws, const double *theta
   if (!jac)
     {
       for (gsize i = 0; i < plan->n_var1d; i++)
-        op_value (plan, ws, &plan->ops[plan->var1d[i]], 0, ws->row1d_peak, ws->row1d_other);
+        op_value (plan, ws, &plan->ops[plan->var1d[i]], 0, ws->row1d_peak, ws->row1d_other,
+                  ws->scratch[0].g);
+      memcpy (ws->row1d_total, ws->row1d_peak, n * sizeof (double));
+      xrlab_axpy (1.0, ws->row1d_other, ws->row1d_total, n);
       return;
     }
   for (gsize k = 0; k < plan->n_theta; k++)
@@ -1612,10 +1655,13 @@ xrlab_plan_workspace_new (const XrlabPlan *plan, guint n_threads)
       ws->kdy = g_new (double, nt);
       ws->kxs = g_new (double, nt * MAX (plan->max_deps, 1));
       ws->klo = g_new (gsize, nt);
+      ws->kG = g_new (double, 2 * nt);
+      ws->kdG = g_new (double, 2 * nt);
       ws->khi = g_new (gsize, nt);
     }
   ws->row1d_peak = g_new (double, n);
   ws->row1d_other = g_new (double, n);
+  ws->row1d_total = g_new (double, n);
   ws->base1 = g_new0 (double, nth * n);
   ws->base1P = g_new0 (double, nth * n);
   ws->cum1 = g_new0 (double, nth * n);
@@ -1630,6 +1676,7 @@ xrlab_plan_workspace_new (const XrlabPlan *plan, guint n_threads)
       sc->tmp = g_new0 (double, MAX (n, plan->nthp));
       sc->cum = g_new0 (double, n);
       sc->val = g_new0 (double, n);
+      sc->g = g_new0 (double, n);
       for (guint q = 0; q < XRLAB_FN_MAX_PARAMS; q++)
         sc->d[q] = g_new0 (double, n);
       sc->shs = g_new0 (double, nth);
@@ -1688,6 +1735,7 @@ xrlab_plan_workspace_free (XrlabPlanWorkspace *ws)
       g_free (sc->tmp);
       g_free (sc->cum);
       g_free (sc->val);
+      g_free (sc->g);
       for (guint q = 0; q < XRLAB_FN_MAX_PARAMS; q++)
         g_free (sc->d[q]);
       g_free (sc->shs);
@@ -1725,9 +1773,12 @@ xrlab_plan_workspace_free (XrlabPlanWorkspace *ws)
   g_free (ws->kdy);
   g_free (ws->kxs);
   g_free (ws->klo);
+  g_free (ws->kG);
+  g_free (ws->kdG);
   g_free (ws->khi);
   g_free (ws->row1d_peak);
   g_free (ws->row1d_other);
+  g_free (ws->row1d_total);
   g_free (ws->base1);
   g_free (ws->base1P);
   g_free (ws->cum1);
@@ -1844,6 +1895,15 @@ xrlab_plan_new_full (const XrlabModel *model, const double *energy, gsize n_ener
   plan->energy = g_memdup2 (energy, n_energy * sizeof (double));
   plan->time = n_time ? g_memdup2 (time, n_time * sizeof (double)) : NULL;
   plan->aux = n_aux ? g_memdup2 (aux, n_aux * sizeof (double)) : NULL;
+  /* a uniform energy axis (to rounding): x[e] = x[0] + e dx */
+  if (n_energy >= 16)
+    {
+      double dx = (energy[n_energy - 1] - energy[0]) / (double) (n_energy - 1);
+      gboolean uniform = dx != 0.0;
+      for (gsize e = 0; e < n_energy && uniform; e++)
+        uniform = fabs (energy[e] - (energy[0] + (double) e * dx)) <= 1e-9 * fabs (dx);
+      plan->energy_dx = uniform ? dx : 0.0;
+    }
 
   /* parameters and θ */
   plan->n_params = m->all->len;
@@ -1953,6 +2013,24 @@ xrlab_plan_new_full (const XrlabModel *model, const double *energy, gsize n_ener
       for (gsize i = 0; i < n_time; i++)
         plan->w_trap[i] = 0.5 * ((i + 1 < n_time ? time[i + 1] : time[i])
                                  - (i > 0 ? time[i - 1] : time[i]));
+      /* a uniform axis, to rounding: t_i = t_0 + i h */
+      if (n_time >= 2)
+        {
+          double h = (time[n_time - 1] - time[0]) / (double) (n_time - 1);
+          gboolean uniform = TRUE;
+          for (gsize i = 0; i < n_time && uniform; i++)
+            uniform = fabs (time[i] - (time[0] + (double) i * h)) <= 1e-12 * fabs (h);
+          if (uniform)
+            {
+              plan->lag_t = g_new (double, 2 * n_time - 1);
+              plan->lag_one = g_new (double, 2 * n_time - 1);
+              for (gsize k = 0; k < 2 * n_time - 1; k++)
+                {
+                  plan->lag_t[k] = -((double) (n_time - 1) - (double) k) * h;
+                  plan->lag_one[k] = 1.0;
+                }
+            }
+        }
     }
 
   /* ops */
@@ -2080,10 +2158,11 @@ xrlab_plan_new_full (const XrlabModel *model, const double *energy, gsize n_ener
             }
           for (gsize t = 0; t < n_time; t++)
             op_value (plan, tmp_ws, op, t, plan->const2d_peak + t * n_energy,
-                      plan->const2d_other + t * n_energy);
+                      plan->const2d_other + t * n_energy, tmp_ws->scratch[0].g);
         }
       else
-        op_value (plan, tmp_ws, op, 0, plan->const1d_peak, plan->const1d_other);
+        op_value (plan, tmp_ws, op, 0, plan->const1d_peak, plan->const1d_other,
+                  tmp_ws->scratch[0].g);
     }
   /* Shirley: constant when its factor is fixed and every peak is constant */
   for (gsize i = 0; i < plan->n_ops; i++)
@@ -2130,6 +2209,9 @@ xrlab_plan_new_full (const XrlabModel *model, const double *energy, gsize n_ener
   plan->var1d = STEAL (g_steal_pointer (&var1d), guint32);
   plan->n_vt = vt->len;
   plan->vt = STEAL (g_steal_pointer (&vt), guint32);
+  for (gsize i = 0; i < plan->n_vt; i++)
+    if (!(plan->ops[plan->vt[i]].flags & OP_PEAK))
+      plan->n_vt_other++;
   plan->n_shirley = shirley->len;
   plan->shirley = STEAL (g_steal_pointer (&shirley), guint32);
 
@@ -2212,6 +2294,8 @@ xrlab_plan_free (XrlabPlan *plan)
   g_free (plan->clock_tau);
   g_free (plan->clock_mask);
   g_free (plan->w_trap);
+  g_free (plan->lag_t);
+  g_free (plan->lag_one);
   g_free (plan->ops);
   g_free (plan->var1d);
   g_free (plan->vt);
