@@ -782,25 +782,25 @@ xrlab_transpose (const double *restrict cols, gsize n_cols, gsize n, double *res
 
 /* One block of 8 θ columns over all energies, from the high-index end. */
 INLINE void
-combine_block (gsize n, gsize nthp, const double *const *dp, const v8d *cv, gsize np,
-               const double *const *dpo, const v8d *co, gsize npo, const double *b1,
-               const double *c1, const double *cum, gboolean shirley, double ps,
-               const double *sh, double *dst, gsize stride)
+combine_block (gsize n, const double *const *dp, const v8d *cv, gsize np,
+               const double *const *dpo, const v8d *co, gsize npo, const double *cum,
+               gboolean shirley, double ps, const double *sh, double *dst, gsize stride,
+               gboolean add)
 {
-  v8d acc = { 0 }, shv = ld8 (sh);
+  v8d acc = { 0 }, shv = ld8 (sh), zero = { 0 };
 
   for (gsize e = n; e-- > 0;)
     {
-      v8d pk = { 0 }, r;
+      v8d pk = zero, r;
       for (gsize i = 0; i < np; i++)
         pk += dp[i][e] * cv[i];
-      r = b1 ? ld8 (b1 + e * nthp) + pk : pk;
+      r = add ? ld8 (dst + e * stride) + pk : pk;
       if (shirley)
         {
           acc += pk;
-          r += ps * acc + cum[e] * shv;
-          if (c1)
-            r += ps * ld8 (c1 + e * nthp);
+          r += ps * acc;
+          if (!add)
+            r += cum[e] * shv;
         }
       for (gsize i = 0; i < npo; i++)
         r += dpo[i][e] * co[i];
@@ -809,12 +809,10 @@ combine_block (gsize n, gsize nthp, const double *const *dp, const v8d *cv, gsiz
 }
 
 CLONES void
-xrlab_jac_row_combine (gsize n, gsize nth, gsize nthp, const double *restrict dq,
-                       const double *restrict coef, const guint32 *peak_idx,
-                       const guint32 *peak_off, const guint32 *other_idx,
-                       const guint32 *other_off, const double *restrict B1,
-                       const guint8 *B1_blocks, const double *restrict C1,
-                       const double *restrict peak,
+xrlab_jac_row_combine (gsize n, gsize nth, gsize nthp, const double *const *peak_d,
+                       const double *const *peak_c, const guint32 *peak_off,
+                       const double *const *other_d, const double *const *other_c,
+                       const guint32 *other_off, const double *restrict peak,
                        const double *restrict other, gboolean shirley, double ps,
                        const double *restrict sh, double *restrict cum,
                        double *restrict tmp, double *restrict jac, double *restrict out)
@@ -824,58 +822,51 @@ xrlab_jac_row_combine (gsize n, gsize nth, gsize nthp, const double *restrict dq
 
   if (shirley)
     xrlab_revcumsum (peak, n, cum);
-  for (gsize k0 = 0, b = 0; k0 < nthp; k0 += 8, b++)
+  for (gsize k0 = 0, b = 0; k0 < nth; k0 += 8, b++)
     {
       gboolean full = k0 + 8 <= nth;
       guint32 i0 = peak_off[b], i1 = peak_off[b + 1];
       guint32 o0 = other_off[b], o1 = other_off[b + 1];
-      v8d zero = { 0 };
+      double *dst = full ? jac + k0 : tmp;
+      gsize stride = full ? nth : 8;
 
-      if (k0 >= nth)
-        break;
-      /* more partials than registers: in groups, the first group with the
-       * constant parts, the others added on */
+      /* in groups of as many partials as stay in registers; the first group
+       * writes, the others add */
       for (guint32 g = 0; g == 0 || i0 + g < i1 || o0 + g < o1; g += MAX_BLOCK_PARTIALS)
         {
           gsize np = 0, npo = 0;
           for (guint32 i = i0 + g; i < i1 && np < MAX_BLOCK_PARTIALS; i++, np++)
             {
-              dp[np] = dq + peak_idx[i] * n;
-              cv[np] = ld8 (coef + peak_idx[i] * nthp + k0);
+              dp[np] = peak_d[i];
+              cv[np] = ld8 (peak_c[i] + k0);
             }
           for (guint32 i = o0 + g; i < o1 && npo < MAX_BLOCK_PARTIALS; i++, npo++)
             {
-              dpo[npo] = dq + other_idx[i] * n;
-              co[npo] = ld8 (coef + other_idx[i] * nthp + k0);
+              dpo[npo] = other_d[i];
+              co[npo] = ld8 (other_c[i] + k0);
             }
-          if (g == 0)
-            combine_block (n, nthp, dp, cv, np, dpo, co, npo,
-                           B1_blocks[b] ? B1 + k0 : NULL,
-                           C1 && B1_blocks[b] ? C1 + k0 : NULL, cum, shirley, ps, sh + k0,
-                           full ? jac + k0 : tmp, full ? nth : 8);
-          else
+          combine_block (n, dp, cv, np, dpo, co, npo, cum, shirley, ps, sh + k0, dst, stride,
+                         g > 0);
+        }
+      if (!full)
+        {
+          gsize rem = nth - k0;   /* 1 .. 7 */
+          for (gsize e = 0; e < n; e++)
             {
-              /* the rest of the partials: accumulate onto what is there */
-              double *dst = full ? jac + k0 : tmp;
-              gsize stride = full ? nth : 8;
-              v8d acc = zero;
-              for (gsize e = n; e-- > 0;)
+              const double *src = tmp + e * 8;
+              double *d = jac + e * nth + k0;
+              switch (rem)
                 {
-                  v8d pk = zero, r;
-                  for (gsize i = 0; i < np; i++)
-                    pk += dp[i][e] * cv[i];
-                  acc += pk;
-                  r = ld8 (dst + e * stride) + pk + (shirley ? ps * acc : zero);
-                  for (gsize i = 0; i < npo; i++)
-                    r += dpo[i][e] * co[i];
-                  st8 (dst + e * stride, r);
+                case 7: d[6] = src[6]; G_GNUC_FALLTHROUGH;
+                case 6: d[5] = src[5]; G_GNUC_FALLTHROUGH;
+                case 5: d[4] = src[4]; G_GNUC_FALLTHROUGH;
+                case 4: d[3] = src[3]; G_GNUC_FALLTHROUGH;
+                case 3: d[2] = src[2]; G_GNUC_FALLTHROUGH;
+                case 2: d[1] = src[1]; G_GNUC_FALLTHROUGH;
+                default: d[0] = src[0];
                 }
             }
         }
-      if (!full)
-        for (gsize e = 0; e < n; e++)
-          for (gsize q = 0; k0 + q < nth; q++)
-            jac[e * nth + k0 + q] = tmp[e * 8 + q];
     }
   if (out)
     for (gsize e = 0; e < n; e++)

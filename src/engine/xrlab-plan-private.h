@@ -55,19 +55,16 @@ void xrlab_shirley_accumulate (const double *x, double p, gsize n, double *tmp, 
 void xrlab_transpose (const double *cols, gsize n_cols, gsize n, double *out);
 
 /* The row-major assembly of one delay row of the Jacobian (xrlab-plan.c):
- * partial q (of dq, n values each) with θ coefficients coef[q * nthp ..];
- * the partials whose coefficients are nonzero in θ block b (8 entries) are
- * peak_idx[peak_off[b] .. peak_off[b + 1]) and likewise for other ops.
- * B1 (and C1) are read only in blocks where B1_blocks[b] is set.
- * @cum (n) and @tmp (8 n) are scratch. */
-void xrlab_jac_row_combine (gsize n, gsize nth, gsize nthp, const double *dq,
-                            const double *coef, const guint32 *peak_idx,
-                            const guint32 *peak_off, const guint32 *other_idx,
-                            const guint32 *other_off, const double *B1,
-                            const guint8 *B1_blocks, const double *C1,
-                            const double *peak, const double *other, gboolean shirley,
-                            double ps, const double *sh, double *cum, double *tmp,
-                            double *jac, double *out);
+ * for θ block b (8 entries) the peak partials peak_d[i] (n values) with θ
+ * coefficients peak_c[i] (nthp values), peak_off[b] <= i < peak_off[b + 1],
+ * and likewise for other ops. @cum (n) and @tmp (8 n) are scratch. */
+void xrlab_jac_row_combine (gsize n, gsize nth, gsize nthp, const double *const *peak_d,
+                            const double *const *peak_c, const guint32 *peak_off,
+                            const double *const *other_d, const double *const *other_c,
+                            const guint32 *other_off, const double *peak,
+                            const double *other, gboolean shirley, double ps,
+                            const double *sh, double *cum, double *tmp, double *jac,
+                            double *out);
 
 /* exp(x) to about one ulp, written so that loops over it vectorise;
  * 0 below -708. */

@@ -455,14 +455,6 @@ typedef struct {
   guint32 flags;
 } Op;
 
-enum {
-  COL_BASE1 = 1 << 0,    /* delay-independent ops depend on it */
-  COL_BASE1P = 1 << 1,   /* ... peaks among them */
-  COL_DP = 1 << 2,       /* delay-dependent peaks */
-  COL_DO = 1 << 3,       /* delay-dependent other components */
-  COL_SH = 1 << 4,       /* a Shirley parameter */
-};
-
 struct _XrlabPlan {
   gsize n_e, n_t, n_a, n_rows;
   double *energy, *time, *aux;
@@ -506,6 +498,7 @@ struct _XrlabPlan {
   gboolean has_kernels;
   guint max_refs, max_depth, max_deps, max_inputs;
   gsize n_partials;          /* most partial derivatives of delay-dependent ops in one row */
+  gsize n_partials1d;        /* partial derivatives of the delay-independent ops */
   gsize nthp;                /* n_theta rounded up to a multiple of 8 */
 
   /* ops */
@@ -518,8 +511,6 @@ struct _XrlabPlan {
   double *const2d_peak, *const2d_other;   /* n_t × n_e, or NULL */
   gboolean rows_vary;
   gboolean psum_vt;                       /* the Shirley factor changes with delay */
-  guint8 *col_flags;
-  guint8 *base1_blocks;                   /* per block of 8 θ: some column has COL_BASE1 */
 
   GMutex lock;
   XrlabPlanWorkspace *own_ws;
@@ -537,8 +528,9 @@ typedef struct {
   double *dq;                          /* n_partials × n_e */
   double *coef;                        /* n_partials × nthp */
   guint32 *qpeak, *qother;             /* partials of peaks / of other ops */
-  guint32 *bpeak, *bother;             /* per θ block: the partials that touch it */
-  guint32 *bpeak_off, *bother_off;     /* n_blocks + 1 */
+  /* per θ block: the partials (data and θ coefficients) that touch it */
+  const double **bp_d, **bp_c, **bo_d, **bo_c;
+  guint32 *bp_off, *bo_off;            /* n_blocks + 1 */
   double *pk, *acc, *sh;               /* nthp */
   double *jtmp;                        /* 8 n_e */
 } Scratch;
@@ -562,14 +554,16 @@ struct _XrlabPlanWorkspace {
   gsize *klo, *khi;
   double *row1d_peak, *row1d_other;     /* this call's delay-independent parts */
   double *row1d_total;                  /* their sum */
-  double *base1, *base1P, *cum1;        /* Jacobian: n_theta × n_e, column-major */
-  double *B1, *C1;                      /* the same row-major, n_e × nthp */
+  /* Jacobian: the partials of the delay-independent ops, once per call */
+  double *dq1d;                         /* n_partials1d × n_e */
+  double *coef1d;                       /* n_partials1d × nthp */
+  guint32 *q1_peak, *q1_other;
+  gsize n1_peak, n1_other;
   Scratch *scratch;                     /* one per thread */
 
   /* the current call */
   const double *theta;
   double *out, *jac;
-  double psum0;
 
   /* helper threads */
   guint n_threads;
@@ -1134,35 +1128,6 @@ op_value (const XrlabPlan *plan, const XrlabPlanWorkspace *ws, const Op *op, gsi
     }
 }
 
-/* Adds op's value to peak/other and its θ derivatives to the columns
- * colP/colO (n_theta × n_e, column-major). */
-static void
-op_jac (const XrlabPlan *plan, const XrlabPlanWorkspace *ws, Scratch *sc, const Op *op,
-        gsize t, double *peak, double *other, double *colP, double *colO)
-{
-  gsize na = (op->flags & OP_VA) ? plan->n_a : 1, n = plan->n_e;
-  double w = 1.0 / (double) na, p[XRLAB_FN_MAX_PARAMS];
-  gboolean is_peak = (op->flags & OP_PEAK) != 0;
-  double *col = is_peak ? colP : colO;
-
-  for (gsize a = 0; a < na; a++)
-    {
-      op_params (plan, ws, op, t, a, p);
-      xrlab_op_grad ((XrlabFn) op->fn, plan->energy, n, plan->energy_dx, p, sc->val, sc->d,
-                     sc->g);
-      xrlab_axpy (w, sc->val, is_peak ? peak : other, n);
-      for (guint q = 0; q < op->n_params; q++)
-        {
-          const Slot *S = &plan->slots[op->slots[q]];
-          const double *sS = ws->sens + S->sens_off + cell_of (S, t, a, plan->n_a) * S->n_deps;
-          const guint32 *deps = plan->deps + S->deps_off;
-          for (guint j = 0; j < S->n_deps; j++)
-            if (sS[j] != 0.0)
-              xrlab_axpy (w * sS[j], sc->d[q], col + deps[j] * n, n);
-        }
-    }
-}
-
 /* The Shirley factor at delay t (sum over Shirley components, mean over aux
  * points) and, when @shs is given, its θ derivatives. */
 static double
@@ -1231,6 +1196,51 @@ eval_row (const XrlabPlan *plan, XrlabPlanWorkspace *ws, Scratch *sc, gsize t, d
                          shirley_factor (plan, ws, t, NULL), n, sc->tmp, out);
 }
 
+/* The partials of op at delay t (each aux point) into dq[Q ..] with their θ
+ * coefficients (weight times sensitivity) in coef[Q ..]; its value is added
+ * to peak or other; the partials with a nonzero coefficient are listed in
+ * qpeak / qother. Returns the number of partials written. */
+static gsize
+op_partials (const XrlabPlan *plan, const XrlabPlanWorkspace *ws, const Op *op, gsize t,
+             gsize Q, double *dq, double *coef, double *val, double *tmp, double *peak,
+             double *other, guint32 *qpeak, gsize *n_peak, guint32 *qother, gsize *n_other)
+{
+  gsize na = (op->flags & OP_VA) ? plan->n_a : 1, n = plan->n_e, nthp = plan->nthp, q0 = Q;
+  double w = 1.0 / (double) na, p[XRLAB_FN_MAX_PARAMS];
+  gboolean is_peak = (op->flags & OP_PEAK) != 0;
+
+  for (gsize a = 0; a < na; a++)
+    {
+      double *d[XRLAB_FN_MAX_PARAMS];
+      op_params (plan, ws, op, t, a, p);
+      for (guint q = 0; q < op->n_params; q++)
+        d[q] = dq + (Q + q) * n;
+      xrlab_op_grad ((XrlabFn) op->fn, plan->energy, n, plan->energy_dx, p, val, d, tmp);
+      xrlab_axpy (w, val, is_peak ? peak : other, n);
+      for (guint q = 0; q < op->n_params; q++)
+        {
+          const Slot *S = &plan->slots[op->slots[q]];
+          const double *sS = ws->sens + S->sens_off + cell_of (S, t, a, plan->n_a) * S->n_deps;
+          double *c = coef + (Q + q) * nthp;
+          gboolean any = FALSE;
+          memset (c, 0, nthp * sizeof (double));
+          for (guint j = 0; j < S->n_deps; j++)
+            {
+              c[plan->deps[S->deps_off + j]] = w * sS[j];
+              any |= sS[j] != 0.0;
+            }
+          if (!any)
+            continue;
+          if (is_peak)
+            qpeak[(*n_peak)++] = Q + q;
+          else
+            qother[(*n_other)++] = Q + q;
+        }
+      Q += op->n_params;
+    }
+  return Q - q0;
+}
+
 /* Sums partial q into an earlier one p of the list when coef_q = λ coef_p. */
 static void
 merge_partials (const XrlabPlan *plan, Scratch *sc, gsize n, guint32 *list, gsize *len)
@@ -1268,37 +1278,45 @@ merge_partials (const XrlabPlan *plan, Scratch *sc, gsize n, guint32 *list, gsiz
   *len = kept;
 }
 
-/* For each block of 8 θ entries, the partials with a nonzero coefficient there. */
+/* For each block of 8 θ entries, the partials with a nonzero coefficient
+ * there: this row's (dq, coef) and the call's delay-independent ones. */
 static void
-block_lists (const XrlabPlan *plan, const Scratch *sc, const guint32 *list, gsize len,
-             guint32 *idx, guint32 *off)
+block_lists (const XrlabPlan *plan, const double *dq, const double *coef,
+             const guint32 *list, gsize len, const double *dq1, const double *coef1,
+             const guint32 *list1, gsize len1, const double **bd, const double **bc,
+             guint32 *off)
 {
-  gsize nthp = plan->nthp, m = 0;
+  gsize nthp = plan->nthp, n = plan->n_e, m = 0;
 
   for (gsize b = 0; b < nthp / 8; b++)
     {
       off[b] = m;
-      for (gsize i = 0; i < len; i++)
-        {
-          const double *c = sc->coef + list[i] * nthp + 8 * b;
-          gboolean any = FALSE;
-          for (int q = 0; q < 8; q++)
-            any |= c[q] != 0.0;
-          if (any)
-            idx[m++] = list[i];
-        }
+      for (int src = 0; src < 2; src++)
+        for (gsize i = 0; i < (src ? len1 : len); i++)
+          {
+            guint32 q = src ? list1[i] : list[i];
+            const double *c = (src ? coef1 : coef) + q * nthp;
+            gboolean any = FALSE;
+            for (int k = 0; k < 8; k++)
+              any |= c[8 * b + k] != 0.0;
+            if (any)
+              {
+                bd[m] = (src ? dq1 : dq) + q * n;
+                bc[m] = c;
+                m++;
+              }
+          }
     }
   off[nthp / 8] = m;
 }
 
 /* One row of the Jacobian, written row-major as it is computed: for each
  * energy e (from the high-index end, carrying the Shirley integrals),
- *   J[e, :] = B1[e, :] + P[e, :] + ps (sum_{j >= e} P[j, :]) + O[e, :]
- *             + sh(:) sum_{j >= e} S_j + ps C1[e, :]
- * with P and O the θ derivatives of this row's delay-dependent peaks and
- * other components (sum over their partials d_q(e) times θ coefficients),
- * S the peak sum, ps the Shirley factor and sh its θ derivatives, and
- * B1, C1 the delay-independent parts prepared once per call. */
+ *   J[e, :] = P[e, :] + ps (sum_{j >= e} P[j, :]) + O[e, :] + sh(:) sum_{j >= e} S_j
+ * with P and O the θ derivatives of the peaks and of the other components
+ * (their partials d_q(e) times θ coefficients: this row's delay-dependent
+ * ops and the call's delay-independent ones), S the peak sum, ps the Shirley
+ * factor and sh its θ derivatives. */
 static void
 jac_row (const XrlabPlan *plan, XrlabPlanWorkspace *ws, Scratch *sc, gsize t, double *out,
          double *jac)
@@ -1315,61 +1333,27 @@ jac_row (const XrlabPlan *plan, XrlabPlanWorkspace *ws, Scratch *sc, gsize t, do
   if (plan->const2d_other)
     xrlab_axpy (1.0, plan->const2d_other + t * n, sc->other, n);
 
-  /* partials of the delay-dependent ops, with their θ coefficients */
   for (gsize i = 0; i < plan->n_vt; i++)
-    {
-      const Op *op = &plan->ops[plan->vt[i]];
-      gsize na = (op->flags & OP_VA) ? plan->n_a : 1;
-      double w = 1.0 / (double) na, p[XRLAB_FN_MAX_PARAMS];
-      gboolean is_peak = (op->flags & OP_PEAK) != 0;
+    Q += op_partials (plan, ws, &plan->ops[plan->vt[i]], t, Q, sc->dq, sc->coef, sc->val,
+                      sc->g, sc->peak, sc->other, sc->qpeak, &n_peak, sc->qother, &n_other);
 
-      for (gsize a = 0; a < na; a++)
-        {
-          double *d[XRLAB_FN_MAX_PARAMS];
-          op_params (plan, ws, op, t, a, p);
-          for (guint q = 0; q < op->n_params; q++)
-            d[q] = sc->dq + (Q + q) * n;
-          xrlab_op_grad ((XrlabFn) op->fn, plan->energy, n, plan->energy_dx, p, sc->val, d,
-                         sc->g);
-          xrlab_axpy (w, sc->val, is_peak ? sc->peak : sc->other, n);
-          for (guint q = 0; q < op->n_params; q++)
-            {
-              const Slot *S = &plan->slots[op->slots[q]];
-              const double *sS = ws->sens + S->sens_off
-                                 + cell_of (S, t, a, plan->n_a) * S->n_deps;
-              double *c = sc->coef + (Q + q) * nthp;
-              gboolean any = FALSE;
-              memset (c, 0, nthp * sizeof (double));
-              for (guint j = 0; j < S->n_deps; j++)
-                {
-                  c[plan->deps[S->deps_off + j]] = w * sS[j];
-                  any |= sS[j] != 0.0;
-                }
-              if (!any)
-                continue;
-              if (is_peak)
-                sc->qpeak[n_peak++] = Q + q;
-              else
-                sc->qother[n_other++] = Q + q;
-            }
-          Q += op->n_params;
-        }
-    }
   /* Partials whose coefficients are proportional (the two peaks of a doublet
    * tied by expressions) are summed into one. */
   merge_partials (plan, sc, n, sc->qpeak, &n_peak);
   merge_partials (plan, sc, n, sc->qother, &n_other);
-  block_lists (plan, sc, sc->qpeak, n_peak, sc->bpeak, sc->bpeak_off);
-  block_lists (plan, sc, sc->qother, n_other, sc->bother, sc->bother_off);
+  block_lists (plan, sc->dq, sc->coef, sc->qpeak, n_peak, ws->dq1d, ws->coef1d, ws->q1_peak,
+               ws->n1_peak, sc->bp_d, sc->bp_c, sc->bp_off);
+  block_lists (plan, sc->dq, sc->coef, sc->qother, n_other, ws->dq1d, ws->coef1d,
+               ws->q1_other, ws->n1_other, sc->bo_d, sc->bo_c, sc->bo_off);
+  memset (sc->sh, 0, nthp * sizeof (double));
   if (shirley)
     {
       ps = shirley_factor (plan, ws, t, sc->shs);
       memcpy (sc->sh, sc->shs, nth * sizeof (double));
     }
-  xrlab_jac_row_combine (n, nth, nthp, sc->dq, sc->coef, sc->bpeak, sc->bpeak_off,
-                         sc->bother, sc->bother_off, ws->B1, plan->base1_blocks,
-                         plan->psum_vt ? ws->C1 : NULL, sc->peak, sc->other, shirley, ps,
-                         sc->sh, sc->cum, sc->jtmp, jac, out);
+  xrlab_jac_row_combine (n, nth, nthp, sc->bp_d, sc->bp_c, sc->bp_off, sc->bo_d, sc->bo_c,
+                         sc->bo_off, sc->peak, sc->other, shirley, ps, sc->sh, sc->cum,
+                         sc->jtmp, jac, out);
 }
 
 static void
@@ -1479,40 +1463,16 @@ prepare_call (const XrlabPlan *plan, XrlabPlanWorkspace *ws, const double *theta
       xrlab_axpy (1.0, ws->row1d_other, ws->row1d_total, n);
       return;
     }
-  for (gsize k = 0; k < plan->n_theta; k++)
-    {
-      if (plan->col_flags[k] & COL_BASE1)
-        memset (ws->base1 + k * n, 0, n * sizeof (double));
-      if (plan->col_flags[k] & COL_BASE1P)
-        memset (ws->base1P + k * n, 0, n * sizeof (double));
-    }
-  for (gsize i = 0; i < plan->n_var1d; i++)
-    op_jac (plan, ws, &ws->scratch[0], &plan->ops[plan->var1d[i]], 0, ws->row1d_peak,
-            ws->row1d_other, ws->base1P, ws->base1);
-  ws->psum0 = plan->n_shirley ? shirley_factor (plan, ws, 0, NULL) : 0.0;
-  for (gsize k = 0; k < plan->n_theta; k++)
-    if (plan->col_flags[k] & COL_BASE1P)
-      {
-        double *cum = ws->cum1 + k * n, *bp = ws->base1P + k * n, *b = ws->base1 + k * n;
-        xrlab_revcumsum (bp, n, cum);
-        xrlab_axpy (1.0, bp, b, n);
-        if (plan->n_shirley && !plan->psum_vt)
-          xrlab_axpy (ws->psum0, cum, b, n);
-      }
-  /* row-major copies for the rows */
-  memset (ws->B1, 0, n * plan->nthp * sizeof (double));
-  for (gsize k = 0; k < plan->n_theta; k++)
-    if (plan->col_flags[k] & COL_BASE1)
-      for (gsize e = 0; e < n; e++)
-        ws->B1[e * plan->nthp + k] = ws->base1[k * n + e];
-  if (plan->psum_vt)
-    {
-      memset (ws->C1, 0, n * plan->nthp * sizeof (double));
-      for (gsize k = 0; k < plan->n_theta; k++)
-        if (plan->col_flags[k] & COL_BASE1P)
-          for (gsize e = 0; e < n; e++)
-            ws->C1[e * plan->nthp + k] = ws->cum1[k * n + e];
-    }
+  /* the partials of the delay-independent ops: the same for every row */
+  {
+    gsize Q = 0;
+    ws->n1_peak = ws->n1_other = 0;
+    for (gsize i = 0; i < plan->n_var1d; i++)
+      Q += op_partials (plan, ws, &plan->ops[plan->var1d[i]], 0, Q, ws->dq1d, ws->coef1d,
+                        ws->scratch[0].val, ws->scratch[0].g, ws->row1d_peak,
+                        ws->row1d_other, ws->q1_peak, &ws->n1_peak, ws->q1_other,
+                        &ws->n1_other);
+  }
 }
 
 void
@@ -1662,11 +1622,10 @@ xrlab_plan_workspace_new (const XrlabPlan *plan, guint n_threads)
   ws->row1d_peak = g_new (double, n);
   ws->row1d_other = g_new (double, n);
   ws->row1d_total = g_new (double, n);
-  ws->base1 = g_new0 (double, nth * n);
-  ws->base1P = g_new0 (double, nth * n);
-  ws->cum1 = g_new0 (double, nth * n);
-  ws->B1 = g_new0 (double, plan->nthp * n);
-  ws->C1 = g_new0 (double, plan->nthp * n);
+  ws->dq1d = g_new0 (double, MAX (plan->n_partials1d, 1) * n);
+  ws->coef1d = g_new0 (double, MAX (plan->n_partials1d, 1) * plan->nthp);
+  ws->q1_peak = g_new0 (guint32, MAX (plan->n_partials1d, 1));
+  ws->q1_other = g_new0 (guint32, MAX (plan->n_partials1d, 1));
   ws->scratch = g_new0 (Scratch, ws->n_threads);
   for (guint i = 0; i < ws->n_threads; i++)
     {
@@ -1684,10 +1643,15 @@ xrlab_plan_workspace_new (const XrlabPlan *plan, guint n_threads)
       sc->coef = g_new0 (double, MAX (plan->n_partials, 1) * plan->nthp);
       sc->qpeak = g_new0 (guint32, MAX (plan->n_partials, 1));
       sc->qother = g_new0 (guint32, MAX (plan->n_partials, 1));
-      sc->bpeak = g_new0 (guint32, MAX (plan->n_partials, 1) * (plan->nthp / 8));
-      sc->bother = g_new0 (guint32, MAX (plan->n_partials, 1) * (plan->nthp / 8));
-      sc->bpeak_off = g_new0 (guint32, plan->nthp / 8 + 1);
-      sc->bother_off = g_new0 (guint32, plan->nthp / 8 + 1);
+      {
+        gsize cap = MAX (plan->n_partials + plan->n_partials1d, 1) * (plan->nthp / 8);
+        sc->bp_d = g_new0 (const double *, cap);
+        sc->bp_c = g_new0 (const double *, cap);
+        sc->bo_d = g_new0 (const double *, cap);
+        sc->bo_c = g_new0 (const double *, cap);
+        sc->bp_off = g_new0 (guint32, plan->nthp / 8 + 1);
+        sc->bo_off = g_new0 (guint32, plan->nthp / 8 + 1);
+      }
       sc->pk = g_new0 (double, plan->nthp);
       sc->jtmp = g_new0 (double, 8 * n);
       sc->acc = g_new0 (double, plan->nthp);
@@ -1743,10 +1707,12 @@ xrlab_plan_workspace_free (XrlabPlanWorkspace *ws)
       g_free (sc->coef);
       g_free (sc->qpeak);
       g_free (sc->qother);
-      g_free (sc->bpeak);
-      g_free (sc->bother);
-      g_free (sc->bpeak_off);
-      g_free (sc->bother_off);
+      g_free (sc->bp_d);
+      g_free (sc->bp_c);
+      g_free (sc->bo_d);
+      g_free (sc->bo_c);
+      g_free (sc->bp_off);
+      g_free (sc->bo_off);
       g_free (sc->pk);
       g_free (sc->jtmp);
       g_free (sc->acc);
@@ -1779,11 +1745,10 @@ xrlab_plan_workspace_free (XrlabPlanWorkspace *ws)
   g_free (ws->row1d_peak);
   g_free (ws->row1d_other);
   g_free (ws->row1d_total);
-  g_free (ws->base1);
-  g_free (ws->base1P);
-  g_free (ws->cum1);
-  g_free (ws->B1);
-  g_free (ws->C1);
+  g_free (ws->dq1d);
+  g_free (ws->coef1d);
+  g_free (ws->q1_peak);
+  g_free (ws->q1_other);
   g_free (ws);
 }
 
@@ -2113,8 +2078,13 @@ xrlab_plan_new_full (const XrlabModel *model, const double *energy, gsize n_ener
   for (guint i = 0; i < op_list->len; i++)
     {
       Op *op = &g_array_index (op_list, Op, i);
-      if ((op->flags & OP_VT) && !(op->flags & OP_CONST) && op->fn != XRLAB_FN_SHIRLEY)
-        plan->n_partials += op->n_params * ((op->flags & OP_VA) ? n_aux : 1);
+      gsize np = op->n_params * ((op->flags & OP_VA) ? n_aux : 1);
+      if ((op->flags & OP_CONST) || op->fn == XRLAB_FN_SHIRLEY)
+        continue;
+      if (op->flags & OP_VT)
+        plan->n_partials += np;
+      else
+        plan->n_partials1d += np;
     }
 
   /* values at the model's values: base values, then every step once */
@@ -2215,35 +2185,10 @@ xrlab_plan_new_full (const XrlabModel *model, const double *energy, gsize n_ener
   plan->n_shirley = shirley->len;
   plan->shirley = STEAL (g_steal_pointer (&shirley), guint32);
 
-  /* which θ columns receive what */
-  plan->col_flags = g_new0 (guint8, MAX (n_theta, 1));
-  for (gsize i = 0; i < plan->n_var1d + plan->n_vt + plan->n_shirley; i++)
-    {
-      guint32 which = i < plan->n_var1d ? 0 : i < plan->n_var1d + plan->n_vt ? 1 : 2;
-      const Op *op = &plan->ops[which == 0 ? plan->var1d[i]
-                                : which == 1 ? plan->vt[i - plan->n_var1d]
-                                : plan->shirley[i - plan->n_var1d - plan->n_vt]];
-      guint8 f;
-      if (which == 2)
-        f = COL_SH;
-      else if (which == 0)
-        f = COL_BASE1 | ((op->flags & OP_PEAK) ? COL_BASE1P : 0);
-      else
-        f = (op->flags & OP_PEAK) ? COL_DP : COL_DO;
-      for (guint q = 0; q < op->n_params; q++)
-        {
-          const Slot *S = &plan->slots[op->slots[q]];
-          for (guint j = 0; j < S->n_deps; j++)
-            plan->col_flags[plan->deps[S->deps_off + j]] |= f;
-        }
-      if (which == 2 && (plan->slots[op->slots[0]].flags & SLOT_VT))
-        plan->psum_vt = TRUE;
-    }
+  for (gsize i = 0; i < plan->n_shirley; i++)
+    if (plan->slots[plan->ops[plan->shirley[i]].slots[0]].flags & SLOT_VT)
+      plan->psum_vt = TRUE;
   plan->rows_vary = plan->n_vt > 0 || plan->const2d_peak != NULL || plan->psum_vt;
-  plan->base1_blocks = g_new0 (guint8, plan->nthp / 8);
-  for (gsize k = 0; k < n_theta; k++)
-    if (plan->col_flags[k] & COL_BASE1)
-      plan->base1_blocks[k / 8] = 1;
 
   plan->own_ws = xrlab_plan_workspace_new (plan, 0);
   return plan;
@@ -2304,8 +2249,6 @@ xrlab_plan_free (XrlabPlan *plan)
   g_free (plan->const1d_other);
   g_free (plan->const2d_peak);
   g_free (plan->const2d_other);
-  g_free (plan->col_flags);
-  g_free (plan->base1_blocks);
   g_free (plan);
 }
 
