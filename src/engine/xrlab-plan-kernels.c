@@ -141,9 +141,13 @@ gauss_sweep (double *restrict out, gsize start, int dir, gsize count, double u, 
           else if (jb + 8 <= j1)
             {
               /* lanes 0..7 go to start - jb - 0 .. start - jb - 7: reversed */
+#if defined(__clang__)
+              st8 (out + start - jb - 7, __builtin_shufflevector (g, g, 7, 6, 5, 4, 3, 2, 1, 0));
+#else
               typedef long long v8l __attribute__ ((vector_size (64)));
               const v8l rev = { 7, 6, 5, 4, 3, 2, 1, 0 };
               st8 (out + start - jb - 7, __builtin_shuffle (g, rev));
+#endif
             }
           else
             for (gsize l = 0; l < 8 && jb + l < j1; l++)

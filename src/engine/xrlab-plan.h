@@ -51,6 +51,23 @@
  *
  * Profiles: value(t, a) = trace(t) + sum of the profile functions at aux[a].
  *
+ * Relation to trspecfit (whose definitions these follow; where it and
+ * xrlab's specification differ, the specification wins):
+ *  - time functions have no y0 offset (trspecfit's released functions add
+ *    one after t0; its current test models drop it; stepFun covers it);
+ *  - kernels use true trapezoid weights (half steps at the ends) plus the
+ *    exact kernel mass beyond each end; kernels of all models of a time
+ *    dependence act on the whole trace, in the order listed;
+ *  - two time models (one subcycle, N = 1) are allowed: the second then
+ *    repeats every 1/f (trspecfit refuses N = 1); a frequency with a single
+ *    model is refused (trspecfit would divide by zero);
+ *  - Shirley integrates the sum of all peaks wherever it is listed (as
+ *    trspecfit's compiled plans do); a background as the last component is
+ *    still refused, as the model files require;
+ *  - θ is in model order, each parameter followed by those of its time
+ *    dependence and profile (trspecfit sorts its free parameters the same way
+ *    for these models).
+ *
  * Ops whose inputs are all fixed are computed when the plan is built;
  * components whose parameters do not change with delay are computed once per
  * call as one spectrum. No call allocates memory.
