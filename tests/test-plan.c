@@ -260,6 +260,9 @@ static const struct {
   { "Offset", "m:\n  Offset: {y0: [3.5, True]}\n  Gauss: {A: [10, False], x0: [85.3, False], SD: [0.8, False]}\n" },
   { "LinBack", "m:\n  LinBack: {m: [0.4, True], b: [2, True], xStart: [83.05, True], xStop: [88.93, True]}\n"
                "  GLP: {A: [10, True], x0: [85.3, True], F: [1.1, True], m: [0.35, True]}\n" },
+  /* narrow: the Gaussian factors underflow over most of the axis */
+  { "narrow Gauss", "m:\n  Gauss: {A: [10, True], x0: [85.31, True], SD: [0.07, True, 0.01, 3]}\n" },
+  { "narrow GLP", "m:\n  GLP: {A: [10, True], x0: [85.31, True], F: [0.12, True], m: [0.05, True, 0, 1]}\n" },
   { "Shirley", "m:\n  Shirley: {pShirley: [0.02, True, 0, 1]}\n"
                "  GLP: {A: [10, True], x0: [85.3, True], F: [1.1, True], m: [0.35, True]}\n"
                "  Lorentz: {A: [4, True], x0: [88.1, True], W: [1.2, True]}\n" },
