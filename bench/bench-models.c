@@ -162,8 +162,6 @@ bench_case (const char *key, const XrlabModel *m, const double *energy, gsize n_
   g_free (k);
 }
 
-int xrlab_bench_models (int argc, char **argv);
-
 int
 xrlab_bench_models (int argc, char **argv)
 {

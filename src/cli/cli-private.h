@@ -38,7 +38,16 @@ int xrlab_cli_usage (const char *name, const char *format, ...) G_GNUC_PRINTF (2
 /* Subcommands, one group per file. */
 int xrlab_cli_version (int argc, char **argv);
 
-/* cli-models.c */
+/* cli-optics.c: optical constants. */
+int xrlab_cli_calc      (int argc, char **argv);
+int xrlab_cli_batch     (int argc, char **argv);
+int xrlab_cli_compare   (int argc, char **argv);
+int xrlab_cli_convert   (int argc, char **argv);
+int xrlab_cli_formula   (int argc, char **argv);
+int xrlab_cli_edges     (int argc, char **argv);
+int xrlab_cli_materials (int argc, char **argv);
+
+/* cli-models.c: spectral models. */
 int xrlab_cli_eval   (int argc, char **argv);
 int xrlab_cli_params (int argc, char **argv);
 

@@ -15,6 +15,13 @@
 
 static const XrlabCliCommand commands[] = {
   /* optical constants */
+  { "calc", "Optical constants of a material on an energy grid", xrlab_cli_calc },
+  { "batch", "Optical constants of many materials from a CSV file", xrlab_cli_batch },
+  { "compare", "One quantity of several materials side by side", xrlab_cli_compare },
+  { "convert", "Photon energy ↔ wavelength", xrlab_cli_convert },
+  { "formula", "Composition, molar mass and electrons of a formula", xrlab_cli_formula },
+  { "edges", "Absorption-edge energies of elements", xrlab_cli_edges },
+  { "materials", "Preset materials and their densities", xrlab_cli_materials },
 
   /* spectral models and fitting */
   { "eval", "Evaluate a spectral model on energy (and delay) axes", xrlab_cli_eval },

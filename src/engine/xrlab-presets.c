@@ -1,0 +1,261 @@
+/* xrlab-presets.c -- common materials, xraylib's NIST compounds, edges
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include "xrlab-presets.h"
+
+#include <string.h>
+
+#include <xraylib.h>
+
+#include "xrlab-util.h"
+
+/* Densities at room temperature (CRC Handbook of Chemistry and Physics;
+ * gases at 0 °C and 1 atm), the values CXRO's and most beamline tools use. */
+static const XrlabPreset common[] = {
+  { "Silicon",                 "Si",           2.33,     XRLAB_PRESET_COMMON, "crystalline" },
+  { "Fused silica",            "SiO2",         2.2,      XRLAB_PRESET_COMMON, "amorphous SiO2, glass" },
+  { "Quartz",                  "SiO2",         2.65,     XRLAB_PRESET_COMMON, "crystalline SiO2" },
+  { "Sapphire",                "Al2O3",        3.95,     XRLAB_PRESET_COMMON, "alumina, corundum" },
+  { "Diamond",                 "C",            3.52,     XRLAB_PRESET_COMMON, "carbon" },
+  { "Graphite",                "C",            2.26,     XRLAB_PRESET_COMMON, "carbon" },
+  { "Gold",                    "Au",           19.3,     XRLAB_PRESET_COMMON, "" },
+  { "Platinum",                "Pt",           21.45,    XRLAB_PRESET_COMMON, "" },
+  { "Copper",                  "Cu",           8.96,     XRLAB_PRESET_COMMON, "" },
+  { "Water",                   "H2O",          1.0,      XRLAB_PRESET_COMMON, "liquid" },
+  { "Heavy water",             "D2O",          1.107,    XRLAB_PRESET_COMMON, "liquid" },
+  { "Kapton",                  "C22H10N2O5",   1.42,     XRLAB_PRESET_COMMON, "polyimide film" },
+  { "Mylar",                   "C10H8O4",      1.38,     XRLAB_PRESET_COMMON, "PET, polyethylene terephthalate" },
+  { "Silicon nitride",         "Si3N4",        3.44,     XRLAB_PRESET_COMMON, "windows, membranes" },
+  { "Beryllium",               "Be",           1.848,    XRLAB_PRESET_COMMON, "windows" },
+  { "Aluminium",               "Al",           2.70,     XRLAB_PRESET_COMMON, "filters" },
+  { "Titanium",                "Ti",           4.506,    XRLAB_PRESET_COMMON, "" },
+  { "Chromium",                "Cr",           7.19,     XRLAB_PRESET_COMMON, "adhesion layers" },
+  { "Iron",                    "Fe",           7.874,    XRLAB_PRESET_COMMON, "" },
+  { "Nickel",                  "Ni",           8.908,    XRLAB_PRESET_COMMON, "" },
+  { "Germanium",               "Ge",           5.323,    XRLAB_PRESET_COMMON, "" },
+  { "Molybdenum",              "Mo",           10.28,    XRLAB_PRESET_COMMON, "multilayers" },
+  { "Ruthenium",               "Ru",           12.45,    XRLAB_PRESET_COMMON, "" },
+  { "Rhodium",                 "Rh",           12.41,    XRLAB_PRESET_COMMON, "mirror coatings" },
+  { "Palladium",               "Pd",           12.02,    XRLAB_PRESET_COMMON, "" },
+  { "Silver",                  "Ag",           10.49,    XRLAB_PRESET_COMMON, "" },
+  { "Tantalum",                "Ta",           16.69,    XRLAB_PRESET_COMMON, "" },
+  { "Tungsten",                "W",            19.25,    XRLAB_PRESET_COMMON, "multilayers" },
+  { "Iridium",                 "Ir",           22.56,    XRLAB_PRESET_COMMON, "mirror coatings" },
+  { "Lead",                    "Pb",           11.34,    XRLAB_PRESET_COMMON, "shielding" },
+  { "Boron carbide",           "B4C",          2.52,     XRLAB_PRESET_COMMON, "multilayers, mirror coatings" },
+  { "Silicon carbide",         "SiC",          3.21,     XRLAB_PRESET_COMMON, "" },
+  { "Gallium arsenide",        "GaAs",         5.3176,   XRLAB_PRESET_COMMON, "" },
+  { "Indium phosphide",        "InP",          4.81,     XRLAB_PRESET_COMMON, "" },
+  { "Magnesium oxide",         "MgO",          3.58,     XRLAB_PRESET_COMMON, "substrates" },
+  { "Strontium titanate",      "SrTiO3",       5.12,     XRLAB_PRESET_COMMON, "substrates" },
+  { "Lanthanum aluminate",     "LaAlO3",       6.52,     XRLAB_PRESET_COMMON, "substrates" },
+  { "Titanium dioxide",        "TiO2",         4.23,     XRLAB_PRESET_COMMON, "rutile" },
+  { "Zinc oxide",              "ZnO",          5.61,     XRLAB_PRESET_COMMON, "" },
+  { "Hematite",                "Fe2O3",        5.24,     XRLAB_PRESET_COMMON, "iron(III) oxide" },
+  { "Magnetite",               "Fe3O4",        5.17,     XRLAB_PRESET_COMMON, "" },
+  { "Calcium fluoride",        "CaF2",         3.18,     XRLAB_PRESET_COMMON, "" },
+  { "Lithium fluoride",        "LiF",          2.635,    XRLAB_PRESET_COMMON, "" },
+  { "Boron nitride",           "BN",           2.1,      XRLAB_PRESET_COMMON, "hexagonal" },
+  { "PMMA",                    "C5H8O2",       1.18,     XRLAB_PRESET_COMMON, "poly(methyl methacrylate), resist" },
+  { "Polycarbonate",           "C16H14O3",     1.20,     XRLAB_PRESET_COMMON, "" },
+  { "Polyethylene",            "C2H4",         0.94,     XRLAB_PRESET_COMMON, "" },
+  { "Polystyrene",             "C8H8",         1.05,     XRLAB_PRESET_COMMON, "" },
+  { "PDMS",                    "C2H6OSi",      0.97,     XRLAB_PRESET_COMMON, "polydimethylsiloxane" },
+  { "Helium",                  "He",           1.786e-4, XRLAB_PRESET_COMMON, "gas, 0 °C, 1 atm" },
+  { "Nitrogen",                "N2",           1.2506e-3, XRLAB_PRESET_COMMON, "gas, 0 °C, 1 atm" },
+  { "Argon",                   "Ar",           1.784e-3, XRLAB_PRESET_COMMON, "gas, 0 °C, 1 atm" },
+};
+
+static GPtrArray *presets;   /* of XrlabPreset *, built once */
+
+static char *
+nist_formula (const struct compoundDataNIST *c)
+{
+  GString *s = g_string_new (NULL);
+
+  if (c->nElements == 1)
+    {
+      g_string_append (s, xrlab_element_get_symbol (c->Elements[0]));
+      return g_string_free (s, FALSE);
+    }
+  for (int i = 0; i < c->nElements; i++)
+    {
+      char buf[XRLAB_DTOA_BUFSIZE];
+
+      if (i > 0)
+        g_string_append (s, " // ");
+      if (i + 1 < c->nElements)
+        g_string_append_printf (s, "%swt%% ",
+                                xrlab_format_double (c->massFractions[i] * 100.0, buf));
+      g_string_append (s, xrlab_element_get_symbol (c->Elements[i]));
+    }
+  return g_string_free (s, FALSE);
+}
+
+static void
+presets_build (void)
+{
+  char **names;
+  int n = 0;
+
+  presets = g_ptr_array_new ();
+  for (gsize i = 0; i < G_N_ELEMENTS (common); i++)
+    g_ptr_array_add (presets, (gpointer) &common[i]);
+
+  names = GetCompoundDataNISTList (&n, NULL);
+  for (int i = 0; names != NULL && i < n; i++)
+    {
+      struct compoundDataNIST *c = GetCompoundDataNISTByName (names[i], NULL);
+      gboolean ok = (c != NULL && c->nElements >= 1 && c->density > 0);
+
+      for (int k = 0; ok && k < c->nElements; k++)
+        ok = (c->Elements[k] >= 1 && c->Elements[k] <= XRLAB_ELEMENT_Z_MAX);
+      if (ok)
+        {
+          XrlabPreset *p = g_new0 (XrlabPreset, 1);
+          p->name = g_strdup (c->name);
+          p->formula = nist_formula (c);
+          p->density_g_cm3 = c->density;
+          p->source = XRLAB_PRESET_NIST;
+          p->note = "NIST (xraylib)";
+          g_ptr_array_add (presets, p);
+        }
+      if (c)
+        FreeCompoundDataNIST (c);
+      xrlFree (names[i]);
+    }
+  xrlFree (names);
+}
+
+static void
+presets_ensure (void)
+{
+  static gsize once = 0;
+
+  if (g_once_init_enter (&once))
+    {
+      presets_build ();
+      g_once_init_leave (&once, 1);
+    }
+}
+
+gsize
+xrlab_presets_get_n (void)
+{
+  presets_ensure ();
+  return presets->len;
+}
+
+const XrlabPreset *
+xrlab_presets_get (gsize index)
+{
+  presets_ensure ();
+  g_return_val_if_fail (index < presets->len, NULL);
+  return g_ptr_array_index (presets, index);
+}
+
+const XrlabPreset *
+xrlab_presets_lookup (const char *text)
+{
+  g_autofree char *folded = NULL;
+
+  if (text == NULL || !g_utf8_validate (text, -1, NULL))
+    return NULL;
+  folded = g_utf8_casefold (text, -1);
+  presets_ensure ();
+  for (guint i = 0; i < presets->len; i++)
+    {
+      const XrlabPreset *p = g_ptr_array_index (presets, i);
+      g_autofree char *name = g_utf8_casefold (p->name, -1);
+      if (strcmp (name, folded) == 0)
+        return p;
+    }
+  for (guint i = 0; i < presets->len; i++)
+    {
+      const XrlabPreset *p = g_ptr_array_index (presets, i);
+      if (strcmp (p->formula, text) == 0)
+        return p;
+    }
+  return NULL;
+}
+
+static gboolean
+contains_casefold (const char *haystack, const char *needle_folded)
+{
+  g_autofree char *h = g_utf8_casefold (haystack, -1);
+  return strstr (h, needle_folded) != NULL;
+}
+
+GPtrArray *
+xrlab_presets_search (const char *text)
+{
+  GPtrArray *out = g_ptr_array_new ();
+  g_autofree char *needle = NULL;
+
+  presets_ensure ();
+  if (text != NULL && text[0] != '\0')
+    needle = g_utf8_casefold (text, -1);
+  for (guint i = 0; i < presets->len; i++)
+    {
+      const XrlabPreset *p = g_ptr_array_index (presets, i);
+      if (needle == NULL || contains_casefold (p->name, needle)
+          || contains_casefold (p->formula, needle) || contains_casefold (p->note, needle))
+        g_ptr_array_add (out, (gpointer) p);
+    }
+  return out;
+}
+
+gsize
+xrlab_presets_get_edges (int z, XrlabEdgeEnergy edges[XRLAB_EDGE_N_EDGES])
+{
+  gsize n = 0;
+
+  for (int e = 0; e < XRLAB_EDGE_N_EDGES; e++)
+    {
+      double kev;
+      if (xrlab_element_get_edge_kev (z, (XrlabEdge) e, &kev))
+        {
+          edges[n].z = z;
+          edges[n].edge = (XrlabEdge) e;
+          edges[n].energy_kev = kev;
+          n++;
+        }
+    }
+  return n;
+}
+
+static int
+compare_edges (gconstpointer a, gconstpointer b)
+{
+  double x = ((const XrlabEdgeEnergy *) a)->energy_kev;
+  double y = ((const XrlabEdgeEnergy *) b)->energy_kev;
+  return (x > y) - (x < y);
+}
+
+GArray *
+xrlab_presets_get_formula_edges (const XrlabFormula *formula, double min_kev, double max_kev)
+{
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (XrlabEdgeEnergy));
+  const int *z = xrlab_formula_get_z (formula);
+  gsize n = xrlab_formula_get_n_atoms (formula);
+  gboolean seen[XRLAB_ELEMENT_Z_MAX + 1] = { FALSE, };
+
+  for (gsize i = 0; i < n; i++)
+    {
+      XrlabEdgeEnergy edges[XRLAB_EDGE_N_EDGES];
+      gsize k;
+
+      if (seen[z[i]])
+        continue;
+      seen[z[i]] = TRUE;
+      k = xrlab_presets_get_edges (z[i], edges);
+      for (gsize j = 0; j < k; j++)
+        if (edges[j].energy_kev >= min_kev && edges[j].energy_kev <= max_kev)
+          g_array_append_val (out, edges[j]);
+    }
+  g_array_sort (out, compare_edges);
+  return out;
+}

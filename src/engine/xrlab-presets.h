@@ -1,0 +1,68 @@
+/* xrlab-presets.h -- materials with known densities, and absorption edges
+ *
+ * The preset list is a short list of materials common at beamlines (mirror
+ * and multilayer coatings, windows, substrates, filters, solvents) with
+ * handbook densities, followed by the NIST compound list of xraylib
+ * (GetCompoundDataNISTList(), from the NIST ESTAR/XCOM material
+ * compositions, with their mass fractions and densities). Every preset's
+ * formula is a valid xrlab formula: NIST compounds are written as mass
+ * fraction mixtures of their elements ("11.1898wt% H // O"). Compounds with
+ * elements beyond U (Plutonium Dioxide) are left out.
+ *
+ * The list is built once on first use (thread safe) and is read-only.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "xrlab-elements.h"
+#include "xrlab-formula.h"
+
+G_BEGIN_DECLS
+
+typedef enum {
+  XRLAB_PRESET_COMMON,   /* xrlab's own list */
+  XRLAB_PRESET_NIST,     /* xraylib's NIST compounds */
+} XrlabPresetSource;
+
+typedef struct {
+  const char *name;            /* "Silicon", "Kapton Polyimide Film" */
+  const char *formula;         /* parses with xrlab_formula_parse() */
+  double density_g_cm3;
+  XrlabPresetSource source;
+  const char *note;            /* "fused silica", "(100) wafer", ...; may be "" */
+} XrlabPreset;
+
+/* All presets: the common ones first, then the NIST compounds. */
+gsize              xrlab_presets_get_n (void);
+const XrlabPreset *xrlab_presets_get   (gsize index);
+
+/* The preset named @text (case-insensitive), else the first whose formula is
+ * exactly @text ("SiO2" → fused silica, 2.2 g/cm³); NULL when none. */
+const XrlabPreset *xrlab_presets_lookup (const char *text);
+
+/* The presets whose name, formula or note contains @text
+ * (case-insensitive); all of them for NULL or "". A new array of
+ * const XrlabPreset * (free with g_ptr_array_unref). */
+GPtrArray *xrlab_presets_search (const char *text);
+
+/* ---- absorption edges ------------------------------------------------- */
+
+typedef struct {
+  int z;
+  XrlabEdge edge;
+  double energy_kev;
+} XrlabEdgeEnergy;
+
+/* The K, L1–L3, M1–M5 edges that element @z (1..92) has, in that order
+ * (xraylib's EdgeEnergy()), into @edges; returns how many. */
+gsize xrlab_presets_get_edges (int z, XrlabEdgeEnergy edges[XRLAB_EDGE_N_EDGES]);
+
+/* The edges of the elements of @formula within [@min_kev, @max_kev], sorted
+ * by energy: markers for a plot. A new array of XrlabEdgeEnergy. */
+GArray *xrlab_presets_get_formula_edges (const XrlabFormula *formula,
+                                         double min_kev, double max_kev);
+
+G_END_DECLS

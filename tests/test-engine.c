@@ -1,0 +1,833 @@
+/* test-engine.c -- the engine thread: transfers, coalescing, cancellation,
+ * shutdown, errors, exports and batches, on a GLib main loop
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <math.h>
+#include <string.h>
+
+#include <glib.h>
+#include <glib/gstdio.h>
+
+#include "xrlab-engine.h"
+#include "xrlab-formula.h"
+#include "xrlab-init.h"
+#include "xrlab-util.h"
+
+/* ---- helpers --------------------------------------------------------------- */
+
+typedef struct {
+  int                pending;      /* replies still to come */
+  int                replies;
+  int                superseded;
+  GError            *error;        /* the last real error */
+  XrlabEngineArrays *arrays;       /* the last arrays received */
+  int                n_arrays;     /* how many arrays replies arrived */
+  XrlabEngineBatch  *batch;
+  gsize              progress_calls;
+  gsize              progress_done;
+  GCancellable      *cancel_on_progress;
+  double             cancelled_at;
+} Replies;
+
+static void
+replies_clear (Replies *r)
+{
+  g_clear_error (&r->error);
+  g_clear_pointer (&r->arrays, xrlab_engine_arrays_free);
+  g_clear_pointer (&r->batch, xrlab_engine_batch_free);
+  memset (r, 0, sizeof *r);
+}
+
+static void
+note_error (Replies *r, GError *error)
+{
+  if (g_error_matches (error, XRLAB_ENGINE_ERROR, XRLAB_ENGINE_ERROR_SUPERSEDED))
+    {
+      r->superseded++;
+      g_error_free (error);
+      return;
+    }
+  g_clear_error (&r->error);
+  r->error = error;
+}
+
+static void
+edit_done (GObject *source, GAsyncResult *result, gpointer data)
+{
+  Replies *r = data;
+  GError *error = NULL;
+
+  if (!xrlab_engine_update_material_finish (XRLAB_ENGINE (source), result, &error))
+    note_error (r, error);
+  r->replies++;
+  r->pending--;
+}
+
+static void
+set_materials_done (GObject *source, GAsyncResult *result, gpointer data)
+{
+  Replies *r = data;
+  GError *error = NULL;
+  g_autoptr(GPtrArray) errors = NULL;
+
+  if (!xrlab_engine_set_materials_finish (XRLAB_ENGINE (source), result, &errors, &error))
+    note_error (r, error);
+  else
+    for (guint i = 0; i < errors->len; i++)
+      if (g_ptr_array_index (errors, i) != NULL)
+        note_error (r, g_error_copy (g_ptr_array_index (errors, i)));
+  r->replies++;
+  r->pending--;
+}
+
+static void
+grid_done (GObject *source, GAsyncResult *result, gpointer data)
+{
+  Replies *r = data;
+  GError *error = NULL;
+
+  if (!xrlab_engine_set_grid_finish (XRLAB_ENGINE (source), result, &error))
+    note_error (r, error);
+  r->replies++;
+  r->pending--;
+}
+
+static void
+fetch_done (GObject *source, GAsyncResult *result, gpointer data)
+{
+  Replies *r = data;
+  GError *error = NULL;
+  XrlabEngineArrays *a = xrlab_engine_fetch_finish (XRLAB_ENGINE (source), result, &error);
+
+  if (a == NULL)
+    note_error (r, error);
+  else
+    {
+      g_clear_pointer (&r->arrays, xrlab_engine_arrays_free);
+      r->arrays = a;
+      r->n_arrays++;
+    }
+  r->replies++;
+  r->pending--;
+}
+
+static void
+fetch_at_done (GObject *source, GAsyncResult *result, gpointer data)
+{
+  Replies *r = data;
+  GError *error = NULL;
+  XrlabEngineArrays *a = xrlab_engine_fetch_at_finish (XRLAB_ENGINE (source), result, &error);
+
+  if (a == NULL)
+    note_error (r, error);
+  else
+    {
+      g_clear_pointer (&r->arrays, xrlab_engine_arrays_free);
+      r->arrays = a;
+      r->n_arrays++;
+    }
+  r->replies++;
+  r->pending--;
+}
+
+static void
+export_done (GObject *source, GAsyncResult *result, gpointer data)
+{
+  Replies *r = data;
+  GError *error = NULL;
+
+  if (!xrlab_engine_export_csv_finish (XRLAB_ENGINE (source), result, &error))
+    note_error (r, error);
+  r->replies++;
+  r->pending--;
+}
+
+static void
+batch_done (GObject *source, GAsyncResult *result, gpointer data)
+{
+  Replies *r = data;
+  GError *error = NULL;
+  XrlabEngineBatch *b = xrlab_engine_batch_finish (XRLAB_ENGINE (source), result, &error);
+
+  if (b == NULL)
+    note_error (r, error);
+  else
+    r->batch = b;
+  r->replies++;
+  r->pending--;
+}
+
+static void
+batch_progress (gsize done, gsize total, gpointer data)
+{
+  Replies *r = data;
+
+  r->progress_calls++;
+  r->progress_done = done;
+  g_assert_cmpuint (done, <=, total);
+  if (r->cancel_on_progress != NULL && r->cancelled_at == 0.0)
+    {
+      r->cancelled_at = xrlab_now ();
+      g_cancellable_cancel (r->cancel_on_progress);
+    }
+}
+
+static void
+wait_for (Replies *r)
+{
+  while (r->pending > 0)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static XrlabEnergyGrid *
+make_grid (double start, double stop, gsize n)
+{
+  GError *error = NULL;
+  XrlabEnergyGrid *grid = xrlab_energy_grid_new_range (start, stop, n, XRLAB_GRID_LOG,
+                                                       XRLAB_ENERGY_UNIT_KEV, &error);
+  g_assert_no_error (error);
+  return grid;
+}
+
+static void
+set_grid (XrlabEngine *engine, XrlabEnergyGrid *grid, Replies *r)
+{
+  r->pending++;
+  xrlab_engine_set_grid_async (engine, grid, NULL, grid_done, r);
+  wait_for (r);
+  g_assert_no_error (r->error);
+}
+
+static const XrlabMaterialSpec five[] = {
+  { 1, "Silicon", "Si", 2.33, 10.0 },
+  { 2, "Silica", "SiO2", 2.2, 1.0 },
+  { 3, "Gold", "Au", 19.3, 0.1 },
+  { 4, "Water", "H2O", 1.0, 100.0 },
+  { 5, "Kapton", "C22H10N2O5", 1.42, 25.0 },
+};
+
+/* The values of @spec on @grid computed directly, without the engine. */
+static double *
+fresh_values (XrlabEnergyGrid *grid, const XrlabMaterialSpec *spec, XrlabQuantity q)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(XrlabFormula) formula = xrlab_formula_parse (spec->formula, &error);
+  XrlabOpticsCache *cache = xrlab_optics_cache_new (grid);
+  gsize n = xrlab_energy_grid_get_size (grid);
+  double *values = g_new (double, n);
+  double *out[XRLAB_QUANTITY_N] = { NULL };
+  XrlabOpticsMaterial m = { formula, spec->density_g_cm3, spec->thickness_um };
+
+  g_assert_no_error (error);
+  out[q] = values;
+  g_assert_true (xrlab_optics_compute (cache, &m, XRLAB_QUANTITY_BIT (q), out, &error));
+  g_assert_no_error (error);
+  xrlab_optics_cache_free (cache);
+  return values;
+}
+
+static void
+assert_same_values (const double *a, const double *b, gsize n)
+{
+  for (gsize i = 0; i < n; i++)
+    if (!(isnan (a[i]) && isnan (b[i])))
+      g_assert_cmpfloat (a[i], ==, b[i]);
+}
+
+/* ---- tests ------------------------------------------------------------------ */
+
+/* N materials drawn on one plot after an edit = exactly one transfer of
+ * exactly the bytes of the requested arrays. */
+static void
+test_one_transfer (void)
+{
+  g_autoptr(XrlabEngine) engine = xrlab_engine_new ();
+  g_autoptr(XrlabEnergyGrid) grid = make_grid (1.0, 30.0, 1000);
+  Replies r = { 0 };
+  XrlabEngineStats st;
+  XrlabQuantityMask mask = XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_DELTA);
+  XrlabMaterialSpec edit = five[2];
+
+  set_grid (engine, grid, &r);
+  r.pending++;
+  xrlab_engine_set_materials_async (engine, five, G_N_ELEMENTS (five), NULL, set_materials_done, &r);
+  wait_for (&r);
+  g_assert_no_error (r.error);
+
+  /* An edit, then the plot redraws. */
+  edit.density_g_cm3 = 18.0;
+  r.pending++;
+  xrlab_engine_update_material_async (engine, &edit, NULL, edit_done, &r);
+  wait_for (&r);
+  g_assert_no_error (r.error);
+
+  xrlab_engine_reset_stats (engine);
+  r.pending++;
+  xrlab_engine_fetch_async (engine, "plot", mask, NULL, 0, NULL, fetch_done, &r);
+  wait_for (&r);
+  g_assert_no_error (r.error);
+  g_assert_nonnull (r.arrays);
+  g_assert_cmpuint (r.arrays->n_materials, ==, 5);
+  g_assert_cmpuint (r.arrays->n_quantities, ==, 1);
+  g_assert_cmpuint (r.arrays->n_energies, ==, 1000);
+  g_assert_cmpuint (r.arrays->generation, ==, xrlab_engine_get_generation (engine));
+
+  g_assert_true (xrlab_engine_get_stats (engine, "plot", &st));
+  g_assert_cmpuint (st.n_transfers, ==, 1);
+  g_assert_cmpuint (st.bytes, ==, 1000 * (1 + 5 * 1) * sizeof (double));
+  xrlab_engine_get_stats (engine, NULL, &st);
+  g_assert_cmpuint (st.n_transfers, ==, 1);
+
+  /* The values are those of the edited state. */
+  for (gsize m = 0; m < 5; m++)
+    {
+      const XrlabMaterialSpec *spec = m == 2 ? &edit : &five[m];
+      g_autofree double *expect = fresh_values (grid, spec, XRLAB_QUANTITY_DELTA);
+      g_assert_cmpuint (r.arrays->ids[m], ==, spec->id);
+      g_assert_cmpint (r.arrays->status[m], ==, XRLAB_ENGINE_VALUES_CURRENT);
+      assert_same_values (xrlab_engine_arrays_get (r.arrays, m, XRLAB_QUANTITY_DELTA), expect, 1000);
+    }
+  assert_same_values (r.arrays->energies_kev, xrlab_energy_grid_get_energies_kev (grid), 1000);
+  replies_clear (&r);
+}
+
+/* Edits with no consumer asking = no transfer; a consumer asking = one. */
+static void
+test_pull_not_push (void)
+{
+  g_autoptr(XrlabEngine) engine = xrlab_engine_new ();
+  g_autoptr(XrlabEnergyGrid) grid = make_grid (1.0, 30.0, 500);
+  Replies r = { 0 };
+  XrlabEngineStats st;
+  XrlabMaterialSpec spec = five[0];
+
+  set_grid (engine, grid, &r);
+  r.pending++;
+  xrlab_engine_set_materials_async (engine, five, 3, NULL, set_materials_done, &r);
+  wait_for (&r);
+  for (int i = 0; i < 20; i++)
+    {
+      spec.density_g_cm3 = 2.0 + 0.01 * i;
+      r.pending++;
+      xrlab_engine_update_material_async (engine, &spec, NULL, edit_done, &r);
+      wait_for (&r);
+    }
+  xrlab_engine_get_stats (engine, NULL, &st);
+  g_assert_cmpuint (st.n_transfers, ==, 0);
+  g_assert_cmpuint (st.bytes, ==, 0);
+  g_assert_cmpfloat (st.compute_s, >, 0.0);  /* it did compute */
+
+  r.pending++;
+  xrlab_engine_fetch_async (engine, "plot", XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_BETA)
+                            | XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_DELTA),
+                            NULL, 0, NULL, fetch_done, &r);
+  wait_for (&r);
+  g_assert_no_error (r.error);
+  xrlab_engine_get_stats (engine, "plot", &st);
+  g_assert_cmpuint (st.n_transfers, ==, 1);
+  g_assert_cmpuint (st.bytes, ==, 500 * (1 + 3 * 2) * sizeof (double));
+  replies_clear (&r);
+}
+
+/* A burst of 100 edits: one reply counts, the consumer gets only the newest
+ * generation, and its values are those of a fresh computation. */
+static void
+test_burst_coalesces (void)
+{
+  g_autoptr(XrlabEngine) engine = xrlab_engine_new ();
+  g_autoptr(XrlabEnergyGrid) grid = make_grid (1.0, 30.0, 1000);
+  Replies r = { 0 }, f = { 0 };
+  XrlabMaterialSpec spec = five[1];
+  const char *typing[] = { "S", "Si", "SiO", "SiO2", "SiO2C", "SiO2", "Al", "Al2", "Al2O", "Al2O3" };
+
+  set_grid (engine, grid, &r);
+  r.pending++;
+  xrlab_engine_set_materials_async (engine, five, 5, NULL, set_materials_done, &r);
+  wait_for (&r);
+  xrlab_engine_reset_stats (engine);
+  replies_clear (&r);
+
+  /* The user types and drags; the plot asks after every edit. */
+  for (int i = 0; i < 100; i++)
+    {
+      spec.formula = typing[i % G_N_ELEMENTS (typing)];
+      spec.density_g_cm3 = 2.0 + 0.02 * i;
+      r.pending++;
+      xrlab_engine_update_material_async (engine, &spec, NULL, edit_done, &r);
+      f.pending++;
+      xrlab_engine_fetch_async (engine, "plot", XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_DELTA),
+                                &spec.id, 1, NULL, fetch_done, &f);
+    }
+  wait_for (&r);
+  wait_for (&f);
+
+  /* Every edit but the last was superseded; the last one is valid. */
+  g_assert_cmpint (r.replies, ==, 100);
+  g_assert_cmpint (r.superseded, ==, 99);
+  g_assert_no_error (r.error);
+
+  /* The consumer received arrays only for the newest state. */
+  g_assert_no_error (f.error);
+  g_assert_cmpint (f.replies, ==, 100);
+  g_assert_cmpint (f.n_arrays, ==, 1);
+  g_assert_cmpint (f.superseded, ==, 99);
+  g_assert_cmpuint (f.arrays->generation, ==, xrlab_engine_get_generation (engine));
+  g_assert_cmpint (f.arrays->status[0], ==, XRLAB_ENGINE_VALUES_CURRENT);
+  {
+    g_autofree double *expect = fresh_values (grid, &spec, XRLAB_QUANTITY_DELTA);
+    assert_same_values (xrlab_engine_arrays_get (f.arrays, 0, XRLAB_QUANTITY_DELTA), expect, 1000);
+  }
+  replies_clear (&r);
+  replies_clear (&f);
+}
+
+/* A bad formula or density comes back as a GError; the material keeps its
+ * last valid values, marked stale, until the input is valid again. */
+static void
+test_bad_input_keeps_state (void)
+{
+  g_autoptr(XrlabEngine) engine = xrlab_engine_new ();
+  g_autoptr(XrlabEnergyGrid) grid = make_grid (5.0, 15.0, 200);
+  Replies r = { 0 };
+  XrlabMaterialSpec spec = five[2];
+  g_autofree double *gold = fresh_values (grid, &five[2], XRLAB_QUANTITY_BETA);
+
+  set_grid (engine, grid, &r);
+  r.pending++;
+  xrlab_engine_set_materials_async (engine, five, 5, NULL, set_materials_done, &r);
+  wait_for (&r);
+
+  spec.formula = "Au(";
+  r.pending++;
+  xrlab_engine_update_material_async (engine, &spec, NULL, edit_done, &r);
+  wait_for (&r);
+  g_assert_error (r.error, XRLAB_FORMULA_ERROR, XRLAB_FORMULA_ERROR_UNBALANCED);
+  g_clear_error (&r.error);
+
+  r.pending++;
+  xrlab_engine_fetch_async (engine, "plot", XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_BETA),
+                            &spec.id, 1, NULL, fetch_done, &r);
+  wait_for (&r);
+  g_assert_no_error (r.error);
+  g_assert_cmpint (r.arrays->status[0], ==, XRLAB_ENGINE_VALUES_STALE);
+  g_assert_nonnull (r.arrays->messages[0]);
+  g_assert_nonnull (strstr (r.arrays->messages[0], "column"));
+  assert_same_values (xrlab_engine_arrays_get (r.arrays, 0, XRLAB_QUANTITY_BETA), gold, 200);
+
+  /* A bad density, too. */
+  spec.formula = "Au";
+  spec.density_g_cm3 = -1.0;
+  r.pending++;
+  xrlab_engine_update_material_async (engine, &spec, NULL, edit_done, &r);
+  wait_for (&r);
+  g_assert_error (r.error, XRLAB_OPTICS_ERROR, XRLAB_OPTICS_ERROR_MATERIAL);
+  g_clear_error (&r.error);
+  spec.density_g_cm3 = NAN;
+  r.pending++;
+  xrlab_engine_update_material_async (engine, &spec, NULL, edit_done, &r);
+  wait_for (&r);
+  g_assert_error (r.error, XRLAB_OPTICS_ERROR, XRLAB_OPTICS_ERROR_MATERIAL);
+  g_clear_error (&r.error);
+
+  r.pending++;
+  xrlab_engine_fetch_async (engine, "plot", XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_BETA),
+                            &spec.id, 1, NULL, fetch_done, &r);
+  wait_for (&r);
+  g_assert_cmpint (r.arrays->status[0], ==, XRLAB_ENGINE_VALUES_STALE);
+  assert_same_values (xrlab_engine_arrays_get (r.arrays, 0, XRLAB_QUANTITY_BETA), gold, 200);
+
+  /* Valid again: current values. */
+  spec.density_g_cm3 = 19.3;
+  r.pending++;
+  xrlab_engine_update_material_async (engine, &spec, NULL, edit_done, &r);
+  wait_for (&r);
+  g_assert_no_error (r.error);
+  r.pending++;
+  xrlab_engine_fetch_async (engine, "plot", XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_BETA),
+                            &spec.id, 1, NULL, fetch_done, &r);
+  wait_for (&r);
+  g_assert_cmpint (r.arrays->status[0], ==, XRLAB_ENGINE_VALUES_CURRENT);
+  g_assert_null (r.arrays->messages[0]);
+
+  /* A new material that was never valid has no values. */
+  spec.id = 77;
+  spec.formula = "Xx";
+  r.pending++;
+  xrlab_engine_update_material_async (engine, &spec, NULL, edit_done, &r);
+  wait_for (&r);
+  g_assert_error (r.error, XRLAB_FORMULA_ERROR, XRLAB_FORMULA_ERROR_UNKNOWN_ELEMENT);
+  g_clear_error (&r.error);
+  r.pending++;
+  xrlab_engine_fetch_async (engine, "plot", XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_BETA),
+                            &spec.id, 1, NULL, fetch_done, &r);
+  wait_for (&r);
+  g_assert_cmpint (r.arrays->status[0], ==, XRLAB_ENGINE_VALUES_NONE);
+  g_assert_true (isnan (xrlab_engine_arrays_get (r.arrays, 0, XRLAB_QUANTITY_BETA)[0]));
+
+  /* An unknown id in a fetch. */
+  {
+    guint bad = 12345;
+    r.pending++;
+    xrlab_engine_fetch_async (engine, "plot", XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_BETA),
+                              &bad, 1, NULL, fetch_done, &r);
+    wait_for (&r);
+    g_assert_error (r.error, XRLAB_ENGINE_ERROR, XRLAB_ENGINE_ERROR_NO_MATERIAL);
+  }
+  replies_clear (&r);
+}
+
+/* Replacing the list keeps the results of unchanged materials, follows the
+ * new order, and a duplicate id is refused. */
+static void
+test_set_materials (void)
+{
+  g_autoptr(XrlabEngine) engine = xrlab_engine_new ();
+  g_autoptr(XrlabEnergyGrid) grid = make_grid (2.0, 20.0, 100);
+  Replies r = { 0 };
+  XrlabMaterialSpec reordered[3] = { five[4], five[0], five[2] };
+  XrlabMaterialSpec dup[2] = { five[0], five[0] };
+
+  /* Materials before a grid: computed when the grid comes. */
+  r.pending++;
+  xrlab_engine_set_materials_async (engine, five, 5, NULL, set_materials_done, &r);
+  wait_for (&r);
+  g_assert_no_error (r.error);
+  r.pending++;
+  xrlab_engine_fetch_async (engine, "plot", XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_F2), NULL, 0,
+                            NULL, fetch_done, &r);
+  wait_for (&r);
+  g_assert_error (r.error, XRLAB_ENGINE_ERROR, XRLAB_ENGINE_ERROR_NO_GRID);
+  g_clear_error (&r.error);
+  set_grid (engine, grid, &r);
+
+  r.pending++;
+  xrlab_engine_set_materials_async (engine, reordered, 3, NULL, set_materials_done, &r);
+  wait_for (&r);
+  r.pending++;
+  xrlab_engine_fetch_async (engine, "plot", XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_F2), NULL, 0,
+                            NULL, fetch_done, &r);
+  wait_for (&r);
+  g_assert_no_error (r.error);
+  g_assert_cmpuint (r.arrays->n_materials, ==, 3);
+  for (int i = 0; i < 3; i++)
+    {
+      g_autofree double *expect = fresh_values (grid, &reordered[i], XRLAB_QUANTITY_F2);
+      g_assert_cmpuint (r.arrays->ids[i], ==, reordered[i].id);
+      assert_same_values (xrlab_engine_arrays_get (r.arrays, i, XRLAB_QUANTITY_F2), expect, 100);
+    }
+
+  r.pending++;
+  xrlab_engine_set_materials_async (engine, dup, 2, NULL, set_materials_done, &r);
+  wait_for (&r);
+  g_assert_error (r.error, XRLAB_ENGINE_ERROR, XRLAB_ENGINE_ERROR_INVALID);
+  replies_clear (&r);
+}
+
+/* The values table: every quantity at one energy. */
+static void
+test_fetch_at (void)
+{
+  g_autoptr(XrlabEngine) engine = xrlab_engine_new ();
+  g_autoptr(XrlabEnergyGrid) grid = make_grid (1.0, 30.0, 50);
+  Replies r = { 0 };
+
+  set_grid (engine, grid, &r);
+  r.pending++;
+  xrlab_engine_set_materials_async (engine, five, 5, NULL, set_materials_done, &r);
+  wait_for (&r);
+  r.pending++;
+  xrlab_engine_fetch_at_async (engine, "table", 8.048, XRLAB_QUANTITY_MASK_ALL, NULL, 0,
+                               NULL, fetch_at_done, &r);
+  wait_for (&r);
+  g_assert_no_error (r.error);
+  g_assert_cmpuint (r.arrays->n_energies, ==, 1);
+  g_assert_cmpuint (r.arrays->n_quantities, ==, XRLAB_QUANTITY_N);
+  for (gsize m = 0; m < 5; m++)
+    {
+      double expect[XRLAB_QUANTITY_N];
+      g_autoptr(XrlabFormula) f = xrlab_formula_parse (five[m].formula, NULL);
+      XrlabOpticsMaterial om = { f, five[m].density_g_cm3, five[m].thickness_um };
+      g_assert_true (xrlab_optics_compute_point (&om, 8.048, XRLAB_QUANTITY_MASK_ALL, expect, NULL));
+      for (int q = 0; q < XRLAB_QUANTITY_N; q++)
+        g_assert_cmpfloat (xrlab_engine_arrays_get (r.arrays, m, q)[0], ==, expect[q]);
+    }
+  replies_clear (&r);
+}
+
+/* Exports are written by the engine, atomically, and read back to the
+ * engine's numbers; a failed export leaves no file. */
+static void
+test_export (void)
+{
+  g_autoptr(XrlabEngine) engine = xrlab_engine_new ();
+  g_autoptr(XrlabEnergyGrid) grid = make_grid (1.0, 30.0, 300);
+  g_autofree char *dir = g_dir_make_tmp ("xrlab-engine-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "out.csv", NULL);
+  g_autofree char *bad = g_build_filename (dir, "missing", "out.csv", NULL);
+  g_autofree char *contents = NULL;
+  g_auto(GStrv) lines = NULL;
+  XrlabQuantityMask mask = XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_WAVELENGTH)
+                           | XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_DELTA)
+                           | XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_TRANSMISSION);
+  Replies r = { 0 };
+  XrlabEngineStats st;
+  gsize row = 0;
+
+  set_grid (engine, grid, &r);
+  r.pending++;
+  xrlab_engine_set_materials_async (engine, five, 2, NULL, set_materials_done, &r);
+  wait_for (&r);
+  r.pending++;
+  xrlab_engine_fetch_async (engine, "plot", mask, NULL, 0, NULL, fetch_done, &r);
+  wait_for (&r);
+  g_assert_no_error (r.error);
+  xrlab_engine_reset_stats (engine);
+
+  r.pending++;
+  xrlab_engine_export_csv_async (engine, path, mask, NULL, 0, NULL, export_done, &r);
+  wait_for (&r);
+  g_assert_no_error (r.error);
+  xrlab_engine_get_stats (engine, NULL, &st);
+  g_assert_cmpuint (st.n_transfers, ==, 0);   /* nothing went through the caller */
+  g_assert_cmpuint (st.n_exports, ==, 1);
+  g_assert_cmpuint (st.export_bytes, >, 300 * 20);
+
+  g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
+  lines = g_strsplit (contents, "\n", -1);
+  for (gsize i = 0; lines[i] != NULL && lines[i][0] != '\0'; i++)
+    {
+      g_auto(GStrv) fields = NULL;
+      if (lines[i][0] == '#')
+        continue;
+      fields = g_strsplit (lines[i], ",", -1);
+      g_assert_cmpuint (g_strv_length (fields), ==, 2 + 2 * 2);
+      if (row == 0)
+        {
+          g_assert_cmpstr (fields[0], ==, "energy_keV");
+          g_assert_cmpstr (fields[1], ==, "wavelength_A");
+          g_assert_cmpstr (fields[2], ==, "Silicon:delta");
+          g_assert_cmpstr (fields[3], ==, "Silicon:transmission");
+          g_assert_cmpstr (fields[5], ==, "Silica:transmission");
+        }
+      else
+        {
+          gsize e = row - 1;
+          double v;
+          g_assert_true (xrlab_parse_double (fields[0], FALSE, &v));
+          g_assert_cmpfloat (v, ==, r.arrays->energies_kev[e]);
+          g_assert_true (xrlab_parse_double (fields[2], FALSE, &v));
+          g_assert_cmpfloat (v, ==, xrlab_engine_arrays_get (r.arrays, 0, XRLAB_QUANTITY_DELTA)[e]);
+          g_assert_true (xrlab_parse_double (fields[5], FALSE, &v));
+          g_assert_cmpfloat (v, ==, xrlab_engine_arrays_get (r.arrays, 1, XRLAB_QUANTITY_TRANSMISSION)[e]);
+        }
+      row++;
+    }
+  g_assert_cmpuint (row, ==, 301);
+
+  /* A folder that does not exist: an error naming it, no file. */
+  r.pending++;
+  xrlab_engine_export_csv_async (engine, bad, mask, NULL, 0, NULL, export_done, &r);
+  wait_for (&r);
+  g_assert_error (r.error, XRLAB_IO_ERROR, XRLAB_IO_ERROR_FAILED);
+  g_assert_nonnull (strstr (r.error->message, "missing"));
+  g_assert_false (g_file_test (bad, G_FILE_TEST_EXISTS));
+
+  g_unlink (path);
+  g_rmdir (dir);
+  replies_clear (&r);
+}
+
+/* A batch: values equal to the single-material computation, bad rows
+ * reported with every good row computed. */
+static void
+test_batch (void)
+{
+  g_autoptr(XrlabEngine) engine = xrlab_engine_new ();
+  g_autoptr(XrlabEnergyGrid) grid = make_grid (1.0, 30.0, 64);
+  XrlabMaterialSpec specs[] = {
+    { 0, NULL, "Si", 2.33, 0 },
+    { 0, NULL, "sio2", 2.2, 0 },
+    { 0, NULL, "Au", -3, 0 },
+    { 0, NULL, "Fe2O3", 5.24, 0 },
+  };
+  XrlabQuantityMask mask = XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_DELTA) | XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_BETA);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(XrlabEngineBatch) b = xrlab_engine_batch_sync (engine, specs, 4, grid, mask,
+                                                           NULL, NULL, NULL, &error);
+  XrlabEngineStats st;
+
+  g_assert_no_error (error);
+  g_assert_nonnull (b);
+  g_assert_cmpuint (b->n_quantities, ==, 2);
+  g_assert_null (b->errors[0]);
+  g_assert_error (b->errors[1], XRLAB_FORMULA_ERROR, XRLAB_FORMULA_ERROR_LOWERCASE);
+  g_assert_error (b->errors[2], XRLAB_OPTICS_ERROR, XRLAB_OPTICS_ERROR_MATERIAL);
+  g_assert_null (b->errors[3]);
+  for (gsize m = 0; m < 4; m += 3)
+    {
+      g_autofree double *delta = fresh_values (grid, &specs[m], XRLAB_QUANTITY_DELTA);
+      g_autofree double *beta = fresh_values (grid, &specs[m], XRLAB_QUANTITY_BETA);
+      assert_same_values (b->values + (m * 2 + 0) * 64, delta, 64);
+      assert_same_values (b->values + (m * 2 + 1) * 64, beta, 64);
+      g_assert_cmpfloat (b->molecular_weight_g_mol[m], >, 28.0);
+    }
+  g_assert_true (isnan (b->values[1 * 2 * 64]));
+  g_assert_true (isnan (b->molecular_weight_g_mol[2]));
+  g_assert_true (xrlab_engine_get_stats (engine, "batch", &st));
+  g_assert_cmpuint (st.n_transfers, ==, 1);
+}
+
+/* Cancelling a big batch returns promptly and leaves the engine usable. */
+static void
+test_batch_cancel (void)
+{
+  g_autoptr(XrlabEngine) engine = xrlab_engine_new ();
+  g_autoptr(XrlabEnergyGrid) grid = make_grid (1.0, 30.0, 1000);
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  gsize n = 10000;   /* 10^4 materials x 10^3 energies = 10^7 points */
+  g_autofree XrlabMaterialSpec *specs = g_new0 (XrlabMaterialSpec, n);
+  const char *formulas[] = { "SiO2", "Al2O3", "Fe2O3", "CaCO3", "C22H10N2O5", "GaAs" };
+  Replies r = { 0 };
+  double elapsed;
+
+  for (gsize i = 0; i < n; i++)
+    {
+      specs[i].formula = formulas[i % G_N_ELEMENTS (formulas)];
+      specs[i].density_g_cm3 = 1.0 + 1e-4 * i;
+    }
+  r.cancel_on_progress = cancellable;
+  r.pending++;
+  xrlab_engine_batch_async (engine, specs, n, grid, XRLAB_QUANTITY_MASK_NO_THICKNESS,
+                            batch_progress, &r, cancellable, batch_done, &r);
+  wait_for (&r);
+  elapsed = xrlab_now () - r.cancelled_at;
+  g_assert_error (r.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_null (r.batch);
+  g_assert_cmpuint (r.progress_calls, >=, 1);
+  g_assert_cmpuint (r.progress_done, <, n);
+  g_test_message ("cancelled batch returned %.1f ms after the cancel", elapsed * 1e3);
+  /* Generous: a full batch of this size takes far longer under a sanitizer. */
+  g_assert_cmpfloat (elapsed, <, 5.0);
+  g_clear_error (&r.error);
+
+  /* Still usable. */
+  set_grid (engine, grid, &r);
+  r.pending++;
+  xrlab_engine_set_materials_async (engine, five, 2, NULL, set_materials_done, &r);
+  wait_for (&r);
+  r.pending++;
+  xrlab_engine_fetch_async (engine, "plot", XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_DELTA), NULL, 0,
+                            NULL, fetch_done, &r);
+  wait_for (&r);
+  g_assert_no_error (r.error);
+  g_assert_cmpuint (r.arrays->n_materials, ==, 2);
+  replies_clear (&r);
+}
+
+/* Shutting down with requests in flight: every request is answered, nothing
+ * hangs, nothing leaks (run under the sanitizer build and valgrind). */
+static void
+test_shutdown_in_flight (void)
+{
+  XrlabEngine *engine = xrlab_engine_new ();
+  g_autoptr(XrlabEnergyGrid) grid = make_grid (1.0, 30.0, 1000);
+  gsize n = 5000;
+  g_autofree XrlabMaterialSpec *specs = g_new0 (XrlabMaterialSpec, n);
+  Replies r = { 0 }, b = { 0 };
+  XrlabMaterialSpec spec = five[0];
+
+  for (gsize i = 0; i < n; i++)
+    {
+      specs[i].formula = "Al2O3";
+      specs[i].density_g_cm3 = 3.95;
+    }
+  b.pending++;
+  xrlab_engine_batch_async (engine, specs, n, grid, XRLAB_QUANTITY_MASK_NO_THICKNESS,
+                            NULL, NULL, NULL, batch_done, &b);
+  r.pending++;
+  xrlab_engine_set_grid_async (engine, grid, NULL, grid_done, &r);
+  for (int i = 0; i < 50; i++)
+    {
+      spec.density_g_cm3 = 2.0 + i;
+      r.pending++;
+      xrlab_engine_update_material_async (engine, &spec, NULL, edit_done, &r);
+      r.pending++;
+      xrlab_engine_fetch_async (engine, "plot", XRLAB_QUANTITY_MASK_ALL, NULL, 0, NULL,
+                                fetch_done, &r);
+    }
+  xrlab_engine_shutdown (engine);
+
+  /* After shutdown: answered at once with an error. */
+  r.pending++;
+  xrlab_engine_fetch_async (engine, "plot", XRLAB_QUANTITY_MASK_ALL, NULL, 0, NULL, fetch_done, &r);
+  wait_for (&r);
+  wait_for (&b);
+  g_assert_error (r.error, XRLAB_ENGINE_ERROR, XRLAB_ENGINE_ERROR_SHUT_DOWN);
+  g_assert_cmpint (r.replies, ==, 102);
+  g_assert_cmpint (b.replies, ==, 1);
+  g_object_unref (engine);
+  replies_clear (&r);
+  replies_clear (&b);
+}
+
+/* Superseded fetches of one consumer do not hold back other consumers. */
+static void
+test_consumers_independent (void)
+{
+  g_autoptr(XrlabEngine) engine = xrlab_engine_new ();
+  g_autoptr(XrlabEnergyGrid) grid = make_grid (1.0, 30.0, 100);
+  Replies r = { 0 }, p = { 0 }, t = { 0 };
+  XrlabEngineStats st;
+
+  set_grid (engine, grid, &r);
+  r.pending++;
+  xrlab_engine_set_materials_async (engine, five, 5, NULL, set_materials_done, &r);
+  wait_for (&r);
+  xrlab_engine_reset_stats (engine);
+  for (int i = 0; i < 3; i++)
+    {
+      p.pending++;
+      xrlab_engine_fetch_async (engine, "plot", XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_MU), NULL, 0,
+                                NULL, fetch_done, &p);
+    }
+  t.pending++;
+  xrlab_engine_fetch_at_async (engine, "table", 8.048, XRLAB_QUANTITY_MASK_ALL, NULL, 0, NULL,
+                               fetch_at_done, &t);
+  wait_for (&p);
+  wait_for (&t);
+  g_assert_cmpint (p.n_arrays + p.superseded, ==, 3);
+  g_assert_cmpint (p.n_arrays, >=, 1);
+  g_assert_cmpint (t.n_arrays, ==, 1);
+  xrlab_engine_get_stats (engine, "table", &st);
+  g_assert_cmpuint (st.n_transfers, ==, 1);
+  g_assert_cmpuint (st.bytes, ==, (1 + 5 * XRLAB_QUANTITY_N) * sizeof (double));
+  {
+    g_autofree char *text = xrlab_engine_format_stats (engine);
+    g_assert_nonnull (strstr (text, "plot"));
+    g_assert_nonnull (strstr (text, "table"));
+    g_assert_nonnull (strstr (text, "total"));
+  }
+  replies_clear (&r);
+  replies_clear (&p);
+  replies_clear (&t);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  xrlab_init ();
+  g_test_add_func ("/engine/one-transfer", test_one_transfer);
+  g_test_add_func ("/engine/pull-not-push", test_pull_not_push);
+  g_test_add_func ("/engine/burst-coalesces", test_burst_coalesces);
+  g_test_add_func ("/engine/bad-input-keeps-state", test_bad_input_keeps_state);
+  g_test_add_func ("/engine/set-materials", test_set_materials);
+  g_test_add_func ("/engine/fetch-at", test_fetch_at);
+  g_test_add_func ("/engine/export", test_export);
+  g_test_add_func ("/engine/batch", test_batch);
+  g_test_add_func ("/engine/batch-cancel", test_batch_cancel);
+  g_test_add_func ("/engine/shutdown-in-flight", test_shutdown_in_flight);
+  g_test_add_func ("/engine/consumers-independent", test_consumers_independent);
+  return g_test_run ();
+}
