@@ -713,6 +713,60 @@ test_seed_and_fix (void)
   g_assert_cmpfloat (values[xrlab_model_find_param (m, "GLP_02_F")], ==, 1.234);
   g_assert_cmpfloat_with_epsilon (values[xrlab_model_find_param (m, "GLP_02_x0")], 84.1 + 3.67, 1e-12);
   g_assert_cmpfloat (values[xrlab_model_find_param (m, "Offset_y0")], ==, 55.0);
+
+  /* derivatives of every parameter's value with respect to θ */
+  {
+    gsize nth = xrlab_plan_n_theta (plan), np = xrlab_plan_n_params (plan);
+    g_autofree double *d = g_new (double, np * nth);
+    double values2[64];
+    gssize kA = xrlab_plan_find_theta (plan, "GLP_01_A");
+    gssize kx = xrlab_plan_find_theta (plan, "GLP_01_x0");
+    gssize iA2 = xrlab_model_find_param (m, "GLP_02_A");
+    gssize ix2 = xrlab_model_find_param (m, "GLP_02_x0");
+    gssize iF2 = xrlab_model_find_param (m, "GLP_02_F");
+
+    xrlab_plan_param_gradients (plan, theta, values2, d);
+    for (gsize i = 0; i < np; i++)
+      g_assert_cmpfloat (values2[i], ==, values[i]);
+    g_assert_cmpfloat (d[iA2 * nth + kA], ==, 0.75);
+    g_assert_cmpfloat (d[ix2 * nth + kx], ==, 1.0);
+    for (gsize k = 0; k < nth; k++)
+      {
+        g_assert_cmpfloat (d[iF2 * nth + k], ==, 0.0);     /* follows a fixed parameter */
+        g_assert_cmpfloat (d[xrlab_plan_theta_param (plan, k) * nth + k], ==, 1.0);
+      }
+  }
+}
+
+/* Non-finite θ gives non-finite values, not a crash or a hang. */
+static void
+test_nonfinite (void)
+{
+  g_autoptr(XrlabModel) m = model_from_text (peak_yaml, "m");
+  g_autoptr(XrlabPlan) plan = NULL;
+  g_autofree double *theta = NULL, *out = NULL, *jac = NULL;
+  gsize n, nth;
+
+  attach_time_text (m, "GLP_01_x0", kernel_yaml, "GB", 0);
+  plan = xrlab_plan_new (m, energy, N_E, time_axis, n_time, NULL, 0, NULL);
+  n = xrlab_plan_n_data (plan);
+  nth = xrlab_plan_n_theta (plan);
+  theta = g_new (double, nth);
+  out = g_new (double, n);
+  jac = g_new (double, n * nth);
+  for (gsize k = 0; k < nth; k++)
+    {
+      xrlab_plan_theta_initial (plan, theta);
+      theta[k] = k % 2 ? NAN : INFINITY;
+      xrlab_plan_eval (plan, theta, out);
+      xrlab_plan_jacobian (plan, theta, jac);
+    }
+  xrlab_plan_theta_initial (plan, theta);
+  theta[xrlab_plan_find_theta (plan, "GLP_01_x0_gaussCONV_SD")] = 0.0;
+  xrlab_plan_eval (plan, theta, out);
+  theta[xrlab_plan_find_theta (plan, "GLP_01_F")] = 0.0;
+  xrlab_plan_eval (plan, theta, out);
+  xrlab_plan_jacobian (plan, theta, jac);
 }
 
 static void
@@ -863,5 +917,6 @@ main (int argc, char **argv)
   g_test_add_func ("/plan/other-axes", test_other_axes);
   g_test_add_func ("/plan/seed-and-fix", test_seed_and_fix);
   g_test_add_func ("/plan/errors", test_plan_errors);
+  g_test_add_func ("/plan/non-finite", test_nonfinite);
   return g_test_run ();
 }

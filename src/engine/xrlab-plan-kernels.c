@@ -180,8 +180,9 @@ gauss_factor (double u0, double du, gsize n, double c, double *restrict out)
 }
 
 /* Whether the recurrence applies: a uniform axis (dx != 0), a decreasing
- * factor, and a finite step. */
-#define RECUR_OK(dx, c, du) ((dx) != 0.0 && (c) <= 0.0 && isfinite (du) && isfinite (c))
+ * factor, a finite step and start. */
+#define RECUR_OK(dx, c, du, u0) \
+  ((dx) != 0.0 && (c) <= 0.0 && isfinite (du) && isfinite (c) && isfinite (u0))
 
 /* ---- value loops ------------------------------------------------------------- */
 
@@ -190,7 +191,7 @@ gauss_eval (const double *restrict x, gsize n, double dx, double A, double x0, d
             double w, double *restrict acc, double *restrict tmp)
 {
   const double c = -0.5 / (sd * sd), Aw = A * w;
-  if (RECUR_OK (dx, c, dx))
+  if (RECUR_OK (dx, c, dx, x[0] - x0))
     {
       gauss_factor (x[0] - x0, dx, n, c, tmp);
       for (gsize i = 0; i < n; i++)
@@ -235,7 +236,7 @@ gls_eval (const double *restrict x, gsize n, double dx, double A, double x0, dou
           double m, double w, double *restrict acc, double *restrict tmp)
 {
   const double invF = 1.0 / F, Ag = A * w * (1.0 - m), Al = A * w * m;
-  if (RECUR_OK (dx, -LN2x4, dx * invF))
+  if (RECUR_OK (dx, -LN2x4, dx * invF, (x[0] - x0) * invF))
     {
       gauss_factor ((x[0] - x0) * invF, dx * invF, n, -LN2x4, tmp);
       for (gsize i = 0; i < n; i++)
@@ -257,7 +258,7 @@ glp_eval (const double *restrict x, gsize n, double dx, double A, double x0, dou
           double m, double w, double *restrict acc, double *restrict tmp)
 {
   const double invF = 1.0 / F, c = -LN2x4 * (1.0 - m), m4 = 4.0 * m, Aw = A * w;
-  if (RECUR_OK (dx, c, dx * invF))
+  if (RECUR_OK (dx, c, dx * invF, (x[0] - x0) * invF))
     {
       gauss_factor ((x[0] - x0) * invF, dx * invF, n, c, tmp);
       for (gsize i = 0; i < n; i++)
@@ -356,7 +357,7 @@ gauss_grad (const double *restrict x, gsize n, double dx, double A, double x0, d
             double *restrict dsd, double *restrict tmp)
 {
   const double c = -0.5 / (sd * sd), isd = 1.0 / sd;
-  gboolean recur = RECUR_OK (dx, c, dx);
+  gboolean recur = RECUR_OK (dx, c, dx, x[0] - x0);
   if (recur)
     gauss_factor (x[0] - x0, dx, n, c, tmp);
   for (gsize i = 0; i < n; i++)
@@ -415,7 +416,7 @@ gls_grad (const double *restrict x, gsize n, double dx, double A, double x0, dou
           double *restrict dF, double *restrict dm, double *restrict tmp)
 {
   const double invF = 1.0 / F;
-  gboolean recur = RECUR_OK (dx, -LN2x4, dx * invF);
+  gboolean recur = RECUR_OK (dx, -LN2x4, dx * invF, (x[0] - x0) * invF);
   if (recur)
     gauss_factor ((x[0] - x0) * invF, dx * invF, n, -LN2x4, tmp);
   for (gsize i = 0; i < n; i++)
@@ -439,7 +440,7 @@ glp_grad (const double *restrict x, gsize n, double dx, double A, double x0, dou
           double *restrict dF, double *restrict dm, double *restrict tmp)
 {
   const double invF = 1.0 / F, c = LN2x4 * (1.0 - m), m4 = 4.0 * m;
-  gboolean recur = RECUR_OK (dx, -c, dx * invF);
+  gboolean recur = RECUR_OK (dx, -c, dx * invF, (x[0] - x0) * invF);
   if (recur)
     gauss_factor ((x[0] - x0) * invF, dx * invF, n, -c, tmp);
   for (gsize i = 0; i < n; i++)

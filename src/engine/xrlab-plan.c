@@ -2348,20 +2348,52 @@ xrlab_plan_param_name (const XrlabPlan *plan, gsize i)
 }
 
 void
-xrlab_plan_param_values (const XrlabPlan *plan, const double *theta, double *values)
+xrlab_plan_param_gradients (const XrlabPlan *plan, const double *theta, double *values,
+                            double *dvalues)
 {
-  double *stack = g_newa (double, MAX (plan->max_depth, 1));
-  double *refs = g_newa (double, MAX (plan->max_refs, 1));
+  gsize nth = plan->n_theta;
+  guint depth = MAX (plan->max_depth, 1), refs = MAX (plan->max_refs, 1);
+  double *stack = g_newa (double, depth);
+  double *dstack = g_newa (double, (gsize) depth * refs);
+  double *grad = g_newa (double, refs);
+  double *rv = g_newa (double, refs);
 
   for (gsize i = 0; i < plan->n_params; i++)
-    values[i] = plan->param_theta[i] >= 0 ? theta[plan->param_theta[i]] : plan->param_value[i];
+    {
+      gint32 k = plan->param_theta[i];
+      values[i] = k >= 0 ? theta[k] : plan->param_value[i];
+      if (dvalues)
+        {
+          memset (dvalues + i * nth, 0, nth * sizeof (double));
+          if (k >= 0)
+            dvalues[i * nth + k] = 1.0;
+        }
+    }
   for (gsize o = 0; o < plan->n_base_order; o++)
     {
       guint32 i = plan->base_order[o];
       const Program *prog = &plan->progs[plan->param_prog[i]];
+      const guint32 *ref = plan->base_refs + plan->param_refs_off[i];
+      const XrlabExprInsn *code = plan->code + prog->code_off;
+
       for (guint r = 0; r < prog->n_refs; r++)
-        refs[r] = values[plan->base_refs[plan->param_refs_off[i] + r]];
-      values[i] = xrlab_expr_eval (plan->code + prog->code_off, prog->n_code, plan->consts,
-                                   refs, stack);
+        rv[r] = values[ref[r]];
+      if (dvalues == NULL)
+        {
+          values[i] = xrlab_expr_eval (code, prog->n_code, plan->consts, rv, stack);
+          continue;
+        }
+      values[i] = xrlab_expr_eval_grad (code, prog->n_code, plan->consts, rv, prog->n_refs,
+                                        stack, dstack, grad);
+      for (guint r = 0; r < prog->n_refs; r++)
+        if (grad[r] != 0.0)
+          for (gsize k = 0; k < nth; k++)
+            dvalues[i * nth + k] += grad[r] * dvalues[ref[r] * nth + k];
     }
+}
+
+void
+xrlab_plan_param_values (const XrlabPlan *plan, const double *theta, double *values)
+{
+  xrlab_plan_param_gradients (plan, theta, values, NULL);
 }

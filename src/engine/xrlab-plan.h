@@ -148,6 +148,12 @@ const char *xrlab_plan_param_name   (const XrlabPlan *plan, gsize i);
  * values (time dependence and profiles switched off). */
 void        xrlab_plan_param_values (const XrlabPlan *plan, const double *theta,
                                      double *values);
+/* The same and, when @dvalues is not NULL, its derivatives:
+ * dvalues[i * n_theta + k] = ∂values[i]/∂θ_k (1 for θ_k itself, 0 for fixed
+ * parameters, through the expressions for derived ones): with a covariance C
+ * of θ, the variance of parameter i is g_i^T C g_i. */
+void        xrlab_plan_param_gradients (const XrlabPlan *plan, const double *theta,
+                                        double *values, double *dvalues);
 
 /* ---- evaluation ------------------------------------------------------------ */
 
