@@ -39,6 +39,7 @@ void xrlab_bench_consume (const void *p);
 /* Groups, one per file. */
 int xrlab_bench_optics (int argc, char **argv);   /* bench-optics.c */
 int xrlab_bench_engine (int argc, char **argv);   /* bench-engine.c */
+int xrlab_bench_models (int argc, char **argv);   /* bench-models.c */
 int xrlab_bench_fit (int argc, char **argv);      /* bench-fit.c */
 int xrlab_bench_gui (int argc, char **argv);      /* bench-gui.c, built with the GUI */
 

@@ -24,6 +24,8 @@ static const XrlabCliCommand commands[] = {
   { "materials", "Preset materials and their densities", xrlab_cli_materials },
 
   /* spectral models and fitting */
+  { "eval", "Evaluate a spectral model on energy (and delay) axes", xrlab_cli_eval },
+  { "params", "List the parameters of a spectral model and θ's order", xrlab_cli_params },
 
   { "version", "Print the version", xrlab_cli_version },
 };
