@@ -319,6 +319,7 @@ test_fit_2d (void)
   /* baseline_params.csv */
   {
     g_autofree char *p = g_build_filename (outdir, "baseline_params.csv", NULL);
+    g_autofree char *bm = g_build_filename (outdir, "baseline_metrics.csv", NULL);
     bparams = read_lines (p);
     g_assert_cmpuint (g_strv_length (bparams) - 1, ==, b->n_params);
     for (gsize i = 0; i < b->n_params; i++)
@@ -326,8 +327,7 @@ test_fit_2d (void)
         g_auto(GStrv) f = g_strsplit (bparams[i + 1], ",", -1);
         g_assert_cmpfloat (num (f[1]), ==, b->params[i].value);
       }
-    g_assert_true (g_file_test (g_build_filename (outdir, "baseline_metrics.csv", NULL),
-                                G_FILE_TEST_EXISTS));
+    g_assert_true (g_file_test (bm, G_FILE_TEST_EXISTS));
   }
 
   /* sbs.csv: a row per delay of the window, parameter and error columns */
@@ -533,6 +533,7 @@ test_usage (void)
     { "--data", "x.csv", "--energy", "e.csv", "--elim", "81-91", NULL },
     { "--data", "x.csv", "--energy", "e.csv", "--ci", "a,,b", NULL },
     { "--data", "x.csv", "--energy", "e.csv", "--threads", "-2", NULL },
+    { "--data", "x.csv", "--energy", "e.csv", "--pin-baseline", NULL },
   };
 
   for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)

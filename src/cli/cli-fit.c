@@ -574,6 +574,8 @@ xrlab_cli_fit (int argc, char **argv)
     status = xrlab_cli_usage ("fit", _("--elim “%s”: expected E0:E1"), fo.elim);
   else if (fo.tlim && !parse_range (fo.tlim, &t0, &t1))
     status = xrlab_cli_usage ("fit", _("--tlim “%s”: expected T0:T1"), fo.tlim);
+  else if (fo.pin && fo.baseline_model == NULL)
+    status = xrlab_cli_usage ("fit", _("--pin-baseline needs --baseline-model"));
   else if (o.time == NULL && (fo.baseline || fo.sbs || fo.tlim))
     status = xrlab_cli_usage ("fit", _("--baseline, --sbs and --tlim need --time"));
   else if (fo.threads < 0)
