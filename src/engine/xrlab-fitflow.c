@@ -293,15 +293,14 @@ describe_cell (const XrlabFitflow *f, gsize r, gsize c)
                           xrlab_format_double (f->energy[c], b));
 }
 
-/* NaN or infinity in data rows @rows (n_rows of them, or the range [r0,
- * r0 + n) when @rows is NULL) within the window's energies. */
+/* NaN or infinity in the data rows [r0, r0 + n) within the window's
+ * energies. */
 static gboolean
-check_finite (const XrlabFitflow *f, const gsize *rows, gsize r0, gsize n, const char *where,
-              GError **error)
+check_finite (const XrlabFitflow *f, gsize r0, gsize n, const char *where, GError **error)
 {
   for (gsize k = 0; k < n; k++)
     {
-      gsize r = rows ? rows[k] : r0 + k;
+      gsize r = r0 + k;
       const double *row = f->data + r * f->n_cols;
       double check = 0.0;
 
@@ -405,7 +404,7 @@ xrlab_fitflow_set_window (XrlabFitflow *flow, double e0, double e1, double t0, d
   {
     gsize old[4] = { flow->row0, flow->nrw, flow->col0, flow->ncw };
     flow->row0 = r0, flow->nrw = nr, flow->col0 = c0, flow->ncw = nc;
-    if (!check_finite (flow, NULL, r0, nr, _("inside the fit window"), error))
+    if (!check_finite (flow, r0, nr, _("inside the fit window"), error))
       {
         flow->row0 = old[0], flow->nrw = old[1], flow->col0 = old[2], flow->ncw = old[3];
         return FALSE;
@@ -500,14 +499,15 @@ sigma_at (const XrlabFitflow *f, gsize r, gsize c)
     }
 }
 
+/* σ of the data rows [r0, r0 + n) within the window's energies. */
 static gboolean
-check_sigma_cells (const XrlabFitflow *f, const gsize *rows, gsize r0, gsize n, GError **error)
+check_sigma_cells (const XrlabFitflow *f, gsize r0, gsize n, GError **error)
 {
   if (f->sigma_kind == XRLAB_FIT_SIGMA_NONE)
     return TRUE;
   for (gsize k = 0; k < n; k++)
     {
-      gsize r = rows ? rows[k] : r0 + k;
+      gsize r = r0 + k;
       for (gsize c = f->col0; c < f->col0 + f->ncw; c++)
         {
           double s = sigma_at (f, r, c);
@@ -664,8 +664,8 @@ prepare (XrlabFitflow *f, XrlabFitflowStage stage, const XrlabModel *model, doub
                          xrlab_format_double (f->time[f->n_t - 1], d));
             return FALSE;
           }
-        if (!check_finite (f, NULL, pr->row0, pr->rows, _("in the baseline"), error)
-            || !check_sigma_cells (f, NULL, pr->row0, pr->rows, error))
+        if (!check_finite (f, pr->row0, pr->rows, _("in the baseline"), error)
+            || !check_sigma_cells (f, pr->row0, pr->rows, error))
           return FALSE;
       }
       break;
@@ -679,8 +679,8 @@ prepare (XrlabFitflow *f, XrlabFitflowStage stage, const XrlabModel *model, doub
         }
       pr->row0 = row;
       pr->rows = 1;
-      if (!check_finite (f, NULL, row, 1, _("in the spectrum to fit"), error)
-          || !check_sigma_cells (f, NULL, row, 1, error))
+      if (!check_finite (f, row, 1, _("in the spectrum to fit"), error)
+          || !check_sigma_cells (f, row, 1, error))
         return FALSE;
       break;
     case XRLAB_FITFLOW_STAGE_SBS:
@@ -688,7 +688,7 @@ prepare (XrlabFitflow *f, XrlabFitflowStage stage, const XrlabModel *model, doub
     default:
       pr->row0 = f->row0;
       pr->rows = f->nrw;
-      if (!check_sigma_cells (f, NULL, pr->row0, pr->rows, error))
+      if (!check_sigma_cells (f, pr->row0, pr->rows, error))
         return FALSE;
       break;
     }
