@@ -21,20 +21,8 @@
 #include "xrlab-plan.h"
 #include "xrlab-util.h"
 
-typedef struct {
-  char *models;
-  char *model;
-  char *energy;
-  char *time;
-  char *aux;
-  char **dynamics;
-  char **profiles;
-  char **sets;
-  char *output;
-} ModelOptions;
-
-static void
-model_options_clear (ModelOptions *o)
+void
+xrlab_cli_model_options_clear (XrlabCliModelOptions *o)
 {
   g_free (o->models);
   g_free (o->model);
@@ -47,8 +35,8 @@ model_options_clear (ModelOptions *o)
   g_free (o->output);
 }
 
-static GOptionEntry *
-model_entries (ModelOptions *o)
+GOptionEntry *
+xrlab_cli_model_entries (XrlabCliModelOptions *o)
 {
   GOptionEntry entries[] = {
     { "models", 0, 0, G_OPTION_ARG_FILENAME, &o->models,
@@ -76,9 +64,8 @@ model_entries (ModelOptions *o)
   return g_memdup2 (entries, sizeof entries);
 }
 
-/* Splits "PAR=FILE:MODEL[,MODEL...][@FREQ]". */
-static gboolean
-parse_attachment (const char *spec, gboolean with_freq, char **par, char **file,
+gboolean
+xrlab_cli_parse_attachment (const char *spec, gboolean with_freq, char **par, char **file,
                   char ***models, double *freq)
 {
   const char *eq = strchr (spec, '=');
@@ -112,10 +99,8 @@ parse_attachment (const char *spec, gboolean with_freq, char **par, char **file,
   return TRUE;
 }
 
-/* Loads the model and applies --dynamics, --profile and --set. Returns
- * NULL after printing the error (status in *status). */
-static XrlabModel *
-load_model (const char *cmd, const ModelOptions *o, int *status)
+XrlabModel *
+xrlab_cli_load_model (const char *cmd, const XrlabCliModelOptions *o, int *status)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(XrlabModel) m = NULL;
@@ -137,7 +122,7 @@ load_model (const char *cmd, const ModelOptions *o, int *status)
       g_auto(GStrv) models = NULL;
       double freq;
 
-      if (!parse_attachment (o->dynamics[i], TRUE, &par, &file, &models, &freq))
+      if (!xrlab_cli_parse_attachment (o->dynamics[i], TRUE, &par, &file, &models, &freq))
         {
           *status = xrlab_cli_usage (cmd, _("--dynamics “%s”: expected "
                                             "PAR=FILE:MODEL[,MODEL...][@FREQ] with FREQ > 0"),
@@ -157,7 +142,7 @@ load_model (const char *cmd, const ModelOptions *o, int *status)
       g_auto(GStrv) models = NULL;
       double freq;
 
-      if (!parse_attachment (o->profiles[i], FALSE, &par, &file, &models, &freq)
+      if (!xrlab_cli_parse_attachment (o->profiles[i], FALSE, &par, &file, &models, &freq)
           || g_strv_length (models) != 1)
         {
           *status = xrlab_cli_usage (cmd, _("--profile “%s”: expected PAR=FILE:MODEL"),
@@ -197,21 +182,16 @@ load_model (const char *cmd, const ModelOptions *o, int *status)
   return g_steal_pointer (&m);
 }
 
-typedef struct {
-  double *energy, *time, *aux;
-  gsize n_e, n_t, n_a;
-} Axes;
-
-static void
-axes_clear (Axes *a)
+void
+xrlab_cli_axes_clear (XrlabCliAxes *a)
 {
   g_free (a->energy);
   g_free (a->time);
   g_free (a->aux);
 }
 
-static gboolean
-read_axes (const ModelOptions *o, Axes *a, int *status)
+gboolean
+xrlab_cli_read_axes (const XrlabCliModelOptions *o, XrlabCliAxes *a, int *status)
 {
   g_autoptr(GError) error = NULL;
 
@@ -231,9 +211,9 @@ fail:
 int
 xrlab_cli_eval (int argc, char **argv)
 {
-  ModelOptions o = { 0 };
-  Axes ax = { 0 };
-  g_autofree GOptionEntry *entries = model_entries (&o);
+  XrlabCliModelOptions o = { 0 };
+  XrlabCliAxes ax = { 0 };
+  g_autofree GOptionEntry *entries = xrlab_cli_model_entries (&o);
   g_autoptr(GOptionContext) ctx = g_option_context_new (_("— evaluate a spectral model"));
   g_autoptr(XrlabModel) m = NULL;
   g_autoptr(XrlabPlan) plan = NULL;
@@ -247,14 +227,14 @@ xrlab_cli_eval (int argc, char **argv)
   g_option_context_add_main_entries (ctx, entries, GETTEXT_PACKAGE);
   if (!xrlab_cli_parse (ctx, &argc, &argv))
     {
-      model_options_clear (&o);
+      xrlab_cli_model_options_clear (&o);
       return XRLAB_CLI_USAGE;
     }
   if (argc > 1)
     status = xrlab_cli_usage ("eval", _("unexpected argument “%s”"), argv[1]);
   else if (o.energy == NULL || o.output == NULL)
     status = xrlab_cli_usage ("eval", _("--energy and -o are required"));
-  else if ((m = load_model ("eval", &o, &status)) != NULL && read_axes (&o, &ax, &status))
+  else if ((m = xrlab_cli_load_model ("eval", &o, &status)) != NULL && xrlab_cli_read_axes (&o, &ax, &status))
     {
       plan = xrlab_plan_new (m, ax.energy, ax.n_e, ax.time, ax.n_t, ax.aux, ax.n_a, &error);
       if (plan == NULL)
@@ -281,8 +261,8 @@ xrlab_cli_eval (int argc, char **argv)
             status = xrlab_cli_fail (error);
         }
     }
-  axes_clear (&ax);
-  model_options_clear (&o);
+  xrlab_cli_axes_clear (&ax);
+  xrlab_cli_model_options_clear (&o);
   return status;
 }
 
@@ -297,9 +277,9 @@ vary_text (const XrlabParamInfo *info)
 int
 xrlab_cli_params (int argc, char **argv)
 {
-  ModelOptions o = { 0 };
-  Axes ax = { 0 };
-  g_autofree GOptionEntry *entries = model_entries (&o);
+  XrlabCliModelOptions o = { 0 };
+  XrlabCliAxes ax = { 0 };
+  g_autofree GOptionEntry *entries = xrlab_cli_model_entries (&o);
   g_autoptr(GOptionContext) ctx = g_option_context_new (_("— list the parameters of a model"));
   g_autoptr(XrlabModel) m = NULL;
   g_autoptr(XrlabPlan) plan = NULL;
@@ -314,12 +294,12 @@ xrlab_cli_params (int argc, char **argv)
   g_option_context_add_main_entries (ctx, entries, GETTEXT_PACKAGE);
   if (!xrlab_cli_parse (ctx, &argc, &argv))
     {
-      model_options_clear (&o);
+      xrlab_cli_model_options_clear (&o);
       return XRLAB_CLI_USAGE;
     }
   if (argc > 1)
     status = xrlab_cli_usage ("params", _("unexpected argument “%s”"), argv[1]);
-  else if ((m = load_model ("params", &o, &status)) != NULL && read_axes (&o, &ax, &status))
+  else if ((m = xrlab_cli_load_model ("params", &o, &status)) != NULL && xrlab_cli_read_axes (&o, &ax, &status))
     {
       if (ax.energy)
         {
@@ -361,7 +341,7 @@ xrlab_cli_params (int argc, char **argv)
             fputs (csv->str, stdout);
         }
     }
-  axes_clear (&ax);
-  model_options_clear (&o);
+  xrlab_cli_axes_clear (&ax);
+  xrlab_cli_model_options_clear (&o);
   return status;
 }

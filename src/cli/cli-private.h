@@ -6,6 +6,8 @@
 
 #include <glib.h>
 
+#include "xrlab-model.h"
+
 G_BEGIN_DECLS
 
 /* Exit status of every subcommand. */
@@ -50,5 +52,43 @@ int xrlab_cli_materials (int argc, char **argv);
 /* cli-models.c: spectral models. */
 int xrlab_cli_eval   (int argc, char **argv);
 int xrlab_cli_params (int argc, char **argv);
+
+/* The model options shared by eval, params, simulate and fit:
+ * --models --model --energy --time --dynamics --aux --profile --set -o. */
+typedef struct {
+  char *models;
+  char *model;
+  char *energy;
+  char *time;
+  char *aux;
+  char **dynamics;
+  char **profiles;
+  char **sets;
+  char *output;
+} XrlabCliModelOptions;
+
+typedef struct {
+  double *energy, *time, *aux;
+  gsize n_e, n_t, n_a;
+} XrlabCliAxes;
+
+/* The option entries (g_free the array; the strings stay in @o). */
+GOptionEntry *xrlab_cli_model_entries (XrlabCliModelOptions *o);
+void          xrlab_cli_model_options_clear (XrlabCliModelOptions *o);
+/* Splits "PAR=FILE:MODEL[,MODEL...][@FREQ]" (@with_freq: @FREQ allowed). */
+gboolean      xrlab_cli_parse_attachment (const char *spec, gboolean with_freq, char **par,
+                                          char **file, char ***models, double *freq);
+/* Loads the model and applies --dynamics, --profile and --set. Returns
+ * NULL after printing the error (exit status in *status). */
+XrlabModel   *xrlab_cli_load_model (const char *cmd, const XrlabCliModelOptions *o,
+                                     int *status);
+/* Reads --energy, --time and --aux (those given). */
+gboolean      xrlab_cli_read_axes (const XrlabCliModelOptions *o, XrlabCliAxes *a,
+                                   int *status);
+void          xrlab_cli_axes_clear (XrlabCliAxes *a);
+
+/* cli-fit.c: synthetic data and fits. */
+int xrlab_cli_simulate (int argc, char **argv);
+int xrlab_cli_fit      (int argc, char **argv);
 
 G_END_DECLS

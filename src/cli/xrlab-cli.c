@@ -26,6 +26,8 @@ static const XrlabCliCommand commands[] = {
   /* spectral models and fitting */
   { "eval", "Evaluate a spectral model on energy (and delay) axes", xrlab_cli_eval },
   { "params", "List the parameters of a spectral model and θ's order", xrlab_cli_params },
+  { "simulate", "Synthetic data from a spectral model, with noise", xrlab_cli_simulate },
+  { "fit", "Fit a spectral model: baseline, slice by slice, global 2D", xrlab_cli_fit },
 
   { "version", "Print the version", xrlab_cli_version },
 };

@@ -900,6 +900,68 @@ check_sigma (XrlabFit *fit, const XrlabFitProblem *pr, GError **error)
   return TRUE;
 }
 
+/* Checks and takes the data and σ (the data referenced, 1/σ copied) and
+ * computes Σ w(y − ȳ)² for R². */
+static gboolean
+set_data (XrlabFit *fit, const double *data, XrlabFitSigmaKind kind, const double *sigma,
+          GError **error)
+{
+  XrlabFitProblem pr = { .n = fit->n, .data = data, .sigma_kind = kind, .sigma = sigma };
+
+  if (data != NULL)
+    {
+      double check = 0.0;
+      for (gsize i = 0; i < fit->n; i++)
+        check += data[i] - data[i];
+      if (check != 0.0)
+        for (gsize i = 0; i < fit->n; i++)
+          if (!isfinite (data[i]))
+            {
+              g_autofree char *pt = describe_point (fit, i);
+              g_set_error (error, XRLAB_FIT_ERROR, XRLAB_FIT_ERROR_DATA,
+                           _("The data are not finite (%s) at %s, inside the fit window"),
+                           isnan (data[i]) ? "NaN" : "infinity", pt);
+              return FALSE;
+            }
+    }
+  {
+    double *old_inv = g_steal_pointer (&fit->inv_sigma);
+    XrlabFitSigmaKind old_kind = fit->sigma_kind;
+
+    fit->sigma_kind = kind;
+    if (!check_sigma (fit, &pr, error))
+      {
+        g_free (fit->inv_sigma);
+        fit->inv_sigma = old_inv;
+        fit->sigma_kind = old_kind;
+        return FALSE;
+      }
+    g_free (old_inv);
+  }
+  fit->data = data;
+
+  /* Σ w(y − ȳ)², ȳ weighted, for R² */
+  fit->ss_tot = NAN;
+  if (data != NULL)
+    {
+      double sw = 0.0, swy = 0.0, ybar, ss = 0.0;
+      for (gsize i = 0; i < fit->n; i++)
+        {
+          double w = row_weight (fit, i);
+          sw += w * w;
+          swy += w * w * data[i];
+        }
+      ybar = swy / sw;
+      for (gsize i = 0; i < fit->n; i++)
+        {
+          double w = row_weight (fit, i), d = data[i] - ybar;
+          ss += w * w * d * d;
+        }
+      fit->ss_tot = ss;
+    }
+  return TRUE;
+}
+
 XrlabFit *
 xrlab_fit_new (const XrlabFitProblem *pr, const XrlabFitOptions *options, GError **error)
 {
@@ -1032,45 +1094,8 @@ xrlab_fit_new (const XrlabFitProblem *pr, const XrlabFitOptions *options, GError
         fit->any_bound = TRUE;
     }
 
-  /* data and σ */
-  if (pr->data != NULL)
-    {
-      double check = 0.0;
-      for (gsize i = 0; i < pr->n; i++)
-        check += pr->data[i] - pr->data[i];
-      if (check != 0.0)
-        for (gsize i = 0; i < pr->n; i++)
-          if (!isfinite (pr->data[i]))
-            {
-              g_autofree char *pt = describe_point (fit, i);
-              g_set_error (error, XRLAB_FIT_ERROR, XRLAB_FIT_ERROR_DATA,
-                           _("The data are not finite (%s) at %s, inside the fit window"),
-                           isnan (pr->data[i]) ? "NaN" : "infinity", pt);
-              return NULL;
-            }
-    }
-  if (!check_sigma (fit, pr, error))
+  if (!set_data (fit, pr->data, pr->sigma_kind, pr->sigma, error))
     return NULL;
-
-  /* Σ w(y − ȳ)², ȳ weighted, for R² */
-  fit->ss_tot = NAN;
-  if (pr->data != NULL)
-    {
-      double sw = 0.0, swy = 0.0, ybar, ss = 0.0;
-      for (gsize i = 0; i < pr->n; i++)
-        {
-          double w = row_weight (fit, i);
-          sw += w * w;
-          swy += w * w * pr->data[i];
-        }
-      ybar = swy / sw;
-      for (gsize i = 0; i < pr->n; i++)
-        {
-          double w = row_weight (fit, i), d = pr->data[i] - ybar;
-          ss += w * w * d * d;
-        }
-      fit->ss_tot = ss;
-    }
 
   fit->theta = g_new0 (double, pr->p);
   fit->dtheta_du = g_new0 (double, pr->p);
@@ -1082,6 +1107,15 @@ xrlab_fit_new (const XrlabFitProblem *pr, const XrlabFitOptions *options, GError
   if (fit->full == NULL)
     return NULL;
   return g_steal_pointer (&fit);
+}
+
+gboolean
+xrlab_fit_set_data (XrlabFit *fit, const double *data, XrlabFitSigmaKind sigma_kind,
+                    const double *sigma, GError **error)
+{
+  g_return_val_if_fail (fit != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+  return set_data (fit, data, sigma_kind, sigma, error);
 }
 
 gsize

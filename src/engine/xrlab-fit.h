@@ -254,6 +254,15 @@ XrlabFit *xrlab_fit_new (const XrlabFitProblem *problem, const XrlabFitOptions *
 void xrlab_fit_free (XrlabFit *fit);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (XrlabFit, xrlab_fit_free)
 
+/* Replaces the data and σ of the problem (same n, layout and model), with
+ * the checks of xrlab_fit_new: a workspace serves a series of fits of the
+ * same model to different data (the slices of a slice-by-slice fit). The
+ * data are referenced; σ is read now. On error the fit keeps its previous
+ * data and σ. */
+gboolean    xrlab_fit_set_data (XrlabFit *fit, const double *data,
+                                XrlabFitSigmaKind sigma_kind, const double *sigma,
+                                GError **error);
+
 gsize       xrlab_fit_get_n_params (XrlabFit *fit);
 const char *xrlab_fit_get_param_name (XrlabFit *fit, gsize j);
 /* The index of the parameter called @name, or −1. */
