@@ -87,6 +87,9 @@ static const XrlabBenchGroup groups[] = {
   { "engine", "Engine thread: edit-to-redraw latency and transfers per redraw", xrlab_bench_engine },
   { "models", "Spectral model plans: evaluation and Jacobian", xrlab_bench_models },
   { "fit", "Least-squares fits (optimizer core on a 2D-sized problem)", xrlab_bench_fit },
+#ifdef XRLAB_BENCH_GUI
+  { "gui", "The window: edit to frame for 5 materials x 1000 points (needs a display)", xrlab_bench_gui },
+#endif
   { NULL, NULL, NULL },
 };
 

@@ -1,0 +1,337 @@
+/* xrlab-application.c -- the xrlab application
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include "xrlab-application.h"
+
+#include <stdlib.h>
+
+#include <glib/gi18n-lib.h>
+
+#include "xrlab-init.h"
+#include "xrlab-plot.h"
+#include "xrlab-preferences-window.h"
+#include "xrlab-window.h"
+
+struct _XrlabApplication {
+  AdwApplication parent_instance;
+
+  GSettings *settings;
+  gboolean restore;
+  gboolean driver_checked;
+  char *page;          /* --page */
+};
+
+G_DEFINE_FINAL_TYPE (XrlabApplication, xrlab_application, ADW_TYPE_APPLICATION)
+
+GSettingsSchema *
+xrlab_application_find_schema (GError **error)
+{
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  GSettingsSchema *schema = NULL;
+
+  if (source != NULL)
+    schema = g_settings_schema_source_lookup (source, APPLICATION_ID, TRUE);
+#ifdef XRLAB_BUILD_SCHEMA_DIR
+  if (schema == NULL && g_file_test (XRLAB_BUILD_SCHEMA_DIR "/gschemas.compiled", G_FILE_TEST_EXISTS))
+    {
+      g_autoptr(GSettingsSchemaSource) build = NULL;
+      build = g_settings_schema_source_new_from_directory (XRLAB_BUILD_SCHEMA_DIR, source, FALSE, NULL);
+      if (build != NULL)
+        schema = g_settings_schema_source_lookup (build, APPLICATION_ID, FALSE);
+    }
+#endif
+  if (schema == NULL)
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                 _("The settings schema %s is not installed. Install xrlab (meson install), "
+                   "or point GSETTINGS_SCHEMA_DIR at the folder with its compiled schema."),
+                 APPLICATION_ID);
+  return schema;
+}
+
+static void
+apply_color_scheme (XrlabApplication *self)
+{
+  static const AdwColorScheme schemes[] = {
+    ADW_COLOR_SCHEME_DEFAULT, ADW_COLOR_SCHEME_FORCE_LIGHT, ADW_COLOR_SCHEME_FORCE_DARK,
+  };
+  int v = g_settings_get_enum (self->settings, "color-scheme");
+
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (),
+                                      schemes[CLAMP (v, 0, (int) G_N_ELEMENTS (schemes) - 1)]);
+}
+
+/* ---- app.* actions -------------------------------------------------------------------- */
+
+static void
+action_quit (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  GList *windows = g_list_copy_deep (gtk_application_get_windows (GTK_APPLICATION (user_data)),
+                                     (GCopyFunc) (void (*) (void)) g_object_ref, NULL);
+
+  /* Close the windows properly: they save their session. */
+  for (GList *l = windows; l != NULL; l = l->next)
+    gtk_window_close (l->data);
+  g_list_free_full (windows, g_object_unref);
+}
+
+static void
+action_about (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  GtkApplication *app = user_data;
+  GtkWindow *parent = gtk_application_get_active_window (app);
+  const char *developers[] = { "The xrlab developers", NULL };
+  GtkWidget *about;
+
+  about = g_object_new (ADW_TYPE_ABOUT_WINDOW,
+                        "transient-for", parent,
+                        "application-name", "xrlab",
+                        "application-icon", APPLICATION_ID,
+                        "developer-name", _("The xrlab developers"),
+                        "version", PACKAGE_VERSION,
+                        "comments", _("Optical constants of materials for X-rays: refractive index, "
+                                      "absorption, critical angle and attenuation from the Henke tables, "
+                                      "explored live."),
+                        "website", "https://github.com/xrlab/xrlab",
+                        "issue-url", "https://github.com/xrlab/xrlab/issues",
+                        "license-type", GTK_LICENSE_GPL_3_0,
+                        "copyright", "© The xrlab developers",
+                        "developers", developers,
+                        /* TRANSLATORS: your name(s), one per line */
+                        "translator-credits", _("translator-credits"),
+                        NULL);
+  adw_about_window_add_legal_section (ADW_ABOUT_WINDOW (about), _("Atomic scattering factors"),
+                                      _("B. L. Henke, E. M. Gullikson, J. C. Davis, X-ray interactions: "
+                                        "photoabsorption, scattering, transmission, and reflection at "
+                                        "E = 50–30000 eV, Z = 1–92, Atomic Data and Nuclear Data Tables "
+                                        "54 (1993) 181–342; updated tables of CXRO, public domain."),
+                                      GTK_LICENSE_CUSTOM, NULL);
+  adw_about_window_add_link (ADW_ABOUT_WINDOW (about), _("CXRO X-ray database"),
+                             "https://henke.lbl.gov/optical_constants/");
+  gtk_window_present (GTK_WINDOW (about));
+}
+
+static void
+action_preferences (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  XrlabApplication *self = user_data;
+  GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (self));
+  GtkWidget *prefs = xrlab_preferences_window_new (self->settings);
+
+  gtk_window_set_transient_for (GTK_WINDOW (prefs), parent);
+  gtk_window_present (GTK_WINDOW (prefs));
+}
+
+static void
+action_shortcuts (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  GtkApplication *app = user_data;
+  GtkWindow *parent = gtk_application_get_active_window (app);
+  g_autoptr(GtkBuilder) builder = gtk_builder_new_from_resource ("/io/github/xrlab/Xrlab/xrlab-shortcuts-window.ui");
+  GtkWindow *window = GTK_WINDOW (gtk_builder_get_object (builder, "shortcuts_window"));
+
+  gtk_window_set_transient_for (window, parent);
+  gtk_window_present (window);
+}
+
+static const GActionEntry app_actions[] = {
+  { "quit", action_quit, NULL, NULL, NULL, { 0 } },
+  { "about", action_about, NULL, NULL, NULL, { 0 } },
+  { "preferences", action_preferences, NULL, NULL, NULL, { 0 } },
+  { "shortcuts", action_shortcuts, NULL, NULL, NULL, { 0 } },
+};
+
+/* ---- GApplication ---------------------------------------------------------------------- */
+
+static void
+xrlab_application_startup (GApplication *app)
+{
+  XrlabApplication *self = XRLAB_APPLICATION (app);
+  static const struct {
+    const char *action;
+    const char *accels[3];
+  } accels[] = {
+    { "app.quit", { "<Control>q", NULL } },
+    { "app.preferences", { "<Control>comma", NULL } },
+    { "app.shortcuts", { "<Control>question", NULL } },
+    { "window.close", { "<Control>w", NULL } },
+    { "win.open-session", { "<Control>o", NULL } },
+    { "win.save-session", { "<Control>s", NULL } },
+    { "win.export-csv", { "<Control>e", NULL } },
+    { "win.export-plot", { "<Control><Shift>e", NULL } },
+    { "win.add-material", { "<Control>n", NULL } },
+    { "win.toggle-sidebar", { "F9", NULL } },
+    { "win.show-page::plot", { "<Alt>1", NULL } },
+    { "win.show-page::values", { "<Alt>2", NULL } },
+    { "win.toggle-x-log", { "<Control><Shift>x", NULL } },
+    { "win.toggle-y-log", { "<Control><Shift>y", NULL } },
+    { "win.copy-values", { "<Control><Shift>c", NULL } },
+  };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GSettingsSchema) schema = NULL;
+
+  G_APPLICATION_CLASS (xrlab_application_parent_class)->startup (app);
+
+  xrlab_init ();
+  schema = xrlab_application_find_schema (&error);
+  if (schema == NULL)
+    {
+      /* main() checks this before running; only a broken install gets here. */
+      g_printerr ("xrlab: %s\n", error->message);
+      exit (1);
+    }
+  self->settings = g_settings_new_full (schema, NULL, NULL);
+  g_signal_connect_object (self->settings, "changed::color-scheme", G_CALLBACK (apply_color_scheme),
+                           self, G_CONNECT_SWAPPED);
+  apply_color_scheme (self);
+
+  g_action_map_add_action_entries (G_ACTION_MAP (app), app_actions, G_N_ELEMENTS (app_actions), app);
+  for (guint i = 0; i < G_N_ELEMENTS (accels); i++)
+    gtk_application_set_accels_for_action (GTK_APPLICATION (app), accels[i].action, accels[i].accels);
+}
+
+static void
+check_driver (XrlabApplication *self, GtkWindow *window)
+{
+  g_autoptr(GError) error = NULL;
+  GtkWidget *dialog;
+
+  if (self->driver_checked)
+    return;
+  self->driver_checked = TRUE;
+  if (xrlab_plot_check_driver (&error))
+    return;
+  dialog = adw_message_dialog_new (window, _("Plots are not available"), error->message);
+  adw_message_dialog_add_response (ADW_MESSAGE_DIALOG (dialog), "close", _("_Close"));
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static XrlabWindow *
+new_window (XrlabApplication *self)
+{
+  XrlabWindow *window = xrlab_window_new (GTK_APPLICATION (self), self->settings,
+                                          self->restore && g_settings_get_boolean (self->settings, "restore-session"));
+  if (self->page != NULL)
+    adw_view_stack_set_visible_child_name (xrlab_window_get_view_stack (window), self->page);
+  return window;
+}
+
+static int
+xrlab_application_handle_local_options (GApplication *app,
+                                        GVariantDict *options)
+{
+  XrlabApplication *self = XRLAB_APPLICATION (app);
+  const char *page = NULL;
+
+  if (g_variant_dict_lookup (options, "page", "&s", &page))
+    {
+      if (!g_str_equal (page, "plot") && !g_str_equal (page, "values"))
+        {
+          g_printerr (_("xrlab: --page must be “plot” or “values”, not “%s”\n"), page);
+          return 2;
+        }
+      g_free (self->page);
+      self->page = g_strdup (page);
+    }
+  return -1;
+}
+
+static void
+xrlab_application_activate (GApplication *app)
+{
+  XrlabApplication *self = XRLAB_APPLICATION (app);
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (app));
+
+  if (window == NULL)
+    window = GTK_WINDOW (new_window (self));
+  gtk_window_present (window);
+  check_driver (self, window);
+}
+
+static void
+xrlab_application_open (GApplication  *app,
+                        GFile        **files,
+                        int            n_files,
+                        const char    *hint)
+{
+  XrlabApplication *self = XRLAB_APPLICATION (app);
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (app));
+  g_autofree char *path = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (window == NULL)
+    window = GTK_WINDOW (new_window (self));
+  gtk_window_present (window);
+  check_driver (self, window);
+  if (n_files < 1)
+    return;
+  path = g_file_get_path (files[0]);
+  if (path == NULL || !xrlab_window_open_session_file (XRLAB_WINDOW (window), path, &error))
+    {
+      g_autofree char *name = g_file_get_basename (files[0]);
+      g_autofree char *heading = g_strdup_printf (_("“%s” was not opened"), name);
+      GtkWidget *dialog = adw_message_dialog_new (window, heading,
+                                                  error != NULL ? error->message
+                                                                : _("Only local files can be opened."));
+      adw_message_dialog_add_response (ADW_MESSAGE_DIALOG (dialog), "close", _("_Close"));
+      gtk_window_present (GTK_WINDOW (dialog));
+    }
+}
+
+static void
+xrlab_application_dispose (GObject *object)
+{
+  XrlabApplication *self = XRLAB_APPLICATION (object);
+
+  g_clear_object (&self->settings);
+  g_clear_pointer (&self->page, g_free);
+  G_OBJECT_CLASS (xrlab_application_parent_class)->dispose (object);
+}
+
+static void
+xrlab_application_class_init (XrlabApplicationClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
+
+  object_class->dispose = xrlab_application_dispose;
+  app_class->startup = xrlab_application_startup;
+  app_class->activate = xrlab_application_activate;
+  app_class->open = xrlab_application_open;
+  app_class->handle_local_options = xrlab_application_handle_local_options;
+}
+
+static void
+xrlab_application_init (XrlabApplication *self)
+{
+  self->restore = TRUE;
+  g_application_add_main_option (G_APPLICATION (self), "page", 0, 0, G_OPTION_ARG_STRING,
+                                 _("Start on the plot or the values table"), "plot|values");
+}
+
+XrlabApplication *
+xrlab_application_new (void)
+{
+  return g_object_new (XRLAB_TYPE_APPLICATION,
+                       "application-id", APPLICATION_ID,
+                       "flags", G_APPLICATION_HANDLES_OPEN,
+                       "resource-base-path", "/io/github/xrlab/Xrlab",
+                       NULL);
+}
+
+GSettings *
+xrlab_application_get_settings (XrlabApplication *self)
+{
+  g_return_val_if_fail (XRLAB_IS_APPLICATION (self), NULL);
+  return self->settings;
+}
+
+void
+xrlab_application_set_restore (XrlabApplication *self,
+                               gboolean          restore)
+{
+  g_return_if_fail (XRLAB_IS_APPLICATION (self));
+  self->restore = restore;
+}

@@ -1,0 +1,84 @@
+/* xrlab-window.h -- the main window: material editor and sweep in a
+ * sidebar, the plot and the values table as the main area
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <adwaita.h>
+
+#include "xrlab-engine.h"
+#include "xrlab-material-list.h"
+#include "xrlab-plot.h"
+#include "xrlab-plot-controls.h"
+#include "xrlab-session.h"
+#include "xrlab-sweep-controls.h"
+#include "xrlab-values-view.h"
+
+G_BEGIN_DECLS
+
+#define XRLAB_TYPE_WINDOW (xrlab_window_get_type ())
+G_DECLARE_FINAL_TYPE (XrlabWindow, xrlab_window, XRLAB, WINDOW, AdwApplicationWindow)
+
+/* @settings: the application's GSettings (io.github.xrlab.Xrlab).
+ * @restore: restore the auto-saved session (else start with the example). */
+XrlabWindow        *xrlab_window_new (GtkApplication *application,
+                                      GSettings      *settings,
+                                      gboolean        restore);
+
+XrlabPlot          *xrlab_window_get_plot           (XrlabWindow *self);
+XrlabMaterialList  *xrlab_window_get_material_list  (XrlabWindow *self);
+XrlabSweepControls *xrlab_window_get_sweep_controls (XrlabWindow *self);
+XrlabPlotControls  *xrlab_window_get_plot_controls  (XrlabWindow *self);
+XrlabValuesView    *xrlab_window_get_values_view    (XrlabWindow *self);
+GListStore         *xrlab_window_get_materials      (XrlabWindow *self);
+AdwViewStack       *xrlab_window_get_view_stack     (XrlabWindow *self);
+
+/* The window's engine thread. */
+XrlabEngine        *xrlab_window_get_engine         (XrlabWindow *self);
+
+/* TRUE while a recompute is scheduled or an engine reply is pending. */
+gboolean            xrlab_window_is_busy            (XrlabWindow *self);
+/* Transfers the engine made to this window's consumers ("plot", "table"),
+ * from the engine's own accounting. */
+guint64             xrlab_window_get_transfers      (XrlabWindow *self);
+
+/* The state as a session document, and back. Applying replaces materials,
+ * sweep and plot settings. */
+XrlabSession       *xrlab_window_get_session        (XrlabWindow        *self);
+void                xrlab_window_apply_session      (XrlabWindow        *self,
+                                                     const XrlabSession *session);
+
+/* What the Save/Open/Export actions do once a file is chosen. Opening a bad
+ * file returns FALSE with the reason and leaves the window as it was. */
+gboolean            xrlab_window_save_session_file  (XrlabWindow  *self,
+                                                     const char   *path,
+                                                     GError      **error);
+gboolean            xrlab_window_open_session_file  (XrlabWindow  *self,
+                                                     const char   *path,
+                                                     GError      **error);
+/* CSV of every quantity of the visible materials, written by the engine. */
+void                xrlab_window_export_csv         (XrlabWindow         *self,
+                                                     const char          *path,
+                                                     GAsyncReadyCallback  callback,
+                                                     gpointer             user_data);
+gboolean            xrlab_window_export_csv_finish  (XrlabWindow   *self,
+                                                     GAsyncResult  *result,
+                                                     GError       **error);
+gboolean            xrlab_window_export_plot_file   (XrlabWindow     *self,
+                                                     const char      *path,
+                                                     XrlabPlotFormat  format,
+                                                     int              width,
+                                                     int              height,
+                                                     GError         **error);
+
+/* Writes the auto-save file now (also done shortly after each change). */
+gboolean            xrlab_window_autosave_now       (XrlabWindow  *self,
+                                                     GError      **error);
+
+/* Shows a toast. */
+void                xrlab_window_toast              (XrlabWindow *self,
+                                                     const char  *message,
+                                                     guint        timeout_s);
+
+G_END_DECLS

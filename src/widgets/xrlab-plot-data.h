@@ -1,0 +1,90 @@
+/* xrlab-plot-data.h -- what an XrlabPlot draws: series over a shared x axis
+ *
+ * The arrays are borrowed. They usually point into one reply buffer (the
+ * engine hands every array a plot needs over as one allocation); the plot
+ * data keeps that buffer alive with xrlab_plot_data_take_buffer() and frees it
+ * with the last reference, so nothing is copied between the reply and the
+ * frame.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gdk/gdk.h>
+
+G_BEGIN_DECLS
+
+typedef struct {
+  char          *label;     /* legend text (UTF-8, owned) */
+  GdkRGBA        color;
+  const double  *x;         /* borrowed, @n values, strictly monotonic */
+  const double  *y;         /* borrowed, @n values; NaN = gap */
+  gsize          n;
+  gboolean       stale;     /* last valid curve of an input that is now invalid */
+  double         y_scale;   /* shown value = y[i] × y_scale (display units) */
+} XrlabPlotSeries;
+
+typedef struct _XrlabPlotData XrlabPlotData;
+
+#define XRLAB_TYPE_PLOT_DATA (xrlab_plot_data_get_type ())
+GType xrlab_plot_data_get_type (void) G_GNUC_CONST;
+
+XrlabPlotData *xrlab_plot_data_new   (void);
+XrlabPlotData *xrlab_plot_data_ref   (XrlabPlotData *data);
+void           xrlab_plot_data_unref (XrlabPlotData *data);
+
+/* Keeps @buffer alive until the last reference is dropped, then calls
+ * @free_func on it. May be called several times (one reply buffer, plus an
+ * older XrlabPlotData whose stale curves are still shown). */
+void xrlab_plot_data_take_buffer (XrlabPlotData  *data,
+                                  gpointer        buffer,
+                                  GDestroyNotify  free_func);
+
+/* Appends a series. @x and @y are borrowed: they must stay valid as long as
+ * @data lives (put their owner in with xrlab_plot_data_take_buffer()). */
+void xrlab_plot_data_add_series (XrlabPlotData *data,
+                                 const char    *label,
+                                 const GdkRGBA *color,
+                                 const double  *x,
+                                 const double  *y,
+                                 gsize          n,
+                                 gboolean       stale);
+
+/* The same, with the y values shown multiplied by @y_scale (cm shown as
+ * µm: 1e4), so a reply buffer in the engine's units is drawn as it is. */
+void xrlab_plot_data_add_series_scaled (XrlabPlotData *data,
+                                        const char    *label,
+                                        const GdkRGBA *color,
+                                        const double  *x,
+                                        const double  *y,
+                                        gsize          n,
+                                        gboolean       stale,
+                                        double         y_scale);
+
+guint                  xrlab_plot_data_get_n_series (const XrlabPlotData *data);
+const XrlabPlotSeries *xrlab_plot_data_get_series   (const XrlabPlotData *data,
+                                                     guint                i);
+
+/* The shown value of point @i (y[i] × y_scale). */
+static inline double
+xrlab_plot_series_y (const XrlabPlotSeries *series, gsize i)
+{
+  return series->y[i] * series->y_scale;
+}
+
+/* Interpolates series @i at @x (shown values), linearly in x (or in log10 x when @x_log),
+ * across the finite neighbours only. Returns NaN outside the series' range
+ * or when a neighbour is a gap. */
+double xrlab_plot_series_value_at (const XrlabPlotSeries *series,
+                                   double                 x,
+                                   gboolean               x_log);
+
+/* An absorption edge (or any vertical marker) along the x axis. */
+typedef struct {
+  double  x;
+  char   *label;
+} XrlabPlotMarker;
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (XrlabPlotData, xrlab_plot_data_unref)
+
+G_END_DECLS

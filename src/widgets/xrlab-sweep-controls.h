@@ -1,0 +1,45 @@
+/* xrlab-sweep-controls.h -- start, stop, number of points, spacing and unit
+ * of the energy sweep
+ *
+ * Every edit is checked at once; a value outside the tables is refused
+ * inline, with the valid range in the current unit, and "changed" is only
+ * emitted for valid sweeps.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "xrlab-sweep.h"
+
+G_BEGIN_DECLS
+
+#define XRLAB_TYPE_SWEEP_CONTROLS (xrlab_sweep_controls_get_type ())
+G_DECLARE_FINAL_TYPE (XrlabSweepControls, xrlab_sweep_controls, XRLAB, SWEEP_CONTROLS, GtkWidget)
+
+GtkWidget  *xrlab_sweep_controls_new       (void);
+
+/* The last valid sweep. */
+void        xrlab_sweep_controls_get_sweep (XrlabSweepControls *self,
+                                            XrlabSweep         *sweep);
+/* Shows @sweep (which need not be valid: the error is shown then). */
+void        xrlab_sweep_controls_set_sweep (XrlabSweepControls *self,
+                                            const XrlabSweep   *sweep);
+
+/* The energy range the current quantity allows (eV). */
+void        xrlab_sweep_controls_set_limits (XrlabSweepControls *self,
+                                             double              min_ev,
+                                             double              max_ev);
+
+gboolean    xrlab_sweep_controls_is_valid  (XrlabSweepControls *self);
+/* The inline message, or NULL. */
+const char *xrlab_sweep_controls_get_error (XrlabSweepControls *self);
+
+/* The entries, for tests. */
+GtkEditable *xrlab_sweep_controls_get_start_editable (XrlabSweepControls *self);
+GtkEditable *xrlab_sweep_controls_get_stop_editable  (XrlabSweepControls *self);
+void         xrlab_sweep_controls_set_unit  (XrlabSweepControls *self,
+                                             XrlabEnergyUnit     unit);
+
+G_END_DECLS

@@ -1,0 +1,652 @@
+/* test-gui-window.c -- the xrlab window, driven like a user would:
+ * first start, edits, inline errors, consumers that fetch only when shown,
+ * sessions, auto-save, export, actions
+ *
+ * The numbers come from the window's engine thread; transfers are counted
+ * by the engine's own accounting.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <glib/gstdio.h>
+
+#include "gui-test-util.h"
+#include "xrlab-application.h"
+#include "xrlab-window.h"
+
+static XrlabApplication *app;
+static XrlabWindow *win;
+static char *tmpdir;
+
+/* ---- helpers ---------------------------------------------------------------------- */
+
+static gboolean
+idle_and_drawn (gpointer data)
+{
+  XrlabPlot *plot = xrlab_window_get_plot (win);
+  return !xrlab_window_is_busy (win) && xrlab_plot_get_render_count (plot) > 0;
+}
+
+/* Waits until pending edits are computed and a frame was drawn after them. */
+static void
+settle (void)
+{
+  XrlabPlot *plot = xrlab_window_get_plot (win);
+  guint before;
+
+  xrlab_test_wait_for (idle_and_drawn, NULL, 20, "the window to compute and draw");
+  before = xrlab_plot_get_render_count (plot);
+  gtk_widget_queue_draw (GTK_WIDGET (plot));
+  /* One more frame, so that anything queued is on screen. */
+  while (xrlab_plot_get_render_count (plot) == before && gtk_widget_get_mapped (GTK_WIDGET (plot)))
+    {
+      gtk_widget_queue_draw (GTK_WIDGET (plot));
+      xrlab_test_spin (0.02);
+      if (xrlab_plot_get_render_count (plot) == before)
+        break;   /* nothing dirty: no render needed */
+    }
+  xrlab_test_spin (0.05);
+}
+
+static XrlabMaterialRow *
+row (guint i)
+{
+  return xrlab_material_list_get_row (xrlab_window_get_material_list (win), i);
+}
+
+static XrlabPlotData *
+plot_data (void)
+{
+  return xrlab_plot_get_data (xrlab_window_get_plot (win));
+}
+
+static const XrlabPlotSeries *
+series (guint i)
+{
+  g_assert_nonnull (plot_data ());
+  g_assert_cmpuint (i, <, xrlab_plot_data_get_n_series (plot_data ()));
+  return xrlab_plot_data_get_series (plot_data (), i);
+}
+
+static double *
+copy_y (guint i)
+{
+  const XrlabPlotSeries *s = series (i);
+  return g_memdup2 (s->y, s->n * sizeof (double));
+}
+
+static void
+set_text (GtkEditable *e, const char *text)
+{
+  gtk_editable_set_text (e, text);
+}
+
+static void
+reset_to_example (void)
+{
+  gtk_widget_activate_action (GTK_WIDGET (win), "win.reset-session", NULL);
+  adw_view_stack_set_visible_child_name (xrlab_window_get_view_stack (win), "plot");
+  settle ();
+}
+
+/* ---- tests ------------------------------------------------------------------------- */
+
+static void
+test_first_start (void)
+{
+  XrlabSweep sweep;
+  const XrlabPlotSeries *si;
+
+  settle ();
+  g_assert_nonnull (plot_data ());
+  g_assert_cmpuint (xrlab_plot_data_get_n_series (plot_data ()), ==, 3);
+  g_assert_cmpstr (series (0)->label, ==, "Si");
+  g_assert_cmpstr (series (1)->label, ==, "SiO₂");
+  g_assert_cmpstr (series (2)->label, ==, "Au");
+  g_assert_cmpint (xrlab_plot_controls_get_quantity (xrlab_window_get_plot_controls (win)), ==,
+                   XRLAB_QUANTITY_DELTA);
+  g_assert_true (xrlab_plot_get_x_log (xrlab_window_get_plot (win)));
+  g_assert_true (xrlab_plot_get_y_log (xrlab_window_get_plot (win)));
+
+  xrlab_sweep_controls_get_sweep (xrlab_window_get_sweep_controls (win), &sweep);
+  g_assert_cmpint (sweep.unit, ==, XRLAB_ENERGY_UNIT_KEV);
+  g_assert_true (sweep.log);
+  si = series (0);
+  g_assert_cmpuint (si->n, ==, sweep.points);
+  g_assert_cmpfloat (si->x[0], ==, 1.0);
+  g_assert_cmpfloat (si->x[si->n - 1], ==, 30.0);
+  for (gsize i = 0; i < si->n; i++)
+    g_assert_true (isfinite (si->y[i]) && si->y[i] > 0);
+
+  /* Three materials on one plot were one transfer; the hidden table none. */
+  g_assert_cmpuint (xrlab_window_get_transfers (win), ==, 1);
+  g_assert_cmpuint (xrlab_values_view_get_n_materials (xrlab_window_get_values_view (win)), ==, 0);
+
+  /* Absorption edges of the elements present are marked. */
+  g_assert_cmpuint (xrlab_plot_get_n_markers (xrlab_window_get_plot (win)), >, 0);
+}
+
+static void
+test_edit_formula (void)
+{
+  g_autofree double *before = NULL;
+  guint64 t0;
+  XrlabPlotData *old;
+  gboolean differs = FALSE;
+
+  reset_to_example ();
+  before = copy_y (0);
+  t0 = xrlab_window_get_transfers (win);
+  old = plot_data ();
+
+  /* Typed letter by letter within one frame: one recompute, one transfer. */
+  set_text (xrlab_material_row_get_formula_editable (row (0)), "F");
+  set_text (xrlab_material_row_get_formula_editable (row (0)), "Fe");
+  set_text (xrlab_material_row_get_formula_editable (row (0)), "Fe2");
+  set_text (xrlab_material_row_get_formula_editable (row (0)), "Fe2O");
+  set_text (xrlab_material_row_get_formula_editable (row (0)), "Fe2O3");
+  settle ();
+
+  g_assert_true (plot_data () != old);
+  g_assert_cmpuint (xrlab_window_get_transfers (win), ==, t0 + 1);
+  g_assert_cmpuint (xrlab_plot_data_get_n_series (plot_data ()), ==, 3);
+  g_assert_false (series (0)->stale);
+  for (gsize i = 0; i < series (0)->n; i++)
+    if (series (0)->y[i] != before[i])
+      differs = TRUE;
+  g_assert_true (differs);
+}
+
+static void
+test_edit_density (void)
+{
+  g_autofree double *before = NULL;
+  guint64 t0;
+
+  reset_to_example ();
+  before = copy_y (2);
+  t0 = xrlab_window_get_transfers (win);
+
+  /* Half the density of gold: delta halves everywhere. */
+  set_text (xrlab_material_row_get_density_editable (row (2)), "9.65");
+  settle ();
+  g_assert_cmpuint (xrlab_window_get_transfers (win), ==, t0 + 1);
+  for (gsize i = 0; i < series (2)->n; i++)
+    g_assert_cmpfloat_with_epsilon (series (2)->y[i] / before[i], 0.5, 1e-12);
+}
+
+static void
+test_invalid_formula (void)
+{
+  g_autofree double *before = NULL;
+  const char *msg;
+
+  reset_to_example ();
+  before = copy_y (1);
+
+  set_text (xrlab_material_row_get_formula_editable (row (1)), "SiXx2");
+  settle ();
+
+  /* The message is inline at the row, no dialog. */
+  g_assert_true (xrlab_material_row_get_error_visible (row (1)));
+  msg = gtk_label_get_text (xrlab_material_row_get_error_label (row (1)));
+  g_assert_nonnull (strstr (msg, "Xx"));
+  g_assert_nonnull (strstr (msg, "3"));        /* the column */
+  g_assert_false (xrlab_material_row_get_error_visible (row (0)));
+
+  /* The plot keeps the last valid curve, marked stale. */
+  g_assert_cmpuint (xrlab_plot_data_get_n_series (plot_data ()), ==, 3);
+  g_assert_true (series (1)->stale);
+  g_assert_false (series (0)->stale);
+  for (gsize i = 0; i < series (1)->n; i++)
+    g_assert_cmpfloat (series (1)->y[i], ==, before[i]);
+
+  /* Valid again: fresh curve, message gone. */
+  set_text (xrlab_material_row_get_formula_editable (row (1)), "SiO2");
+  settle ();
+  g_assert_false (xrlab_material_row_get_error_visible (row (1)));
+  g_assert_false (series (1)->stale);
+
+  /* A density that is not a number also keeps the curve, marked stale. */
+  set_text (xrlab_material_row_get_density_editable (row (1)), "2.2.2");
+  settle ();
+  g_assert_true (xrlab_material_row_get_error_visible (row (1)));
+  g_assert_true (series (1)->stale);
+  for (gsize i = 0; i < series (1)->n; i++)
+    g_assert_cmpfloat (series (1)->y[i], ==, before[i]);
+  set_text (xrlab_material_row_get_density_editable (row (1)), "2.2");
+  settle ();
+  g_assert_false (series (1)->stale);
+}
+
+static void
+test_new_material_with_error (void)
+{
+  XrlabMaterialList *list = xrlab_window_get_material_list (win);
+  XrlabMaterial *m;
+
+  reset_to_example ();
+  m = xrlab_material_list_add_empty (list);
+  settle ();
+  /* Empty formula: message at the row, no curve (there never was one). */
+  g_assert_true (xrlab_material_row_get_error_visible (row (3)));
+  g_assert_cmpuint (xrlab_plot_data_get_n_series (plot_data ()), ==, 3);
+  xrlab_material_set_formula (m, "C22H10N2O5");
+  xrlab_material_set_density (m, 1.42);
+  settle ();
+  g_assert_false (xrlab_material_row_get_error_visible (row (3)));
+  g_assert_cmpuint (xrlab_plot_data_get_n_series (plot_data ()), ==, 4);
+  g_assert_cmpstr (series (3)->label, ==, "C22H10N2O5");
+
+  /* Switched off: not drawn, not fetched. */
+  xrlab_material_set_visible (m, FALSE);
+  settle ();
+  g_assert_cmpuint (xrlab_plot_data_get_n_series (plot_data ()), ==, 3);
+}
+
+static void
+test_sweep_out_of_range (void)
+{
+  XrlabSweepControls *sc = xrlab_window_get_sweep_controls (win);
+  XrlabPlotData *old;
+  guint64 t0;
+
+  reset_to_example ();
+  old = plot_data ();
+  t0 = xrlab_window_get_transfers (win);
+
+  set_text (xrlab_sweep_controls_get_start_editable (sc), "0.001");
+  settle ();
+  g_assert_false (xrlab_sweep_controls_is_valid (sc));
+  g_assert_nonnull (strstr (xrlab_sweep_controls_get_error (sc), "0.0293"));
+  /* Refused: nothing recomputed. */
+  g_assert_true (plot_data () == old);
+  g_assert_cmpuint (xrlab_window_get_transfers (win), ==, t0);
+
+  set_text (xrlab_sweep_controls_get_start_editable (sc), "2");
+  settle ();
+  g_assert_true (xrlab_sweep_controls_is_valid (sc));
+  g_assert_cmpfloat (series (0)->x[0], ==, 2.0);
+  g_assert_cmpuint (xrlab_window_get_transfers (win), ==, t0 + 1);
+}
+
+static void
+test_consumers_fetch_when_shown (void)
+{
+  AdwViewStack *stack = xrlab_window_get_view_stack (win);
+  XrlabValuesView *values = xrlab_window_get_values_view (win);
+  guint64 t0;
+
+  reset_to_example ();
+  t0 = xrlab_window_get_transfers (win);
+
+  /* The table becomes visible: one transfer for it. */
+  adw_view_stack_set_visible_child_name (stack, "values");
+  settle ();
+  g_assert_cmpuint (xrlab_window_get_transfers (win), ==, t0 + 1);
+  g_assert_cmpuint (xrlab_values_view_get_n_materials (values), ==, 3);
+
+  /* The table shows the engine's numbers: gold at 10 keV, 19.3 g/cm³
+   * (the reference values of the optics issue, within 1e-4). */
+  xrlab_values_view_set_energy (values, 10000.0);
+  g_object_notify (G_OBJECT (values), "energy-ev");
+  settle ();
+  {
+    g_autofree char *tsv = xrlab_values_view_to_tsv (values);
+    g_auto(GStrv) lines = g_strsplit (tsv, "\n", -1);
+    g_auto(GStrv) delta = g_strsplit (lines[2 + XRLAB_QUANTITY_DELTA], "\t", -1);
+    g_auto(GStrv) beta = g_strsplit (lines[2 + XRLAB_QUANTITY_BETA], "\t", -1);
+    g_assert_cmpstr (lines[1], ==, "Quantity\tUnit\tSi\tSiO₂\tAu");
+    g_assert_cmpfloat_with_epsilon (g_ascii_strtod (delta[4], NULL) / 2.98814e-5, 1.0, 1e-4);
+    g_assert_cmpfloat_with_epsilon (g_ascii_strtod (beta[4], NULL) / 2.20496e-6, 1.0, 1e-4);
+  }
+  t0 = xrlab_window_get_transfers (win) - 1;
+
+  /* An edit while the plot is hidden: the table fetches, the plot not. */
+  set_text (xrlab_material_row_get_density_editable (row (0)), "2.5");
+  settle ();
+  g_assert_cmpuint (xrlab_window_get_transfers (win), ==, t0 + 2);
+
+  /* Another energy: the table again. */
+  xrlab_values_view_set_energy (values, 17479.0);
+  g_object_notify (G_OBJECT (values), "energy-ev");
+  settle ();
+  g_assert_cmpuint (xrlab_window_get_transfers (win), ==, t0 + 3);
+
+  /* Back to the plot: it fetches what it missed, once. */
+  adw_view_stack_set_visible_child_name (stack, "plot");
+  settle ();
+  g_assert_cmpuint (xrlab_window_get_transfers (win), ==, t0 + 4);
+  xrlab_values_view_set_energy (values, 8048.0);
+}
+
+static void
+test_session_round_trip (void)
+{
+  g_autofree char *path = g_build_filename (tmpdir, "saved.json", NULL);
+  g_autofree char *bad = g_build_filename (tmpdir, "bad.json", NULL);
+  g_autoptr(XrlabSession) saved = NULL;
+  g_autoptr(XrlabSession) now = NULL;
+  g_autoptr(GError) error = NULL;
+  XrlabMaterialList *list = xrlab_window_get_material_list (win);
+  XrlabSweep sweep = { 100.0, 3000.0, 777, FALSE, XRLAB_ENERGY_UNIT_EV };
+
+  reset_to_example ();
+  /* Some state worth saving. */
+  set_text (xrlab_material_row_get_name_editable (row (0)), "Substrate");
+  set_text (xrlab_material_row_get_density_editable (row (2)), "19.32");
+  xrlab_sweep_controls_set_sweep (xrlab_window_get_sweep_controls (win), &sweep);
+  xrlab_plot_controls_set_quantity (xrlab_window_get_plot_controls (win), XRLAB_QUANTITY_BETA);
+  xrlab_plot_controls_set_y_log (xrlab_window_get_plot_controls (win), FALSE);
+  settle ();
+  saved = xrlab_window_get_session (win);
+  g_assert_true (xrlab_window_save_session_file (win, path, &error));
+  g_assert_no_error (error);
+
+  /* Change everything, then open the file again. */
+  reset_to_example ();
+  xrlab_material_list_remove (list, xrlab_material_row_get_material (row (0)));
+  settle ();
+  g_assert_true (xrlab_window_open_session_file (win, path, &error));
+  g_assert_no_error (error);
+  settle ();
+  now = xrlab_window_get_session (win);
+  g_assert_true (xrlab_session_equal (saved, now));
+  g_assert_cmpstr (series (0)->label, ==, "Substrate");
+  g_assert_cmpuint (series (0)->n, ==, 777);
+  g_clear_pointer (&now, xrlab_session_free);
+
+  /* A corrupt file is refused with a message; nothing changes. */
+  g_assert_true (g_file_set_contents (bad, "{\"format\": \"xrlab-session\", \"version\": 1, \"materials\": [", -1, NULL));
+  g_assert_false (xrlab_window_open_session_file (win, bad, &error));
+  g_assert_error (error, XRLAB_SESSION_ERROR, XRLAB_SESSION_ERROR_PARSE);
+  g_assert_nonnull (strstr (error->message, "bad.json"));
+  g_clear_error (&error);
+  /* So is a foreign one. */
+  g_assert_true (g_file_set_contents (bad, "{\"name\": \"package.json\", \"version\": \"1.0\"}", -1, NULL));
+  g_assert_false (xrlab_window_open_session_file (win, bad, &error));
+  g_assert_error (error, XRLAB_SESSION_ERROR, XRLAB_SESSION_ERROR_FOREIGN);
+  settle ();
+  now = xrlab_window_get_session (win);
+  g_assert_true (xrlab_session_equal (saved, now));
+  g_unlink (path);
+  g_unlink (bad);
+}
+
+static void
+test_autosave_and_restore (void)
+{
+  g_autofree char *autosave = xrlab_session_get_autosave_path ();
+  g_autoptr(XrlabSession) now = NULL;
+  g_autoptr(XrlabSession) on_disk = NULL;
+  g_autoptr(GError) error = NULL;
+  XrlabWindow *second;
+  GSettings *settings = xrlab_application_get_settings (app);
+
+  reset_to_example ();
+  set_text (xrlab_material_row_get_formula_editable (row (1)), "Al2O3");
+  set_text (xrlab_material_row_get_density_editable (row (1)), "3.95");
+  settle ();
+  /* Saved shortly after the change, without any action. */
+  xrlab_test_spin (1.5);
+  g_assert_true (g_file_test (autosave, G_FILE_TEST_IS_REGULAR));
+  on_disk = xrlab_session_load (autosave, &error);
+  g_assert_no_error (error);
+  now = xrlab_window_get_session (win);
+  g_assert_true (xrlab_session_equal (now, on_disk));
+
+  /* The next start restores it. */
+  second = xrlab_window_new (GTK_APPLICATION (app), settings, TRUE);
+  {
+    g_autoptr(XrlabSession) restored = xrlab_window_get_session (second);
+    g_assert_true (xrlab_session_equal (now, restored));
+  }
+  gtk_window_destroy (GTK_WINDOW (second));
+
+  /* An unreadable auto-save file: the example, and the file kept aside. */
+  g_assert_true (g_file_set_contents (autosave, "garbage", -1, NULL));
+  second = xrlab_window_new (GTK_APPLICATION (app), settings, TRUE);
+  {
+    g_autoptr(XrlabSession) restored = xrlab_window_get_session (second);
+    g_autoptr(XrlabSession) example = xrlab_session_new_default ();
+    g_autofree char *aside = g_strconcat (autosave, ".bad", NULL);
+    g_assert_cmpuint (restored->materials->len, ==, example->materials->len);
+    g_assert_true (g_file_test (aside, G_FILE_TEST_IS_REGULAR));
+    g_unlink (aside);
+  }
+  gtk_window_destroy (GTK_WINDOW (second));
+}
+
+static gboolean
+result_ready (gpointer data)
+{
+  return *(GAsyncResult **) data != NULL;
+}
+
+static void
+store_result (GObject *source, GAsyncResult *result, gpointer data)
+{
+  *(GAsyncResult **) data = g_object_ref (result);
+}
+
+static gboolean
+export_csv (const char *path, GError **error)
+{
+  GAsyncResult *result = NULL;
+  gboolean ok;
+
+  xrlab_window_export_csv (win, path, store_result, &result);
+  xrlab_test_wait_for (result_ready, &result, 20, "the CSV export");
+  ok = xrlab_window_export_csv_finish (win, result, error);
+  g_object_unref (result);
+  return ok;
+}
+
+static void
+test_export_csv (void)
+{
+  g_autofree char *path = g_build_filename (tmpdir, "data.csv", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *contents = NULL;
+  g_auto(GStrv) lines = NULL;
+  g_auto(GStrv) header = NULL;
+  int col = -1, col_au_mu = -1;
+  guint first_data = 0, rows = 0;
+
+  reset_to_example ();
+  g_assert_true (export_csv (path, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
+  lines = g_strsplit (contents, "\n", -1);
+  while (lines[first_data] != NULL && lines[first_data][0] == '#')
+    first_data++;
+  header = g_strsplit (lines[first_data], ",", -1);
+  g_assert_cmpstr (header[0], ==, "energy_keV");
+  for (int i = 0; header[i] != NULL; i++)
+    {
+      if (strcmp (header[i], "Si:delta") == 0)
+        col = i;
+      if (strcmp (header[i], "Au:mu_per_cm") == 0)
+        col_au_mu = i;
+    }
+  /* Every quantity of every visible material, units in the column names. */
+  g_assert_cmpint (col, >, 0);
+  g_assert_cmpint (col_au_mu, >, 0);
+  /* energy, wavelength (shared), the other quantities per material */
+  g_assert_cmpstr (header[1], ==, "wavelength_A");
+  g_assert_cmpuint (g_strv_length (header), ==, 2 + 3 * (XRLAB_QUANTITY_N - 1));
+
+  /* Full precision: every delta of Si reads back to the plotted double,
+   * which came from the engine. */
+  for (guint l = first_data + 1; lines[l] != NULL && lines[l][0] != '\0'; l++, rows++)
+    {
+      g_auto(GStrv) f = g_strsplit (lines[l], ",", -1);
+      double e = g_ascii_strtod (f[0], NULL);
+      double d = g_ascii_strtod (f[col], NULL);
+      g_assert_cmpfloat_with_epsilon (e, series (0)->x[rows], 1e-14 * e);
+      g_assert_cmpfloat (d, ==, series (0)->y[rows]);
+    }
+  g_assert_cmpuint (rows, ==, series (0)->n);
+
+  /* Into a folder that does not exist: a precise error, no file. */
+  {
+    g_autofree char *nowhere = g_build_filename (tmpdir, "missing", "data.csv", NULL);
+    g_assert_false (export_csv (nowhere, &error));
+    g_assert_nonnull (error);
+    g_assert_nonnull (strstr (error->message, "missing"));
+    g_clear_error (&error);
+  }
+  g_unlink (path);
+}
+
+static void
+test_export_plot (void)
+{
+  g_autofree char *path = g_build_filename (tmpdir, "plot.png", NULL);
+  g_autoptr(GError) error = NULL;
+  cairo_surface_t *s;
+  double scale = g_settings_get_double (xrlab_application_get_settings (app), "export-png-scale");
+
+  reset_to_example ();
+  g_assert_true (xrlab_window_export_plot_file (win, path, XRLAB_PLOT_FORMAT_PNG, 800, 500, &error));
+  g_assert_no_error (error);
+  s = cairo_image_surface_create_from_png (path);
+  g_assert_cmpint (cairo_surface_status (s), ==, CAIRO_STATUS_SUCCESS);
+  g_assert_cmpint (cairo_image_surface_get_width (s), ==, (int) ceil (800 * scale));
+  /* Not blank: the three curves are there in their colours. */
+  g_assert_cmpuint (xrlab_test_count_pixels (s, 0xffffffff, 30, 0, cairo_image_surface_get_width (s)), >, 10000);
+  g_assert_cmpuint (xrlab_test_count_color (s, 0x1c71d8, 40, 0, cairo_image_surface_get_width (s)), >, 800);
+  g_assert_cmpuint (xrlab_test_count_color (s, 0xe66100, 40, 0, cairo_image_surface_get_width (s)), >, 800);
+  cairo_surface_destroy (s);
+  g_unlink (path);
+}
+
+static void
+test_actions (void)
+{
+  g_auto(GStrv) accels = NULL;
+  XrlabPlot *plot = xrlab_window_get_plot (win);
+
+  reset_to_example ();
+  accels = gtk_application_get_accels_for_action (GTK_APPLICATION (app), "win.export-csv");
+  g_assert_cmpstr (accels[0], ==, "<Control>e");
+  g_clear_pointer (&accels, g_strfreev);
+  accels = gtk_application_get_accels_for_action (GTK_APPLICATION (app), "app.preferences");
+  g_assert_cmpstr (accels[0], ==, "<Control>comma");
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (win), "win.toggle-x-log", NULL));
+  settle ();
+  g_assert_false (xrlab_plot_get_x_log (plot));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (win), "win.toggle-x-log", NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (win), "win.show-page", "s", "values"));
+  g_assert_cmpstr (adw_view_stack_get_visible_child_name (xrlab_window_get_view_stack (win)), ==, "values");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (win), "win.show-page", "s", "plot"));
+  g_assert_true (g_action_group_has_action (G_ACTION_GROUP (app), "about"));
+  g_assert_true (g_action_group_has_action (G_ACTION_GROUP (app), "shortcuts"));
+
+  /* Without materials there is nothing to export. */
+  {
+    GListStore *store = xrlab_window_get_materials (win);
+    g_list_store_remove_all (store);
+    settle ();
+    g_assert_null (plot_data ());
+    {
+      g_autofree char *path = g_build_filename (tmpdir, "none.csv", NULL);
+      g_autoptr(GError) error = NULL;
+      g_assert_false (export_csv (path, &error));
+      g_assert_nonnull (error);
+      g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+    }
+  }
+}
+
+static void
+test_quantity_switch (void)
+{
+  XrlabPlotControls *pc = xrlab_window_get_plot_controls (win);
+
+  reset_to_example ();
+  for (guint q = 0; q < XRLAB_QUANTITY_N; q++)
+    {
+      if (!xrlab_quantity_info_get (q)->plottable)
+        continue;
+      xrlab_plot_controls_set_quantity (pc, q);
+      settle ();
+      g_assert_cmpuint (xrlab_plot_data_get_n_series (plot_data ()), ==, 3);
+    }
+  /* f1 starts at 29.3 eV, and the engine computes every quantity of a
+   * material together: 20 eV is refused whatever is plotted. */
+  xrlab_plot_controls_set_quantity (pc, XRLAB_QUANTITY_BETA);
+  set_text (xrlab_sweep_controls_get_start_editable (xrlab_window_get_sweep_controls (win)), "0.02");
+  settle ();
+  g_assert_false (xrlab_sweep_controls_is_valid (xrlab_window_get_sweep_controls (win)));
+  g_assert_nonnull (strstr (xrlab_sweep_controls_get_error (xrlab_window_get_sweep_controls (win)), "0.0293 keV"));
+}
+
+static int
+rm_rf (const char *path)
+{
+  GDir *d = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  if (d == NULL)
+    return g_unlink (path);
+  while ((name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+      rm_rf (child);
+    }
+  g_dir_close (d);
+  return g_rmdir (path);
+}
+
+int
+main (int argc, char *argv[])
+{
+  g_autoptr(GError) error = NULL;
+  int status;
+
+  /* A private state folder: no saved session, nothing of the user's touched. */
+  tmpdir = g_dir_make_tmp ("xrlab-window-XXXXXX", NULL);
+  {
+    g_autofree char *state = g_build_filename (tmpdir, "state", NULL);
+    g_setenv ("XDG_STATE_HOME", state, TRUE);
+  }
+
+  g_test_init (&argc, &argv, NULL);
+
+  app = xrlab_application_new ();
+  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
+  xrlab_application_set_restore (app, TRUE);
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
+  g_assert_no_error (error);
+  g_application_activate (G_APPLICATION (app));
+  win = XRLAB_WINDOW (gtk_application_get_active_window (GTK_APPLICATION (app)));
+  g_assert_nonnull (win);
+
+  g_test_add_func ("/window/first-start", test_first_start);
+  g_test_add_func ("/window/edit-formula", test_edit_formula);
+  g_test_add_func ("/window/edit-density", test_edit_density);
+  g_test_add_func ("/window/invalid-formula", test_invalid_formula);
+  g_test_add_func ("/window/new-material-with-error", test_new_material_with_error);
+  g_test_add_func ("/window/sweep-out-of-range", test_sweep_out_of_range);
+  g_test_add_func ("/window/consumers-fetch-when-shown", test_consumers_fetch_when_shown);
+  g_test_add_func ("/window/quantity-switch", test_quantity_switch);
+  g_test_add_func ("/window/session-round-trip", test_session_round_trip);
+  g_test_add_func ("/window/autosave-and-restore", test_autosave_and_restore);
+  g_test_add_func ("/window/export-csv", test_export_csv);
+  g_test_add_func ("/window/export-plot", test_export_plot);
+  g_test_add_func ("/window/actions", test_actions);
+  status = g_test_run ();
+
+  gtk_window_destroy (GTK_WINDOW (win));
+  xrlab_test_spin (0.1);
+  g_clear_object (&app);
+  rm_rf (tmpdir);
+  g_free (tmpdir);
+  return status;
+}
