@@ -461,7 +461,7 @@ print_result (const char *title, const XrlabFitflowResult *r)
 {
   char a[XRLAB_DTOA_BUFSIZE], b[XRLAB_DTOA_BUFSIZE];
 
-  g_print ("%s: reduced χ² %s, R² %s, %u iterations, %s\n", title,
+  g_print (_("%s: reduced χ² %s, R² %s, %u iterations, %s\n"), title,
            xrlab_format_double (r->fit->redchi, a), xrlab_format_double (r->fit->r2, b),
            r->fit->niter, r->fit->message);
   for (gsize i = 0; i < r->n_params; i++)

@@ -97,6 +97,27 @@ xrlab_fitflow_stage_name (XrlabFitflowStage stage)
     }
 }
 
+/* The stage in translated messages ("the baseline fit"); the name above is
+ * an identifier and stays English. */
+static const char *
+stage_label (XrlabFitflowStage stage)
+{
+  switch (stage)
+    {
+    case XRLAB_FITFLOW_STAGE_BASELINE:
+      /* TRANSLATORS: "%s fit" is "baseline fit", "spectrum fit",
+       * "slice-by-slice fit" or "2D fit" */
+      return C_("fit stage", "baseline");
+    case XRLAB_FITFLOW_STAGE_SPECTRUM:
+      return C_("fit stage", "spectrum");
+    case XRLAB_FITFLOW_STAGE_SBS:
+      return C_("fit stage", "slice-by-slice");
+    case XRLAB_FITFLOW_STAGE_2D:
+    default:
+      return C_("fit stage", "2D");
+    }
+}
+
 void
 xrlab_fitflow_options_init (XrlabFitflowOptions *options)
 {
@@ -634,7 +655,7 @@ prepare (XrlabFitflow *f, XrlabFitflowStage stage, const XrlabModel *model, doub
     {
       g_set_error (error, XRLAB_FITFLOW_ERROR, XRLAB_FITFLOW_ERROR_MODEL,
                    _("A %s fit needs a delay axis; %s is a single spectrum"),
-                   xrlab_fitflow_stage_name (stage), dname (f));
+                   stage_label (stage), dname (f));
       return FALSE;
     }
 
@@ -717,7 +738,7 @@ prepare (XrlabFitflow *f, XrlabFitflowStage stage, const XrlabModel *model, doub
     {
       g_set_error (error, XRLAB_FITFLOW_ERROR, XRLAB_FITFLOW_ERROR_MODEL,
                    _("Model “%s” (%s fit): %s"), xrlab_model_get_name (pr->model),
-                   xrlab_fitflow_stage_name (stage), err->message);
+                   stage_label (stage), err->message);
       return FALSE;
     }
 
@@ -726,7 +747,7 @@ prepare (XrlabFitflow *f, XrlabFitflowStage stage, const XrlabModel *model, doub
     {
       g_set_error (error, XRLAB_FITFLOW_ERROR, XRLAB_FITFLOW_ERROR_MODEL,
                    _("Model “%s” has no free parameters in the %s fit"),
-                   xrlab_model_get_name (pr->model), xrlab_fitflow_stage_name (stage));
+                   xrlab_model_get_name (pr->model), stage_label (stage));
       return FALSE;
     }
   n_points = (is2d ? pr->rows : 1) * f->ncw;
@@ -739,7 +760,7 @@ prepare (XrlabFitflow *f, XrlabFitflowStage stage, const XrlabModel *model, doub
                      "the window or fix parameters"),
                    n_points, xrlab_format_double (f->energy[f->col0], a),
                    xrlab_format_double (f->energy[f->col0 + f->ncw - 1], b),
-                   xrlab_fitflow_stage_name (stage), xrlab_model_get_name (pr->model),
+                   stage_label (stage), xrlab_model_get_name (pr->model),
                    pr->n_theta);
       return FALSE;
     }
@@ -1148,7 +1169,7 @@ run_stage (XrlabFitflow *f, Prep *pr, GCancellable *cancellable,
     {
       ctx_free (c);
       g_propagate_prefixed_error (error, g_steal_pointer (&err), _("%s fit: "),
-                                  xrlab_fitflow_stage_name (pr->stage));
+                                  stage_label (pr->stage));
       return FALSE;
     }
   *result = result_new (f, pr, c, fr, error);
