@@ -83,13 +83,16 @@ nist_formula (const struct compoundDataNIST *c)
     }
   for (int i = 0; i < c->nElements; i++)
     {
-      char buf[XRLAB_DTOA_BUFSIZE];
+      char buf[G_ASCII_DTOSTR_BUF_SIZE];
 
       if (i > 0)
         g_string_append (s, " // ");
+      /* xraylib's fractions have at most 6 significant digits: 12 keep them
+       * and drop the noise of the ×100 ("9.4935", not "9.493500000000001"). */
       if (i + 1 < c->nElements)
         g_string_append_printf (s, "%swt%% ",
-                                xrlab_format_double (c->massFractions[i] * 100.0, buf));
+                                g_ascii_formatd (buf, sizeof buf, "%.12g",
+                                                 c->massFractions[i] * 100.0));
       g_string_append (s, xrlab_element_get_symbol (c->Elements[i]));
     }
   return g_string_free (s, FALSE);
