@@ -7,13 +7,14 @@
 #include <glib/gi18n.h>
 
 #include "xrlab-application.h"
+#include "xrlab-init.h"
 
 int
 main (int argc, char *argv[])
 {
   g_autoptr(XrlabApplication) app = NULL;
 
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bindtextdomain (GETTEXT_PACKAGE, xrlab_locale_dir ());
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
 

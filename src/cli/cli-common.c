@@ -6,6 +6,7 @@
 
 #include "cli-private.h"
 
+#include <glib/gi18n.h>
 #include <stdio.h>
 
 gboolean
@@ -17,7 +18,7 @@ xrlab_cli_parse (GOptionContext *context, int *argc, char ***argv)
     {
       const char *name = (*argc > 0) ? (*argv)[0] : "xrlab-cli";
       g_printerr ("xrlab-cli %s: %s\n", name, error->message);
-      g_printerr ("Try “xrlab-cli %s --help”.\n", name);
+      g_printerr (_("Try “xrlab-cli %s --help”.\n"), name);
       return FALSE;
     }
   return TRUE;
@@ -53,7 +54,7 @@ xrlab_cli_usage (const char *name, const char *format, ...)
   msg = g_strdup_vprintf (format, args);
   va_end (args);
   g_printerr ("xrlab-cli %s: %s\n", name, msg);
-  g_printerr ("Try “xrlab-cli %s --help”.\n", name);
+  g_printerr (_("Try “xrlab-cli %s --help”.\n"), name);
   return XRLAB_CLI_USAGE;
 }
 

@@ -403,9 +403,8 @@ read_sigma (const char *text, gsize n_rows, gsize n_cols, gboolean has_time,
     *kind = XRLAB_FIT_SIGMA_ROWS, *n_sigma = rows;
   else
     {
-      *status = xrlab_cli_failf (_("--sigma %s: %" G_GSIZE_FORMAT " × %" G_GSIZE_FORMAT
-                                   " values fit neither the data (%" G_GSIZE_FORMAT " × %"
-                                   G_GSIZE_FORMAT "), one per energy nor one per delay"),
+      *status = xrlab_cli_failf (_("--sigma %s: %zu × %zu values fit neither the data "
+                                   "(%zu × %zu), one per energy nor one per delay"),
                                  text, rows, cols, n_rows, n_cols);
       g_clear_pointer (sigma, g_free);
       return FALSE;
@@ -462,7 +461,7 @@ print_result (const char *title, const XrlabFitflowResult *r)
 {
   char a[XRLAB_DTOA_BUFSIZE], b[XRLAB_DTOA_BUFSIZE];
 
-  g_print ("%s: reduced χ² %s, R² %s, %u iterations, %s\n", title,
+  g_print (_("%s: reduced χ² %s, R² %s, %u iterations, %s\n"), title,
            xrlab_format_double (r->fit->redchi, a), xrlab_format_double (r->fit->r2, b),
            r->fit->niter, r->fit->message);
   for (gsize i = 0; i < r->n_params; i++)
@@ -755,8 +754,7 @@ xrlab_cli_fit (int argc, char **argv)
       gsize conv = 0;
       for (gsize k = 0; k < sbs->n_slices; k++)
         conv += sbs->done[k] && sbs->converged[k];
-      g_print (_("slice-by-slice: %" G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT
-                 " delays converged\n"), conv, sbs->n_slices);
+      g_print (_("slice-by-slice: %zu of %zu delays converged\n"), conv, sbs->n_slices);
     }
   print_result (is2d ? _("2D") : _("spectrum"), main_fit);
 

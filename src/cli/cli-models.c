@@ -248,9 +248,8 @@ xrlab_cli_eval (int argc, char **argv)
           for (gsize i = 0; i < xrlab_plan_n_data (plan); i++)
             if (!isfinite (out[i]))
               {
-                status = xrlab_cli_failf (_("the model is not finite at delay row %"
-                                            G_GSIZE_FORMAT ", energy %" G_GSIZE_FORMAT
-                                            " (check widths and bounds)"),
+                status = xrlab_cli_failf (_("the model is not finite at delay row %zu, "
+                                            "energy %zu (check widths and bounds)"),
                                           i / xrlab_plan_n_energy (plan) + 1,
                                           i % xrlab_plan_n_energy (plan) + 1);
                 break;

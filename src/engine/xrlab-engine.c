@@ -1695,8 +1695,8 @@ serve_batch (EngineState *state, Request *req)
   if (base == NULL)
     {
       g_task_return_new_error (req->task, XRLAB_ENGINE_ERROR, XRLAB_ENGINE_ERROR_INVALID,
-                               _("Not enough memory for %" G_GSIZE_FORMAT " materials × %"
-                                 G_GSIZE_FORMAT " energies"), n_m, n_e);
+                               _("Not enough memory for %zu materials × %zu energies"),
+                               n_m, n_e);
       return;
     }
   batch = (XrlabEngineBatch *) base;

@@ -776,8 +776,8 @@ core_new (XrlabFit *fit, gsize pf, GError **error)
     {
       core_free (core);
       g_set_error (error, XRLAB_FIT_ERROR, XRLAB_FIT_ERROR_FAILED,
-                   _("Not enough memory for a fit of %" G_GSIZE_FORMAT " points and %"
-                     G_GSIZE_FORMAT " parameters"), fit->n, pf);
+                   _("Not enough memory for a fit of %zu points and %zu parameters"),
+                   fit->n, pf);
       return NULL;
     }
   core->fdf.f = fit_f;
@@ -808,9 +808,9 @@ static char *
 describe_point (const XrlabFit *fit, gsize i)
 {
   if (fit->n_rows > 1)
-    return g_strdup_printf (_("row %" G_GSIZE_FORMAT ", column %" G_GSIZE_FORMAT),
+    return g_strdup_printf (_("row %zu, column %zu"),
                             i / fit->n_cols + 1, i % fit->n_cols + 1);
-  return g_strdup_printf (_("point %" G_GSIZE_FORMAT), i + 1);
+  return g_strdup_printf (_("point %zu"), i + 1);
 }
 
 void
@@ -882,9 +882,9 @@ check_sigma (XrlabFit *fit, const XrlabFitProblem *pr, GError **error)
           if (g_str_equal (what, "scalar"))
             where = g_strdup ("");
           else if (g_str_equal (what, "row"))
-            where = g_strdup_printf (_(" for row %" G_GSIZE_FORMAT), k + 1);
+            where = g_strdup_printf (_(" for row %zu"), k + 1);
           else if (g_str_equal (what, "column"))
-            where = g_strdup_printf (_(" for column %" G_GSIZE_FORMAT), k + 1);
+            where = g_strdup_printf (_(" for column %zu"), k + 1);
           else
             {
               g_autofree char *pt = describe_point (fit, k);
@@ -999,8 +999,8 @@ xrlab_fit_new (const XrlabFitProblem *pr, const XrlabFitOptions *options, GError
   if (pr->n < pr->p)
     {
       g_set_error (error, XRLAB_FIT_ERROR, XRLAB_FIT_ERROR_TOO_FEW_POINTS,
-                   _("%" G_GSIZE_FORMAT " points are too few for %" G_GSIZE_FORMAT
-                     " free parameters: widen the fit window or fix some parameters"),
+                   _("%zu points are too few for %zu free parameters: "
+                     "widen the fit window or fix some parameters"),
                    pr->n, pr->p);
       return NULL;
     }
@@ -1012,8 +1012,7 @@ xrlab_fit_new (const XrlabFitProblem *pr, const XrlabFitOptions *options, GError
   else if (pr->n_rows * pr->n_cols != pr->n)
     {
       g_set_error (error, XRLAB_FIT_ERROR, XRLAB_FIT_ERROR_INVALID,
-                   _("A layout of %" G_GSIZE_FORMAT " × %" G_GSIZE_FORMAT
-                     " does not hold %" G_GSIZE_FORMAT " points"),
+                   _("A layout of %zu × %zu does not hold %zu points"),
                    pr->n_rows, pr->n_cols, pr->n);
       return NULL;
     }
@@ -1984,7 +1983,7 @@ xrlab_fit_conf_interval (XrlabFit *fit, const XrlabFitResult *best,
     if (params[a] >= fit->p)
       {
         g_set_error (error, XRLAB_FIT_ERROR, XRLAB_FIT_ERROR_INVALID,
-                     _("No parameter number %" G_GSIZE_FORMAT), params[a]);
+                     _("No parameter number %zu"), params[a]);
         return NULL;
       }
 

@@ -97,6 +97,27 @@ xrlab_fitflow_stage_name (XrlabFitflowStage stage)
     }
 }
 
+/* The stage in translated messages ("the baseline fit"); the name above is
+ * an identifier and stays English. */
+static const char *
+stage_label (XrlabFitflowStage stage)
+{
+  switch (stage)
+    {
+    case XRLAB_FITFLOW_STAGE_BASELINE:
+      /* TRANSLATORS: "%s fit" is "baseline fit", "spectrum fit",
+       * "slice-by-slice fit" or "2D fit" */
+      return C_("fit stage", "baseline");
+    case XRLAB_FITFLOW_STAGE_SPECTRUM:
+      return C_("fit stage", "spectrum");
+    case XRLAB_FITFLOW_STAGE_SBS:
+      return C_("fit stage", "slice-by-slice");
+    case XRLAB_FITFLOW_STAGE_2D:
+    default:
+      return C_("fit stage", "2D");
+    }
+}
+
 void
 xrlab_fitflow_options_init (XrlabFitflowOptions *options)
 {
@@ -153,7 +174,7 @@ check_axis_values (const double *v, gsize n, const char *name, gboolean any_dire
     if (!isfinite (v[i]))
       {
         g_set_error (error, XRLAB_FITFLOW_ERROR, XRLAB_FITFLOW_ERROR_AXIS,
-                     _("%s: value %" G_GSIZE_FORMAT " is not a finite number"), name, i + 1);
+                     _("%s: value %zu is not a finite number"), name, i + 1);
         return FALSE;
       }
   for (gsize i = 1; i < n; i++)
@@ -165,9 +186,9 @@ check_axis_values (const double *v, gsize n, const char *name, gboolean any_dire
         {
           g_set_error (error, XRLAB_FITFLOW_ERROR, XRLAB_FITFLOW_ERROR_AXIS,
                        any_direction
-                       ? _("%s is not strictly monotonic: value %" G_GSIZE_FORMAT " (%s) "
+                       ? _("%s is not strictly monotonic: value %zu (%s) "
                            "after %s")
-                       : _("%s does not increase strictly: value %" G_GSIZE_FORMAT " (%s) "
+                       : _("%s does not increase strictly: value %zu (%s) "
                            "after %s"),
                        name, i + 1, xrlab_format_double (v[i], a),
                        xrlab_format_double (v[i - 1], b));
@@ -212,15 +233,15 @@ xrlab_fitflow_new (const XrlabFitflowData *d, GError **error)
     {
       if (d->time && d->n_rows == d->n_energy && d->n_cols == d->n_time)
         g_set_error (error, XRLAB_FITFLOW_ERROR, XRLAB_FITFLOW_ERROR_SHAPE,
-                     _("%s has %" G_GSIZE_FORMAT " rows × %" G_GSIZE_FORMAT " columns, "
-                       "the transpose of what %s (%" G_GSIZE_FORMAT " energies) and %s (%"
-                       G_GSIZE_FORMAT " delays) need: one row per delay, one column per "
+                     _("%s has %zu rows × %zu columns, "
+                       "the transpose of what %s (%zu energies) and %s (%zu delays) "
+                       "need: one row per delay, one column per "
                        "energy"),
                      dname (f), d->n_rows, d->n_cols, ename (f), d->n_energy, tname (f),
                      d->n_time);
       else
         g_set_error (error, XRLAB_FITFLOW_ERROR, XRLAB_FITFLOW_ERROR_SHAPE,
-                     _("%s has %" G_GSIZE_FORMAT " columns but %s has %" G_GSIZE_FORMAT
+                     _("%s has %zu columns but %s has %zu"
                        " energies (one column per energy)"),
                      dname (f), d->n_cols, ename (f), d->n_energy);
       return NULL;
@@ -228,7 +249,7 @@ xrlab_fitflow_new (const XrlabFitflowData *d, GError **error)
   if (d->time != NULL && d->n_rows != d->n_time)
     {
       g_set_error (error, XRLAB_FITFLOW_ERROR, XRLAB_FITFLOW_ERROR_SHAPE,
-                   _("%s has %" G_GSIZE_FORMAT " rows but %s has %" G_GSIZE_FORMAT
+                   _("%s has %zu rows but %s has %zu"
                      " delays (one row per delay)"),
                    dname (f), d->n_rows, tname (f), d->n_time);
       return NULL;
@@ -236,7 +257,7 @@ xrlab_fitflow_new (const XrlabFitflowData *d, GError **error)
   if (d->time == NULL && d->n_rows != 1)
     {
       g_set_error (error, XRLAB_FITFLOW_ERROR, XRLAB_FITFLOW_ERROR_SHAPE,
-                   _("%s has %" G_GSIZE_FORMAT " rows: a 2D measurement needs its delay "
+                   _("%s has %zu rows: a 2D measurement needs its delay "
                      "axis (one row per delay), a single spectrum is one row"),
                    dname (f), d->n_rows);
       return NULL;
@@ -285,11 +306,11 @@ describe_cell (const XrlabFitflow *f, gsize r, gsize c)
   char a[XRLAB_DTOA_BUFSIZE], b[XRLAB_DTOA_BUFSIZE];
 
   if (f->time)
-    return g_strdup_printf (_("row %" G_GSIZE_FORMAT ", column %" G_GSIZE_FORMAT
+    return g_strdup_printf (_("row %zu, column %zu"
                               " (delay %s, energy %s)"),
                             r + 1, c + 1, xrlab_format_double (f->time[r], a),
                             xrlab_format_double (f->energy[c], b));
-  return g_strdup_printf (_("column %" G_GSIZE_FORMAT " (energy %s)"), c + 1,
+  return g_strdup_printf (_("column %zu (energy %s)"), c + 1,
                           xrlab_format_double (f->energy[c], b));
 }
 
@@ -461,7 +482,7 @@ xrlab_fitflow_set_sigma (XrlabFitflow *flow, XrlabFitSigmaKind kind, const doubl
   if (sigma == NULL || n_sigma != want)
     {
       g_set_error (error, XRLAB_FITFLOW_ERROR, XRLAB_FITFLOW_ERROR_SIGMA,
-                   _("σ has %" G_GSIZE_FORMAT " values, %s needs %" G_GSIZE_FORMAT " (%s)"),
+                   _("σ has %zu values, %s needs %zu (%s)"),
                    sigma ? n_sigma : 0, dname (flow), want, what);
       return FALSE;
     }
@@ -634,7 +655,7 @@ prepare (XrlabFitflow *f, XrlabFitflowStage stage, const XrlabModel *model, doub
     {
       g_set_error (error, XRLAB_FITFLOW_ERROR, XRLAB_FITFLOW_ERROR_MODEL,
                    _("A %s fit needs a delay axis; %s is a single spectrum"),
-                   xrlab_fitflow_stage_name (stage), dname (f));
+                   stage_label (stage), dname (f));
       return FALSE;
     }
 
@@ -673,7 +694,7 @@ prepare (XrlabFitflow *f, XrlabFitflowStage stage, const XrlabModel *model, doub
       if (row >= f->n_rows)
         {
           g_set_error (error, XRLAB_FITFLOW_ERROR, XRLAB_FITFLOW_ERROR_WINDOW,
-                       _("%s has no row %" G_GSIZE_FORMAT " (it has %" G_GSIZE_FORMAT ")"),
+                       _("%s has no row %zu (it has %zu)"),
                        dname (f), row + 1, f->n_rows);
           return FALSE;
         }
@@ -717,7 +738,7 @@ prepare (XrlabFitflow *f, XrlabFitflowStage stage, const XrlabModel *model, doub
     {
       g_set_error (error, XRLAB_FITFLOW_ERROR, XRLAB_FITFLOW_ERROR_MODEL,
                    _("Model “%s” (%s fit): %s"), xrlab_model_get_name (pr->model),
-                   xrlab_fitflow_stage_name (stage), err->message);
+                   stage_label (stage), err->message);
       return FALSE;
     }
 
@@ -726,7 +747,7 @@ prepare (XrlabFitflow *f, XrlabFitflowStage stage, const XrlabModel *model, doub
     {
       g_set_error (error, XRLAB_FITFLOW_ERROR, XRLAB_FITFLOW_ERROR_MODEL,
                    _("Model “%s” has no free parameters in the %s fit"),
-                   xrlab_model_get_name (pr->model), xrlab_fitflow_stage_name (stage));
+                   xrlab_model_get_name (pr->model), stage_label (stage));
       return FALSE;
     }
   n_points = (is2d ? pr->rows : 1) * f->ncw;
@@ -734,12 +755,12 @@ prepare (XrlabFitflow *f, XrlabFitflowStage stage, const XrlabModel *model, doub
     {
       char a[XRLAB_DTOA_BUFSIZE], b[XRLAB_DTOA_BUFSIZE];
       g_set_error (error, XRLAB_FITFLOW_ERROR, XRLAB_FITFLOW_ERROR_TOO_FEW_POINTS,
-                   _("The fit window holds %" G_GSIZE_FORMAT " points (energies %s … %s) "
-                     "but the %s fit of “%s” has %" G_GSIZE_FORMAT " free parameters: widen "
+                   _("The fit window holds %zu points (energies %s … %s) "
+                     "but the %s fit of “%s” has %zu free parameters: widen "
                      "the window or fix parameters"),
                    n_points, xrlab_format_double (f->energy[f->col0], a),
                    xrlab_format_double (f->energy[f->col0 + f->ncw - 1], b),
-                   xrlab_fitflow_stage_name (stage), xrlab_model_get_name (pr->model),
+                   stage_label (stage), xrlab_model_get_name (pr->model),
                    pr->n_theta);
       return FALSE;
     }
@@ -1148,7 +1169,7 @@ run_stage (XrlabFitflow *f, Prep *pr, GCancellable *cancellable,
     {
       ctx_free (c);
       g_propagate_prefixed_error (error, g_steal_pointer (&err), _("%s fit: "),
-                                  xrlab_fitflow_stage_name (pr->stage));
+                                  stage_label (pr->stage));
       return FALSE;
     }
   *result = result_new (f, pr, c, fr, error);
@@ -1523,8 +1544,8 @@ xrlab_fitflow_fit_sbs (XrlabFitflow *flow, const XrlabModel *model, GCancellable
       for (gsize s = 0; s < (*result)->n_slices; s++)
         done += (*result)->done[s];
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED,
-                   _("The slice-by-slice fit was cancelled after %" G_GSIZE_FORMAT " of %"
-                     G_GSIZE_FORMAT " slices"), done, (*result)->n_slices);
+                   _("The slice-by-slice fit was cancelled after %zu of %zu slices"),
+                   done, (*result)->n_slices);
       return FALSE;
     }
   return TRUE;

@@ -682,7 +682,7 @@ parse_into (Parser *p, XrlabFormula **out)
   if (!g_utf8_validate (p->text, (gssize) p->len, &bad))
     {
       p->error = g_error_new (XRLAB_FORMULA_ERROR, XRLAB_FORMULA_ERROR_INVALID,
-                              _("The formula is not valid UTF-8 (at byte %" G_GSIZE_FORMAT ")"),
+                              _("The formula is not valid UTF-8 (at byte %zu)"),
                               (gsize) (bad - p->text) + 1);
       p->error_column = (int) g_utf8_strlen (p->text, bad - p->text) + 1;
       return FALSE;

@@ -13,4 +13,9 @@ G_BEGIN_DECLS
  * gettext domain and registers the built-in data resources. */
 void xrlab_init (void);
 
+/* The folder of the message catalogues for bindtextdomain(): LOCALEDIR, or
+ * the build tree's po/ when the running program is one of the build tree's
+ * (so that xrlab and xrlab-cli speak the user's language uninstalled too). */
+const char *xrlab_locale_dir (void);
+
 G_END_DECLS

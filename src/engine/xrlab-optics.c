@@ -189,7 +189,7 @@ point_suffix (gsize i, gsize n)
 {
   if (n <= 1)
     return g_strdup ("");
-  return g_strdup_printf (_(" (point %" G_GSIZE_FORMAT ")"), i + 1);
+  return g_strdup_printf (_(" (point %zu)"), i + 1);
 }
 
 static gboolean
@@ -299,7 +299,7 @@ check_size (gsize n, GError **error)
   if (n > XRLAB_ENERGY_GRID_MAX_POINTS)
     {
       g_set_error (error, XRLAB_OPTICS_ERROR, XRLAB_OPTICS_ERROR_SPEC,
-                   _("%" G_GSIZE_FORMAT " energies are too many: at most %d per grid"),
+                   _("%zu energies are too many: at most %d per grid"),
                    n, XRLAB_ENERGY_GRID_MAX_POINTS);
       return FALSE;
     }
@@ -346,7 +346,7 @@ xrlab_energy_grid_new_range (double start, double stop, gsize n,
   if (n < 2)
     {
       g_set_error (error, XRLAB_OPTICS_ERROR, XRLAB_OPTICS_ERROR_SPEC,
-                   _("A range needs at least 2 points, not %" G_GSIZE_FORMAT), n);
+                   _("A range needs at least 2 points, not %zu"), n);
       return NULL;
     }
   if (!check_size (n, error))
@@ -1047,7 +1047,7 @@ xrlab_optics_batch (XrlabOpticsCache *cache, const XrlabOpticsMaterial *material
       if (material_errors == NULL)
         {
           g_propagate_prefixed_error (error, g_steal_pointer (&local),
-                                      _("Material %" G_GSIZE_FORMAT ": "), m + 1);
+                                      _("Material %zu: "), m + 1);
           return FALSE;
         }
       skip[m] = TRUE;

@@ -106,14 +106,14 @@ xrlab_pchip_new (const double *x, const double *y, gsize n, GError **error)
   if (n < 2)
     {
       g_set_error (error, XRLAB_PCHIP_ERROR, XRLAB_PCHIP_ERROR_DATA,
-                   _("Interpolation needs at least 2 points, got %" G_GSIZE_FORMAT), n);
+                   _("Interpolation needs at least 2 points, got %zu"), n);
       return NULL;
     }
   for (gsize i = 0; i < n; i++)
     if (!isfinite (x[i]) || !isfinite (y[i]))
       {
         g_set_error (error, XRLAB_PCHIP_ERROR, XRLAB_PCHIP_ERROR_DATA,
-                     _("Point %" G_GSIZE_FORMAT " of the interpolation data is not a finite number"),
+                     _("Point %zu of the interpolation data is not a finite number"),
                      i + 1);
         return NULL;
       }

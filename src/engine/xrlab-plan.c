@@ -1767,7 +1767,7 @@ check_axis (const double *v, gsize n, const char *what, GError **error)
     if (!isfinite (v[i]))
       {
         g_set_error (error, XRLAB_PLAN_ERROR, XRLAB_PLAN_ERROR_AXIS,
-                     _("the %s axis: value %" G_GSIZE_FORMAT " is not a finite number"),
+                     _("the %s axis: value %zu is not a finite number"),
                      what, i + 1);
         return FALSE;
       }
@@ -1963,7 +1963,7 @@ xrlab_plan_new_full (const XrlabModel *model, const double *energy, gsize n_ener
           {
             g_set_error (error, XRLAB_PLAN_ERROR, XRLAB_PLAN_ERROR_AXIS,
                          _("the delay axis must increase strictly where a kernel acts on "
-                           "it: delay %" G_GSIZE_FORMAT " (%g) does not exceed the one "
+                           "it: delay %zu (%g) does not exceed the one "
                            "before (%g)"),
                          i + 1, time[i], time[i - 1]);
             ok = FALSE;

@@ -54,14 +54,14 @@ xrlab_simulate_noise (double *y, gsize n, XrlabNoiseKind kind, double level, gui
       if (!isfinite (y[i]))
         {
           g_set_error (error, XRLAB_SIMULATE_ERROR, XRLAB_SIMULATE_ERROR_MODEL,
-                       _("The model is not finite at point %" G_GSIZE_FORMAT), i + 1);
+                       _("The model is not finite at point %zu"), i + 1);
           return FALSE;
         }
       if (kind == XRLAB_NOISE_POISSON && y[i] < 0)
         {
           g_set_error (error, XRLAB_SIMULATE_ERROR, XRLAB_SIMULATE_ERROR_MODEL,
-                       _("Poisson noise needs a model ≥ 0, but it is %s at point %"
-                         G_GSIZE_FORMAT), xrlab_format_double (y[i], b), i + 1);
+                       _("Poisson noise needs a model ≥ 0, but it is %s at point %zu"),
+                       xrlab_format_double (y[i], b), i + 1);
           return FALSE;
         }
       m = MAX (m, fabs (y[i]));

@@ -252,7 +252,7 @@ xrlab_read_column_file (const char *path, gsize *n, GError **error)
       if (!xrlab_parse_double (line, FALSE, &v))
         {
           g_set_error (error, XRLAB_IO_ERROR, XRLAB_IO_ERROR_PARSE,
-                       _("%s:%" G_GSIZE_FORMAT ": “%s” is not a finite number"),
+                       _("%s:%zu: “%s” is not a finite number"),
                        path, i + 1, line);
           g_array_free (values, TRUE);
           return NULL;
@@ -313,8 +313,7 @@ xrlab_read_csv_matrix (const char *path, gboolean allow_nonfinite,
             {
               q = g_strstrip (field);
               g_set_error (error, XRLAB_IO_ERROR, XRLAB_IO_ERROR_PARSE,
-                           _("%s:%" G_GSIZE_FORMAT ": column %" G_GSIZE_FORMAT
-                             ": “%s” is not a %snumber"),
+                           _("%s:%zu: column %zu: “%s” is not a %snumber"),
                            path, lineno, count + 1, q,
                            allow_nonfinite ? "" : _("finite "));
               g_array_free (values, TRUE);
@@ -331,8 +330,7 @@ xrlab_read_csv_matrix (const char *path, gboolean allow_nonfinite,
       else if (count != ncols)
         {
           g_set_error (error, XRLAB_IO_ERROR, XRLAB_IO_ERROR_SHAPE,
-                       _("%s:%" G_GSIZE_FORMAT ": %" G_GSIZE_FORMAT
-                         " columns, but the first row has %" G_GSIZE_FORMAT),
+                       _("%s:%zu: %zu columns, but the first row has %zu"),
                        path, lineno, count, ncols);
           g_array_free (values, TRUE);
           return NULL;
