@@ -7,10 +7,11 @@
 #    xrlab-pot` runs, but into a temporary directory) and fails when a msgid
 #    ends inside a conversion ("%", "%" G_GSIZE_FORMAT cut off: xgettext only
 #    sees string literals), unless the entry is marked no-c-format.
-# 2. Fails when the argument of _(), N_(), C_() or NC_() in a C file of
-#    POTFILES.in is a string literal followed by anything but more literals:
-#    a macro between literals (G_GSIZE_FORMAT, G_GUINT64_FORMAT, ...) cuts the
-#    msgid off where it stands.  Translatable format strings use %zu for gsize
+# 2. Fails when the argument of _(), N_(), C_() or NC_() (or a msgid of
+#    g_dngettext() or ngettext()) in a C file of POTFILES.in is a string
+#    literal followed by anything but more literals: a macro between literals
+#    (G_GSIZE_FORMAT, G_GUINT64_FORMAT, ...) cuts the msgid off where it
+#    stands.  Translatable format strings use %zu for gsize
 #    and cast 64-bit integers to unsigned long long (%llu) or long long (%lld).
 import os
 import re
@@ -140,11 +141,14 @@ def check_pot(root, xgettext):
 
 LITERAL = re.compile(r'"(?:[^"\\\n]|\\.)*"')
 SKIP = re.compile(r'\s+|/\*.*?\*/|//[^\n]*', re.S)
-CALL = re.compile(r'(?<![A-Za-z0-9_])(N?C_|N_|_)\s*\(')
+CALL = re.compile(r'(?<![A-Za-z0-9_])(N?C_|N_|_|g_dngettext|ngettext)\s*\(')
+# The domain argument of g_dngettext: anything up to its comma.
+DOMAIN = re.compile(r'[^,()"]*,')
 
 
 def check_sources(root):
-    """_("..." MACRO "...") in the C files of POTFILES.in."""
+    """_("..." MACRO "...") (or the like in a plural msgid) in the C files of
+    POTFILES.in."""
     problems = []
     for name in potfiles(root):
         if not name.endswith(('.c', '.h')):
@@ -171,19 +175,31 @@ def check_sources(root):
                 if src[i:i + 1] != ',':
                     continue
                 i = skip(i + 1)
-            if not LITERAL.match(src, i):
-                continue  # not a literal: a variable, or the definition of the macro
-            while True:
-                lit = LITERAL.match(src, i)
-                if not lit:
+            # The msgids and the character that must follow each.
+            ends = [')']
+            if m.group(1) in ('g_dngettext', 'ngettext'):
+                if m.group(1) == 'g_dngettext':
+                    d = DOMAIN.match(src, i)
+                    if not d:
+                        continue
+                    i = skip(d.end())
+                ends = [',', ',']
+            for end in ends:
+                if not LITERAL.match(src, i):
+                    break  # not a literal: a variable, or the definition of the macro
+                while True:
+                    lit = LITERAL.match(src, i)
+                    if not lit:
+                        break
+                    i = skip(lit.end())
+                if src[i:i + 1] != end:
+                    line = src.count('\n', 0, m.start()) + 1
+                    what = re.match(r'[A-Za-z0-9_]+|.', src[i:]).group(0)
+                    problems.append('%s:%d: %s() argument continues with %s after its '
+                                    'string literals; xgettext cuts the msgid off there'
+                                    % (name, line, m.group(1), what))
                     break
-                i = skip(lit.end())
-            if src[i:i + 1] != ')':
-                line = src.count('\n', 0, m.start()) + 1
-                what = re.match(r'[A-Za-z0-9_]+|.', src[i:]).group(0)
-                problems.append('%s:%d: %s() argument continues with %s after its '
-                                'string literals; xgettext cuts the msgid off there'
-                                % (name, line, m.group(1), what))
+                i = skip(i + 1)
     return problems
 
 

@@ -1,7 +1,8 @@
 #!/bin/sh
 # check-potfiles.sh SRCDIR -- po/POTFILES.in lists every file with
-# translatable strings (C files calling _(), N_(), C_() or NC_(); .ui files
-# with translatable="yes"), and nothing that does not exist.
+# translatable strings (C files calling _(), N_(), C_(), NC_(), g_dngettext()
+# or ngettext(); .ui files with translatable="yes"), and nothing that does
+# not exist.
 set -u
 root=${1:?usage: check-potfiles.sh SRCDIR}
 cd "$root" || exit 2
@@ -15,7 +16,7 @@ for f in $listed; do
   fi
 done
 
-candidates=$( (grep -lE '(^|[^A-Za-z0-9_])(N_|_|C_|NC_)\(' $(find src -name '*.c' -o -name '*.h' | sort) 2>/dev/null;
+candidates=$( (grep -lE '(^|[^A-Za-z0-9_])(N_|_|C_|NC_|g_dngettext|ngettext)\(' $(find src -name '*.c' -o -name '*.h' | sort) 2>/dev/null;
                grep -l 'translatable="yes"' $(find resources -name '*.ui' | sort) 2>/dev/null) )
 for f in $candidates; do
   if ! printf '%s\n' "$listed" | grep -qxF "$f"; then

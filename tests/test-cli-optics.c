@@ -20,27 +20,27 @@
 
 static char *tmpdir;
 
-/* Runs xrlab-cli with the NULL-terminated arguments; returns the exit
- * status and the output. */
+/* Runs xrlab-cli with the arguments, in @language (NULL: the test's
+ * English); returns the exit status and the output. */
 static int
-run (char **out, char **err, ...)
+run_valist (const char *language, char **out, char **err, va_list args)
 {
   g_autoptr(GPtrArray) argv = g_ptr_array_new ();
   g_autoptr(GError) error = NULL;
+  g_auto(GStrv) envp = g_get_environ ();
   const char *cli = g_getenv ("XRLAB_CLI");
   char *o = NULL, *e = NULL;
   int status = 0;
-  va_list args;
   const char *a;
 
   g_assert_nonnull (cli);
+  if (language)
+    envp = g_environ_setenv (envp, "LANGUAGE", language, TRUE);
   g_ptr_array_add (argv, (gpointer) cli);
-  va_start (args, err);
   while ((a = va_arg (args, const char *)) != NULL)
     g_ptr_array_add (argv, (gpointer) a);
-  va_end (args);
   g_ptr_array_add (argv, NULL);
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, envp, G_SPAWN_DEFAULT, NULL, NULL,
                                &o, &e, &status, &error));
   g_assert_no_error (error);
   if (out)
@@ -53,6 +53,32 @@ run (char **out, char **err, ...)
     g_free (e);
   g_assert_true (WIFEXITED (status));
   return WEXITSTATUS (status);
+}
+
+/* Runs xrlab-cli with the NULL-terminated arguments. */
+static int
+run (char **out, char **err, ...)
+{
+  va_list args;
+  int status;
+
+  va_start (args, err);
+  status = run_valist (NULL, out, err, args);
+  va_end (args);
+  return status;
+}
+
+/* The same in German. */
+static int
+run_de (char **out, char **err, ...)
+{
+  va_list args;
+  int status;
+
+  va_start (args, err);
+  status = run_valist ("de", out, err, args);
+  va_end (args);
+  return status;
 }
 
 static void
@@ -522,6 +548,74 @@ test_formula_edges_materials (void)
   g_assert_cmpuint (json_array_get_length (json_node_get_array (json_parser_get_root (parser))), >, 200);
 }
 
+/* In German: tables and messages translated, counts with their plural
+ * forms, the machine-readable output (CSV, JSON) the same as in English. */
+static void
+test_german (void)
+{
+  g_autofree char *mo = g_test_build_filename (G_TEST_BUILT, "..", "po", "de", "LC_MESSAGES",
+                                               "xrlab.mo", NULL);
+  g_autofree char *one = write_temp ("one-bad.csv", "SiO2,2.2,8\nsio2,2.2,8\n");
+  g_autofree char *two = write_temp ("two-bad.csv", "SiO2,2.2,8\nsio2,2.2,8\nSi,x,8\n");
+  g_autofree char *table = NULL, *table_en = NULL, *h = NULL, *h_en = NULL, *formula = NULL;
+  g_autofree char *csv = NULL, *csv_en = NULL, *json = NULL, *json_en = NULL;
+  g_autofree char *err = NULL, *err_en = NULL, *err2 = NULL, *err2_en = NULL, *bad = NULL;
+  g_auto(GStrv) lines = NULL;
+
+  if (!g_file_test (mo, G_FILE_TEST_EXISTS))
+    {
+      g_test_skip ("no German catalogue in the build tree (msgfmt missing?)");
+      return;
+    }
+
+  g_assert_cmpint (run_de (&table, NULL, "calc", "SiO2", "-d", "2.2", "-e", "8", NULL), ==, 0);
+  assert_contains (table, "30 Elektronen pro Formeleinheit");
+  assert_contains (table, "Energie");
+  assert_contains (table, "Grenzwinkel");
+  g_assert_null (strstr (table, "Energy"));
+  g_assert_null (strstr (table, "electrons"));
+  g_assert_cmpint (run (&table_en, NULL, "calc", "SiO2", "-d", "2.2", "-e", "8", NULL), ==, 0);
+  assert_contains (table_en, "30 electrons per formula unit");
+
+  /* One electron: the singular in both languages. */
+  g_assert_cmpint (run_de (&h, NULL, "calc", "H", "-d", "0.07", "-e", "8", NULL), ==, 0);
+  assert_contains (h, "1 Elektron pro Formeleinheit");
+  g_assert_cmpint (run (&h_en, NULL, "calc", "H", "-d", "0.07", "-e", "8", NULL), ==, 0);
+  assert_contains (h_en, "1 electron per formula unit");
+
+  /* Machine-readable output does not change with the language. */
+  g_assert_cmpint (run_de (&csv, NULL, "calc", "SiO2", "-d", "2.2", "-e", "5:15:3", "-t", "10",
+                           "--format", "csv", NULL), ==, 0);
+  g_assert_cmpint (run (&csv_en, NULL, "calc", "SiO2", "-d", "2.2", "-e", "5:15:3", "-t", "10",
+                        "--format", "csv", NULL), ==, 0);
+  g_assert_cmpstr (csv, ==, csv_en);
+  g_assert_cmpint (run_de (&json, NULL, "formula", "CuSO4·5H2O", "--format", "json", NULL), ==, 0);
+  g_assert_cmpint (run (&json_en, NULL, "formula", "CuSO4·5H2O", "--format", "json", NULL), ==, 0);
+  g_assert_cmpstr (json, ==, json_en);
+
+  /* The summary of formula stays aligned whatever the width of the labels. */
+  g_assert_cmpint (run_de (&formula, NULL, "formula", "SiO2", "-d", "2.2", NULL), ==, 0);
+  assert_contains (formula, "Si (Silicium)");
+  lines = g_strsplit (formula, "\n", -1);
+  g_assert_true (g_str_has_prefix (lines[0], "Formel"));
+  g_assert_true (g_str_has_prefix (lines[1], "Molare Masse"));
+  g_assert_cmpint (strstr (lines[0], "SiO2") - lines[0], ==, strstr (lines[1], "60.083") - lines[1]);
+
+  /* Counts: "1 row failed" / "2 rows failed". */
+  g_assert_cmpint (run_de (NULL, &err, "batch", one, NULL), ==, 1);
+  assert_contains (err, "Zeile 2: Formel „sio2“:");
+  assert_contains (err, "1 Zeile fehlgeschlagen, 1 geschrieben");
+  g_assert_cmpint (run (NULL, &err_en, "batch", one, NULL), ==, 1);
+  assert_contains (err_en, "1 row failed, 1 written");
+  g_assert_cmpint (run_de (NULL, &err2, "batch", two, NULL), ==, 1);
+  assert_contains (err2, "2 Zeilen fehlgeschlagen, 1 geschrieben");
+  g_assert_cmpint (run (NULL, &err2_en, "batch", two, NULL), ==, 1);
+  assert_contains (err2_en, "2 rows failed, 1 written");
+
+  g_assert_cmpint (run_de (NULL, &bad, "calc", "sio2", "-d", "2.2", "-e", "10", NULL), ==, 1);
+  g_assert_true (g_str_has_prefix (bad, "xrlab-cli: Formel „sio2“: "));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -540,6 +634,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli-optics/compare", test_compare);
   g_test_add_func ("/cli-optics/convert", test_convert);
   g_test_add_func ("/cli-optics/formula-edges-materials", test_formula_edges_materials);
+  g_test_add_func ("/cli-optics/german", test_german);
   status = g_test_run ();
   {
     g_autoptr(GDir) d = g_dir_open (tmpdir, 0, NULL);

@@ -585,7 +585,10 @@ xrlab_session_from_json (const char  *data,
   materials = json_node_get_array (node);
   if (json_array_get_length (materials) > XRLAB_SESSION_MAX_MATERIALS)
     {
-      fail (error, "materials", _("%u materials; at most %d are allowed"),
+      fail (error, "materials",
+            g_dngettext (GETTEXT_PACKAGE, "%u material; at most %d are allowed",
+                         "%u materials; at most %d are allowed",
+                         json_array_get_length (materials)),
             json_array_get_length (materials), XRLAB_SESSION_MAX_MATERIALS);
       return NULL;
     }

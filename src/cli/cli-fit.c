@@ -178,6 +178,24 @@ typedef struct {
   gboolean line_open;
 } Progress;
 
+/* The stage as the summary names it, in the user's language. */
+static const char *
+stage_title (XrlabFitflowStage stage)
+{
+  switch (stage)
+    {
+    case XRLAB_FITFLOW_STAGE_BASELINE:
+      return _("baseline");
+    case XRLAB_FITFLOW_STAGE_SPECTRUM:
+      return _("spectrum");
+    case XRLAB_FITFLOW_STAGE_SBS:
+      return _("slice-by-slice");
+    case XRLAB_FITFLOW_STAGE_2D:
+    default:
+      return _("2D");
+    }
+}
+
 static void
 progress_cb (XrlabFitflowStage stage, guint step, guint total, double chi2, gpointer data)
 {
@@ -186,11 +204,13 @@ progress_cb (XrlabFitflowStage stage, guint step, guint total, double chi2, gpoi
 
   if (!p->tty)
     return;
+  fprintf (stderr, "\r%s: ", stage_title (stage));
   if (stage == XRLAB_FITFLOW_STAGE_SBS)
-    fprintf (stderr, "\r%s: %u/%u slices   ", xrlab_fitflow_stage_name (stage), step, total);
+    fprintf (stderr, g_dngettext (GETTEXT_PACKAGE, "%u/%u slice", "%u/%u slices", total),
+             step, total);
   else
-    fprintf (stderr, "\r%s: iteration %u, χ² = %s   ", xrlab_fitflow_stage_name (stage), step,
-             xrlab_format_double (chi2, b));
+    fprintf (stderr, _("iteration %u, χ² = %s"), step, xrlab_format_double (chi2, b));
+  fputs ("   ", stderr);
   fflush (stderr);
   p->line_open = TRUE;
 }
@@ -403,8 +423,12 @@ read_sigma (const char *text, gsize n_rows, gsize n_cols, gboolean has_time,
     *kind = XRLAB_FIT_SIGMA_ROWS, *n_sigma = rows;
   else
     {
-      *status = xrlab_cli_failf (_("--sigma %s: %zu × %zu values fit neither the data "
-                                   "(%zu × %zu), one per energy nor one per delay"),
+      *status = xrlab_cli_failf (g_dngettext (GETTEXT_PACKAGE,
+                                              "--sigma %s: %zu × %zu value fits neither the data "
+                                              "(%zu × %zu), one per energy nor one per delay",
+                                              "--sigma %s: %zu × %zu values fit neither the data "
+                                              "(%zu × %zu), one per energy nor one per delay",
+                                              rows * cols),
                                  text, rows, cols, n_rows, n_cols);
       g_clear_pointer (sigma, g_free);
       return FALSE;
@@ -461,7 +485,9 @@ print_result (const char *title, const XrlabFitflowResult *r)
 {
   char a[XRLAB_DTOA_BUFSIZE], b[XRLAB_DTOA_BUFSIZE];
 
-  g_print (_("%s: reduced χ² %s, R² %s, %u iterations, %s\n"), title,
+  g_print (g_dngettext (GETTEXT_PACKAGE, "%s: reduced χ² %s, R² %s, %u iteration, %s\n",
+                        "%s: reduced χ² %s, R² %s, %u iterations, %s\n", r->fit->niter),
+           title,
            xrlab_format_double (r->fit->redchi, a), xrlab_format_double (r->fit->r2, b),
            r->fit->niter, r->fit->message);
   for (gsize i = 0; i < r->n_params; i++)
@@ -748,15 +774,17 @@ xrlab_cli_fit (int argc, char **argv)
   }
 
   if (base)
-    print_result (_("baseline"), base);
+    print_result (stage_title (XRLAB_FITFLOW_STAGE_BASELINE), base);
   if (sbs)
     {
       gsize conv = 0;
       for (gsize k = 0; k < sbs->n_slices; k++)
         conv += sbs->done[k] && sbs->converged[k];
-      g_print (_("slice-by-slice: %zu of %zu delays converged\n"), conv, sbs->n_slices);
+      g_print (g_dngettext (GETTEXT_PACKAGE, "slice-by-slice: %zu of %zu delay converged\n",
+                            "slice-by-slice: %zu of %zu delays converged\n", sbs->n_slices),
+               conv, sbs->n_slices);
     }
-  print_result (is2d ? _("2D") : _("spectrum"), main_fit);
+  print_result (stage_title (is2d ? XRLAB_FITFLOW_STAGE_2D : XRLAB_FITFLOW_STAGE_SPECTRUM), main_fit);
 
 out:
   xrlab_cli_axes_clear (&ax);

@@ -6,6 +6,11 @@
  * stdout); 2 usage error (unknown option, missing argument, an invalid
  * choice for --format, --unit or --fields).
  *
+ * The option contexts have no parameter string: GOption ends the usage line
+ * with the argument description of the G_OPTION_REMAINING entry. Tables and
+ * messages are in the user's language; CSV and JSON (column names, keys) and
+ * the tokens users type (units, fields, formats, energy specs) are not.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
@@ -46,7 +51,7 @@ parse_format (const char *name, const char *text, Format *format)
     *format = FORMAT_JSON;
   else
     {
-      xrlab_cli_usage (name, "--format must be table, csv or json, not “%s”", text);
+      xrlab_cli_usage (name, _("--format must be table, csv or json, not “%s”"), text);
       return FALSE;
     }
   return TRUE;
@@ -62,19 +67,20 @@ parse_unit (const char *name, const char *text, XrlabEnergyUnit *unit)
     }
   if (!xrlab_energy_unit_parse (text, unit))
     {
-      xrlab_cli_usage (name, "--unit must be keV, eV or A, not “%s”", text);
+      xrlab_cli_usage (name, _("--unit must be keV, eV or A, not “%s”"), text);
       return FALSE;
     }
   return TRUE;
 }
 
-/* A number given on the command line: exit 1 naming it when it is not one. */
+/* A number given on the command line: exit 1 with @message (a format with
+ * one %s, the text) when it is not one. */
 static gboolean
-parse_number_arg (const char *what, const char *text, double *value)
+parse_number_arg (const char *message, const char *text, double *value)
 {
   if (!xrlab_parse_double (text, FALSE, value))
     {
-      xrlab_cli_failf ("%s “%s” is not a number", what, text);
+      xrlab_cli_failf (message, text);
       return FALSE;
     }
   return TRUE;
@@ -150,7 +156,7 @@ emit (const char *path, const GString *text)
     {
       fwrite (text->str, 1, text->len, stdout);
       if (fflush (stdout) != 0)
-        return xrlab_cli_failf ("Cannot write to standard output: %s", g_strerror (errno));
+        return xrlab_cli_failf (_("Cannot write to standard output: %s"), g_strerror (errno));
       return XRLAB_CLI_OK;
     }
   if (!xrlab_write_file_atomic (path, text->str, (gssize) text->len, &error))
@@ -165,6 +171,19 @@ table_number (double x)
   if (isnan (x))
     return g_strdup ("—");
   return g_strdup_printf ("%.6g", x);
+}
+
+/* The n that chooses the plural form for a count printed as @shown (by
+ * table_number): the count when it is a whole number, else 2 (fractions
+ * take the plural form in English and German). */
+static gulong
+plural_count (const char *shown)
+{
+  guint64 n;
+
+  if (!g_ascii_string_to_unsigned (shown, 10, 0, G_MAXUINT64, &n, NULL))
+    return 2;
+  return n > G_MAXULONG ? G_MAXULONG : (gulong) n;
 }
 
 /* Display width of a UTF-8 string (characters; good enough for the labels
@@ -273,12 +292,13 @@ parse_fields (const char *name, const char *text, gboolean have_thickness,
             g_autoptr(GString) all = g_string_new ("energy_keV");
             for (int k = 0; k < XRLAB_QUANTITY_N; k++)
               g_string_append_printf (all, ", %s", xrlab_quantity_get_column ((XrlabQuantity) k));
-            xrlab_cli_usage (name, "unknown field “%s” in --fields; the fields are %s", f, all->str);
+            xrlab_cli_usage (name, _("unknown field “%s” in --fields; the fields are %s"), f,
+                             all->str);
             return FALSE;
           }
         if (q == XRLAB_QUANTITY_TRANSMISSION && !have_thickness)
           {
-            xrlab_cli_usage (name, "the field transmission needs --thickness UM");
+            xrlab_cli_usage (name, _("the field transmission needs --thickness UM"));
             return FALSE;
           }
         if (*mask & XRLAB_QUANTITY_BIT (q))
@@ -289,7 +309,7 @@ parse_fields (const char *name, const char *text, gboolean have_thickness,
   }
   if (*n_order == 0)
     {
-      xrlab_cli_usage (name, "--fields names no field");
+      xrlab_cli_usage (name, _("--fields names no field"));
       return FALSE;
     }
   return TRUE;
@@ -316,8 +336,15 @@ resolve_material (const char *text, const XrlabPreset **preset)
       *preset = p;
       return xrlab_formula_parse (p->formula, NULL);
     }
-  xrlab_cli_failf ("Formula “%s”: %s", text, error->message);
+  xrlab_cli_failf (_("Formula “%s”: %s"), text, error->message);
   return NULL;
+}
+
+/* The element's name in the user's language. */
+static const char *
+element_name (int id)
+{
+  return g_dpgettext2 (GETTEXT_PACKAGE, "element", xrlab_element_get_name (id));
 }
 
 /* ---- calc ----------------------------------------------------------------- */
@@ -330,17 +357,24 @@ xrlab_cli_calc (int argc, char **argv)
   g_autofree char *output = NULL;
   g_auto(GStrv) rest = NULL;
   GOptionEntry entries[] = {
-    { "density", 'd', 0, G_OPTION_ARG_STRING, &density_text, "Mass density (g/cm³); a preset's when left out", "RHO" },
-    { "energy", 'e', 0, G_OPTION_ARG_STRING, &energy_text, "Energies: 10, 5,10,15, 5:15:11 or 1:30:100:log", "SPEC" },
-    { "unit", 'u', 0, G_OPTION_ARG_STRING, &unit_text, "Unit of SPEC: keV (default), eV or A (wavelength)", "UNIT" },
-    { "thickness", 't', 0, G_OPTION_ARG_STRING, &thickness_text, "Layer thickness (µm): adds the transmission", "UM" },
-    { "format", 'f', 0, G_OPTION_ARG_STRING, &format_text, "Output: table (default), csv or json", "FORMAT" },
-    { "fields", 0, 0, G_OPTION_ARG_STRING, &fields_text, "Columns to print, comma separated (default: all)", "LIST" },
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write to FILE (atomically) instead of stdout", "FILE" },
-    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &rest, NULL, "FORMULA" },
+    { "density", 'd', 0, G_OPTION_ARG_STRING, &density_text,
+      N_("Mass density (g/cm³); a preset's when left out"), N_("RHO") },
+    { "energy", 'e', 0, G_OPTION_ARG_STRING, &energy_text,
+      N_("Energies: 10, 5,10,15, 5:15:11 or 1:30:100:log"), N_("SPEC") },
+    { "unit", 'u', 0, G_OPTION_ARG_STRING, &unit_text,
+      N_("Unit of SPEC: keV (default), eV or A (wavelength)"), N_("UNIT") },
+    { "thickness", 't', 0, G_OPTION_ARG_STRING, &thickness_text,
+      N_("Layer thickness (µm): adds the transmission"), N_("UM") },
+    { "format", 'f', 0, G_OPTION_ARG_STRING, &format_text,
+      N_("Output: table (default), csv or json"), N_("FORMAT") },
+    { "fields", 0, 0, G_OPTION_ARG_STRING, &fields_text,
+      N_("Columns to print, comma separated (default: all)"), N_("LIST") },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
+      N_("Write to FILE (atomically) instead of stdout"), N_("FILE") },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &rest, NULL, N_("FORMULA") },
     { NULL }
   };
-  g_autoptr(GOptionContext) ctx = g_option_context_new ("FORMULA");
+  g_autoptr(GOptionContext) ctx = g_option_context_new (NULL);
   g_autoptr(XrlabFormula) formula = NULL;
   g_autoptr(XrlabEnergyGrid) grid = NULL;
   g_autoptr(GError) error = NULL;
@@ -360,25 +394,27 @@ xrlab_cli_calc (int argc, char **argv)
   gsize n;
 
   g_option_context_set_summary (ctx,
-    "Optical constants of a material on an energy grid: λ, δ, β, f1, f2, the\n"
-    "critical angle, attenuation length, μ, μ/ρ, the real and imaginary SLD,\n"
-    "and the transmission of a layer when --thickness is given.\n\n"
-    "FORMULA: SiO2, Ca3(PO4)2, CuSO4·5H2O, D2O, “70wt% SiO2 // B2O3”, or a\n"
-    "preset name (see “xrlab-cli materials”).");
+    /* xgettext:no-c-format */
+    _("Optical constants of a material on an energy grid: λ, δ, β, f1, f2, the\n"
+      "critical angle, attenuation length, μ, μ/ρ, the real and imaginary SLD,\n"
+      "and the transmission of a layer when --thickness is given.\n\n"
+      "FORMULA: SiO2, Ca3(PO4)2, CuSO4·5H2O, D2O, “70wt% SiO2 // B2O3”, or a\n"
+      "preset name (see “xrlab-cli materials”)."));
   g_option_context_set_description (ctx,
-    "Example:\n  xrlab-cli calc SiO2 -d 2.2 -e 5:15:11 --format csv\n\n"
-    "CSV and JSON numbers read back to the same doubles. The critical angle is\n"
-    "nan (JSON null) where δ < 0.\n"
-    "Exit status: 0 success, 1 bad input, 2 usage error.");
-  g_option_context_add_main_entries (ctx, entries, NULL);
+    _("Example:\n  xrlab-cli calc SiO2 -d 2.2 -e 5:15:11 --format csv\n\n"
+      "CSV and JSON numbers read back to the same doubles. The critical angle is\n"
+      "nan (JSON null) where δ < 0.\n"
+      "Exit status: 0 success, 1 bad input, 2 usage error."));
+  g_option_context_add_main_entries (ctx, entries, GETTEXT_PACKAGE);
   if (!xrlab_cli_parse (ctx, &argc, &argv))
     return XRLAB_CLI_USAGE;
   if (rest == NULL || rest[0] == NULL)
-    return xrlab_cli_usage ("calc", "missing FORMULA");
+    return xrlab_cli_usage ("calc", _("missing FORMULA"));
   if (rest[1] != NULL)
-    return xrlab_cli_usage ("calc", "one FORMULA only, got “%s” too (quote formulas with spaces)", rest[1]);
+    return xrlab_cli_usage ("calc", _("one FORMULA only, got “%s” too (quote formulas with spaces)"),
+                            rest[1]);
   if (energy_text == NULL)
-    return xrlab_cli_usage ("calc", "missing -e SPEC (energies, e.g. -e 8.048)");
+    return xrlab_cli_usage ("calc", _("missing -e SPEC (energies, e.g. -e 8.048)"));
   if (!parse_format ("calc", format_text, &format) || !parse_unit ("calc", unit_text, &unit))
     return XRLAB_CLI_USAGE;
   if (!parse_fields ("calc", fields_text, thickness_text != NULL, order, &n_order, &mask))
@@ -389,14 +425,16 @@ xrlab_cli_calc (int argc, char **argv)
     return XRLAB_CLI_BAD_INPUT;
   if (density_text != NULL)
     {
-      if (!parse_number_arg ("Density", density_text, &density))
+      if (!parse_number_arg (_("Density “%s” is not a number"), density_text, &density))
         return XRLAB_CLI_BAD_INPUT;
     }
   else if (preset != NULL)
     density = preset->density_g_cm3;
   else
-    return xrlab_cli_usage ("calc", "missing -d RHO (density in g/cm³): “%s” is not a preset", rest[0]);
-  if (thickness_text != NULL && !parse_number_arg ("Thickness", thickness_text, &thickness))
+    return xrlab_cli_usage ("calc", _("missing -d RHO (density in g/cm³): “%s” is not a preset"),
+                            rest[0]);
+  if (thickness_text != NULL
+      && !parse_number_arg (_("Thickness “%s” is not a number"), thickness_text, &thickness))
     return XRLAB_CLI_BAD_INPUT;
 
   grid = xrlab_energy_grid_parse (energy_text, unit, &error);
@@ -483,18 +521,24 @@ xrlab_cli_calc (int argc, char **argv)
       g_autofree const char **headers = g_new (const char *, n_cols);
       g_autofree const char **units = g_new (const char *, n_cols);
       char **cells = g_new (char *, n * n_cols);
+      g_autofree char *electrons = NULL;
       gboolean any_nan = FALSE;
 
       g_string_append_printf (s, "%s  %s, ρ = %.6g g/cm³",
-                              preset && density_text == NULL ? preset->name : "Material",
+                              preset && density_text == NULL ? preset->name : _("Material"),
                               xrlab_formula_get_text (formula), density);
       if (thickness_text != NULL)
         g_string_append_printf (s, ", t = %.6g µm", thickness);
-      g_string_append_printf (s, "\nM = %.6g g/mol, %.6g electrons per formula unit, %.6g e/Å³\n\n",
-                              xrlab_formula_get_molecular_weight (formula),
-                              xrlab_formula_get_electrons (formula),
+      electrons = table_number (xrlab_formula_get_electrons (formula));
+      g_string_append_c (s, '\n');
+      g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE,
+                                              "M = %.6g g/mol, %s electron per formula unit, %.6g e/Å³",
+                                              "M = %.6g g/mol, %s electrons per formula unit, %.6g e/Å³",
+                                              plural_count (electrons)),
+                              xrlab_formula_get_molecular_weight (formula), electrons,
                               xrlab_optics_electron_density (formula, density));
-      headers[0] = "Energy";
+      g_string_append (s, "\n\n");
+      headers[0] = _("Energy");
       units[0] = "keV";
       for (guint k = 0; k < n_order; k++)
         {
@@ -514,7 +558,8 @@ xrlab_cli_calc (int argc, char **argv)
       append_table (s, headers, units, cells, n, n_cols, NULL);
       free_cells (cells, n * n_cols);
       if (any_nan)
-        g_string_append (s, "\n— no critical angle where δ < 0 (total f1 negative)\n");
+        g_string_append_printf (s, "\n%s\n",
+                                _("— no critical angle where δ < 0 (total f1 negative)"));
     }
   return emit (output, s);
 }
@@ -528,16 +573,22 @@ xrlab_cli_compare (int argc, char **argv)
   g_autofree char *thickness_text = NULL, *format_text = NULL, *output = NULL;
   g_auto(GStrv) rest = NULL;
   GOptionEntry entries[] = {
-    { "energy", 'e', 0, G_OPTION_ARG_STRING, &energy_text, "Energies: 10, 5,10,15, 5:15:11 or 1:30:100:log", "SPEC" },
-    { "unit", 'u', 0, G_OPTION_ARG_STRING, &unit_text, "Unit of SPEC: keV (default), eV or A (wavelength)", "UNIT" },
-    { "field", 0, 0, G_OPTION_ARG_STRING, &field_text, "The quantity to compare (default: delta)", "FIELD" },
-    { "thickness", 't', 0, G_OPTION_ARG_STRING, &thickness_text, "Layer thickness (µm), for --field transmission", "UM" },
-    { "format", 'f', 0, G_OPTION_ARG_STRING, &format_text, "Output: table (default), csv or json", "FORMAT" },
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write to FILE (atomically) instead of stdout", "FILE" },
-    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &rest, NULL, "FORMULA:RHO..." },
+    { "energy", 'e', 0, G_OPTION_ARG_STRING, &energy_text,
+      N_("Energies: 10, 5,10,15, 5:15:11 or 1:30:100:log"), N_("SPEC") },
+    { "unit", 'u', 0, G_OPTION_ARG_STRING, &unit_text,
+      N_("Unit of SPEC: keV (default), eV or A (wavelength)"), N_("UNIT") },
+    { "field", 0, 0, G_OPTION_ARG_STRING, &field_text,
+      N_("The quantity to compare (default: delta)"), N_("FIELD") },
+    { "thickness", 't', 0, G_OPTION_ARG_STRING, &thickness_text,
+      N_("Layer thickness (µm), for --field transmission"), N_("UM") },
+    { "format", 'f', 0, G_OPTION_ARG_STRING, &format_text,
+      N_("Output: table (default), csv or json"), N_("FORMAT") },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
+      N_("Write to FILE (atomically) instead of stdout"), N_("FILE") },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &rest, NULL, N_("FORMULA:RHO...") },
     { NULL }
   };
-  g_autoptr(GOptionContext) ctx = g_option_context_new ("FORMULA:RHO...");
+  g_autoptr(GOptionContext) ctx = g_option_context_new (NULL);
   g_autoptr(XrlabEnergyGrid) grid = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GString) s = NULL;
@@ -555,26 +606,28 @@ xrlab_cli_compare (int argc, char **argv)
   gsize n, n_mat;
 
   g_option_context_set_summary (ctx,
-    "One quantity of several materials side by side on one energy grid.\n"
-    "Each material is FORMULA:RHO (density in g/cm³), or a preset name\n"
-    "alone (its density).");
+    _("One quantity of several materials side by side on one energy grid.\n"
+      "Each material is FORMULA:RHO (density in g/cm³), or a preset name\n"
+      "alone (its density)."));
   g_option_context_set_description (ctx,
-    "Example:\n  xrlab-cli compare Au:19.3 Pt:21.45 Ir:22.56 -e 5:20:4 --field critical_angle_mrad\n\n"
-    "Exit status: 0 success, 1 bad input, 2 usage error.");
-  g_option_context_add_main_entries (ctx, entries, NULL);
+    _("Example:\n  xrlab-cli compare Au:19.3 Pt:21.45 Ir:22.56 -e 5:20:4 --field critical_angle_mrad\n\n"
+      "Exit status: 0 success, 1 bad input, 2 usage error."));
+  g_option_context_add_main_entries (ctx, entries, GETTEXT_PACKAGE);
   if (!xrlab_cli_parse (ctx, &argc, &argv))
     return XRLAB_CLI_USAGE;
   if (rest == NULL || rest[0] == NULL)
-    return xrlab_cli_usage ("compare", "missing FORMULA:RHO");
+    return xrlab_cli_usage ("compare", _("missing FORMULA:RHO"));
   if (energy_text == NULL)
-    return xrlab_cli_usage ("compare", "missing -e SPEC (energies, e.g. -e 5:15:11)");
+    return xrlab_cli_usage ("compare", _("missing -e SPEC (energies, e.g. -e 5:15:11)"));
   if (!parse_format ("compare", format_text, &format) || !parse_unit ("compare", unit_text, &unit))
     return XRLAB_CLI_USAGE;
   if (field_text != NULL && !xrlab_quantity_from_column (field_text, &field))
-    return xrlab_cli_usage ("compare", "unknown --field “%s” (e.g. delta, beta, f1, mu_per_cm)", field_text);
+    return xrlab_cli_usage ("compare", _("unknown --field “%s” (e.g. delta, beta, f1, mu_per_cm)"),
+                            field_text);
   if (field == XRLAB_QUANTITY_TRANSMISSION && thickness_text == NULL)
-    return xrlab_cli_usage ("compare", "--field transmission needs --thickness UM");
-  if (thickness_text != NULL && !parse_number_arg ("Thickness", thickness_text, &thickness))
+    return xrlab_cli_usage ("compare", _("--field transmission needs --thickness UM"));
+  if (thickness_text != NULL
+      && !parse_number_arg (_("Thickness “%s” is not a number"), thickness_text, &thickness))
     return XRLAB_CLI_BAD_INPUT;
 
   n_mat = g_strv_length (rest);
@@ -595,12 +648,12 @@ xrlab_cli_compare (int argc, char **argv)
       if (colon != NULL)
         {
           if (!xrlab_parse_double (colon + 1, FALSE, &density))
-            return xrlab_cli_failf ("Density “%s” of “%s” is not a number", colon + 1, arg);
+            return xrlab_cli_failf (_("Density “%s” of “%s” is not a number"), colon + 1, arg);
         }
       else if (preset != NULL)
         density = preset->density_g_cm3;
       else
-        return xrlab_cli_failf ("“%s” has no density: write it as %s:RHO (g/cm³)", arg, arg);
+        return xrlab_cli_failf (_("“%s” has no density: write it as %s:RHO (g/cm³)"), arg, arg);
       materials[m].formula = f;
       materials[m].density_g_cm3 = density;
       materials[m].thickness_um = thickness;
@@ -691,7 +744,7 @@ xrlab_cli_compare (int argc, char **argv)
 
       g_string_append_printf (s, "%s%s%s%s\n\n", xrlab_quantity_get_label (field),
                               u[0] ? " (" : "", u, u[0] ? ")" : "");
-      headers[0] = "Energy";
+      headers[0] = _("Energy");
       units[0] = "keV";
       for (gsize m = 0; m < n_mat; m++)
         {
@@ -758,8 +811,19 @@ progress_draw (Progress *p, gsize done, gboolean final)
   fprintf (stderr, "\r[");
   for (int i = 0; i < width; i++)
     fputc (i < filled ? '#' : '.', stderr);
-  fprintf (stderr, "] %3d%%  %s", (int) (frac * 100 + 0.5),
-           final ? "done     " : 2 * done < p->total ? "computing" : "writing  ");
+  fprintf (stderr, "] %3d%%  ", (int) (frac * 100 + 0.5));
+  {
+    /* TRANSLATORS: the state of a batch next to its progress bar; padded
+     * to the widest of the three, so that a shorter one overwrites a longer
+     * one. */
+    const char *states[] = { _("computing"), _("writing"), _("done") };
+    const char *state = states[final ? 2 : 2 * done < p->total ? 0 : 1];
+    int w = 0;
+
+    for (gsize i = 0; i < G_N_ELEMENTS (states); i++)
+      w = MAX (w, width_of (states[i]));
+    fprintf (stderr, "%s%*s", state, w - width_of (state), "");
+  }
   if (final)
     fputc ('\n', stderr);
   fflush (stderr);
@@ -839,19 +903,22 @@ typedef struct {
   char *message;
 } Problem;
 
-/* Collects a problem of input line @line; printed in line order at the end. */
+/* Collects a problem of input line @line; printed in line order at the end,
+ * each as "xrlab-cli: <message>". */
 static void report (GArray *problems, guint line, const char *format, ...) G_GNUC_PRINTF (3, 4);
 
 static void
 report (GArray *problems, guint line, const char *format, ...)
 {
   va_list args;
+  g_autofree char *message = NULL;
   Problem p;
 
   va_start (args, format);
-  p.line = line;
-  p.message = g_strdup_vprintf (format, args);
+  message = g_strdup_vprintf (format, args);
   va_end (args);
+  p.line = line;
+  p.message = g_strdup_printf ("xrlab-cli: %s\n", message);
   g_array_append_val (problems, p);
 }
 
@@ -895,14 +962,18 @@ xrlab_cli_batch (int argc, char **argv)
   g_autofree char *output = NULL;
   g_auto(GStrv) rest = NULL;
   GOptionEntry entries[] = {
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write to FILE (atomically) instead of stdout", "FILE" },
-    { "unit", 'u', 0, G_OPTION_ARG_STRING, &unit_text, "Unit of the energy specs: keV (default), eV or A", "UNIT" },
-    { "thickness", 't', 0, G_OPTION_ARG_STRING, &thickness_text, "Layer thickness (µm) for rows without a thickness column", "UM" },
-    { "fields", 0, 0, G_OPTION_ARG_STRING, &fields_text, "Columns to compute, comma separated (default: all)", "LIST" },
-    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL, "IN.csv" },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
+      N_("Write to FILE (atomically) instead of stdout"), N_("FILE") },
+    { "unit", 'u', 0, G_OPTION_ARG_STRING, &unit_text,
+      N_("Unit of the energy specs: keV (default), eV or A"), N_("UNIT") },
+    { "thickness", 't', 0, G_OPTION_ARG_STRING, &thickness_text,
+      N_("Layer thickness (µm) for rows without a thickness column"), N_("UM") },
+    { "fields", 0, 0, G_OPTION_ARG_STRING, &fields_text,
+      N_("Columns to compute, comma separated (default: all)"), N_("LIST") },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL, N_("IN.csv") },
     { NULL }
   };
-  g_autoptr(GOptionContext) ctx = g_option_context_new ("IN.csv");
+  g_autoptr(GOptionContext) ctx = g_option_context_new (NULL);
   g_autoptr(GError) error = NULL;
   g_autoptr(GArray) rows = g_array_new (FALSE, TRUE, sizeof (BatchRow));
   g_autoptr(GArray) groups = g_array_new (FALSE, TRUE, sizeof (BatchGroup));
@@ -925,32 +996,33 @@ xrlab_cli_batch (int argc, char **argv)
   FILE *out;
 
   g_option_context_set_summary (ctx,
-    "Optical constants of many materials from a CSV file.\n\n"
-    "IN.csv has the columns formula,density,energy (energy: a SPEC such as\n"
-    "8.048 or \"5,10,15\" or 1:30:100:log, quoted when it has commas), an\n"
-    "optional thickness column (µm), and an optional header line naming the\n"
-    "columns. Blank lines and lines starting with # are skipped.\n\n"
-    "The output has one row per material and energy: formula,density_g_cm3\n"
-    "and then the columns of “xrlab-cli calc --format csv”. A row that fails\n"
-    "is reported on stderr with its line number and reason; every good row is\n"
-    "still written, and the exit status is then 1.");
-  g_option_context_set_description (ctx, "Exit status: 0 success, 1 bad input, 2 usage error.");
-  g_option_context_add_main_entries (ctx, entries, NULL);
+    _("Optical constants of many materials from a CSV file.\n\n"
+      "IN.csv has the columns formula,density,energy (energy: a SPEC such as\n"
+      "8.048 or \"5,10,15\" or 1:30:100:log, quoted when it has commas), an\n"
+      "optional thickness column (µm), and an optional header line naming the\n"
+      "columns. Blank lines and lines starting with # are skipped.\n\n"
+      "The output has one row per material and energy: formula,density_g_cm3\n"
+      "and then the columns of “xrlab-cli calc --format csv”. A row that fails\n"
+      "is reported on stderr with its line number and reason; every good row is\n"
+      "still written, and the exit status is then 1."));
+  g_option_context_set_description (ctx, _("Exit status: 0 success, 1 bad input, 2 usage error."));
+  g_option_context_add_main_entries (ctx, entries, GETTEXT_PACKAGE);
   if (!xrlab_cli_parse (ctx, &argc, &argv))
     return XRLAB_CLI_USAGE;
   if (rest == NULL || rest[0] == NULL)
-    return xrlab_cli_usage ("batch", "missing IN.csv");
+    return xrlab_cli_usage ("batch", _("missing IN.csv"));
   if (rest[1] != NULL)
-    return xrlab_cli_usage ("batch", "one input file only, got “%s” too", rest[1]);
+    return xrlab_cli_usage ("batch", _("one input file only, got “%s” too"), rest[1]);
   if (!parse_unit ("batch", unit_text, &unit))
     return XRLAB_CLI_USAGE;
-  if (thickness_text != NULL && !parse_number_arg ("Thickness", thickness_text, &thickness_default))
+  if (thickness_text != NULL
+      && !parse_number_arg (_("Thickness “%s” is not a number"), thickness_text, &thickness_default))
     return XRLAB_CLI_BAD_INPUT;
 
   if (!g_file_get_contents (rest[0], &contents, NULL, &error))
     return xrlab_cli_fail (error);
   if (!g_utf8_validate (contents, -1, NULL))
-    return xrlab_cli_failf ("%s is not a UTF-8 text file", rest[0]);
+    return xrlab_cli_failf (_("%s is not a UTF-8 text file"), rest[0]);
 
   g_array_set_clear_func (problems, problem_clear);
   g_array_set_clear_func (rows, batch_row_clear);
@@ -969,8 +1041,8 @@ xrlab_cli_batch (int argc, char **argv)
         continue;
       if (!split_csv (line, fields, &bad_col))
         {
-          report (problems, ln + 1, "xrlab-cli: %s line %u, column %d: unterminated or misplaced quote\n",
-                      rest[0], ln + 1, bad_col);
+          report (problems, ln + 1, _("%s line %u, column %d: unterminated or misplaced quote"),
+                  rest[0], ln + 1, bad_col);
           n_failed++;
           continue;
         }
@@ -990,12 +1062,14 @@ xrlab_cli_batch (int argc, char **argv)
               else if (g_ascii_strcasecmp (h, "thickness") == 0 || g_ascii_strcasecmp (h, "thickness_um") == 0)
                 col_thickness = (int) c;
               else
-                return xrlab_cli_failf ("%s line %u: unknown column “%s” (expected formula, density, energy, thickness)",
+                return xrlab_cli_failf (_("%s line %u: unknown column “%s” "
+                                          "(expected formula, density, energy, thickness)"),
                                         rest[0], ln + 1, h);
             }
           n_header = fields->len;
           if (col_formula < 0 || col_density < 0 || col_energy < 0)
-            return xrlab_cli_failf ("%s line %u: the header needs the columns formula, density and energy",
+            return xrlab_cli_failf (_("%s line %u: the header needs the columns formula, "
+                                      "density and energy"),
                                     rest[0], ln + 1);
           continue;
         }
@@ -1003,11 +1077,16 @@ xrlab_cli_batch (int argc, char **argv)
       if (n_header > 0 ? fields->len != n_header : (fields->len != 3 && fields->len != 4))
         {
           if (n_header > 0)
-            report (problems, ln + 1, "xrlab-cli: %s line %u: expected %u fields like the header, found %u\n",
-                        rest[0], ln + 1, n_header, fields->len);
+            report (problems, ln + 1,
+                    g_dngettext (GETTEXT_PACKAGE,
+                                 "%s line %u: expected %u field like the header, found %u",
+                                 "%s line %u: expected %u fields like the header, found %u",
+                                 n_header),
+                    rest[0], ln + 1, n_header, fields->len);
           else
-            report (problems, ln + 1, "xrlab-cli: %s line %u: expected 3 fields formula,density,energy "
-                        "(and optionally thickness), found %u\n", rest[0], ln + 1, fields->len);
+            report (problems, ln + 1, _("%s line %u: expected 3 fields formula,density,energy "
+                                        "(and optionally thickness), found %u"),
+                    rest[0], ln + 1, fields->len);
           n_failed++;
           continue;
         }
@@ -1027,12 +1106,14 @@ xrlab_cli_batch (int argc, char **argv)
 
         row.formula = xrlab_formula_parse (row.formula_text, &local);
         if (row.formula == NULL)
-          report (problems, row.line, "xrlab-cli: %s line %u: formula “%s”: %s\n", rest[0], row.line,
-                      row.formula_text, local->message);
+          report (problems, row.line, _("%s line %u: formula “%s”: %s"), rest[0], row.line,
+                  row.formula_text, local->message);
         else if (!xrlab_parse_double (dens, FALSE, &row.density))
-          report (problems, row.line, "xrlab-cli: %s line %u: density “%s” is not a number\n", rest[0], row.line, dens);
+          report (problems, row.line, _("%s line %u: density “%s” is not a number"),
+                  rest[0], row.line, dens);
         else if (thick != NULL && thick[0] != '\0' && !xrlab_parse_double (thick, FALSE, &row.thickness))
-          report (problems, row.line, "xrlab-cli: %s line %u: thickness “%s” is not a number\n", rest[0], row.line, thick);
+          report (problems, row.line, _("%s line %u: thickness “%s” is not a number"),
+                  rest[0], row.line, thick);
         else
           {
             g_array_append_val (rows, row);
@@ -1058,8 +1139,9 @@ xrlab_cli_batch (int argc, char **argv)
 
       if ((mask & XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_TRANSMISSION)) && !isfinite (row->thickness))
         {
-          report (problems, row->line, "xrlab-cli: %s line %u: no thickness for the transmission column "
-                      "(add one to the row or give --thickness UM)\n", rest[0], row->line);
+          report (problems, row->line, _("%s line %u: no thickness for the transmission column "
+                                         "(add one to the row or give --thickness UM)"),
+                  rest[0], row->line);
           row->failed = TRUE;
           n_failed++;
           continue;
@@ -1104,7 +1186,7 @@ xrlab_cli_batch (int argc, char **argv)
           for (guint k = 0; k < n_mat; k++)
             {
               BatchRow *row = &g_array_index (rows, BatchRow, g_array_index (g->rows, guint, k));
-              report (problems, row->line, "xrlab-cli: %s line %u: %s\n", rest[0], row->line, g->grid_error);
+              report (problems, row->line, _("%s line %u: %s"), rest[0], row->line, g->grid_error);
               row->failed = TRUE;
               n_failed++;
             }
@@ -1132,7 +1214,7 @@ xrlab_cli_batch (int argc, char **argv)
         if (g->batch->errors[k] != NULL)
           {
             BatchRow *row = &g_array_index (rows, BatchRow, g_array_index (g->rows, guint, k));
-            report (problems, row->line, "xrlab-cli: %s line %u: %s\n", rest[0], row->line,
+            report (problems, row->line, _("%s line %u: %s"), rest[0], row->line,
                     g->batch->errors[k]->message);
             row->failed = TRUE;
             n_failed++;
@@ -1149,8 +1231,8 @@ xrlab_cli_batch (int argc, char **argv)
       for (guint i = 0; i < problems->len; i++)
         fputs (g_array_index (problems, Problem, i).message, stderr);
       if (n_failed == 0)
-        return xrlab_cli_failf ("%s has no rows", rest[0]);
-      return xrlab_cli_failf ("no row of %s could be computed; nothing written", rest[0]);
+        return xrlab_cli_failf (_("%s has no rows"), rest[0]);
+      return xrlab_cli_failf (_("no row of %s could be computed; nothing written"), rest[0]);
     }
 
   /* Write the good rows in input order. */
@@ -1210,14 +1292,12 @@ xrlab_cli_batch (int argc, char **argv)
         return xrlab_cli_fail (error);
     }
   else if (fflush (stdout) != 0)
-    return xrlab_cli_failf ("Cannot write to standard output: %s", g_strerror (errno));
+    return xrlab_cli_failf (_("Cannot write to standard output: %s"), g_strerror (errno));
 
   if (n_failed > 0)
-    {
-      g_printerr ("xrlab-cli: %" G_GSIZE_FORMAT " row%s failed, %" G_GSIZE_FORMAT " written\n",
-                  n_failed, n_failed == 1 ? "" : "s", n_good);
-      return XRLAB_CLI_BAD_INPUT;
-    }
+    return xrlab_cli_failf (g_dngettext (GETTEXT_PACKAGE, "%zu row failed, %zu written",
+                                         "%zu rows failed, %zu written", n_failed),
+                            n_failed, n_good);
   return XRLAB_CLI_OK;
 }
 
@@ -1229,25 +1309,26 @@ xrlab_cli_convert (int argc, char **argv)
   g_autofree char *format_text = NULL;
   g_auto(GStrv) rest = NULL;
   GOptionEntry entries[] = {
-    { "format", 'f', 0, G_OPTION_ARG_STRING, &format_text, "Output: table (default), csv or json", "FORMAT" },
-    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &rest, NULL, "VALUE..." },
+    { "format", 'f', 0, G_OPTION_ARG_STRING, &format_text,
+      N_("Output: table (default), csv or json"), N_("FORMAT") },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &rest, NULL, N_("VALUE...") },
     { NULL }
   };
-  g_autoptr(GOptionContext) ctx = g_option_context_new ("VALUE...");
+  g_autoptr(GOptionContext) ctx = g_option_context_new (NULL);
   g_autoptr(GString) s = NULL;
   g_autofree double *kev = NULL;
   Format format;
   gsize n;
 
   g_option_context_set_summary (ctx,
-    "Photon energy ↔ wavelength: λ E = hc = 12.398419843320026 keV Å (CODATA 2018).\n"
-    "Each VALUE carries its unit: 8.048keV, 8048eV, 1.5406A (or Å), 0.15406nm.");
-  g_option_context_set_description (ctx, "Exit status: 0 success, 1 bad input, 2 usage error.");
-  g_option_context_add_main_entries (ctx, entries, NULL);
+    _("Photon energy ↔ wavelength: λ E = hc = 12.398419843320026 keV Å (CODATA 2018).\n"
+      "Each VALUE carries its unit: 8.048keV, 8048eV, 1.5406A (or Å), 0.15406nm."));
+  g_option_context_set_description (ctx, _("Exit status: 0 success, 1 bad input, 2 usage error."));
+  g_option_context_add_main_entries (ctx, entries, GETTEXT_PACKAGE);
   if (!xrlab_cli_parse (ctx, &argc, &argv))
     return XRLAB_CLI_USAGE;
   if (rest == NULL || rest[0] == NULL)
-    return xrlab_cli_usage ("convert", "missing VALUE (e.g. 8.048keV or 1.5406A)");
+    return xrlab_cli_usage ("convert", _("missing VALUE (e.g. 8.048keV or 1.5406A)"));
   if (!parse_format ("convert", format_text, &format))
     return XRLAB_CLI_USAGE;
 
@@ -1275,16 +1356,17 @@ xrlab_cli_convert (int argc, char **argv)
           num = g_strndup (t, len - sl);
           found = TRUE;
           if (!xrlab_parse_double (num, FALSE, &v))
-            return xrlab_cli_failf ("“%s” is not a number with a unit (e.g. 8.048keV)", rest[i]);
+            return xrlab_cli_failf (_("“%s” is not a number with a unit (e.g. 8.048keV)"), rest[i]);
           if (!(v > 0.0))
-            return xrlab_cli_failf ("“%s” must be positive", rest[i]);
+            return xrlab_cli_failf (_("“%s” must be positive"), rest[i]);
           v *= units[u].scale;
           kev[i] = units[u].wavelength ? xrlab_angstrom_to_kev (v) : v;
           if (!isfinite (kev[i]) || !(kev[i] > 0.0))
-            return xrlab_cli_failf ("“%s” is out of range", rest[i]);
+            return xrlab_cli_failf (_("“%s” is out of range"), rest[i]);
         }
       if (!found)
-        return xrlab_cli_failf ("“%s” has no unit: write 8.048keV, 8048eV, 1.5406A or 0.15406nm", rest[i]);
+        return xrlab_cli_failf (_("“%s” has no unit: write 8.048keV, 8048eV, 1.5406A or 0.15406nm"),
+                                rest[i]);
     }
 
   s = g_string_new (NULL);
@@ -1331,12 +1413,14 @@ xrlab_cli_formula (int argc, char **argv)
   g_autofree char *format_text = NULL, *density_text = NULL;
   g_auto(GStrv) rest = NULL;
   GOptionEntry entries[] = {
-    { "density", 'd', 0, G_OPTION_ARG_STRING, &density_text, "Mass density (g/cm³): adds number densities", "RHO" },
-    { "format", 'f', 0, G_OPTION_ARG_STRING, &format_text, "Output: table (default) or json", "FORMAT" },
-    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &rest, NULL, "FORMULA" },
+    { "density", 'd', 0, G_OPTION_ARG_STRING, &density_text,
+      N_("Mass density (g/cm³): adds number densities"), N_("RHO") },
+    { "format", 'f', 0, G_OPTION_ARG_STRING, &format_text,
+      N_("Output: table (default) or json"), N_("FORMAT") },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &rest, NULL, N_("FORMULA") },
     { NULL }
   };
-  g_autoptr(GOptionContext) ctx = g_option_context_new ("FORMULA");
+  g_autoptr(GOptionContext) ctx = g_option_context_new (NULL);
   g_autoptr(XrlabFormula) f = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GString) s = NULL;
@@ -1347,33 +1431,34 @@ xrlab_cli_formula (int argc, char **argv)
   const double *counts, *w;
 
   g_option_context_set_summary (ctx,
-    "Composition of a formula: atoms per formula unit, mass fractions,\n"
-    "molecular weight and electrons per formula unit. Mixtures list their\n"
-    "parts and mass fractions.");
+    _("Composition of a formula: atoms per formula unit, mass fractions,\n"
+      "molecular weight and electrons per formula unit. Mixtures list their\n"
+      "parts and mass fractions."));
   g_option_context_set_description (ctx,
-    "Example:\n  xrlab-cli formula \"CuSO4·5H2O\"\n\n"
-    "Exit status: 0 success, 1 bad input, 2 usage error.");
-  g_option_context_add_main_entries (ctx, entries, NULL);
+    _("Example:\n  xrlab-cli formula \"CuSO4·5H2O\"\n\n"
+      "Exit status: 0 success, 1 bad input, 2 usage error."));
+  g_option_context_add_main_entries (ctx, entries, GETTEXT_PACKAGE);
   if (!xrlab_cli_parse (ctx, &argc, &argv))
     return XRLAB_CLI_USAGE;
   if (rest == NULL || rest[0] == NULL)
-    return xrlab_cli_usage ("formula", "missing FORMULA");
+    return xrlab_cli_usage ("formula", _("missing FORMULA"));
   if (rest[1] != NULL)
-    return xrlab_cli_usage ("formula", "one FORMULA only, got “%s” too (quote formulas with spaces)", rest[1]);
+    return xrlab_cli_usage ("formula", _("one FORMULA only, got “%s” too (quote formulas with spaces)"),
+                            rest[1]);
   if (!parse_format ("formula", format_text, &format))
     return XRLAB_CLI_USAGE;
   if (format == FORMAT_CSV)
-    return xrlab_cli_usage ("formula", "--format must be table or json");
+    return xrlab_cli_usage ("formula", _("--format must be table or json"));
   if (density_text != NULL)
     {
-      if (!parse_number_arg ("Density", density_text, &density))
+      if (!parse_number_arg (_("Density “%s” is not a number"), density_text, &density))
         return XRLAB_CLI_BAD_INPUT;
       if (!(density > 0.0))
-        return xrlab_cli_failf ("Density %s g/cm³ must be positive", density_text);
+        return xrlab_cli_failf (_("Density %s g/cm³ must be positive"), density_text);
     }
   f = xrlab_formula_parse (rest[0], &error);
   if (f == NULL)
-    return xrlab_cli_failf ("Formula “%s”: %s", rest[0], error->message);
+    return xrlab_cli_failf (_("Formula “%s”: %s"), rest[0], error->message);
 
   n = xrlab_formula_get_n_atoms (f);
   ids = xrlab_formula_get_ids (f);
@@ -1421,24 +1506,44 @@ xrlab_cli_formula (int argc, char **argv)
     }
   else
     {
-      const char *headers[] = { "Element", "Z", "Atoms", "Atomic weight", "Mass fraction" };
-      const char *units[] = { "", "", "per formula unit", "g/mol", "%" };
+      const char *headers[] = {
+        _("Element"), "Z", _("Atoms"), _("Atomic weight"), _("Mass fraction"),
+      };
+      const char *units[] = { "", "", _("per formula unit"), "g/mol", "%" };
+      /* The labels of the summary, one column wide. */
+      enum { FORMULA, MOLAR_MASS, ELECTRONS, DENSITY, PARTS, N_LABELS };
+      const char *labels[N_LABELS] = {
+        _("Formula"), _("Molar mass"), _("Electrons"), _("Density"), _("Parts"),
+      };
+      int label_width = 0;
       char **cells = g_new (char *, n * 5);
       g_autofree char *sum = xrlab_formula_to_string (f);
 
-      g_string_append_printf (s, "Formula      %s", xrlab_formula_get_text (f));
+      for (int k = 0; k < N_LABELS; k++)
+        label_width = MAX (label_width, width_of (labels[k]) + 3);
+      append_padded (s, labels[FORMULA], label_width, FALSE);
+      g_string_append (s, xrlab_formula_get_text (f));
       if (strcmp (sum, xrlab_formula_get_text (f)) != 0)
         g_string_append_printf (s, "  (%s)", sum);
-      g_string_append_printf (s, "\nMolar mass   %.10g g/mol\nElectrons    %.10g per formula unit\n",
-                              xrlab_formula_get_molecular_weight (f), xrlab_formula_get_electrons (f));
+      g_string_append_c (s, '\n');
+      append_padded (s, labels[MOLAR_MASS], label_width, FALSE);
+      g_string_append_printf (s, "%.10g g/mol\n", xrlab_formula_get_molecular_weight (f));
+      append_padded (s, labels[ELECTRONS], label_width, FALSE);
+      g_string_append_printf (s, _("%.10g per formula unit"), xrlab_formula_get_electrons (f));
+      g_string_append_c (s, '\n');
       if (density_text != NULL)
-        g_string_append_printf (s, "Density      %.10g g/cm³: %.6g formula units/Å³, %.6g e/Å³\n",
-                                density,
-                                density / xrlab_formula_get_molecular_weight (f) * XRLAB_AVOGADRO_PER_MOL * 1e-24,
-                                xrlab_optics_electron_density (f, density));
+        {
+          append_padded (s, labels[DENSITY], label_width, FALSE);
+          g_string_append_printf (s, _("%.10g g/cm³: %.6g formula units/Å³, %.6g e/Å³"),
+                                  density,
+                                  density / xrlab_formula_get_molecular_weight (f)
+                                  * XRLAB_AVOGADRO_PER_MOL * 1e-24,
+                                  xrlab_optics_electron_density (f, density));
+          g_string_append_c (s, '\n');
+        }
       if (xrlab_formula_get_n_parts (f) > 1)
         {
-          g_string_append (s, "Parts        ");
+          append_padded (s, labels[PARTS], label_width, FALSE);
           for (gsize j = 0; j < xrlab_formula_get_n_parts (f); j++)
             g_string_append_printf (s, "%s%.6g wt%% %s", j ? ", " : "",
                                     100.0 * xrlab_formula_get_part_mass_fraction (f, j),
@@ -1449,7 +1554,7 @@ xrlab_cli_formula (int argc, char **argv)
       for (gsize i = 0; i < n; i++)
         {
           cells[i * 5 + 0] = g_strdup_printf ("%s (%s)", xrlab_element_get_symbol (ids[i]),
-                                              xrlab_element_get_name (ids[i]));
+                                              element_name (ids[i]));
           cells[i * 5 + 1] = g_strdup_printf ("%d", xrlab_element_get_z (ids[i]));
           cells[i * 5 + 2] = g_strdup_printf ("%.8g", counts[i]);
           cells[i * 5 + 3] = g_strdup_printf ("%.10g", xrlab_element_get_weight (ids[i]));
@@ -1491,30 +1596,31 @@ xrlab_cli_edges (int argc, char **argv)
   g_autofree char *format_text = NULL;
   g_auto(GStrv) rest = NULL;
   GOptionEntry entries[] = {
-    { "format", 'f', 0, G_OPTION_ARG_STRING, &format_text, "Output: table (default), csv or json", "FORMAT" },
-    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &rest, NULL, "SYMBOL..." },
+    { "format", 'f', 0, G_OPTION_ARG_STRING, &format_text,
+      N_("Output: table (default), csv or json"), N_("FORMAT") },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &rest, NULL, N_("SYMBOL...") },
     { NULL }
   };
-  g_autoptr(GOptionContext) ctx = g_option_context_new ("SYMBOL...");
+  g_autoptr(GOptionContext) ctx = g_option_context_new (NULL);
   g_autoptr(GString) s = NULL;
   Format format;
   gsize n;
 
   g_option_context_set_summary (ctx,
-    "Absorption-edge energies K, L1–L3, M1–M5 of elements (from xraylib).\n"
-    "SYMBOL is an element symbol (Fe) or an atomic number (26).");
-  g_option_context_set_description (ctx, "Exit status: 0 success, 1 bad input, 2 usage error.");
-  g_option_context_add_main_entries (ctx, entries, NULL);
+    _("Absorption-edge energies K, L1–L3, M1–M5 of elements (from xraylib).\n"
+      "SYMBOL is an element symbol (Fe) or an atomic number (26)."));
+  g_option_context_set_description (ctx, _("Exit status: 0 success, 1 bad input, 2 usage error."));
+  g_option_context_add_main_entries (ctx, entries, GETTEXT_PACKAGE);
   if (!xrlab_cli_parse (ctx, &argc, &argv))
     return XRLAB_CLI_USAGE;
   if (rest == NULL || rest[0] == NULL)
-    return xrlab_cli_usage ("edges", "missing SYMBOL (e.g. Fe)");
+    return xrlab_cli_usage ("edges", _("missing SYMBOL (e.g. Fe)"));
   if (!parse_format ("edges", format_text, &format))
     return XRLAB_CLI_USAGE;
   n = g_strv_length (rest);
   for (gsize i = 0; i < n; i++)
     if (element_from_arg (rest[i]) == 0)
-      return xrlab_cli_failf ("Unknown element “%s”: give a symbol from H to U or Z = 1–%d",
+      return xrlab_cli_failf (_("Unknown element “%s”: give a symbol from H to U or Z = 1–%d"),
                               rest[i], XRLAB_ELEMENT_Z_MAX);
 
   s = g_string_new (NULL);
@@ -1554,12 +1660,12 @@ xrlab_cli_edges (int argc, char **argv)
         }
       else
         {
-          const char *headers[] = { "Edge", "Energy", "Energy", "Wavelength" };
+          const char *headers[] = { _("Edge"), _("Energy"), _("Energy"), _("Wavelength") };
           const char *units[] = { "", "keV", "eV", "Å" };
           char **cells = g_new (char *, MAX (k, 1) * 4);
 
           g_string_append_printf (s, "%s%s (%s), Z = %d\n", i ? "\n" : "", xrlab_element_get_symbol (z),
-                                  xrlab_element_get_name (z), z);
+                                  element_name (z), z);
           for (gsize j = 0; j < k; j++)
             {
               cells[j * 4 + 0] = g_strdup (xrlab_edge_get_name (edges[j].edge));
@@ -1583,8 +1689,10 @@ xrlab_cli_materials (int argc, char **argv)
 {
   g_autofree char *format_text = NULL, *search = NULL;
   GOptionEntry entries[] = {
-    { "search", 's', 0, G_OPTION_ARG_STRING, &search, "Only materials whose name, formula or note contains TEXT", "TEXT" },
-    { "format", 'f', 0, G_OPTION_ARG_STRING, &format_text, "Output: table (default), csv or json", "FORMAT" },
+    { "search", 's', 0, G_OPTION_ARG_STRING, &search,
+      N_("Only materials whose name, formula or note contains TEXT"), N_("TEXT") },
+    { "format", 'f', 0, G_OPTION_ARG_STRING, &format_text,
+      N_("Output: table (default), csv or json"), N_("FORMAT") },
     { NULL }
   };
   g_autoptr(GOptionContext) ctx = g_option_context_new (NULL);
@@ -1593,20 +1701,20 @@ xrlab_cli_materials (int argc, char **argv)
   Format format;
 
   g_option_context_set_summary (ctx,
-    "Preset materials with their densities: common beamline materials and\n"
-    "xraylib's NIST compounds. Their names work as FORMULA in calc and compare.");
-  g_option_context_set_description (ctx, "Exit status: 0 success, 1 bad input, 2 usage error.");
-  g_option_context_add_main_entries (ctx, entries, NULL);
+    _("Preset materials with their densities: common beamline materials and\n"
+      "xraylib's NIST compounds. Their names work as FORMULA in calc and compare."));
+  g_option_context_set_description (ctx, _("Exit status: 0 success, 1 bad input, 2 usage error."));
+  g_option_context_add_main_entries (ctx, entries, GETTEXT_PACKAGE);
   if (!xrlab_cli_parse (ctx, &argc, &argv))
     return XRLAB_CLI_USAGE;
   if (argc > 1)
-    return xrlab_cli_usage ("materials", "unexpected “%s” (use --search TEXT)", argv[1]);
+    return xrlab_cli_usage ("materials", _("unexpected “%s” (use --search TEXT)"), argv[1]);
   if (!parse_format ("materials", format_text, &format))
     return XRLAB_CLI_USAGE;
 
   found = xrlab_presets_search (search);
   if (found->len == 0)
-    return xrlab_cli_failf ("No material matches “%s”", search);
+    return xrlab_cli_failf (_("No material matches “%s”"), search);
   s = g_string_new (NULL);
   if (format == FORMAT_CSV)
     {
@@ -1640,7 +1748,7 @@ xrlab_cli_materials (int argc, char **argv)
     }
   else
     {
-      const char *headers[] = { "Name", "Density", "Formula" };
+      const char *headers[] = { _("Name"), _("Density"), _("Formula") };
       const char *units[] = { "", "g/cm³", "" };
       char **cells = g_new (char *, found->len * 3);
 

@@ -15,34 +15,33 @@
 
 static const XrlabCliCommand commands[] = {
   /* optical constants */
-  { "calc", "Optical constants of a material on an energy grid", xrlab_cli_calc },
-  { "batch", "Optical constants of many materials from a CSV file", xrlab_cli_batch },
-  { "compare", "One quantity of several materials side by side", xrlab_cli_compare },
-  { "convert", "Photon energy ↔ wavelength", xrlab_cli_convert },
-  { "formula", "Composition, molar mass and electrons of a formula", xrlab_cli_formula },
-  { "edges", "Absorption-edge energies of elements", xrlab_cli_edges },
-  { "materials", "Preset materials and their densities", xrlab_cli_materials },
+  { "calc", N_("Optical constants of a material on an energy grid"), xrlab_cli_calc },
+  { "batch", N_("Optical constants of many materials from a CSV file"), xrlab_cli_batch },
+  { "compare", N_("One quantity of several materials side by side"), xrlab_cli_compare },
+  { "convert", N_("Photon energy ↔ wavelength"), xrlab_cli_convert },
+  { "formula", N_("Composition, molar mass and electrons of a formula"), xrlab_cli_formula },
+  { "edges", N_("Absorption-edge energies of elements"), xrlab_cli_edges },
+  { "materials", N_("Preset materials and their densities"), xrlab_cli_materials },
 
   /* spectral models and fitting */
-  { "eval", "Evaluate a spectral model on energy (and delay) axes", xrlab_cli_eval },
-  { "params", "List the parameters of a spectral model and θ's order", xrlab_cli_params },
-  { "simulate", "Synthetic data from a spectral model, with noise", xrlab_cli_simulate },
-  { "fit", "Fit a spectral model: baseline, slice by slice, global 2D", xrlab_cli_fit },
+  { "eval", N_("Evaluate a spectral model on energy (and delay) axes"), xrlab_cli_eval },
+  { "params", N_("List the parameters of a spectral model and θ's order"), xrlab_cli_params },
+  { "simulate", N_("Synthetic data from a spectral model, with noise"), xrlab_cli_simulate },
+  { "fit", N_("Fit a spectral model: baseline, slice by slice, global 2D"), xrlab_cli_fit },
 
-  { "version", "Print the version", xrlab_cli_version },
+  { "version", N_("Print the version"), xrlab_cli_version },
 };
 
 static void
 print_help (FILE *out)
 {
-  fprintf (out,
-           "Usage: xrlab-cli COMMAND [OPTIONS...]\n\n"
-           "X-ray optical constants and time-resolved spectral fitting.\n\n"
-           "Commands:\n");
+  fputs (_("Usage: xrlab-cli COMMAND [OPTIONS...]\n\n"
+          "X-ray optical constants and time-resolved spectral fitting.\n\n"
+          "Commands:\n"), out);
   for (gsize i = 0; i < G_N_ELEMENTS (commands); i++)
-    fprintf (out, "  %-10s %s\n", commands[i].name, commands[i].summary);
-  fprintf (out, "\nRun “xrlab-cli COMMAND --help” for the options of a command.\n"
-                "Exit status: 0 success, 1 bad input, 2 usage error.\n");
+    fprintf (out, "  %-10s %s\n", commands[i].name, _(commands[i].summary));
+  fputs (_("\nRun “xrlab-cli COMMAND --help” for the options of a command.\n"
+          "Exit status: 0 success, 1 bad input, 2 usage error.\n"), out);
 }
 
 int
@@ -67,7 +66,10 @@ main (int argc, char **argv)
     if (strcmp (argv[1], commands[i].name) == 0)
       return commands[i].run (argc - 1, argv + 1);
 
-  g_printerr ("xrlab-cli: unknown command “%s”\n\n", argv[1]);
+  {
+    g_autofree char *msg = g_strdup_printf (_("unknown command “%s”"), argv[1]);
+    g_printerr ("xrlab-cli: %s\n\n", msg);
+  }
   print_help (stderr);
   return 2;
 }

@@ -58,7 +58,8 @@ int         xrlab_element_get_z       (int id);
 /* "H" .. "U", "D", "T". */
 const char *xrlab_element_get_symbol  (int id);
 
-/* English name: "Hydrogen" .. "Uranium", "Deuterium", "Tritium". */
+/* English name: "Hydrogen" .. "Uranium", "Deuterium", "Tritium"; the
+ * translation is g_dpgettext2 (GETTEXT_PACKAGE, "element", name). */
 const char *xrlab_element_get_name    (int id);
 
 /* Atomic weight (g/mol), see the top of this file. */

@@ -1694,9 +1694,14 @@ serve_batch (EngineState *state, Request *req)
   base = g_try_malloc (size);
   if (base == NULL)
     {
+      g_autofree char *materials = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%zu material",
+                                                                 "%zu materials", n_m), n_m);
+      g_autofree char *energies = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%zu energy",
+                                                                "%zu energies", n_e), n_e);
+
+      /* TRANSLATORS: "%zu materials" × "%zu energies" */
       g_task_return_new_error (req->task, XRLAB_ENGINE_ERROR, XRLAB_ENGINE_ERROR_INVALID,
-                               _("Not enough memory for %zu materials × %zu energies"),
-                               n_m, n_e);
+                               _("Not enough memory for %s × %s"), materials, energies);
       return;
     }
   batch = (XrlabEngineBatch *) base;

@@ -96,7 +96,10 @@ enter (Parser *ps)
   if (++ps->nesting > XRLAB_EXPR_MAX_DEPTH || ps->depth >= XRLAB_EXPR_MAX_DEPTH)
     {
       g_set_error (ps->error, XRLAB_EXPR_ERROR, XRLAB_EXPR_ERROR_TOO_DEEP,
-                   _("expression “%s” is nested too deeply (at most %d levels)"),
+                   g_dngettext (GETTEXT_PACKAGE,
+                                "expression “%s” is nested too deeply (at most %d level)",
+                                "expression “%s” is nested too deeply (at most %d levels)",
+                                XRLAB_EXPR_MAX_DEPTH),
                    ps->text, XRLAB_EXPR_MAX_DEPTH);
       return FALSE;
     }

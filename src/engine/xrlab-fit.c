@@ -774,10 +774,15 @@ core_new (XrlabFit *fit, gsize pf, GError **error)
   core->u0 = gsl_vector_alloc (pf);
   if (core->w == NULL || core->u0 == NULL)
     {
+      g_autofree char *points = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%zu point",
+                                                              "%zu points", fit->n), fit->n);
+      g_autofree char *n_params = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%zu parameter",
+                                                                "%zu parameters", pf), pf);
+
       core_free (core);
+      /* TRANSLATORS: "%zu points" and "%zu parameters" */
       g_set_error (error, XRLAB_FIT_ERROR, XRLAB_FIT_ERROR_FAILED,
-                   _("Not enough memory for a fit of %zu points and %zu parameters"),
-                   fit->n, pf);
+                   _("Not enough memory for a fit of %s and %s"), points, n_params);
       return NULL;
     }
   core->fdf.f = fit_f;
@@ -998,10 +1003,19 @@ xrlab_fit_new (const XrlabFitProblem *pr, const XrlabFitOptions *options, GError
     }
   if (pr->n < pr->p)
     {
+      g_autofree char *params = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                              "%zu free parameter",
+                                                              "%zu free parameters", pr->p),
+                                                 pr->p);
+
+      /* TRANSLATORS: the %s is "%zu free parameters" */
       g_set_error (error, XRLAB_FIT_ERROR, XRLAB_FIT_ERROR_TOO_FEW_POINTS,
-                   _("%zu points are too few for %zu free parameters: "
-                     "widen the fit window or fix some parameters"),
-                   pr->n, pr->p);
+                   g_dngettext (GETTEXT_PACKAGE,
+                                "%zu point is too few for %s: "
+                                "widen the fit window or fix some parameters",
+                                "%zu points are too few for %s: "
+                                "widen the fit window or fix some parameters", pr->n),
+                   pr->n, params);
       return NULL;
     }
   if (pr->n_rows == 0 && pr->n_cols == 0)
@@ -1012,7 +1026,8 @@ xrlab_fit_new (const XrlabFitProblem *pr, const XrlabFitOptions *options, GError
   else if (pr->n_rows * pr->n_cols != pr->n)
     {
       g_set_error (error, XRLAB_FIT_ERROR, XRLAB_FIT_ERROR_INVALID,
-                   _("A layout of %zu × %zu does not hold %zu points"),
+                   g_dngettext (GETTEXT_PACKAGE, "A layout of %zu × %zu does not hold %zu point",
+                                "A layout of %zu × %zu does not hold %zu points", pr->n),
                    pr->n_rows, pr->n_cols, pr->n);
       return NULL;
     }
@@ -1726,7 +1741,9 @@ xrlab_fit_run (XrlabFit *fit, const double *theta0, GCancellable *cancellable,
   if (info.stop == XRLAB_FIT_STOP_CANCELLED)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED,
-                   _("The fit was cancelled after %u iterations"), info.niter);
+                   g_dngettext (GETTEXT_PACKAGE, "The fit was cancelled after %u iteration",
+                                "The fit was cancelled after %u iterations", info.niter),
+                   info.niter);
       return FALSE;
     }
   return TRUE;

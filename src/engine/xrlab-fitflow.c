@@ -229,36 +229,47 @@ xrlab_fitflow_new (const XrlabFitflowData *d, GError **error)
                    _("%s is empty"), tname (f));
       return NULL;
     }
-  if (d->n_cols != d->n_energy)
+  if (d->n_cols != d->n_energy || (d->time != NULL && d->n_rows != d->n_time))
     {
-      if (d->time && d->n_rows == d->n_energy && d->n_cols == d->n_time)
+      g_autofree char *rows = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%zu row",
+                                                            "%zu rows", d->n_rows), d->n_rows);
+      g_autofree char *cols = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%zu column",
+                                                            "%zu columns", d->n_cols), d->n_cols);
+      g_autofree char *energies = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%zu energy",
+                                                                "%zu energies", d->n_energy),
+                                                   d->n_energy);
+      g_autofree char *delays = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%zu delay",
+                                                              "%zu delays", d->n_time),
+                                                 d->n_time);
+
+      if (d->n_cols == d->n_energy)
+        /* TRANSLATORS: "data.csv has 5 rows but time.csv has 6 delays (...)" */
         g_set_error (error, XRLAB_FITFLOW_ERROR, XRLAB_FITFLOW_ERROR_SHAPE,
-                     _("%s has %zu rows × %zu columns, "
-                       "the transpose of what %s (%zu energies) and %s (%zu delays) "
-                       "need: one row per delay, one column per "
-                       "energy"),
-                     dname (f), d->n_rows, d->n_cols, ename (f), d->n_energy, tname (f),
-                     d->n_time);
+                     _("%s has %s but %s has %s (one row per delay)"),
+                     dname (f), rows, tname (f), delays);
+      else if (d->time && d->n_rows == d->n_energy && d->n_cols == d->n_time)
+        /* TRANSLATORS: "data.csv has 20 rows × 5 columns, the transpose of what
+         * energy.csv (20 energies) and time.csv (5 delays) need: ..." */
+        g_set_error (error, XRLAB_FITFLOW_ERROR, XRLAB_FITFLOW_ERROR_SHAPE,
+                     _("%s has %s × %s, the transpose of what %s (%s) and %s (%s) "
+                       "need: one row per delay, one column per energy"),
+                     dname (f), rows, cols, ename (f), energies, tname (f), delays);
       else
+        /* TRANSLATORS: "data.csv has 19 columns but energy.csv has 20 energies (...)" */
         g_set_error (error, XRLAB_FITFLOW_ERROR, XRLAB_FITFLOW_ERROR_SHAPE,
-                     _("%s has %zu columns but %s has %zu"
-                       " energies (one column per energy)"),
-                     dname (f), d->n_cols, ename (f), d->n_energy);
-      return NULL;
-    }
-  if (d->time != NULL && d->n_rows != d->n_time)
-    {
-      g_set_error (error, XRLAB_FITFLOW_ERROR, XRLAB_FITFLOW_ERROR_SHAPE,
-                   _("%s has %zu rows but %s has %zu"
-                     " delays (one row per delay)"),
-                   dname (f), d->n_rows, tname (f), d->n_time);
+                     _("%s has %s but %s has %s (one column per energy)"),
+                     dname (f), cols, ename (f), energies);
       return NULL;
     }
   if (d->time == NULL && d->n_rows != 1)
     {
       g_set_error (error, XRLAB_FITFLOW_ERROR, XRLAB_FITFLOW_ERROR_SHAPE,
-                   _("%s has %zu rows: a 2D measurement needs its delay "
-                     "axis (one row per delay), a single spectrum is one row"),
+                   g_dngettext (GETTEXT_PACKAGE,
+                                "%s has %zu row: a 2D measurement needs its delay "
+                                "axis (one row per delay), a single spectrum is one row",
+                                "%s has %zu rows: a 2D measurement needs its delay "
+                                "axis (one row per delay), a single spectrum is one row",
+                                d->n_rows),
                    dname (f), d->n_rows);
       return NULL;
     }
@@ -482,7 +493,8 @@ xrlab_fitflow_set_sigma (XrlabFitflow *flow, XrlabFitSigmaKind kind, const doubl
   if (sigma == NULL || n_sigma != want)
     {
       g_set_error (error, XRLAB_FITFLOW_ERROR, XRLAB_FITFLOW_ERROR_SIGMA,
-                   _("σ has %zu values, %s needs %zu (%s)"),
+                   g_dngettext (GETTEXT_PACKAGE, "σ has %zu value, %s needs %zu (%s)",
+                                "σ has %zu values, %s needs %zu (%s)", sigma ? n_sigma : 0),
                    sigma ? n_sigma : 0, dname (flow), want, what);
       return FALSE;
     }
@@ -754,14 +766,22 @@ prepare (XrlabFitflow *f, XrlabFitflowStage stage, const XrlabModel *model, doub
   if (n_points < pr->n_theta)
     {
       char a[XRLAB_DTOA_BUFSIZE], b[XRLAB_DTOA_BUFSIZE];
+      g_autofree char *points = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%zu point",
+                                                              "%zu points", n_points), n_points);
+      g_autofree char *params = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                              "%zu free parameter",
+                                                              "%zu free parameters",
+                                                              pr->n_theta), pr->n_theta);
+
+      /* TRANSLATORS: "The fit window holds 3 points (energies 80 … 82) but the
+       * spectrum fit of “Au4f” has 7 free parameters: ..." */
       g_set_error (error, XRLAB_FITFLOW_ERROR, XRLAB_FITFLOW_ERROR_TOO_FEW_POINTS,
-                   _("The fit window holds %zu points (energies %s … %s) "
-                     "but the %s fit of “%s” has %zu free parameters: widen "
+                   _("The fit window holds %s (energies %s … %s) "
+                     "but the %s fit of “%s” has %s: widen "
                      "the window or fix parameters"),
-                   n_points, xrlab_format_double (f->energy[f->col0], a),
+                   points, xrlab_format_double (f->energy[f->col0], a),
                    xrlab_format_double (f->energy[f->col0 + f->ncw - 1], b),
-                   stage_label (stage), xrlab_model_get_name (pr->model),
-                   pr->n_theta);
+                   stage_label (stage), xrlab_model_get_name (pr->model), params);
       return FALSE;
     }
 
@@ -1544,7 +1564,10 @@ xrlab_fitflow_fit_sbs (XrlabFitflow *flow, const XrlabModel *model, GCancellable
       for (gsize s = 0; s < (*result)->n_slices; s++)
         done += (*result)->done[s];
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED,
-                   _("The slice-by-slice fit was cancelled after %zu of %zu slices"),
+                   g_dngettext (GETTEXT_PACKAGE,
+                                "The slice-by-slice fit was cancelled after %zu of %zu slice",
+                                "The slice-by-slice fit was cancelled after %zu of %zu slices",
+                                (*result)->n_slices),
                    done, (*result)->n_slices);
       return FALSE;
     }

@@ -689,7 +689,9 @@ parse_into (Parser *p, XrlabFormula **out)
     }
   if (g_utf8_strlen (p->text, (gssize) p->len) > MAX_CHARS)
     return fail (p, 0, XRLAB_FORMULA_ERROR_INVALID,
-                 _("The formula is longer than %d characters"), MAX_CHARS);
+                 g_dngettext (GETTEXT_PACKAGE, "The formula is longer than %d character",
+                              "The formula is longer than %d characters", MAX_CHARS),
+                 MAX_CHARS);
 
   skip_ws (p);
   if (at_end (p))

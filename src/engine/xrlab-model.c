@@ -663,8 +663,11 @@ parse_param_spec (XrlabParam *p, const YNode *spec, const char *file,
   if (n != 2 && n != 4)
     {
       set_error (error, XRLAB_MODEL_ERROR_INVALID, file, spec->line,
-                 _("model “%s”: parameter %s: expected [value, vary, min, max], "
-                   "[value, vary] or [\"expression\"], found %u items"),
+                 g_dngettext (GETTEXT_PACKAGE,
+                              "model “%s”: parameter %s: expected [value, vary, min, max], "
+                              "[value, vary] or [\"expression\"], found %u item",
+                              "model “%s”: parameter %s: expected [value, vary, min, max], "
+                              "[value, vary] or [\"expression\"], found %u items", n),
                  model_name, p->name, n);
       return FALSE;
     }
@@ -1360,8 +1363,11 @@ attach (XrlabModel *model, const char *param, const XrlabModelFile *file,
       if (n_models > 1 && !(frequency > 0 && isfinite (frequency)))
         {
           set_error (error, XRLAB_MODEL_ERROR_INVALID, file->path, 0,
-                     _("time dependence of %s: %u time models make a multi-cycle "
-                       "dependence, which needs a frequency > 0"),
+                     g_dngettext (GETTEXT_PACKAGE,
+                                  "time dependence of %s: %u time model makes a multi-cycle "
+                                  "dependence, which needs a frequency > 0",
+                                  "time dependence of %s: %u time models make a multi-cycle "
+                                  "dependence, which needs a frequency > 0", n_models),
                      param, (guint) n_models);
           return FALSE;
         }

@@ -299,7 +299,9 @@ check_size (gsize n, GError **error)
   if (n > XRLAB_ENERGY_GRID_MAX_POINTS)
     {
       g_set_error (error, XRLAB_OPTICS_ERROR, XRLAB_OPTICS_ERROR_SPEC,
-                   _("%zu energies are too many: at most %d per grid"),
+                   g_dngettext (GETTEXT_PACKAGE,
+                                "%zu energy is too many: at most %d per grid",
+                                "%zu energies are too many: at most %d per grid", n),
                    n, XRLAB_ENERGY_GRID_MAX_POINTS);
       return FALSE;
     }

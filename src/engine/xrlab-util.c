@@ -330,7 +330,9 @@ xrlab_read_csv_matrix (const char *path, gboolean allow_nonfinite,
       else if (count != ncols)
         {
           g_set_error (error, XRLAB_IO_ERROR, XRLAB_IO_ERROR_SHAPE,
-                       _("%s:%zu: %zu columns, but the first row has %zu"),
+                       g_dngettext (GETTEXT_PACKAGE,
+                                    "%s:%zu: %zu column, but the first row has %zu",
+                                    "%s:%zu: %zu columns, but the first row has %zu", count),
                        path, lineno, count, ncols);
           g_array_free (values, TRUE);
           return NULL;
