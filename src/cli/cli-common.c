@@ -7,7 +7,10 @@
 #include "cli-private.h"
 
 #include <glib/gi18n.h>
+#include <glib-unix.h>
+#include <signal.h>
 #include <stdio.h>
+#include <unistd.h>
 
 gboolean
 xrlab_cli_parse (GOptionContext *context, int *argc, char ***argv)
@@ -63,4 +66,54 @@ xrlab_cli_version (int argc, char **argv)
 {
   g_print ("xrlab-cli %s\n", PACKAGE_VERSION);
   return XRLAB_CLI_OK;
+}
+
+/* ---- interrupts ----------------------------------------------------------- */
+
+static GCancellable *interrupt_cancellable;
+
+static gboolean
+on_interrupt (gpointer data)
+{
+  if (g_cancellable_is_cancelled (interrupt_cancellable))
+    _exit (XRLAB_CLI_INTERRUPTED);   /* a second Ctrl-C: stop now */
+  g_printerr ("\n%s\n", _("xrlab-cli: interrupted; stopping (press Ctrl-C again to quit at once)"));
+  g_cancellable_cancel (interrupt_cancellable);
+  return G_SOURCE_CONTINUE;
+}
+
+/* The signals are delivered through a main context of their own, iterated
+ * by this thread, because the commands run their work synchronously. */
+static gpointer
+interrupt_thread (gpointer data)
+{
+  GMainContext *context = data;
+
+  for (;;)
+    g_main_context_iteration (context, TRUE);
+  return NULL;
+}
+
+GCancellable *
+xrlab_cli_interrupt_cancellable (void)
+{
+  static gsize once = 0;
+
+  if (g_once_init_enter (&once))
+    {
+      GMainContext *context = g_main_context_new ();
+      int signals[] = { SIGINT, SIGTERM };
+
+      interrupt_cancellable = g_cancellable_new ();
+      for (gsize i = 0; i < G_N_ELEMENTS (signals); i++)
+        {
+          GSource *source = g_unix_signal_source_new (signals[i]);
+          g_source_set_callback (source, on_interrupt, NULL, NULL);
+          g_source_attach (source, context);
+          g_source_unref (source);
+        }
+      g_thread_unref (g_thread_new ("xrlab-cli-signals", interrupt_thread, context));
+      g_once_init_leave (&once, 1);
+    }
+  return interrupt_cancellable;
 }

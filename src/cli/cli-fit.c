@@ -497,6 +497,19 @@ print_result (const char *title, const XrlabFitflowResult *r)
                xrlab_format_double (r->params[i].std_error, b));
 }
 
+/* A fit that stopped with @error: interrupted (Ctrl-C) or failed. */
+static int
+fit_failed (const GError *error)
+{
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED)
+      && g_cancellable_is_cancelled (xrlab_cli_interrupt_cancellable ()))
+    {
+      g_printerr ("xrlab-cli: %s\n", _("the fit was interrupted; nothing was written"));
+      return XRLAB_CLI_INTERRUPTED;
+    }
+  return xrlab_cli_fail (error);
+}
+
 int
 xrlab_cli_fit (int argc, char **argv)
 {
@@ -547,6 +560,7 @@ xrlab_cli_fit (int argc, char **argv)
   g_autoptr(XrlabFitflowSbs) sbs = NULL;
   g_autoptr(XrlabFitCI) ci = NULL;
   g_autoptr(GError) error = NULL;
+  GCancellable *interrupt;
   g_auto(GStrv) ci_names = NULL;
   g_autofree double *data = NULL, *sigma = NULL, *model_map = NULL;
   XrlabFitflowOptions opts;
@@ -574,6 +588,9 @@ xrlab_cli_fit (int argc, char **argv)
       "(name,-3sigma,-2sigma,-1sigma,best,+1sigma,+2sigma,+3sigma) with --ci. Every file "
       "is written whole or not at all, and only when every fit succeeded. Progress goes "
       "to stderr when it is a terminal; a summary to stdout."));
+  g_option_context_set_description (ctx,
+    _("Ctrl-C stops the fits after the current iteration; nothing is written and the "
+      "exit status is 130."));
   g_option_context_add_main_entries (ctx, entries, GETTEXT_PACKAGE);
   g_option_context_add_main_entries (ctx, fit_entries, GETTEXT_PACKAGE);
   if (!xrlab_cli_parse (ctx, &argc, &argv))
@@ -688,34 +705,35 @@ xrlab_cli_fit (int argc, char **argv)
       goto out;
     }
 
-  /* the fits */
+  /* the fits; Ctrl-C stops them between iterations */
+  interrupt = xrlab_cli_interrupt_cancellable ();
   if (bm)
     {
-      gboolean ok = xrlab_fitflow_fit_baseline (flow, bm, b0, b1, NULL, &base, &error);
+      gboolean ok = xrlab_fitflow_fit_baseline (flow, bm, b0, b1, interrupt, &base, &error);
       progress_end (&progress);
       if (!ok)
         {
-          status = xrlab_cli_fail (error);
+          status = fit_failed (error);
           goto out;
         }
     }
   if (fo.sbs)
     {
-      gboolean ok = xrlab_fitflow_fit_sbs (flow, m, NULL, &sbs, &error);
+      gboolean ok = xrlab_fitflow_fit_sbs (flow, m, interrupt, &sbs, &error);
       progress_end (&progress);
       if (!ok)
         {
-          status = xrlab_cli_fail (error);
+          status = fit_failed (error);
           goto out;
         }
     }
   {
-    gboolean ok = is2d ? xrlab_fitflow_fit_2d (flow, m, NULL, &main_fit, &error)
-                       : xrlab_fitflow_fit_spectrum (flow, m, 0, NULL, &main_fit, &error);
+    gboolean ok = is2d ? xrlab_fitflow_fit_2d (flow, m, interrupt, &main_fit, &error)
+                       : xrlab_fitflow_fit_spectrum (flow, m, 0, interrupt, &main_fit, &error);
     progress_end (&progress);
     if (!ok)
       {
-        status = xrlab_cli_fail (error);
+        status = fit_failed (error);
         goto out;
       }
   }

@@ -4,7 +4,7 @@
  */
 #pragma once
 
-#include <glib.h>
+#include <gio/gio.h>
 
 #include "xrlab-model.h"
 
@@ -30,6 +30,15 @@ typedef struct {
  * error prints "xrlab-cli NAME: message" and a hint to stderr and returns
  * FALSE (exit with XRLAB_CLI_USAGE). --help prints and exits 0. */
 gboolean xrlab_cli_parse (GOptionContext *context, int *argc, char ***argv);
+
+/* Exit status after an interrupt (Ctrl-C), as a shell reports SIGINT. */
+#define XRLAB_CLI_INTERRUPTED 130
+
+/* A cancellable that Ctrl-C (SIGINT) or SIGTERM cancels, for long work: the
+ * first signal cancels it (the work stops at its next check and the command
+ * exits XRLAB_CLI_INTERRUPTED); a later one ends the process at once. Made
+ * on first use; the process keeps it. */
+GCancellable *xrlab_cli_interrupt_cancellable (void);
 
 /* Prints "xrlab-cli: <message>" to stderr; returns XRLAB_CLI_BAD_INPUT. */
 int xrlab_cli_fail (const GError *error);
