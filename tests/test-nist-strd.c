@@ -818,6 +818,19 @@ below_double_rounding (const NistProblem *pr)
   return g_str_equal (pr->name, "Lanczos1");
 }
 
+/* TRUE when long double arithmetic really carries more digits than double.
+ * Not so on platforms where long double is double, nor under valgrind, which
+ * runs x87 extended precision as double: there the long-double residuals of
+ * the table cannot resolve Lanczos1 either. */
+static gboolean
+long_double_is_wider (void)
+{
+  volatile long double one = 1.0L;
+  volatile long double sum = one + (long double) DBL_EPSILON / 4.0L;
+
+  return sum != one;
+}
+
 static void
 run_table (gboolean residuals)
 {
@@ -858,7 +871,7 @@ run_table (gboolean residuals)
           fit_problem (pr, start, residuals, &options, &d);
           ok = d.params >= REQUIRED_DIGITS && d.sd >= REQUIRED_DIGITS
                && d.rss >= REQUIRED_DIGITS;
-          if (!residuals && below_double_rounding (pr))
+          if ((!residuals || !long_double_is_wider ()) && below_double_rounding (pr))
             ok = d.params >= REQUIRED_DIGITS;
           total++;
           reached += ok;
