@@ -300,61 +300,22 @@ xrlab_kernel_mass_above (XrlabFn fn, double a, double s, double *dm)
 double
 xrlab_kernel_mass_below (XrlabFn fn, double b, double s, double *dm)
 {
-  double m, d = 0.0;
-
+  /* The mass of g below b is the mass of the mirrored kernel g(-t) above
+   * -b: the symmetric kernels are their own mirror, the causal and the
+   * anti-causal exponentials are each other's. */
   switch (fn)
     {
+    case XRLAB_FN_EXPDECAYCONV:
+      return xrlab_kernel_mass_above (XRLAB_FN_EXPRISECONV, -b, s, dm);
+    case XRLAB_FN_EXPRISECONV:
+      return xrlab_kernel_mass_above (XRLAB_FN_EXPDECAYCONV, -b, s, dm);
     case XRLAB_FN_GAUSSCONV:
     case XRLAB_FN_EXPSYMCONV:
-      /* symmetric kernels: the mass below b is the mass above -b */
-      m = xrlab_kernel_mass_above (fn, -b, s, &d);
-      break;
-    case XRLAB_FN_EXPDECAYCONV:
-      if (b <= 0.0)
-        m = d = 0.0;
-      else
-        {
-          double e = exp (-b / s);
-          m = s * (1.0 - e);
-          d = 1.0 - e * (1.0 + b / s);
-        }
-      break;
-    case XRLAB_FN_EXPRISECONV:
-      if (b >= 0.0)
-        {
-          m = s;
-          d = 1.0;
-        }
-      else
-        {
-          double e = exp (b / s);
-          m = s * e;
-          d = e * (1.0 - b / s);
-        }
-      break;
     case XRLAB_FN_BOXCONV:
-      {
-        double r = b + s / 2.0;
-        if (r <= 0.0)
-          m = d = 0.0;
-        else if (r >= s)
-          {
-            m = s;
-            d = 1.0;
-          }
-        else
-          {
-            m = r;
-            d = 0.5;
-          }
-      }
-      break;
+      return xrlab_kernel_mass_above (fn, -b, s, dm);
     default:
       g_assert_not_reached ();
     }
-  if (dm)
-    *dm = d;
-  return m;
 }
 
 void
