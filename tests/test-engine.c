@@ -53,16 +53,32 @@ note_error (Replies *r, GError *error)
   r->error = error;
 }
 
+/* The reply was answered: count it, keep a real error. */
 static void
-edit_done (GObject *source, GAsyncResult *result, gpointer data)
+replied (Replies *r, GError *error)
 {
-  Replies *r = data;
-  GError *error = NULL;
-
-  if (!xrlab_engine_update_material_finish (XRLAB_ENGINE (source), result, &error))
+  if (error != NULL)
     note_error (r, error);
   r->replies++;
   r->pending--;
+}
+
+/* Replies without data: an edit of one material, the grid, an export. */
+static void
+bool_done (GObject *source, GAsyncResult *result, gpointer data)
+{
+  XrlabEngine *engine = XRLAB_ENGINE (source);
+  GError *error = NULL;
+
+  if (g_async_result_is_tagged (result, xrlab_engine_update_material_async))
+    xrlab_engine_update_material_finish (engine, result, &error);
+  else if (g_async_result_is_tagged (result, xrlab_engine_set_grid_async))
+    xrlab_engine_set_grid_finish (engine, result, &error);
+  else if (g_async_result_is_tagged (result, xrlab_engine_export_csv_async))
+    xrlab_engine_export_csv_finish (engine, result, &error);
+  else
+    g_assert_not_reached ();
+  replied (data, error);
 }
 
 static void
@@ -72,76 +88,32 @@ set_materials_done (GObject *source, GAsyncResult *result, gpointer data)
   GError *error = NULL;
   g_autoptr(GPtrArray) errors = NULL;
 
-  if (!xrlab_engine_set_materials_finish (XRLAB_ENGINE (source), result, &errors, &error))
-    note_error (r, error);
-  else
+  if (xrlab_engine_set_materials_finish (XRLAB_ENGINE (source), result, &errors, &error))
     for (guint i = 0; i < errors->len; i++)
       if (g_ptr_array_index (errors, i) != NULL)
         note_error (r, g_error_copy (g_ptr_array_index (errors, i)));
-  r->replies++;
-  r->pending--;
+  replied (r, error);
 }
 
+/* Replies with arrays: a fetch on the grid or at one energy. */
 static void
-grid_done (GObject *source, GAsyncResult *result, gpointer data)
+arrays_done (GObject *source, GAsyncResult *result, gpointer data)
 {
   Replies *r = data;
   GError *error = NULL;
+  XrlabEngineArrays *a;
 
-  if (!xrlab_engine_set_grid_finish (XRLAB_ENGINE (source), result, &error))
-    note_error (r, error);
-  r->replies++;
-  r->pending--;
-}
-
-static void
-fetch_done (GObject *source, GAsyncResult *result, gpointer data)
-{
-  Replies *r = data;
-  GError *error = NULL;
-  XrlabEngineArrays *a = xrlab_engine_fetch_finish (XRLAB_ENGINE (source), result, &error);
-
-  if (a == NULL)
-    note_error (r, error);
+  if (g_async_result_is_tagged (result, xrlab_engine_fetch_at_async))
+    a = xrlab_engine_fetch_at_finish (XRLAB_ENGINE (source), result, &error);
   else
+    a = xrlab_engine_fetch_finish (XRLAB_ENGINE (source), result, &error);
+  if (a != NULL)
     {
       g_clear_pointer (&r->arrays, xrlab_engine_arrays_free);
       r->arrays = a;
       r->n_arrays++;
     }
-  r->replies++;
-  r->pending--;
-}
-
-static void
-fetch_at_done (GObject *source, GAsyncResult *result, gpointer data)
-{
-  Replies *r = data;
-  GError *error = NULL;
-  XrlabEngineArrays *a = xrlab_engine_fetch_at_finish (XRLAB_ENGINE (source), result, &error);
-
-  if (a == NULL)
-    note_error (r, error);
-  else
-    {
-      g_clear_pointer (&r->arrays, xrlab_engine_arrays_free);
-      r->arrays = a;
-      r->n_arrays++;
-    }
-  r->replies++;
-  r->pending--;
-}
-
-static void
-export_done (GObject *source, GAsyncResult *result, gpointer data)
-{
-  Replies *r = data;
-  GError *error = NULL;
-
-  if (!xrlab_engine_export_csv_finish (XRLAB_ENGINE (source), result, &error))
-    note_error (r, error);
-  r->replies++;
-  r->pending--;
+  replied (r, error);
 }
 
 static void
@@ -149,14 +121,9 @@ batch_done (GObject *source, GAsyncResult *result, gpointer data)
 {
   Replies *r = data;
   GError *error = NULL;
-  XrlabEngineBatch *b = xrlab_engine_batch_finish (XRLAB_ENGINE (source), result, &error);
 
-  if (b == NULL)
-    note_error (r, error);
-  else
-    r->batch = b;
-  r->replies++;
-  r->pending--;
+  r->batch = xrlab_engine_batch_finish (XRLAB_ENGINE (source), result, &error);
+  replied (r, error);
 }
 
 static void
@@ -196,7 +163,7 @@ static void
 set_grid (XrlabEngine *engine, XrlabEnergyGrid *grid, Replies *r)
 {
   r->pending++;
-  xrlab_engine_set_grid_async (engine, grid, NULL, grid_done, r);
+  xrlab_engine_set_grid_async (engine, grid, NULL, bool_done, r);
   wait_for (r);
   g_assert_no_error (r->error);
 }
@@ -260,13 +227,13 @@ test_one_transfer (void)
   /* An edit, then the plot redraws. */
   edit.density_g_cm3 = 18.0;
   r.pending++;
-  xrlab_engine_update_material_async (engine, &edit, NULL, edit_done, &r);
+  xrlab_engine_update_material_async (engine, &edit, NULL, bool_done, &r);
   wait_for (&r);
   g_assert_no_error (r.error);
 
   xrlab_engine_reset_stats (engine);
   r.pending++;
-  xrlab_engine_fetch_async (engine, "plot", mask, NULL, 0, NULL, fetch_done, &r);
+  xrlab_engine_fetch_async (engine, "plot", mask, NULL, 0, NULL, arrays_done, &r);
   wait_for (&r);
   g_assert_no_error (r.error);
   g_assert_nonnull (r.arrays);
@@ -312,7 +279,7 @@ test_pull_not_push (void)
     {
       spec.density_g_cm3 = 2.0 + 0.01 * i;
       r.pending++;
-      xrlab_engine_update_material_async (engine, &spec, NULL, edit_done, &r);
+      xrlab_engine_update_material_async (engine, &spec, NULL, bool_done, &r);
       wait_for (&r);
     }
   xrlab_engine_get_stats (engine, NULL, &st);
@@ -323,7 +290,7 @@ test_pull_not_push (void)
   r.pending++;
   xrlab_engine_fetch_async (engine, "plot", XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_BETA)
                             | XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_DELTA),
-                            NULL, 0, NULL, fetch_done, &r);
+                            NULL, 0, NULL, arrays_done, &r);
   wait_for (&r);
   g_assert_no_error (r.error);
   xrlab_engine_get_stats (engine, "plot", &st);
@@ -356,10 +323,10 @@ test_burst_coalesces (void)
       spec.formula = typing[i % G_N_ELEMENTS (typing)];
       spec.density_g_cm3 = 2.0 + 0.02 * i;
       r.pending++;
-      xrlab_engine_update_material_async (engine, &spec, NULL, edit_done, &r);
+      xrlab_engine_update_material_async (engine, &spec, NULL, bool_done, &r);
       f.pending++;
       xrlab_engine_fetch_async (engine, "plot", XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_DELTA),
-                                &spec.id, 1, NULL, fetch_done, &f);
+                                &spec.id, 1, NULL, arrays_done, &f);
     }
   wait_for (&r);
   wait_for (&f);
@@ -402,14 +369,14 @@ test_bad_input_keeps_state (void)
 
   spec.formula = "Au(";
   r.pending++;
-  xrlab_engine_update_material_async (engine, &spec, NULL, edit_done, &r);
+  xrlab_engine_update_material_async (engine, &spec, NULL, bool_done, &r);
   wait_for (&r);
   g_assert_error (r.error, XRLAB_FORMULA_ERROR, XRLAB_FORMULA_ERROR_UNBALANCED);
   g_clear_error (&r.error);
 
   r.pending++;
   xrlab_engine_fetch_async (engine, "plot", XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_BETA),
-                            &spec.id, 1, NULL, fetch_done, &r);
+                            &spec.id, 1, NULL, arrays_done, &r);
   wait_for (&r);
   g_assert_no_error (r.error);
   g_assert_cmpint (r.arrays->status[0], ==, XRLAB_ENGINE_VALUES_STALE);
@@ -421,20 +388,20 @@ test_bad_input_keeps_state (void)
   spec.formula = "Au";
   spec.density_g_cm3 = -1.0;
   r.pending++;
-  xrlab_engine_update_material_async (engine, &spec, NULL, edit_done, &r);
+  xrlab_engine_update_material_async (engine, &spec, NULL, bool_done, &r);
   wait_for (&r);
   g_assert_error (r.error, XRLAB_OPTICS_ERROR, XRLAB_OPTICS_ERROR_MATERIAL);
   g_clear_error (&r.error);
   spec.density_g_cm3 = NAN;
   r.pending++;
-  xrlab_engine_update_material_async (engine, &spec, NULL, edit_done, &r);
+  xrlab_engine_update_material_async (engine, &spec, NULL, bool_done, &r);
   wait_for (&r);
   g_assert_error (r.error, XRLAB_OPTICS_ERROR, XRLAB_OPTICS_ERROR_MATERIAL);
   g_clear_error (&r.error);
 
   r.pending++;
   xrlab_engine_fetch_async (engine, "plot", XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_BETA),
-                            &spec.id, 1, NULL, fetch_done, &r);
+                            &spec.id, 1, NULL, arrays_done, &r);
   wait_for (&r);
   g_assert_cmpint (r.arrays->status[0], ==, XRLAB_ENGINE_VALUES_STALE);
   assert_same_values (xrlab_engine_arrays_get (r.arrays, 0, XRLAB_QUANTITY_BETA), gold, 200);
@@ -442,12 +409,12 @@ test_bad_input_keeps_state (void)
   /* Valid again: current values. */
   spec.density_g_cm3 = 19.3;
   r.pending++;
-  xrlab_engine_update_material_async (engine, &spec, NULL, edit_done, &r);
+  xrlab_engine_update_material_async (engine, &spec, NULL, bool_done, &r);
   wait_for (&r);
   g_assert_no_error (r.error);
   r.pending++;
   xrlab_engine_fetch_async (engine, "plot", XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_BETA),
-                            &spec.id, 1, NULL, fetch_done, &r);
+                            &spec.id, 1, NULL, arrays_done, &r);
   wait_for (&r);
   g_assert_cmpint (r.arrays->status[0], ==, XRLAB_ENGINE_VALUES_CURRENT);
   g_assert_null (r.arrays->messages[0]);
@@ -456,13 +423,13 @@ test_bad_input_keeps_state (void)
   spec.id = 77;
   spec.formula = "Xx";
   r.pending++;
-  xrlab_engine_update_material_async (engine, &spec, NULL, edit_done, &r);
+  xrlab_engine_update_material_async (engine, &spec, NULL, bool_done, &r);
   wait_for (&r);
   g_assert_error (r.error, XRLAB_FORMULA_ERROR, XRLAB_FORMULA_ERROR_UNKNOWN_ELEMENT);
   g_clear_error (&r.error);
   r.pending++;
   xrlab_engine_fetch_async (engine, "plot", XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_BETA),
-                            &spec.id, 1, NULL, fetch_done, &r);
+                            &spec.id, 1, NULL, arrays_done, &r);
   wait_for (&r);
   g_assert_cmpint (r.arrays->status[0], ==, XRLAB_ENGINE_VALUES_NONE);
   g_assert_true (isnan (xrlab_engine_arrays_get (r.arrays, 0, XRLAB_QUANTITY_BETA)[0]));
@@ -472,7 +439,7 @@ test_bad_input_keeps_state (void)
     guint bad = 12345;
     r.pending++;
     xrlab_engine_fetch_async (engine, "plot", XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_BETA),
-                              &bad, 1, NULL, fetch_done, &r);
+                              &bad, 1, NULL, arrays_done, &r);
     wait_for (&r);
     g_assert_error (r.error, XRLAB_ENGINE_ERROR, XRLAB_ENGINE_ERROR_NO_MATERIAL);
   }
@@ -497,7 +464,7 @@ test_set_materials (void)
   g_assert_no_error (r.error);
   r.pending++;
   xrlab_engine_fetch_async (engine, "plot", XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_F2), NULL, 0,
-                            NULL, fetch_done, &r);
+                            NULL, arrays_done, &r);
   wait_for (&r);
   g_assert_error (r.error, XRLAB_ENGINE_ERROR, XRLAB_ENGINE_ERROR_NO_GRID);
   g_clear_error (&r.error);
@@ -508,7 +475,7 @@ test_set_materials (void)
   wait_for (&r);
   r.pending++;
   xrlab_engine_fetch_async (engine, "plot", XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_F2), NULL, 0,
-                            NULL, fetch_done, &r);
+                            NULL, arrays_done, &r);
   wait_for (&r);
   g_assert_no_error (r.error);
   g_assert_cmpuint (r.arrays->n_materials, ==, 3);
@@ -540,7 +507,7 @@ test_fetch_at (void)
   wait_for (&r);
   r.pending++;
   xrlab_engine_fetch_at_async (engine, "table", 8.048, XRLAB_QUANTITY_MASK_ALL, NULL, 0,
-                               NULL, fetch_at_done, &r);
+                               NULL, arrays_done, &r);
   wait_for (&r);
   g_assert_no_error (r.error);
   g_assert_cmpuint (r.arrays->n_energies, ==, 1);
@@ -581,13 +548,13 @@ test_export (void)
   xrlab_engine_set_materials_async (engine, five, 2, NULL, set_materials_done, &r);
   wait_for (&r);
   r.pending++;
-  xrlab_engine_fetch_async (engine, "plot", mask, NULL, 0, NULL, fetch_done, &r);
+  xrlab_engine_fetch_async (engine, "plot", mask, NULL, 0, NULL, arrays_done, &r);
   wait_for (&r);
   g_assert_no_error (r.error);
   xrlab_engine_reset_stats (engine);
 
   r.pending++;
-  xrlab_engine_export_csv_async (engine, path, mask, NULL, 0, NULL, export_done, &r);
+  xrlab_engine_export_csv_async (engine, path, mask, NULL, 0, NULL, bool_done, &r);
   wait_for (&r);
   g_assert_no_error (r.error);
   xrlab_engine_get_stats (engine, NULL, &st);
@@ -629,7 +596,7 @@ test_export (void)
 
   /* A folder that does not exist: an error naming it, no file. */
   r.pending++;
-  xrlab_engine_export_csv_async (engine, bad, mask, NULL, 0, NULL, export_done, &r);
+  xrlab_engine_export_csv_async (engine, bad, mask, NULL, 0, NULL, bool_done, &r);
   wait_for (&r);
   g_assert_error (r.error, XRLAB_IO_ERROR, XRLAB_IO_ERROR_FAILED);
   g_assert_nonnull (strstr (r.error->message, "missing"));
@@ -726,7 +693,7 @@ test_batch_cancel (void)
   wait_for (&r);
   r.pending++;
   xrlab_engine_fetch_async (engine, "plot", XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_DELTA), NULL, 0,
-                            NULL, fetch_done, &r);
+                            NULL, arrays_done, &r);
   wait_for (&r);
   g_assert_no_error (r.error);
   g_assert_cmpuint (r.arrays->n_materials, ==, 2);
@@ -754,21 +721,21 @@ test_shutdown_in_flight (void)
   xrlab_engine_batch_async (engine, specs, n, grid, XRLAB_QUANTITY_MASK_NO_THICKNESS,
                             NULL, NULL, NULL, batch_done, &b);
   r.pending++;
-  xrlab_engine_set_grid_async (engine, grid, NULL, grid_done, &r);
+  xrlab_engine_set_grid_async (engine, grid, NULL, bool_done, &r);
   for (int i = 0; i < 50; i++)
     {
       spec.density_g_cm3 = 2.0 + i;
       r.pending++;
-      xrlab_engine_update_material_async (engine, &spec, NULL, edit_done, &r);
+      xrlab_engine_update_material_async (engine, &spec, NULL, bool_done, &r);
       r.pending++;
       xrlab_engine_fetch_async (engine, "plot", XRLAB_QUANTITY_MASK_ALL, NULL, 0, NULL,
-                                fetch_done, &r);
+                                arrays_done, &r);
     }
   xrlab_engine_shutdown (engine);
 
   /* After shutdown: answered at once with an error. */
   r.pending++;
-  xrlab_engine_fetch_async (engine, "plot", XRLAB_QUANTITY_MASK_ALL, NULL, 0, NULL, fetch_done, &r);
+  xrlab_engine_fetch_async (engine, "plot", XRLAB_QUANTITY_MASK_ALL, NULL, 0, NULL, arrays_done, &r);
   wait_for (&r);
   wait_for (&b);
   g_assert_error (r.error, XRLAB_ENGINE_ERROR, XRLAB_ENGINE_ERROR_SHUT_DOWN);
@@ -797,11 +764,11 @@ test_consumers_independent (void)
     {
       p.pending++;
       xrlab_engine_fetch_async (engine, "plot", XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_MU), NULL, 0,
-                                NULL, fetch_done, &p);
+                                NULL, arrays_done, &p);
     }
   t.pending++;
   xrlab_engine_fetch_at_async (engine, "table", 8.048, XRLAB_QUANTITY_MASK_ALL, NULL, 0, NULL,
-                               fetch_at_done, &t);
+                               arrays_done, &t);
   wait_for (&p);
   wait_for (&t);
   g_assert_cmpint (p.n_arrays + p.superseded, ==, 3);
