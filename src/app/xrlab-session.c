@@ -126,42 +126,8 @@ xrlab_session_equal (const XrlabSession *a,
 
 /* JSON text is written here rather than with JsonGenerator: numbers in the
  * shortest form that reads back to the same double ("2.33", not
- * "2.3300000000000001"; json-glib 1.6 also writes "1e-300.0"). */
-static void
-append_string (GString *s, const char *text)
-{
-  g_string_append_c (s, '"');
-  for (const unsigned char *p = (const unsigned char *) text; *p != '\0'; p++)
-    {
-      switch (*p)
-        {
-        case '"': g_string_append (s, "\\\""); break;
-        case '\\': g_string_append (s, "\\\\"); break;
-        case '\n': g_string_append (s, "\\n"); break;
-        case '\t': g_string_append (s, "\\t"); break;
-        case '\r': g_string_append (s, "\\r"); break;
-        default:
-          if (*p < 0x20)
-            g_string_append_printf (s, "\\u%04x", *p);
-          else
-            g_string_append_c (s, (char) *p);
-        }
-    }
-  g_string_append_c (s, '"');
-}
-
-static void
-append_number (GString *s, double v)
-{
-  char buf[XRLAB_DTOA_BUFSIZE];
-
-  /* JSON has no NaN or infinity; the loader refuses null where a number goes. */
-  if (!isfinite (v))
-    g_string_append (s, "null");
-  else
-    g_string_append (s, xrlab_format_double (v, buf));
-}
-
+ * "2.3300000000000001"; json-glib 1.6 also writes "1e-300.0"); JSON has no
+ * NaN or infinity, and the loader refuses null where a number goes. */
 char *
 xrlab_session_to_json (const XrlabSession *session,
                        gsize              *length)
@@ -175,29 +141,29 @@ xrlab_session_to_json (const XrlabSession *session,
     {
       const XrlabSessionMaterial *m = g_ptr_array_index (session->materials, i);
       g_string_append (s, i == 0 ? "\n    {\n      \"name\": " : ",\n    {\n      \"name\": ");
-      append_string (s, m->name);
+      xrlab_json_append_string (s, m->name);
       g_string_append (s, ",\n      \"formula\": ");
-      append_string (s, m->formula);
+      xrlab_json_append_string (s, m->formula);
       g_string_append (s, ",\n      \"density_g_cm3\": ");
-      append_number (s, m->density_g_cm3);
+      xrlab_json_append_number (s, m->density_g_cm3);
       g_string_append (s, ",\n      \"thickness_um\": ");
-      append_number (s, m->thickness_um);
+      xrlab_json_append_number (s, m->thickness_um);
       g_string_append_printf (s, ",\n      \"color\": \"#%06x\",\n      \"visible\": %s\n    }",
                               m->color & 0xffffff, m->visible ? "true" : "false");
     }
   g_string_append (s, session->materials->len > 0 ? "\n  ],\n" : "],\n");
 
   g_string_append (s, "  \"sweep\": {\n    \"start\": ");
-  append_number (s, session->sweep.start);
+  xrlab_json_append_number (s, session->sweep.start);
   g_string_append (s, ",\n    \"stop\": ");
-  append_number (s, session->sweep.stop);
+  xrlab_json_append_number (s, session->sweep.stop);
   g_string_append_printf (s, ",\n    \"unit\": \"%s\",\n    \"points\": %u,\n    \"spacing\": \"%s\"\n  },\n",
                           xrlab_energy_unit_id (session->sweep.unit), session->sweep.points,
                           session->sweep.log ? "log" : "linear");
   g_string_append_printf (s, "  \"plot\": {\n    \"quantity\": \"%s\",\n    \"x_log\": %s,\n    \"y_log\": %s\n  },\n",
                           info->id, session->x_log ? "true" : "false", session->y_log ? "true" : "false");
   g_string_append (s, "  \"values\": {\n    \"energy_eV\": ");
-  append_number (s, session->values_energy_ev);
+  xrlab_json_append_number (s, session->values_energy_ev);
   g_string_append (s, "\n  }\n}\n");
 
   if (length != NULL)

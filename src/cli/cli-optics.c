@@ -103,49 +103,6 @@ append_json_double (GString *s, double x)
     append_double (s, x);
 }
 
-static void
-append_json_string (GString *s, const char *text)
-{
-  g_string_append_c (s, '"');
-  for (const char *p = text; *p; p++)
-    {
-      unsigned char c = (unsigned char) *p;
-      switch (c)
-        {
-        case '"': g_string_append (s, "\\\""); break;
-        case '\\': g_string_append (s, "\\\\"); break;
-        case '\n': g_string_append (s, "\\n"); break;
-        case '\r': g_string_append (s, "\\r"); break;
-        case '\t': g_string_append (s, "\\t"); break;
-        default:
-          if (c < 0x20)
-            g_string_append_printf (s, "\\u%04x", c);
-          else
-            g_string_append_c (s, (char) c);
-        }
-    }
-  g_string_append_c (s, '"');
-}
-
-/* A CSV field, quoted when it needs to be (RFC 4180). */
-static void
-append_csv_field (GString *s, const char *text)
-{
-  if (strpbrk (text, ",\"\r\n") == NULL)
-    {
-      g_string_append (s, text);
-      return;
-    }
-  g_string_append_c (s, '"');
-  for (const char *p = text; *p; p++)
-    {
-      if (*p == '"')
-        g_string_append_c (s, '"');
-      g_string_append_c (s, *p);
-    }
-  g_string_append_c (s, '"');
-}
-
 /* Writes @text to @path atomically, or to stdout when @path is NULL. */
 static int
 emit (const char *path, const GString *text)
@@ -478,7 +435,7 @@ xrlab_cli_calc (int argc, char **argv)
   else if (format == FORMAT_JSON)
     {
       g_string_append (s, "{\n  \"formula\": ");
-      append_json_string (s, xrlab_formula_get_text (formula));
+      xrlab_json_append_string (s, xrlab_formula_get_text (formula));
       g_string_append (s, ",\n  \"density_g_cm3\": ");
       append_json_double (s, density);
       if (thickness_text != NULL)
@@ -503,7 +460,7 @@ xrlab_cli_calc (int argc, char **argv)
       for (guint k = 0; k < n_order; k++)
         {
           g_string_append (s, ",\n    ");
-          append_json_string (s, xrlab_quantity_get_column (order[k]));
+          xrlab_json_append_string (s, xrlab_quantity_get_column (order[k]));
           g_string_append (s, ": [");
           for (gsize i = 0; i < n; i++)
             {
@@ -691,7 +648,7 @@ xrlab_cli_compare (int argc, char **argv)
       for (gsize m = 0; m < n_mat; m++)
         {
           g_string_append_c (s, ',');
-          append_csv_field (s, rest[m]);
+          xrlab_csv_append_field (s, rest[m]);
         }
       g_string_append_c (s, '\n');
       for (gsize i = 0; i < n; i++)
@@ -708,7 +665,7 @@ xrlab_cli_compare (int argc, char **argv)
   else if (format == FORMAT_JSON)
     {
       g_string_append (s, "{\n  \"field\": ");
-      append_json_string (s, xrlab_quantity_get_column (field));
+      xrlab_json_append_string (s, xrlab_quantity_get_column (field));
       g_string_append (s, ",\n  \"energy_keV\": [");
       for (gsize i = 0; i < n; i++)
         {
@@ -720,7 +677,7 @@ xrlab_cli_compare (int argc, char **argv)
       for (gsize m = 0; m < n_mat; m++)
         {
           g_string_append (s, m ? ",\n    {\"formula\": " : "\n    {\"formula\": ");
-          append_json_string (s, xrlab_formula_get_text (materials[m].formula));
+          xrlab_json_append_string (s, xrlab_formula_get_text (materials[m].formula));
           g_string_append (s, ", \"density_g_cm3\": ");
           append_json_double (s, materials[m].density_g_cm3);
           g_string_append (s, ", \"values\": [");
@@ -1267,7 +1224,7 @@ xrlab_cli_batch (int argc, char **argv)
           {
             const double *block = g->batch->values + row->index * n_q * n_e;
             g_string_truncate (s, 0);
-            append_csv_field (s, row->formula_text);
+            xrlab_csv_append_field (s, row->formula_text);
             g_string_append_c (s, ',');
             append_double (s, row->density);
             g_string_append_c (s, ',');
@@ -1468,7 +1425,7 @@ xrlab_cli_formula (int argc, char **argv)
   if (format == FORMAT_JSON)
     {
       g_string_append (s, "{\n  \"formula\": ");
-      append_json_string (s, xrlab_formula_get_text (f));
+      xrlab_json_append_string (s, xrlab_formula_get_text (f));
       g_string_append (s, ",\n  \"molecular_weight_g_mol\": ");
       append_json_double (s, xrlab_formula_get_molecular_weight (f));
       g_string_append (s, ",\n  \"electrons_per_formula_unit\": ");
@@ -1484,7 +1441,7 @@ xrlab_cli_formula (int argc, char **argv)
       for (gsize i = 0; i < n; i++)
         {
           g_string_append (s, i ? ",\n    {\"symbol\": " : "\n    {\"symbol\": ");
-          append_json_string (s, xrlab_element_get_symbol (ids[i]));
+          xrlab_json_append_string (s, xrlab_element_get_symbol (ids[i]));
           g_string_append_printf (s, ", \"z\": %d, \"count\": ", xrlab_element_get_z (ids[i]));
           append_json_double (s, counts[i]);
           g_string_append (s, ", \"atomic_weight_g_mol\": ");
@@ -1497,7 +1454,7 @@ xrlab_cli_formula (int argc, char **argv)
       for (gsize j = 0; j < xrlab_formula_get_n_parts (f); j++)
         {
           g_string_append (s, j ? ",\n    {\"formula\": " : "\n    {\"formula\": ");
-          append_json_string (s, xrlab_formula_get_part_text (f, j));
+          xrlab_json_append_string (s, xrlab_formula_get_part_text (f, j));
           g_string_append (s, ", \"mass_fraction\": ");
           append_json_double (s, xrlab_formula_get_part_mass_fraction (f, j));
           g_string_append (s, "}");
@@ -1647,12 +1604,12 @@ xrlab_cli_edges (int argc, char **argv)
       else if (format == FORMAT_JSON)
         {
           g_string_append (s, i ? ",\n  {\"symbol\": " : "\n  {\"symbol\": ");
-          append_json_string (s, xrlab_element_get_symbol (z));
+          xrlab_json_append_string (s, xrlab_element_get_symbol (z));
           g_string_append_printf (s, ", \"z\": %d, \"edges_keV\": {", z);
           for (gsize j = 0; j < k; j++)
             {
               g_string_append (s, j ? ", " : "");
-              append_json_string (s, xrlab_edge_get_name (edges[j].edge));
+              xrlab_json_append_string (s, xrlab_edge_get_name (edges[j].edge));
               g_string_append (s, ": ");
               append_json_double (s, edges[j].energy_kev);
             }
@@ -1722,9 +1679,9 @@ xrlab_cli_materials (int argc, char **argv)
       for (guint i = 0; i < found->len; i++)
         {
           const XrlabPreset *p = g_ptr_array_index (found, i);
-          append_csv_field (s, p->name);
+          xrlab_csv_append_field (s, p->name);
           g_string_append_c (s, ',');
-          append_csv_field (s, p->formula);
+          xrlab_csv_append_field (s, p->formula);
           g_string_append_c (s, ',');
           append_double (s, p->density_g_cm3);
           g_string_append (s, p->source == XRLAB_PRESET_NIST ? ",nist\n" : ",common\n");
@@ -1737,9 +1694,9 @@ xrlab_cli_materials (int argc, char **argv)
         {
           const XrlabPreset *p = g_ptr_array_index (found, i);
           g_string_append (s, i ? ",\n  {\"name\": " : "\n  {\"name\": ");
-          append_json_string (s, p->name);
+          xrlab_json_append_string (s, p->name);
           g_string_append (s, ", \"formula\": ");
-          append_json_string (s, p->formula);
+          xrlab_json_append_string (s, p->formula);
           g_string_append (s, ", \"density_g_cm3\": ");
           append_json_double (s, p->density_g_cm3);
           g_string_append (s, p->source == XRLAB_PRESET_NIST ? ", \"source\": \"nist\"}" : ", \"source\": \"common\"}");

@@ -1449,24 +1449,6 @@ serve_fetch_at (EngineState *state, Request *req)
 
 /* ---- exports ------------------------------------------------------------ */
 
-static void
-csv_write_field (FILE *f, const char *text)
-{
-  if (strpbrk (text, ",\"\n\r") == NULL)
-    {
-      fputs (text, f);
-      return;
-    }
-  fputc ('"', f);
-  for (const char *p = text; *p; p++)
-    {
-      if (*p == '"')
-        fputc ('"', f);
-      fputc (*p, f);
-    }
-  fputc ('"', f);
-}
-
 static const char *
 material_label (Material *m)
 {
@@ -1545,8 +1527,10 @@ serve_export (EngineState *state, Request *req)
           {
             g_autofree char *col = g_strdup_printf ("%s:%s", material_label (m),
                                                     xrlab_quantity_get_column (q));
+            g_autoptr(GString) field = g_string_new (NULL);
+            xrlab_csv_append_field (field, col);
             fputc (',', f);
-            csv_write_field (f, col);
+            fputs (field->str, f);
           }
     }
   fputc ('\n', f);

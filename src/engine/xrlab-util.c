@@ -383,3 +383,57 @@ xrlab_now (void)
   clock_gettime (CLOCK_MONOTONIC, &ts);
   return (double) ts.tv_sec + 1e-9 * (double) ts.tv_nsec;
 }
+
+/* ---- CSV and JSON text ---------------------------------------------------- */
+
+void
+xrlab_csv_append_field (GString *out, const char *text)
+{
+  if (strpbrk (text, ",\"\r\n") == NULL)
+    {
+      g_string_append (out, text);
+      return;
+    }
+  g_string_append_c (out, '"');
+  for (const char *p = text; *p; p++)
+    {
+      if (*p == '"')
+        g_string_append_c (out, '"');
+      g_string_append_c (out, *p);
+    }
+  g_string_append_c (out, '"');
+}
+
+void
+xrlab_json_append_string (GString *out, const char *text)
+{
+  g_string_append_c (out, '"');
+  for (const unsigned char *p = (const unsigned char *) text; *p != '\0'; p++)
+    {
+      switch (*p)
+        {
+        case '"': g_string_append (out, "\\\""); break;
+        case '\\': g_string_append (out, "\\\\"); break;
+        case '\n': g_string_append (out, "\\n"); break;
+        case '\r': g_string_append (out, "\\r"); break;
+        case '\t': g_string_append (out, "\\t"); break;
+        default:
+          if (*p < 0x20)
+            g_string_append_printf (out, "\\u%04x", *p);
+          else
+            g_string_append_c (out, (char) *p);
+        }
+    }
+  g_string_append_c (out, '"');
+}
+
+void
+xrlab_json_append_number (GString *out, double x)
+{
+  char buf[XRLAB_DTOA_BUFSIZE];
+
+  if (!isfinite (x))
+    g_string_append (out, "null");
+  else
+    g_string_append (out, xrlab_format_double (x, buf));
+}

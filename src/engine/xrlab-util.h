@@ -65,6 +65,18 @@ double *xrlab_read_csv_matrix (const char *path, gboolean allow_nonfinite,
 gboolean xrlab_write_csv_matrix (const char *path, const double *m,
                                  gsize rows, gsize cols, GError **error);
 
+/* Appends @text to @out as one CSV field, quoted when it holds a comma, a
+ * quote or a line break (RFC 4180: quotes doubled). */
+void xrlab_csv_append_field (GString *out, const char *text);
+
+/* Appends @text to @out as a JSON string, quotes included: '"', '\\' and
+ * control characters escaped (\n, \r, \t, \u00XX), everything else as is. */
+void xrlab_json_append_string (GString *out, const char *text);
+
+/* Appends @x to @out as a JSON number in round-trip precision
+ * (xrlab_format_double()); null when it is not finite. */
+void xrlab_json_append_number (GString *out, double x);
+
 /* Monotonic time in seconds (nanosecond resolution). */
 double xrlab_now (void);
 
