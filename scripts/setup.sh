@@ -17,6 +17,10 @@ XRLAB_BUILD_PACKAGES=(
 XRLAB_TEST_PACKAGES=(
   xvfb xauth
 )
+# Only for scripts/fuzz: clang with libFuzzer and the sanitizers' runtimes.
+XRLAB_FUZZ_PACKAGES=(
+  clang libclang-rt-14-dev
+)
 
 xrlab_missing_packages() {
   local p missing=()

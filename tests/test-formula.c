@@ -390,6 +390,63 @@ test_elements (void)
     g_assert_cmpint (xrlab_element_lookup (xrlab_element_get_symbol (id), -1), ==, id);
 }
 
+/* Issue "zero-atom formula": counts that underflow to nothing or overflow are
+ * refused (they crashed calc, compare and batch, and the GUI at start-up),
+ * inside wt% mixtures too; counts in exponent form are read. */
+static char *
+nested_tiny (int levels)
+{
+  GString *s = g_string_new ("H");
+  const char *tiny = "0.0000000000000000000000000000000000000000000001";   /* 1e-46 */
+
+  for (int i = 0; i < levels; i++)
+    {
+      g_string_prepend_c (s, '(');
+      g_string_append_printf (s, ")%s", tiny);
+    }
+  return g_string_free (s, FALSE);
+}
+
+static void
+test_zero_atom_formula (void)
+{
+  g_autofree char *subnormal = nested_tiny (7);   /* 1e-322: subnormal */
+  g_autofree char *zero = nested_tiny (8);        /* 0 */
+  g_autofree char *mixture = g_strdup_printf ("50wt%% %s // SiO2", zero);
+  const char *refused[] = { subnormal, zero, mixture, "H1e308O1e308", "((H1e200)1e200)",
+                            "50wt% (H1e300)1e300 // SiO2" };
+  g_autoptr(XrlabFormula) tiny = NULL, dopant = NULL, again = NULL;
+  g_autofree char *text = NULL;
+
+  for (gsize i = 0; i < G_N_ELEMENTS (refused); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      int column = 0;
+      g_assert_null (xrlab_formula_parse_full (refused[i], &column, &error));
+      g_assert_error (error, XRLAB_FORMULA_ERROR, XRLAB_FORMULA_ERROR_COUNT);
+      g_assert_cmpint (column, >=, 1);
+    }
+  {
+    g_autoptr(GError) error = NULL;
+    g_assert_null (xrlab_formula_parse (zero, &error));
+    g_assert_nonnull (strstr (error->message, "no atoms"));
+    g_clear_error (&error);
+    g_assert_null (xrlab_formula_parse (mixture, &error));
+    g_assert_nonnull (strstr (error->message, "Part 1 of the mixture"));
+  }
+
+  /* small but normal counts are fine, and print back to a formula that parses */
+  tiny = parse_ok ("(((H)0.0000000001)0.0000000001)0.0000000001");
+  g_assert_cmpfloat_with_epsilon (count_of (tiny, "H"), 1e-30, 1e-40);
+  text = xrlab_formula_to_string (tiny);
+  g_assert_cmpstr (text, ==, "H1e-30");
+  again = parse_ok (text);
+  g_assert_cmpfloat_with_epsilon (count_of (again, "H"), 1e-30, 1e-40);
+  dopant = parse_ok ("SiGe1e-6");
+  g_assert_cmpfloat (count_of (dopant, "Ge"), ==, 1e-6);
+  g_assert_cmpfloat (xrlab_formula_get_molecular_weight (dopant), >, 28.0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -400,6 +457,7 @@ main (int argc, char **argv)
   g_test_add_func ("/formula/mixture", test_mixture);
   g_test_add_func ("/formula/rejected", test_rejected);
   g_test_add_func ("/formula/limits", test_limits);
+  g_test_add_func ("/formula/zero-atom-formula", test_zero_atom_formula);
   g_test_add_func ("/formula/fuzz", test_fuzz);
   g_test_add_func ("/formula/refcount", test_refcount);
   g_test_add_func ("/formula/elements", test_elements);

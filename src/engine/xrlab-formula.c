@@ -175,6 +175,19 @@ read_number (Parser *p, gsize *start)
       while (!at_end (p) && g_ascii_isdigit (cur (p)))
         p->pos++;
     }
+  /* an exponent, "1e-6" (a lower-case e never starts an element symbol) */
+  if (cur (p) == 'e' && p->pos > *start)
+    {
+      gsize e = p->pos + 1;
+      if (e < p->len && (p->text[e] == '-' || p->text[e] == '+'))
+        e++;
+      if (e < p->len && g_ascii_isdigit (p->text[e]))
+        {
+          p->pos = e;
+          while (!at_end (p) && g_ascii_isdigit (cur (p)))
+            p->pos++;
+        }
+    }
   n = p->pos - *start;
   if (n >= sizeof buf)
     return INFINITY;   /* absurdly long: rejected by the caller */
@@ -609,6 +622,60 @@ counts_mass (const Counts *c)
   return m;
 }
 
+/* Every part has atoms, and its counts and mass are finite: counts that
+ * overflow ("(H1e200)1e200") or underflow to nothing (groups nested with tiny
+ * counts) are refused, naming the part of a mixture. */
+static gboolean
+check_counts (Parser *p, GArray *parts)
+{
+  for (guint j = 0; j < parts->len; j++)
+    {
+      Part *part = &g_array_index (parts, Part, j);
+      double total = 0.0, mass = counts_mass (&part->counts);
+      g_autofree char *where = NULL;
+      const char *problem = NULL;
+      int bad_id = 0;
+
+      for (int id = 1; id < XRLAB_ELEMENT_N_IDS && problem == NULL; id++)
+        {
+          double c = part->counts.n[id];
+          if (c == 0.0)
+            continue;
+          if (!isfinite (c) || !isfinite (total + c))
+            problem = "overflow";
+          else if (fpclassify (c) != FP_NORMAL)
+            {
+              problem = "tiny";
+              bad_id = id;
+            }
+          total += c;
+        }
+      if (problem == NULL && !(total > 0.0))
+        problem = "zero";
+      if (problem == NULL && (!isfinite (mass) || !(mass > 0.0)))
+        problem = "overflow";
+      if (problem == NULL)
+        continue;
+
+      if (parts->len == 1)
+        where = g_strdup (_("The formula"));
+      else
+        /* TRANSLATORS: the subject of the messages below, for a mixture */
+        where = g_strdup_printf (_("Part %u of the mixture (column %d)"), j + 1,
+                                 column_of (p, part->body_pos));
+      if (strcmp (problem, "zero") == 0)
+        return fail (p, part->body_pos, XRLAB_FORMULA_ERROR_COUNT,
+                     _("%s has no atoms: its counts multiply to zero"), where);
+      if (strcmp (problem, "tiny") == 0)
+        return fail (p, part->body_pos, XRLAB_FORMULA_ERROR_COUNT,
+                     _("%s: the count of %s (%g) is too small to compute with"), where,
+                     xrlab_element_get_symbol (bad_id), part->counts.n[bad_id]);
+      return fail (p, part->body_pos, XRLAB_FORMULA_ERROR_COUNT,
+                   _("%s: its counts are too large, the molar mass overflows"), where);
+    }
+  return TRUE;
+}
+
 static XrlabFormula *
 build_formula (Parser *p, GArray *parts)
 {
@@ -799,6 +866,8 @@ parse_into (Parser *p, XrlabFormula **out)
       }
   }
 
+  if (!check_counts (p, parts))
+    return FALSE;
   if (out)
     *out = build_formula (p, parts);
   return TRUE;
