@@ -345,6 +345,49 @@ test_f1_range (void)
   xrlab_optics_cache_free (cache);
 }
 
+/* The tables' ranges are data: Henke's agrees with the tables themselves,
+ * and every check counts the same slack at both ends. */
+static void
+test_ranges (void)
+{
+  const XrlabEnergyRange *r = xrlab_energy_range_get (XRLAB_FACTOR_TABLE_HENKE);
+  double latest_f1 = 0, earliest_max = INFINITY, latest_f2 = 0, snapped;
+
+  g_assert_nonnull (r);
+  g_assert_cmpint (r->table, ==, XRLAB_FACTOR_TABLE_HENKE);
+  g_assert_cmpstr (r->id, ==, "henke");
+  g_assert_cmpstr (r->name, ==, "Henke");
+  g_assert_cmpfloat (r->min_ev, ==, 10.0);
+  g_assert_cmpfloat (r->complete_min_ev, ==, 29.3);
+  g_assert_cmpfloat (r->max_ev, ==, 30000.0);
+  g_assert_cmpfloat (r->min_ev / 1000.0, ==, XRLAB_ENERGY_MIN_KEV);
+  g_assert_cmpfloat (r->max_ev / 1000.0, ==, XRLAB_ENERGY_MAX_KEV);
+  for (int z = 1; z <= XRLAB_ELEMENT_Z_MAX; z++)
+    {
+      g_autoptr(GError) error = NULL;
+      const XrlabHenkeTable *t = xrlab_henke_get (z, &error);
+
+      g_assert_no_error (error);
+      latest_f1 = MAX (latest_f1, t->f1_min_ev);
+      latest_f2 = MAX (latest_f2, t->f2_min_ev);
+      earliest_max = MIN (earliest_max, t->max_ev);
+    }
+  g_assert_cmpfloat (latest_f2, ==, r->min_ev);
+  g_assert_cmpfloat (latest_f1, ==, r->complete_min_ev);
+  g_assert_cmpfloat (earliest_max, ==, r->max_ev);
+
+  g_assert_cmpint (xrlab_energy_place (5.0, 1.0, 10.0, &snapped), ==, XRLAB_ENERGY_INSIDE);
+  g_assert_cmpfloat (snapped, ==, 5.0);
+  g_assert_cmpint (xrlab_energy_place (0.0293 * 1000, 29.3, 30000, &snapped), ==, XRLAB_ENERGY_INSIDE);
+  g_assert_cmpfloat (snapped, ==, 29.3);
+  g_assert_cmpint (xrlab_energy_place (30000 * (1 + 5e-10), 29.3, 30000, &snapped), ==, XRLAB_ENERGY_INSIDE);
+  g_assert_cmpfloat (snapped, ==, 30000);
+  g_assert_cmpint (xrlab_energy_place (29.3 * (1 - 2e-9), 29.3, 30000, &snapped), ==, XRLAB_ENERGY_BELOW);
+  g_assert_cmpfloat (snapped, ==, 29.3 * (1 - 2e-9));
+  g_assert_cmpint (xrlab_energy_place (30000 * (1 + 2e-9), 29.3, 30000, NULL), ==, XRLAB_ENERGY_ABOVE);
+  g_assert_cmpint (xrlab_energy_place (NAN, 29.3, 30000, NULL), ==, XRLAB_ENERGY_UNORDERED);
+}
+
 static void
 test_bad_material (void)
 {
@@ -772,6 +815,7 @@ main (int argc, char **argv)
   g_test_add_func ("/optics/grid-spec", test_grid_spec);
   g_test_add_func ("/optics/grid-values", test_grid_values);
   g_test_add_func ("/optics/f1-range", test_f1_range);
+  g_test_add_func ("/optics/ranges", test_ranges);
   g_test_add_func ("/optics/bad-material", test_bad_material);
   g_test_add_func ("/optics/cache", test_cache);
   g_test_add_func ("/optics/batch", test_batch);

@@ -38,10 +38,11 @@ xrlab_energy_factors (double wavelength_a, double *k_delta, double *k_mu)
 /* " (point 3)" for grids of more than one point, "" otherwise. */
 char *xrlab_energy_point_suffix (gsize i, gsize n);
 
-/* Checks @value in @unit (point @i of @n, for the message) against the
- * tables and converts it to keV (a value within 1e-9 relative of a limit is
+/* Checks @value in @unit (point @i of @n, for the message) against @range
+ * and converts it to keV (a value within XRLAB_ENERGY_SLACK of a limit is
  * taken as the limit). */
 gboolean xrlab_energy_check_value (double value, XrlabEnergyUnit unit, gsize i, gsize n,
-                                   double *energy_kev, GError **error);
+                                   const XrlabEnergyRange *range, double *energy_kev,
+                                   GError **error);
 
 G_END_DECLS

@@ -17,9 +17,32 @@
 
 G_DEFINE_QUARK (xrlab-optics-error-quark, xrlab_optics_error)
 
-/* Relative slack at the ends of a table: 0.0293 keV is 29.299999999999997 eV
- * in binary and must still count as 29.3 eV. */
-#define EDGE_SLACK 1e-9
+/* ---- tables and their energy ranges -------------------------------------- */
+
+/* In XrlabFactorTable order. Henke: f2 from 10 eV (Zr from 1 eV), f1 from
+ * 29.3 eV at the latest (Si and most elements), both to 30 keV; the test
+ * /optics/ranges checks these numbers against the tables themselves. */
+static const XrlabEnergyRange ranges[XRLAB_FACTOR_TABLE_N] = {
+  [XRLAB_FACTOR_TABLE_HENKE] = {
+    XRLAB_FACTOR_TABLE_HENKE, "henke", "Henke", 10.0, 30000.0, 29.3,
+  },
+};
+
+const XrlabEnergyRange *
+xrlab_energy_range_get (XrlabFactorTable table)
+{
+  g_return_val_if_fail ((guint) table < XRLAB_FACTOR_TABLE_N, NULL);
+  return &ranges[table];
+}
+
+/* The range grids are checked against: one table today. */
+static inline const XrlabEnergyRange *
+henke (void)
+{
+  return &ranges[XRLAB_FACTOR_TABLE_HENKE];
+}
+
+/* ---- units ---------------------------------------------------------------- */
 
 gboolean
 xrlab_energy_unit_parse (const char *text, XrlabEnergyUnit *unit)
@@ -89,15 +112,16 @@ xrlab_energy_point_suffix (gsize i, gsize n)
 
 gboolean
 xrlab_energy_check_value (double value, XrlabEnergyUnit unit, gsize i, gsize n,
-                          double *energy_kev, GError **error)
+                          const XrlabEnergyRange *range, double *energy_kev, GError **error)
 {
+  const double min_kev = range->min_ev / 1000.0, max_kev = range->max_ev / 1000.0;
   g_autofree char *where = NULL;
   char buf[XRLAB_DTOA_BUFSIZE];
   double e;
 
   /* The fast path: a valid energy costs a few comparisons. */
   e = isfinite (value) && value > 0.0 ? xrlab_energy_to_kev (value, unit) : NAN;
-  if (e >= XRLAB_ENERGY_MIN_KEV && e <= XRLAB_ENERGY_MAX_KEV)
+  if (e >= min_kev && e <= max_kev)
     {
       *energy_kev = e;
       return TRUE;
@@ -124,35 +148,31 @@ xrlab_energy_check_value (double value, XrlabEnergyUnit unit, gsize i, gsize n,
                      xrlab_format_double (value, buf), xrlab_energy_unit_get_name (unit), where);
       return FALSE;
     }
-  e = xrlab_energy_to_kev (value, unit);
-  if (e < XRLAB_ENERGY_MIN_KEV && e >= XRLAB_ENERGY_MIN_KEV * (1 - EDGE_SLACK))
-    e = XRLAB_ENERGY_MIN_KEV;
-  if (e > XRLAB_ENERGY_MAX_KEV && e <= XRLAB_ENERGY_MAX_KEV * (1 + EDGE_SLACK))
-    e = XRLAB_ENERGY_MAX_KEV;
-  if (!(e >= XRLAB_ENERGY_MIN_KEV && e <= XRLAB_ENERGY_MAX_KEV))
+  if (xrlab_energy_place (e, min_kev, max_kev, &e) == XRLAB_ENERGY_INSIDE)
     {
-      if (unit == XRLAB_ENERGY_UNIT_ANGSTROM)
-        g_set_error (error, XRLAB_OPTICS_ERROR, XRLAB_OPTICS_ERROR_ENERGY,
-                     _("Wavelength %s Å (%.6g keV)%s is outside the Henke tables: "
-                       "%.6g–%.6g Å (%g–%g keV)"),
-                     xrlab_format_double (value, buf), e, where,
-                     xrlab_kev_to_angstrom (XRLAB_ENERGY_MAX_KEV),
-                     xrlab_kev_to_angstrom (XRLAB_ENERGY_MIN_KEV),
-                     XRLAB_ENERGY_MIN_KEV, XRLAB_ENERGY_MAX_KEV);
-      else if (unit == XRLAB_ENERGY_UNIT_EV)
-        g_set_error (error, XRLAB_OPTICS_ERROR, XRLAB_OPTICS_ERROR_ENERGY,
-                     _("Energy %s eV%s is outside the Henke tables: %g–%g eV"),
-                     xrlab_format_double (value, buf), where,
-                     XRLAB_ENERGY_MIN_KEV * 1000, XRLAB_ENERGY_MAX_KEV * 1000);
-      else
-        g_set_error (error, XRLAB_OPTICS_ERROR, XRLAB_OPTICS_ERROR_ENERGY,
-                     _("Energy %s keV%s is outside the Henke tables: %g–%g keV"),
-                     xrlab_format_double (value, buf), where,
-                     XRLAB_ENERGY_MIN_KEV, XRLAB_ENERGY_MAX_KEV);
-      return FALSE;
+      *energy_kev = e;
+      return TRUE;
     }
-  *energy_kev = e;
-  return TRUE;
+  if (unit == XRLAB_ENERGY_UNIT_ANGSTROM)
+    g_set_error (error, XRLAB_OPTICS_ERROR, XRLAB_OPTICS_ERROR_ENERGY,
+                 /* TRANSLATORS: the third %s is the name of a table ("Henke") */
+                 _("Wavelength %s Å (%.6g keV)%s is outside the %s tables: "
+                   "%.6g–%.6g Å (%g–%g keV)"),
+                 xrlab_format_double (value, buf), e, where, range->name,
+                 xrlab_kev_to_angstrom (max_kev), xrlab_kev_to_angstrom (min_kev),
+                 min_kev, max_kev);
+  else if (unit == XRLAB_ENERGY_UNIT_EV)
+    g_set_error (error, XRLAB_OPTICS_ERROR, XRLAB_OPTICS_ERROR_ENERGY,
+                 /* TRANSLATORS: the third %s is the name of a table ("Henke") */
+                 _("Energy %s eV%s is outside the %s tables: %g–%g eV"),
+                 xrlab_format_double (value, buf), where, range->name,
+                 range->min_ev, range->max_ev);
+  else
+    g_set_error (error, XRLAB_OPTICS_ERROR, XRLAB_OPTICS_ERROR_ENERGY,
+                 /* TRANSLATORS: the third %s is the name of a table ("Henke") */
+                 _("Energy %s keV%s is outside the %s tables: %g–%g keV"),
+                 xrlab_format_double (value, buf), where, range->name, min_kev, max_kev);
+  return FALSE;
 }
 
 static XrlabEnergyGrid *
@@ -195,6 +215,7 @@ check_size (gsize n, GError **error)
 XrlabEnergyGrid *
 xrlab_energy_grid_new (const double *values, gsize n, XrlabEnergyUnit unit, GError **error)
 {
+  const XrlabEnergyRange *range = henke ();
   XrlabEnergyGrid *g;
 
   if (!check_size (n, error))
@@ -206,7 +227,7 @@ xrlab_energy_grid_new (const double *values, gsize n, XrlabEnergyUnit unit, GErr
     {
       double e;
 
-      if (!xrlab_energy_check_value (values[i], unit, i, n, &e, error))
+      if (!xrlab_energy_check_value (values[i], unit, i, n, range, &e, error))
         {
           xrlab_energy_grid_unref (g);
           return NULL;
@@ -238,8 +259,8 @@ xrlab_energy_grid_new_range (double start, double stop, gsize n,
   if (!check_size (n, error))
     return NULL;
   /* Check the ends first, so the message names them. */
-  if (!xrlab_energy_check_value (start, unit, 0, 1, &dummy, error)
-      || !xrlab_energy_check_value (stop, unit, 0, 1, &dummy, error))
+  if (!xrlab_energy_check_value (start, unit, 0, 1, henke (), &dummy, error)
+      || !xrlab_energy_check_value (stop, unit, 0, 1, henke (), &dummy, error))
     return NULL;
   if (start == stop)
     {

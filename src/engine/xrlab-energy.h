@@ -1,11 +1,15 @@
 /* xrlab-energy.h -- photon energies: units, grids and energy specs
  *
- * Energies. The Henke tables cover 10 eV–30 keV for f2 and from 29.3 eV
- * (19.1–19.3 eV for the updated Be, Mo, Ru, Sc, Ti, W, Zr, La, Gd) to 30 keV
- * for f1. A grid is checked against 10 eV–30 keV when it is made; a
- * computation that needs f1 is checked against each element's f1 range.
- * Either way an energy outside gets an error naming it and the valid range;
- * NaN and infinite energies are rejected when the grid is made.
+ * Tables and their ranges. Each table of atomic scattering factors covers
+ * an energy range, given as data (XrlabEnergyRange), not as constants in the
+ * code that checks it. The Henke tables cover 10 eV–30 keV for f2 and from
+ * 29.3 eV (19.1–19.3 eV for the updated Be, Mo, Ru, Sc, Ti, W, Zr, La, Gd)
+ * to 30 keV for f1. A grid is checked against the table's range when it is
+ * made; a computation that needs f1 is checked against each element's f1
+ * range. Either way an energy outside gets an error naming it, the table
+ * and the valid range; NaN and infinite energies are rejected when the grid
+ * is made. Every check counts an energy within XRLAB_ENERGY_SLACK of an end
+ * as that end (xrlab_energy_place()).
  *
  * Units. Energies are entered in keV, eV or as wavelengths in Å; inside the
  * engine they are keV, with λ = hc/E (XRLAB_HC_KEV_A, xrlab-constants.h).
@@ -32,9 +36,69 @@ typedef enum {
   XRLAB_OPTICS_ERROR_DATA,      /* the built-in tables could not be read */
 } XrlabOpticsError;
 
-/* The range of the Henke tables taken together [keV]. */
+/* ---- tables and their energy ranges -------------------------------------- */
+
+/* The tables of atomic scattering factors. */
+typedef enum {
+  XRLAB_FACTOR_TABLE_HENKE,   /* Henke, Gullikson & Davis 1993, with CXRO's updates */
+  XRLAB_FACTOR_TABLE_N        /* the number of tables (not one) */
+} XrlabFactorTable;
+
+/* The energies a table covers, in eV (the unit the tables are given in). */
+typedef struct {
+  XrlabFactorTable table;
+  const char *id;            /* machine name ("henke"): options and files, never translated */
+  const char *name;          /* proper name ("Henke") in messages: "outside the Henke tables" */
+  double min_ev;             /* every energy of a grid lies within [min_ev, max_ev] */
+  double max_ev;
+  double complete_min_ev;    /* from here to max_ev every element has every quantity (the
+                              * window's range: it computes all quantities together) */
+} XrlabEnergyRange;
+
+const XrlabEnergyRange *xrlab_energy_range_get (XrlabFactorTable table);
+
+/* The range of the Henke tables [keV], as constants for older callers: the
+ * code checks against xrlab_energy_range_get (XRLAB_FACTOR_TABLE_HENKE). */
 #define XRLAB_ENERGY_MIN_KEV 0.01
 #define XRLAB_ENERGY_MAX_KEV 30.0
+
+/* An energy within this relative distance outside an end of a range counts
+ * as that end: 0.0293 keV is 29.299999999999997 eV in binary and must still
+ * count as 29.3 eV. */
+#define XRLAB_ENERGY_SLACK 1e-9
+
+typedef enum {
+  XRLAB_ENERGY_INSIDE,
+  XRLAB_ENERGY_BELOW,
+  XRLAB_ENERGY_ABOVE,
+  XRLAB_ENERGY_UNORDERED,    /* NaN */
+} XrlabEnergyPlace;
+
+/* Where @energy lies with respect to [@min, @max] (all three in one unit:
+ * the slack is relative), counting XRLAB_ENERGY_SLACK. @snapped (may be
+ * NULL) gets the end when @energy is within the slack outside it, @energy
+ * otherwise. The one range check of the engine and of the window. */
+static inline XrlabEnergyPlace
+xrlab_energy_place (double energy, double min, double max, double *snapped)
+{
+  double e = energy;
+
+  if (e < min && e >= min * (1 - XRLAB_ENERGY_SLACK))
+    e = min;
+  else if (e > max && e <= max * (1 + XRLAB_ENERGY_SLACK))
+    e = max;
+  if (snapped != NULL)
+    *snapped = e;
+  if (e >= min && e <= max)
+    return XRLAB_ENERGY_INSIDE;
+  if (e < min)
+    return XRLAB_ENERGY_BELOW;
+  if (e > max)
+    return XRLAB_ENERGY_ABOVE;
+  return XRLAB_ENERGY_UNORDERED;
+}
+
+/* ---- units and grids ------------------------------------------------------ */
 
 /* The most points of one grid. */
 #define XRLAB_ENERGY_GRID_MAX_POINTS 1000000
@@ -66,9 +130,9 @@ typedef enum {
 typedef struct _XrlabEnergyGrid XrlabEnergyGrid;
 
 /* The @n values (in @unit, in the given order, repeats allowed). Every value
- * must be finite, positive, and within 10 eV–30 keV (a value within 1e-9
- * relative of a limit is taken as the limit); the error names the first
- * that is not, and its position. */
+ * must be finite, positive, and within the range of the Henke tables,
+ * 10 eV–30 keV (a value within XRLAB_ENERGY_SLACK of a limit is taken as
+ * the limit); the error names the first that is not, and its position. */
 XrlabEnergyGrid *xrlab_energy_grid_new (const double *values, gsize n,
                                         XrlabEnergyUnit unit, GError **error);
 

@@ -24,10 +24,6 @@
 
 #define BLOCK 256
 
-/* Relative slack at the ends of a table: 0.0293 keV is 29.299999999999997 eV
- * in binary and must still count as 29.3 eV. */
-#define EDGE_SLACK 1e-9
-
 #define BIT(q) XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_##q)
 
 /* Quantities that need Σ n_i f1_i, and those that need Σ n_i f2_i. */
@@ -164,14 +160,11 @@ set_f1_range_error (GError **error, const XrlabHenkeTable *t, double energy_kev,
                t->f1_min_ev / 1000.0, t->max_ev / 1000.0);
 }
 
-/* Clamps @x into [lo, hi] when it lies within EDGE_SLACK of an end. */
+/* Clamps @x into [lo, hi] when it lies within XRLAB_ENERGY_SLACK of an end. */
 static inline double
 clamp_slack (double x, double lo, double hi)
 {
-  if (x < lo && x >= lo * (1 - EDGE_SLACK))
-    return lo;
-  if (x > hi && x <= hi * (1 + EDGE_SLACK))
-    return hi;
+  xrlab_energy_place (x, lo, hi, &x);
   return x;
 }
 
@@ -661,7 +654,8 @@ xrlab_optics_compute_point (const XrlabOpticsMaterial *material, double energy_k
 
   quantities &= XRLAB_QUANTITY_MASK_ALL;
   if (!check_material (material, quantities, error)
-      || !xrlab_energy_check_value (energy_kev, XRLAB_ENERGY_UNIT_KEV, 0, 1, &e, error))
+      || !xrlab_energy_check_value (energy_kev, XRLAB_ENERGY_UNIT_KEV, 0, 1,
+                                    xrlab_energy_range_get (XRLAB_FACTOR_TABLE_HENKE), &e, error))
     return FALSE;
 
   f = material->formula;
