@@ -150,6 +150,27 @@ test_minimal (void)
   g_assert_cmpuint (s->sweep.points, ==, 100);
 }
 
+/* The values energy is checked like every energy: within the slack of an
+ * end it is that end, as the values table takes it. */
+static void
+test_values_energy (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(XrlabSession) s = NULL;
+
+  s = xrlab_session_from_json (HEAD "\"materials\":[]," SWEEP ",\"values\":{\"energy_eV\":29.29999999}}", -1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpfloat (s->values_energy_ev, ==, 29.3);
+  g_clear_pointer (&s, xrlab_session_free);
+  s = xrlab_session_from_json (HEAD "\"materials\":[]," SWEEP ",\"values\":{\"energy_eV\":30000}}", -1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpfloat (s->values_energy_ev, ==, 30000);
+  expect_refused (HEAD "\"materials\":[]," SWEEP ",\"values\":{\"energy_eV\":29.2}}",
+                  XRLAB_SESSION_ERROR_INVALID, "values.energy_eV: 29.2 eV is outside 29.3 – 30000 eV");
+  expect_refused (HEAD "\"materials\":[]," SWEEP ",\"values\":{\"energy_eV\":30001}}",
+                  XRLAB_SESSION_ERROR_INVALID, "values.energy_eV: 30001 eV is outside 29.3 – 30000 eV");
+}
+
 static void
 test_load_errors (void)
 {
@@ -247,6 +268,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/session/round-trip", test_round_trip);
   g_test_add_func ("/session/refused", test_refused);
   g_test_add_func ("/session/minimal", test_minimal);
+  g_test_add_func ("/session/values-energy", test_values_energy);
   g_test_add_func ("/session/load-errors", test_load_errors);
   g_test_add_func ("/session/save-atomic", test_save_atomic);
   status = g_test_run ();

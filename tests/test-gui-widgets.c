@@ -173,6 +173,11 @@ count_changed (XrlabSweepControls *c, gpointer data)
   (*(int *) data)++;
 }
 
+/* A table whose every quantity starts at 10 eV. */
+static const XrlabEnergyRange wide_range = {
+  XRLAB_FACTOR_TABLE_HENKE, "wide", "Wide", 10.0, 30000.0, 10.0,
+};
+
 static void
 test_sweep_controls (void)
 {
@@ -183,7 +188,8 @@ test_sweep_controls (void)
 
   g_object_ref_sink (c);
   xrlab_sweep_controls_set_sweep (c, &s);
-  xrlab_sweep_controls_set_limits (c, 29.3, 30000);
+  g_assert_true (xrlab_sweep_get_default_range () == xrlab_energy_range_get (XRLAB_FACTOR_TABLE_HENKE));
+  xrlab_sweep_controls_set_range (c, xrlab_sweep_get_default_range ());
   g_assert_true (xrlab_sweep_controls_is_valid (c));
   g_signal_connect (c, "changed", G_CALLBACK (count_changed), &changed);
 
@@ -197,6 +203,7 @@ test_sweep_controls (void)
   g_assert_nonnull (err);
   g_assert_nonnull (strstr (err, "0.0293 keV"));
   g_assert_nonnull (strstr (err, "30 keV"));
+  g_assert_nonnull (strstr (err, "in the Henke tables"));
   g_assert_cmpint (changed, ==, 1);
   {
     XrlabSweep got;
@@ -204,14 +211,14 @@ test_sweep_controls (void)
     g_assert_cmpfloat (got.start, ==, 1.0);   /* the last valid sweep */
   }
 
-  /* The same energy is fine where only f2 is needed (beta). */
-  xrlab_sweep_controls_set_limits (c, 10, 30000);
+  /* The same energy is fine in a table that starts lower. */
+  xrlab_sweep_controls_set_range (c, &wide_range);
   g_assert_true (xrlab_sweep_controls_is_valid (c));
   g_assert_cmpint (changed, ==, 2);
 
   /* Above 30 keV; stop below start; not a number. */
   gtk_editable_set_text (xrlab_sweep_controls_get_stop_editable (c), "31");
-  g_assert_nonnull (strstr (xrlab_sweep_controls_get_error (c), "above the highest energy"));
+  g_assert_nonnull (strstr (xrlab_sweep_controls_get_error (c), "above the highest energy of the Wide tables"));
   gtk_editable_set_text (xrlab_sweep_controls_get_stop_editable (c), "0.005");
   g_assert_nonnull (strstr (xrlab_sweep_controls_get_error (c), "must be below"));
   gtk_editable_set_text (xrlab_sweep_controls_get_stop_editable (c), "abc");
@@ -234,7 +241,7 @@ test_sweep_controls (void)
     g_assert_cmpfloat_with_epsilon (hi, 10000.0, 1e-1);
   }
   /* In Å the long-wavelength end is the low-energy end. */
-  xrlab_sweep_controls_set_limits (c, 29.3, 30000);
+  xrlab_sweep_controls_set_range (c, xrlab_sweep_get_default_range ());
   g_assert_nonnull (strstr (xrlab_sweep_controls_get_error (c), "beyond the longest wavelength"));
   g_assert_nonnull (strstr (xrlab_sweep_controls_get_error (c), "423."));
 
@@ -251,12 +258,24 @@ test_sweep_fill (void)
   g_assert_cmpfloat_with_epsilon (x[1], 10.0, 1e-12);
   g_assert_cmpfloat (x[2], ==, 100.0);
   g_assert_cmpfloat_with_epsilon (ev[1], 10000.0, 1e-9);
+  {
+    /* The engine's points: a sweep is the grid the CLI would make. */
+    g_autoptr(XrlabEnergyGrid) grid = xrlab_energy_grid_new_range (1.0, 30.0, 7, XRLAB_GRID_LOG,
+                                                                   XRLAB_ENERGY_UNIT_KEV, NULL);
+    XrlabSweep s7 = { 1.0, 30.0, 7, TRUE, XRLAB_ENERGY_UNIT_KEV };
+    double x7[7];
+
+    xrlab_sweep_fill (&s7, x7, NULL);
+    for (int i = 0; i < 7; i++)
+      g_assert_cmpfloat (x7[i], ==, xrlab_energy_grid_get_energies_kev (grid)[i]);
+  }
 
   s = (XrlabSweep) { 1.0, 2.0, 3, FALSE, XRLAB_ENERGY_UNIT_ANGSTROM };
   xrlab_sweep_fill (&s, x, ev);
   g_assert_cmpfloat (x[1], ==, 1.5);
-  g_assert_cmpfloat_with_epsilon (ev[0], XRLAB_HC_EV_ANGSTROM, 1e-9);
-  g_assert_cmpfloat_with_epsilon (ev[2], XRLAB_HC_EV_ANGSTROM / 2, 1e-9);
+  /* hc = 12398.419843320026 eV Å (CODATA 2018) */
+  g_assert_cmpfloat_with_epsilon (ev[0], 12398.419843320026, 1e-9);
+  g_assert_cmpfloat_with_epsilon (ev[2], 12398.419843320026 / 2, 1e-9);
 }
 
 static void

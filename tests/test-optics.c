@@ -303,6 +303,19 @@ test_grid_values (void)
   g_assert_cmpfloat (xrlab_energy_grid_get_energies_kev (down)[0], ==, 15.0);
   g_assert_cmpfloat (xrlab_energy_grid_get_energies_kev (down)[2], ==, 5.0);
 
+  /* The grid's points are xrlab_energy_fill_range()'s, ends exact. */
+  {
+    double v[100];
+
+    xrlab_energy_fill_range (1, 30, 100, XRLAB_GRID_LOG, v);
+    for (int i = 0; i < 100; i++)
+      g_assert_cmpfloat (v[i], ==, xrlab_energy_grid_get_energies_kev (lg)[i]);
+    xrlab_energy_fill_range (0.1, 0.7, 3, XRLAB_GRID_LINEAR, v);
+    g_assert_cmpfloat (v[0], ==, 0.1);
+    g_assert_cmpfloat (v[1], ==, 0.1 + (0.7 - 0.1) * 0.5);
+    g_assert_cmpfloat (v[2], ==, 0.7);
+  }
+
   g_assert_true (xrlab_energy_grid_ref (lin) == lin);
   xrlab_energy_grid_unref (lin);
 }
@@ -378,7 +391,7 @@ test_ranges (void)
 
   g_assert_cmpint (xrlab_energy_place (5.0, 1.0, 10.0, &snapped), ==, XRLAB_ENERGY_INSIDE);
   g_assert_cmpfloat (snapped, ==, 5.0);
-  g_assert_cmpint (xrlab_energy_place (0.0293 * 1000, 29.3, 30000, &snapped), ==, XRLAB_ENERGY_INSIDE);
+  g_assert_cmpint (xrlab_energy_place (29.3 * (1 - 5e-10), 29.3, 30000, &snapped), ==, XRLAB_ENERGY_INSIDE);
   g_assert_cmpfloat (snapped, ==, 29.3);
   g_assert_cmpint (xrlab_energy_place (30000 * (1 + 5e-10), 29.3, 30000, &snapped), ==, XRLAB_ENERGY_INSIDE);
   g_assert_cmpfloat (snapped, ==, 30000);
@@ -642,6 +655,35 @@ test_units (void)
   assert_rel (xrlab_kev_to_angstrom (8.048), 1.5405591258, 1e-10, "Cu Kα");
   assert_rel (xrlab_angstrom_to_kev (xrlab_kev_to_angstrom (17.4793)), 17.4793, 1e-15, "round trip");
   g_assert_cmpfloat (xrlab_energy_to_kev (8048, XRLAB_ENERGY_UNIT_EV), ==, 8.048);
+  g_assert_cmpfloat (xrlab_energy_from_kev (8.048, XRLAB_ENERGY_UNIT_EV), ==, 8048);
+  g_assert_cmpfloat (xrlab_energy_from_kev (8.048, XRLAB_ENERGY_UNIT_KEV), ==, 8.048);
+  g_assert_cmpfloat (xrlab_energy_from_kev (8.048, XRLAB_ENERGY_UNIT_ANGSTROM), ==, xrlab_kev_to_angstrom (8.048));
+
+  /* One conversion: exact within a unit, one step between eV and keV, through
+   * keV for wavelengths. */
+  g_assert_cmpfloat (xrlab_energy_convert (29.3, XRLAB_ENERGY_UNIT_EV, XRLAB_ENERGY_UNIT_EV), ==, 29.3);
+  g_assert_cmpfloat (xrlab_energy_convert (1.5406, XRLAB_ENERGY_UNIT_ANGSTROM, XRLAB_ENERGY_UNIT_ANGSTROM), ==, 1.5406);
+  g_assert_cmpfloat (xrlab_energy_convert (29.3, XRLAB_ENERGY_UNIT_EV, XRLAB_ENERGY_UNIT_KEV), ==, 29.3 / 1000);
+  g_assert_cmpfloat (xrlab_energy_convert (0.0293, XRLAB_ENERGY_UNIT_KEV, XRLAB_ENERGY_UNIT_EV), ==, 0.0293 * 1000);
+  g_assert_cmpfloat (xrlab_energy_convert (8048, XRLAB_ENERGY_UNIT_EV, XRLAB_ENERGY_UNIT_ANGSTROM), ==,
+                     xrlab_kev_to_angstrom (8.048));
+  assert_rel (xrlab_energy_convert (1.5406, XRLAB_ENERGY_UNIT_ANGSTROM, XRLAB_ENERGY_UNIT_EV),
+              12398.419843320026 / 1.5406, 1e-15, "Å → eV");
+
+  /* Names as printed and as stored in files. */
+  g_assert_cmpstr (xrlab_energy_unit_get_name (XRLAB_ENERGY_UNIT_ANGSTROM), ==, "Å");
+  g_assert_cmpstr (xrlab_energy_unit_get_id (XRLAB_ENERGY_UNIT_ANGSTROM), ==, "A");
+  g_assert_cmpstr (xrlab_energy_unit_get_id (XRLAB_ENERGY_UNIT_EV), ==, "eV");
+  g_assert_cmpstr (xrlab_energy_unit_get_id (XRLAB_ENERGY_UNIT_KEV), ==, "keV");
+  for (int k = 0; k <= XRLAB_ENERGY_UNIT_ANGSTROM; k++)
+    {
+      g_assert_true (xrlab_energy_unit_from_id (xrlab_energy_unit_get_id (k), &u));
+      g_assert_cmpint (u, ==, k);
+    }
+  g_assert_true (xrlab_energy_unit_from_id ("Å", &u) && u == XRLAB_ENERGY_UNIT_ANGSTROM);
+  g_assert_false (xrlab_energy_unit_from_id ("ev", &u));   /* files are exact */
+  g_assert_false (xrlab_energy_unit_from_id ("Angstrom", &u));
+  g_assert_false (xrlab_energy_unit_from_id (NULL, &u));
   /* CODATA 2018 */
   assert_rel (XRLAB_HC_KEV_A, 12.398419843320026, 1e-16, "hc");
 }

@@ -158,7 +158,7 @@ xrlab_session_to_json (const XrlabSession *session,
   g_string_append (s, ",\n    \"stop\": ");
   xrlab_json_append_number (s, session->sweep.stop);
   g_string_append_printf (s, ",\n    \"unit\": \"%s\",\n    \"points\": %u,\n    \"spacing\": \"%s\"\n  },\n",
-                          xrlab_energy_unit_id (session->sweep.unit), session->sweep.points,
+                          xrlab_energy_unit_get_id (session->sweep.unit), session->sweep.points,
                           session->sweep.log ? "log" : "linear");
   g_string_append_printf (s, "  \"plot\": {\n    \"quantity\": \"%s\",\n    \"x_log\": %s,\n    \"y_log\": %s\n  },\n",
                           info->id, session->x_log ? "true" : "false", session->y_log ? "true" : "false");
@@ -458,14 +458,15 @@ static gboolean
 parse_values (JsonObject *obj, XrlabSession *session, GError **error)
 {
   static const char *const allowed[] = { "energy_eV", NULL };
+  const XrlabEnergyRange *range = xrlab_sweep_get_default_range ();
   double ev = session->values_energy_ev;
 
   if (!check_members (obj, "values", allowed, error) ||
       !get_number (obj, "energy_eV", "values", FALSE, &ev, error))
     return FALSE;
-  if (ev < XRLAB_HENKE_MIN_F1_EV || ev > XRLAB_HENKE_MAX_EV)
+  if (xrlab_energy_place (ev, range->complete_min_ev, range->max_ev, &ev) != XRLAB_ENERGY_INSIDE)
     return fail (error, "values.energy_eV", _("%g eV is outside %g – %g eV"), ev,
-                 XRLAB_HENKE_MIN_F1_EV, XRLAB_HENKE_MAX_EV);
+                 range->complete_min_ev, range->max_ev);
   session->values_energy_ev = ev;
   return TRUE;
 }
@@ -573,8 +574,7 @@ xrlab_session_from_json (const char  *data,
     return NULL;
 
   /* The sweep must be valid for the quantity it is shown with. */
-  if (!xrlab_sweep_validate (&session->sweep, xrlab_quantity_min_ev (session->quantity),
-                             XRLAB_HENKE_MAX_EV, &local))
+  if (!xrlab_sweep_validate (&session->sweep, xrlab_sweep_get_default_range (), &local))
     {
       fail (error, "sweep", "%s", local->message);
       return NULL;

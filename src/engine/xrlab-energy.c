@@ -101,6 +101,81 @@ xrlab_energy_to_kev (double value, XrlabEnergyUnit unit)
     }
 }
 
+const char *
+xrlab_energy_unit_get_id (XrlabEnergyUnit unit)
+{
+  switch (unit)
+    {
+    case XRLAB_ENERGY_UNIT_KEV: return "keV";
+    case XRLAB_ENERGY_UNIT_EV: return "eV";
+    case XRLAB_ENERGY_UNIT_ANGSTROM: return "A";
+    default: return "?";
+    }
+}
+
+gboolean
+xrlab_energy_unit_from_id (const char *id, XrlabEnergyUnit *unit)
+{
+  XrlabEnergyUnit u;
+
+  if (id == NULL)
+    return FALSE;
+  if (strcmp (id, "eV") == 0)
+    u = XRLAB_ENERGY_UNIT_EV;
+  else if (strcmp (id, "keV") == 0)
+    u = XRLAB_ENERGY_UNIT_KEV;
+  else if (strcmp (id, "A") == 0 || strcmp (id, "Å") == 0)
+    u = XRLAB_ENERGY_UNIT_ANGSTROM;
+  else
+    return FALSE;
+  if (unit)
+    *unit = u;
+  return TRUE;
+}
+
+double
+xrlab_energy_from_kev (double energy_kev, XrlabEnergyUnit unit)
+{
+  switch (unit)
+    {
+    case XRLAB_ENERGY_UNIT_EV: return energy_kev * 1000.0;
+    case XRLAB_ENERGY_UNIT_ANGSTROM: return XRLAB_HC_KEV_A / energy_kev;
+    case XRLAB_ENERGY_UNIT_KEV:
+    default: return energy_kev;
+    }
+}
+
+double
+xrlab_energy_convert (double value, XrlabEnergyUnit from, XrlabEnergyUnit to)
+{
+  if (from == to)
+    return value;
+  if (from == XRLAB_ENERGY_UNIT_EV && to == XRLAB_ENERGY_UNIT_KEV)
+    return value / 1000.0;
+  if (from == XRLAB_ENERGY_UNIT_KEV && to == XRLAB_ENERGY_UNIT_EV)
+    return value * 1000.0;
+  return xrlab_energy_from_kev (xrlab_energy_to_kev (value, from), to);
+}
+
+/* ---- grids ---------------------------------------------------------------- */
+
+void
+xrlab_energy_fill_range (double start, double stop, gsize n, XrlabGridSpacing spacing,
+                         double *values)
+{
+  g_return_if_fail (n >= 2);
+  for (gsize i = 0; i < n; i++)
+    {
+      double t = (double) i / (double) (n - 1);
+      if (spacing == XRLAB_GRID_LOG)
+        values[i] = start * pow (stop / start, t);
+      else
+        values[i] = start + (stop - start) * t;
+    }
+  values[0] = start;
+  values[n - 1] = stop;
+}
+
 /* " (point 3)" for grids of more than one point. */
 char *
 xrlab_energy_point_suffix (gsize i, gsize n)
@@ -271,16 +346,7 @@ xrlab_energy_grid_new_range (double start, double stop, gsize n,
       return NULL;
     }
   v = g_new (double, n);
-  for (gsize i = 0; i < n; i++)
-    {
-      double t = (double) i / (double) (n - 1);
-      if (spacing == XRLAB_GRID_LOG)
-        v[i] = start * pow (stop / start, t);
-      else
-        v[i] = start + (stop - start) * t;
-    }
-  v[0] = start;
-  v[n - 1] = stop;
+  xrlab_energy_fill_range (start, stop, n, spacing, v);
   return xrlab_energy_grid_new (v, n, unit, error);
 }
 

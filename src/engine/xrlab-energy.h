@@ -63,8 +63,9 @@ const XrlabEnergyRange *xrlab_energy_range_get (XrlabFactorTable table);
 #define XRLAB_ENERGY_MAX_KEV 30.0
 
 /* An energy within this relative distance outside an end of a range counts
- * as that end: 0.0293 keV is 29.299999999999997 eV in binary and must still
- * count as 29.3 eV. */
+ * as that end: a limit that went through a unit conversion (keV, eV, Å) or
+ * a printed and re-read number may come back a few units in the last place
+ * outside, and must still count as the limit. */
 #define XRLAB_ENERGY_SLACK 1e-9
 
 typedef enum {
@@ -111,7 +112,12 @@ typedef enum {
 
 /* "keV", "eV", "A" / "Å" / "Angstrom" (case-insensitive); FALSE if none. */
 gboolean    xrlab_energy_unit_parse (const char *text, XrlabEnergyUnit *unit);
+/* The unit as printed: "keV", "eV", "Å". */
 const char *xrlab_energy_unit_get_name (XrlabEnergyUnit unit);
+/* The unit in files (ASCII): "keV", "eV", "A"; and back, exactly "keV",
+ * "eV", "A" or "Å" (FALSE for anything else). */
+const char *xrlab_energy_unit_get_id   (XrlabEnergyUnit unit);
+gboolean    xrlab_energy_unit_from_id  (const char *id, XrlabEnergyUnit *unit);
 
 /* Photon energy [keV] ↔ wavelength [Å]: λ E = hc = 12.398419843320026 keV Å. */
 double xrlab_kev_to_angstrom (double energy_kev);
@@ -119,11 +125,24 @@ double xrlab_angstrom_to_kev (double wavelength_a);
 
 /* @value in @unit to keV (E = hc/λ for wavelengths). */
 double xrlab_energy_to_kev (double value, XrlabEnergyUnit unit);
+/* @energy_kev in @unit (λ = hc/E for wavelengths). */
+double xrlab_energy_from_kev (double energy_kev, XrlabEnergyUnit unit);
+/* @value in @from to @to: exact when the units are the same, one
+ * multiplication or division by 1000 between eV and keV, through keV
+ * otherwise. The one conversion of the engine and the window. */
+double xrlab_energy_convert (double value, XrlabEnergyUnit from, XrlabEnergyUnit to);
 
 typedef enum {
   XRLAB_GRID_LINEAR,
   XRLAB_GRID_LOG,
 } XrlabGridSpacing;
+
+/* @n >= 2 values from @start to @stop inclusive (in any one unit), equally
+ * spaced (LINEAR) or equally spaced in their logarithm (LOG); the end
+ * points are exact. The points of xrlab_energy_grid_new_range() and of the
+ * window's sweep. */
+void xrlab_energy_fill_range (double start, double stop, gsize n,
+                              XrlabGridSpacing spacing, double *values);
 
 /* An immutable, reference-counted set of photon energies with what every
  * computation on it needs precomputed (λ, λ² and λ factors). */

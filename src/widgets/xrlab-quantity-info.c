@@ -74,11 +74,3 @@ xrlab_quantity_info_lookup (const char *id)
       return xrlab_quantity_info_get (i);
   return NULL;
 }
-
-double
-xrlab_quantity_min_ev (XrlabQuantity q)
-{
-  g_return_val_if_fail ((guint) q < XRLAB_QUANTITY_N, XRLAB_HENKE_MIN_F1_EV);
-  /* Every quantity: see XRLAB_HENKE_MIN_F1_EV. */
-  return XRLAB_HENKE_MIN_F1_EV;
-}

@@ -261,7 +261,9 @@ clear_values (XrlabValuesView *self)
 static void
 show_wavelength (XrlabValuesView *self)
 {
-  g_autofree char *text = g_strdup_printf ("λ = %.5g Å", XRLAB_HC_EV_ANGSTROM / self->energy_ev);
+  double wavelength_a = xrlab_energy_convert (self->energy_ev, XRLAB_ENERGY_UNIT_EV,
+                                              XRLAB_ENERGY_UNIT_ANGSTROM);
+  g_autofree char *text = g_strdup_printf ("λ = %.5g Å", wavelength_a);
   gtk_label_set_text (self->wavelength_label, text);
 }
 
@@ -282,17 +284,24 @@ static void
 on_energy_changed (GtkEditable     *editable,
                    XrlabValuesView *self)
 {
+  const XrlabEnergyRange *range = xrlab_sweep_get_default_range ();
   const char *text = gtk_editable_get_text (editable);
-  double kev;
+  double kev, ev = NAN;
   g_autofree char *msg = NULL;
 
   if (self->updating)
     return;
   if (!xrlab_parse_user_number (text, &kev))
     msg = g_strdup_printf (_("Energy “%s” is not a number."), text);
-  else if (kev * 1e3 < XRLAB_HENKE_MIN_F1_EV * (1 - 1e-9) || kev * 1e3 > XRLAB_HENKE_MAX_EV * (1 + 1e-9))
-    msg = g_strdup_printf (_("%g keV is outside the Henke tables with f1 data (valid: %g – %g keV)."),
-                           kev, XRLAB_HENKE_MIN_F1_EV * 1e-3, XRLAB_HENKE_MAX_EV * 1e-3);
+  else if (xrlab_energy_place (xrlab_energy_convert (kev, XRLAB_ENERGY_UNIT_KEV, XRLAB_ENERGY_UNIT_EV),
+                               range->complete_min_ev, range->max_ev, &ev) != XRLAB_ENERGY_INSIDE)
+    /* TRANSLATORS: the second %s is the name of a table ("Henke") */
+    msg = g_strdup_printf (_("%g keV is outside the %s tables with f1 data (valid: %g – %g keV)."),
+                           kev, range->name,
+                           xrlab_energy_convert (range->complete_min_ev, XRLAB_ENERGY_UNIT_EV,
+                                                 XRLAB_ENERGY_UNIT_KEV),
+                           xrlab_energy_convert (range->max_ev, XRLAB_ENERGY_UNIT_EV,
+                                                 XRLAB_ENERGY_UNIT_KEV));
 
   gtk_label_set_text (self->error_label, msg != NULL ? msg : "");
   gtk_widget_set_visible (GTK_WIDGET (self->error_label), msg != NULL);
@@ -302,9 +311,9 @@ on_energy_changed (GtkEditable     *editable,
       return;
     }
   gtk_widget_remove_css_class (GTK_WIDGET (self->energy_entry), "error");
-  if (kev * 1e3 == self->energy_ev)
+  if (ev == self->energy_ev)
     return;
-  self->energy_ev = kev * 1e3;
+  self->energy_ev = ev;
   show_wavelength (self);
   select_line_for_energy (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ENERGY_EV]);
@@ -387,7 +396,8 @@ xrlab_values_view_class_init (XrlabValuesViewClass *klass)
   object_class->set_property = xrlab_values_view_set_property;
 
   properties[PROP_ENERGY_EV] =
-    g_param_spec_double ("energy-ev", NULL, NULL, XRLAB_HENKE_MIN_F1_EV, XRLAB_HENKE_MAX_EV,
+    g_param_spec_double ("energy-ev", NULL, NULL, xrlab_sweep_get_default_range ()->complete_min_ev,
+                         xrlab_sweep_get_default_range ()->max_ev,
                          XRLAB_VALUES_DEFAULT_EV,
                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, N_PROPS, properties);
@@ -450,10 +460,13 @@ void
 xrlab_values_view_set_energy (XrlabValuesView *self,
                               double           energy_ev)
 {
+  const XrlabEnergyRange *range = xrlab_sweep_get_default_range ();
   g_autofree char *text = NULL;
+  XrlabEnergyPlace place;
 
   g_return_if_fail (XRLAB_IS_VALUES_VIEW (self));
-  g_return_if_fail (energy_ev >= XRLAB_HENKE_MIN_F1_EV && energy_ev <= XRLAB_HENKE_MAX_EV);
+  place = xrlab_energy_place (energy_ev, range->complete_min_ev, range->max_ev, &energy_ev);
+  g_return_if_fail (place == XRLAB_ENERGY_INSIDE);
 
   self->energy_ev = energy_ev;
   {
