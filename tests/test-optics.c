@@ -640,6 +640,37 @@ test_quantities (void)
   g_assert_cmpstr (xrlab_quantity_get_unit (Q (RE_SLD)), ==, "Å⁻²");
   g_assert_cmpuint (xrlab_quantity_mask_count (XRLAB_QUANTITY_MASK_ALL), ==, 13);
   g_assert_cmpuint (xrlab_quantity_mask_count (XRLAB_QUANTITY_MASK_NO_THICKNESS), ==, 12);
+
+  /* One table: the CLI's names and the window's come from the same row. */
+  for (int i = 0; i < XRLAB_QUANTITY_N; i++)
+    {
+      const XrlabQuantityInfo *info = xrlab_quantity_get_info ((XrlabQuantity) i);
+
+      g_assert_cmpint (info->quantity, ==, i);
+      g_assert_cmpstr (info->column, ==, columns[i]);
+      g_assert_cmpstr (info->label, ==, xrlab_quantity_get_label ((XrlabQuantity) i));
+      g_assert_cmpstr (info->value_unit, ==, xrlab_quantity_get_unit ((XrlabQuantity) i));
+      g_assert_nonnull (info->title);
+      g_assert_nonnull (info->symbol);
+      g_assert_true (info->display_scale > 0);
+      g_assert_true (xrlab_quantity_from_session_id (info->session_id, &q));
+      g_assert_cmpint (q, ==, i);
+      /* A dimensionless value has no display unit, and the scale changes
+       * the unit only where it says so. */
+      g_assert_true ((info->value_unit[0] == '\0') == (info->display_unit == NULL));
+      if (info->display_scale == 1.0 && i != Q (F1) && i != Q (F2))
+        g_assert_cmpstr (info->display_unit, ==, info->value_unit[0] ? info->value_unit : NULL);
+    }
+  g_assert_cmpstr (xrlab_quantity_get_info (Q (CRITICAL_ANGLE_MRAD))->session_id, ==, "critical_angle");
+  g_assert_cmpstr (xrlab_quantity_get_info (Q (ATTENUATION_LENGTH))->display_unit, ==, "µm");
+  g_assert_cmpfloat (xrlab_quantity_get_info (Q (ATTENUATION_LENGTH))->display_scale, ==, 1e4);
+  g_assert_cmpstr (xrlab_quantity_get_info (Q (RE_SLD))->display_unit, ==, "10⁻⁶ Å⁻²");
+  g_assert_cmpfloat (xrlab_quantity_get_info (Q (IM_SLD))->display_scale, ==, 1e6);
+  g_assert_false (xrlab_quantity_get_info (Q (WAVELENGTH))->plottable);
+  g_assert_false (xrlab_quantity_get_info (Q (CRITICAL_ANGLE_DEG))->plottable);
+  g_assert_true (xrlab_quantity_get_info (Q (TRANSMISSION))->plottable);
+  g_assert_false (xrlab_quantity_from_session_id ("critical_angle_mrad", &q));
+  g_assert_false (xrlab_quantity_from_session_id (NULL, &q));
 }
 
 static void

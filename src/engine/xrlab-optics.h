@@ -27,7 +27,8 @@
  * so θc is NaN at those energies and every other quantity is computed as
  * usual. It is the only NaN the engine ever writes.
  *
- * Energies, units and grids: xrlab-energy.h (included here). A grid is
+ * The quantities and how they are named and shown: xrlab-quantity.h;
+ * energies, units and grids: xrlab-energy.h (both included here). A grid is
  * checked against the tables when it is made; a computation that needs f1
  * is checked against each element's f1 range (an error naming the energy
  * and the valid range).
@@ -49,56 +50,9 @@
 
 #include "xrlab-energy.h"
 #include "xrlab-formula.h"
+#include "xrlab-quantity.h"
 
 G_BEGIN_DECLS
-
-/* ---- quantities --------------------------------------------------------- */
-
-typedef enum {
-  XRLAB_QUANTITY_WAVELENGTH,          /* λ [Å] */
-  XRLAB_QUANTITY_DELTA,               /* δ [1] */
-  XRLAB_QUANTITY_BETA,                /* β [1] */
-  XRLAB_QUANTITY_F1,                  /* Σ n_i f1_i [e per formula unit] */
-  XRLAB_QUANTITY_F2,                  /* Σ n_i f2_i [e per formula unit] */
-  XRLAB_QUANTITY_CRITICAL_ANGLE_DEG,  /* θc [°], NaN where δ < 0 */
-  XRLAB_QUANTITY_CRITICAL_ANGLE_MRAD, /* θc [mrad], NaN where δ < 0 */
-  XRLAB_QUANTITY_ATTENUATION_LENGTH,  /* 1/μ [cm] */
-  XRLAB_QUANTITY_MU,                  /* μ [1/cm] */
-  XRLAB_QUANTITY_MU_RHO,              /* μ/ρ [cm²/g] */
-  XRLAB_QUANTITY_RE_SLD,              /* 2πδ/λ² [Å⁻²] */
-  XRLAB_QUANTITY_IM_SLD,              /* 2πβ/λ² [Å⁻²] */
-  XRLAB_QUANTITY_TRANSMISSION,        /* exp(-μ t) [1], needs a thickness */
-  XRLAB_QUANTITY_N                    /* the number of quantities (not one) */
-} XrlabQuantity;
-
-/* A set of quantities: bit q for XrlabQuantity q. */
-typedef guint32 XrlabQuantityMask;
-
-#define XRLAB_QUANTITY_BIT(q)          ((XrlabQuantityMask) 1u << (q))
-#define XRLAB_QUANTITY_MASK_ALL        (XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_N) - 1u)
-/* Everything but the transmission, which needs a thickness. */
-#define XRLAB_QUANTITY_MASK_NO_THICKNESS \
-  (XRLAB_QUANTITY_MASK_ALL & ~XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_TRANSMISSION))
-
-/* The column name of the CSV and JSON output: "wavelength_A", "delta",
- * "beta", "f1", "f2", "critical_angle_deg", "critical_angle_mrad",
- * "attenuation_length_cm", "mu_per_cm", "mu_rho_cm2_g", "re_sld_per_A2",
- * "im_sld_per_A2", "transmission". */
-const char *xrlab_quantity_get_column (XrlabQuantity quantity);
-
-/* A label for people ("Wavelength", "δ", "Critical angle", ...; translated)
- * and the unit as printed ("Å", "°", "mrad", "cm", "1/cm", "cm²/g", "Å⁻²";
- * "" when dimensionless, "e" for scattering factors). */
-const char *xrlab_quantity_get_label (XrlabQuantity quantity);
-const char *xrlab_quantity_get_unit  (XrlabQuantity quantity);
-
-/* The quantity of column name @column (exact spelling); FALSE if none. */
-gboolean xrlab_quantity_from_column (const char *column, XrlabQuantity *quantity);
-
-/* Number of quantities in @mask, and the position of @quantity among them
- * (in enum order; -1 when not in @mask): the layout of the batch output. */
-guint xrlab_quantity_mask_count (XrlabQuantityMask mask);
-int   xrlab_quantity_mask_index (XrlabQuantityMask mask, XrlabQuantity quantity);
 
 /* ---- materials ---------------------------------------------------------- */
 

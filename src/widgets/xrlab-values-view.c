@@ -113,11 +113,11 @@ format_display (double v)
 static double
 display_value (XrlabValuesView *self, XrlabQuantity q, guint m)
 {
-  const XrlabQuantityInfo *info = xrlab_quantity_info_get (q);
+  const XrlabQuantityInfo *info = xrlab_quantity_get_info (q);
 
   if (self->values == NULL || m >= self->n_materials)
     return NAN;
-  return self->values[(gsize) m * XRLAB_QUANTITY_N + q] * info->scale;
+  return self->values[(gsize) m * XRLAB_QUANTITY_N + q] * info->display_scale;
 }
 
 /* ---- column view -------------------------------------------------------------------- */
@@ -126,8 +126,10 @@ static XrlabQuantity
 item_quantity (GtkListItem *item)
 {
   GtkStringObject *obj = gtk_list_item_get_item (item);
-  const XrlabQuantityInfo *info = xrlab_quantity_info_lookup (gtk_string_object_get_string (obj));
-  return info != NULL ? info->quantity : XRLAB_QUANTITY_DELTA;
+  XrlabQuantity q = XRLAB_QUANTITY_DELTA;
+
+  xrlab_quantity_from_column (gtk_string_object_get_string (obj), &q);
+  return q;
 }
 
 static void
@@ -150,7 +152,7 @@ bind_quantity (GtkSignalListItemFactory *factory,
                GtkListItem              *item,
                gpointer                  user_data)
 {
-  const XrlabQuantityInfo *info = xrlab_quantity_info_get (item_quantity (item));
+  const XrlabQuantityInfo *info = xrlab_quantity_get_info (item_quantity (item));
   gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)), info->title);
 }
 
@@ -159,10 +161,10 @@ bind_unit (GtkSignalListItemFactory *factory,
            GtkListItem              *item,
            gpointer                  user_data)
 {
-  const XrlabQuantityInfo *info = xrlab_quantity_info_get (item_quantity (item));
+  const XrlabQuantityInfo *info = xrlab_quantity_get_info (item_quantity (item));
   GtkWidget *label = gtk_list_item_get_child (item);
 
-  gtk_label_set_text (GTK_LABEL (label), info->unit != NULL ? info->unit : "—");
+  gtk_label_set_text (GTK_LABEL (label), info->display_unit != NULL ? info->display_unit : "—");
   gtk_widget_add_css_class (label, "dim-label");
 }
 
@@ -232,7 +234,7 @@ rebuild (XrlabValuesView *self)
     }
 
   for (guint q = 0; q < XRLAB_QUANTITY_N; q++)
-    gtk_string_list_append (rows, xrlab_quantity_info_get (q)->id);
+    gtk_string_list_append (rows, xrlab_quantity_get_column (q));
   {
     GtkNoSelection *sel = gtk_no_selection_new (G_LIST_MODEL (g_steal_pointer (&rows)));
     gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (sel));
@@ -543,8 +545,8 @@ xrlab_values_view_to_tsv (XrlabValuesView *self)
   g_string_append_c (s, '\n');
   for (guint q = 0; q < XRLAB_QUANTITY_N; q++)
     {
-      const XrlabQuantityInfo *info = xrlab_quantity_info_get (q);
-      g_string_append_printf (s, "%s\t%s", info->title, info->unit != NULL ? info->unit : "");
+      const XrlabQuantityInfo *info = xrlab_quantity_get_info (q);
+      g_string_append_printf (s, "%s\t%s", info->title, info->display_unit != NULL ? info->display_unit : "");
       for (guint m = 0; m < self->n_materials; m++)
         g_string_append_printf (s, "\t%s", xrlab_format_double (display_value (self, q, m), buf));
       g_string_append_c (s, '\n');
