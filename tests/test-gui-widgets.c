@@ -15,6 +15,7 @@
 #include "xrlab-material-row.h"
 #include "xrlab-plot-controls.h"
 #include "xrlab-sweep-controls.h"
+#include "xrlab-user-number.h"
 #include "xrlab-values-view.h"
 
 static void
@@ -34,6 +35,25 @@ test_parse_user_number (void)
   g_assert_false (xrlab_parse_user_number ("1,2,3", &v));
   g_assert_false (xrlab_parse_user_number ("nan", &v));
   g_assert_false (xrlab_parse_user_number ("inf", &v));
+}
+
+static void
+test_format_user_number (void)
+{
+  g_autofree char *a = xrlab_format_user_number (8.048, FALSE);
+  g_autofree char *b = xrlab_format_user_number (1239.841984332, FALSE);
+  g_autofree char *c = xrlab_format_user_number (1239.841984332, TRUE);
+  g_autofree char *d = xrlab_format_user_number (2.3, TRUE);
+  g_autofree char *e = xrlab_format_user_number (1e-7, FALSE);
+  double v;
+
+  g_assert_cmpstr (a, ==, "8.048");
+  g_assert_cmpstr (b, ==, "1239.84");
+  g_assert_cmpstr (c, ==, "1239.841984332");
+  g_assert_cmpstr (d, ==, "2.3");
+  g_assert_cmpstr (e, ==, "1e-07");
+  /* What an entry shows reads back. */
+  g_assert_true (xrlab_parse_user_number (c, &v) && v == 1239.841984332);
 }
 
 static void
@@ -351,6 +371,7 @@ main (int argc, char *argv[])
   adw_init ();
 
   g_test_add_func ("/widgets/parse-user-number", test_parse_user_number);
+  g_test_add_func ("/widgets/format-user-number", test_format_user_number);
   g_test_add_func ("/widgets/material-row", test_material_row);
   g_test_add_func ("/widgets/material-list", test_material_list);
   g_test_add_func ("/widgets/sweep-controls", test_sweep_controls);

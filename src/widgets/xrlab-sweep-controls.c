@@ -10,7 +10,7 @@
 
 #include <glib/gi18n-lib.h>
 
-#include "xrlab-material-row.h"
+#include "xrlab-user-number.h"
 
 struct _XrlabSweepControls {
   GtkWidget parent_instance;
@@ -151,20 +151,11 @@ on_edited (XrlabSweepControls *self)
   revalidate (self, TRUE);
 }
 
-static char *
-format_value (double v)
-{
-  char s[G_ASCII_DTOSTR_BUF_SIZE];
-
-  /* Entries always use '.' (',' is accepted when typed). */
-  return g_strdup (g_ascii_formatd (s, sizeof s, "%.6g", v));
-}
-
 static void
 show_values (XrlabSweepControls *self, double start, double stop)
 {
-  g_autofree char *a = format_value (start);
-  g_autofree char *b = format_value (stop);
+  g_autofree char *a = xrlab_format_user_number (start, FALSE);
+  g_autofree char *b = xrlab_format_user_number (stop, FALSE);
 
   self->updating = TRUE;
   gtk_editable_set_text (GTK_EDITABLE (self->start_entry), a);

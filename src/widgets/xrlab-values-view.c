@@ -11,8 +11,8 @@
 
 #include <glib/gi18n-lib.h>
 
-#include "xrlab-material-row.h"
 #include "xrlab-sweep.h"
+#include "xrlab-user-number.h"
 #include "xrlab-util.h"
 
 /* Kα₁ / Lα₁ energies (keV), X-ray Data Booklet, rounded to 1 eV. */
@@ -471,11 +471,7 @@ xrlab_values_view_set_energy (XrlabValuesView *self,
   g_return_if_fail (place == XRLAB_ENERGY_INSIDE);
 
   self->energy_ev = energy_ev;
-  {
-    char s[G_ASCII_DTOSTR_BUF_SIZE];
-    /* Entries always use '.' (',' is accepted when typed). */
-    text = g_strdup (g_ascii_formatd (s, sizeof s, "%.6g", energy_ev * 1e-3));
-  }
+  text = xrlab_format_user_number (energy_ev * 1e-3, FALSE);
   self->updating = TRUE;
   gtk_editable_set_text (GTK_EDITABLE (self->energy_entry), text);
   self->updating = FALSE;
