@@ -370,12 +370,114 @@ parse_spec_number (const char *text, const char *spec, const char *what, double 
   return TRUE;
 }
 
+/* "5,10,15": the items of @s. */
+static XrlabEnergyGrid *
+parse_list (const char *s, XrlabEnergyUnit unit, GError **error)
+{
+  g_auto(GStrv) parts = NULL;
+  g_autofree double *v = NULL;
+  guint n;
+
+  if (strchr (s, ':') != NULL)
+    {
+      g_set_error (error, XRLAB_OPTICS_ERROR, XRLAB_OPTICS_ERROR_SPEC,
+                   _("Energy spec “%s” mixes a list (“,”) and a range (“:”)"), s);
+      return NULL;
+    }
+  parts = g_strsplit (s, ",", -1);
+  n = g_strv_length (parts);
+  v = g_new (double, n);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *what = g_strdup_printf (_("item %u"), i + 1);
+      if (!parse_spec_number (parts[i], s, what, &v[i], error))
+        return NULL;
+    }
+  return xrlab_energy_grid_new (v, n, unit, error);
+}
+
+/* "a:b:n[:spacing]" or "a-b:n[:spacing]", split at ':' into @parts. */
+static XrlabEnergyGrid *
+parse_range (const char *s, char **parts, guint n_parts, XrlabEnergyUnit unit, GError **error)
+{
+  double start, stop, count;
+  const char *count_text, *spacing_text = NULL;
+  XrlabGridSpacing spacing = XRLAB_GRID_LINEAR;
+  double dummy;
+
+  /* "a-b:n[:log]" or "a:b:n[:log]". */
+  if ((n_parts == 2 || n_parts == 3) && !xrlab_parse_double (parts[0], TRUE, &dummy)
+      && strchr (parts[0], '-') != NULL)
+    {
+      /* Split at a '-' that is not an exponent sign. */
+      char *a = parts[0], *dash = NULL;
+      for (char *c = a + 1; *c; c++)
+        if (*c == '-' && c[-1] != 'e' && c[-1] != 'E')
+          {
+            dash = c;
+            break;
+          }
+      if (dash == NULL)
+        {
+          g_set_error (error, XRLAB_OPTICS_ERROR, XRLAB_OPTICS_ERROR_SPEC,
+                       _("Energy spec “%s”: “%s” is not a number or a range “a-b”"), s, a);
+          return NULL;
+        }
+      *dash = '\0';
+      if (!parse_spec_number (a, s, _("start"), &start, error)
+          || !parse_spec_number (dash + 1, s, _("stop"), &stop, error))
+        return NULL;
+      count_text = parts[1];
+      spacing_text = (n_parts == 3) ? parts[2] : NULL;
+    }
+  else if (n_parts == 3 || n_parts == 4)
+    {
+      if (!parse_spec_number (parts[0], s, _("start"), &start, error)
+          || !parse_spec_number (parts[1], s, _("stop"), &stop, error))
+        return NULL;
+      count_text = parts[2];
+      spacing_text = (n_parts == 4) ? parts[3] : NULL;
+    }
+  else
+    {
+      g_set_error (error, XRLAB_OPTICS_ERROR, XRLAB_OPTICS_ERROR_SPEC,
+                   _("Energy spec “%s” does not parse: give “10”, “5,10,15”, "
+                     "“5:15:11”, “5-15:11” or “1:30:100:log”"), s);
+      return NULL;
+    }
+  if (!parse_spec_number (count_text, s, _("number of points"), &count, error))
+    return NULL;
+  if (!(count == floor (count)) || count < 2 || count > XRLAB_ENERGY_GRID_MAX_POINTS)
+    {
+      g_autofree char *t = g_strstrip (g_strdup (count_text));
+      g_set_error (error, XRLAB_OPTICS_ERROR, XRLAB_OPTICS_ERROR_SPEC,
+                   _("Energy spec “%s”: the number of points “%s” must be a whole number from 2 to %d"),
+                   s, t, XRLAB_ENERGY_GRID_MAX_POINTS);
+      return NULL;
+    }
+  if (spacing_text != NULL)
+    {
+      g_autofree char *t = g_strstrip (g_strdup (spacing_text));
+      if (g_ascii_strcasecmp (t, "log") == 0)
+        spacing = XRLAB_GRID_LOG;
+      else if (g_ascii_strcasecmp (t, "lin") == 0 || g_ascii_strcasecmp (t, "linear") == 0)
+        spacing = XRLAB_GRID_LINEAR;
+      else
+        {
+          g_set_error (error, XRLAB_OPTICS_ERROR, XRLAB_OPTICS_ERROR_SPEC,
+                       _("Energy spec “%s”: the spacing “%s” must be “log” or “lin”"), s, t);
+          return NULL;
+        }
+    }
+  return xrlab_energy_grid_new_range (start, stop, (gsize) count, spacing, unit, error);
+}
+
 XrlabEnergyGrid *
 xrlab_energy_grid_parse (const char *spec, XrlabEnergyUnit unit, GError **error)
 {
   g_auto(GStrv) parts = NULL;
   g_autofree char *s = NULL;
-  guint n_parts;
+  double v;
 
   if (spec == NULL || (s = g_strstrip (g_strdup (spec)))[0] == '\0')
     {
@@ -383,112 +485,15 @@ xrlab_energy_grid_parse (const char *spec, XrlabEnergyUnit unit, GError **error)
                    _("Empty energy spec: give “10”, “5,10,15”, “5:15:11” or “1:30:100:log”"));
       return NULL;
     }
-
   if (strchr (s, ',') != NULL)
-    {
-      g_autofree double *v = NULL;
-      guint n;
-
-      if (strchr (s, ':') != NULL)
-        {
-          g_set_error (error, XRLAB_OPTICS_ERROR, XRLAB_OPTICS_ERROR_SPEC,
-                       _("Energy spec “%s” mixes a list (“,”) and a range (“:”)"), s);
-          return NULL;
-        }
-      parts = g_strsplit (s, ",", -1);
-      n = g_strv_length (parts);
-      v = g_new (double, n);
-      for (guint i = 0; i < n; i++)
-        {
-          g_autofree char *what = g_strdup_printf (_("item %u"), i + 1);
-          if (!parse_spec_number (parts[i], s, what, &v[i], error))
-            return NULL;
-        }
-      return xrlab_energy_grid_new (v, n, unit, error);
-    }
+    return parse_list (s, unit, error);
 
   parts = g_strsplit (s, ":", -1);
-  n_parts = g_strv_length (parts);
-  if (n_parts == 1)
-    {
-      double v;
-      if (!parse_spec_number (parts[0], s, _("energy"), &v, error))
-        return NULL;
-      return xrlab_energy_grid_new (&v, 1, unit, error);
-    }
-  else
-    {
-      double start, stop, count;
-      const char *count_text, *spacing_text = NULL;
-      XrlabGridSpacing spacing = XRLAB_GRID_LINEAR;
-      double dummy;
-
-      /* "a-b:n[:log]" or "a:b:n[:log]". */
-      if ((n_parts == 2 || n_parts == 3) && !xrlab_parse_double (parts[0], TRUE, &dummy)
-          && strchr (parts[0], '-') != NULL)
-        {
-          /* Split at a '-' that is not an exponent sign. */
-          char *a = parts[0], *dash = NULL;
-          for (char *c = a + 1; *c; c++)
-            if (*c == '-' && c[-1] != 'e' && c[-1] != 'E')
-              {
-                dash = c;
-                break;
-              }
-          if (dash == NULL)
-            {
-              g_set_error (error, XRLAB_OPTICS_ERROR, XRLAB_OPTICS_ERROR_SPEC,
-                           _("Energy spec “%s”: “%s” is not a number or a range “a-b”"), s, a);
-              return NULL;
-            }
-          *dash = '\0';
-          if (!parse_spec_number (a, s, _("start"), &start, error)
-              || !parse_spec_number (dash + 1, s, _("stop"), &stop, error))
-            return NULL;
-          count_text = parts[1];
-          spacing_text = (n_parts == 3) ? parts[2] : NULL;
-        }
-      else if (n_parts == 3 || n_parts == 4)
-        {
-          if (!parse_spec_number (parts[0], s, _("start"), &start, error)
-              || !parse_spec_number (parts[1], s, _("stop"), &stop, error))
-            return NULL;
-          count_text = parts[2];
-          spacing_text = (n_parts == 4) ? parts[3] : NULL;
-        }
-      else
-        {
-          g_set_error (error, XRLAB_OPTICS_ERROR, XRLAB_OPTICS_ERROR_SPEC,
-                       _("Energy spec “%s” does not parse: give “10”, “5,10,15”, "
-                         "“5:15:11”, “5-15:11” or “1:30:100:log”"), s);
-          return NULL;
-        }
-      if (!parse_spec_number (count_text, s, _("number of points"), &count, error))
-        return NULL;
-      if (!(count == floor (count)) || count < 2 || count > XRLAB_ENERGY_GRID_MAX_POINTS)
-        {
-          g_autofree char *t = g_strstrip (g_strdup (count_text));
-          g_set_error (error, XRLAB_OPTICS_ERROR, XRLAB_OPTICS_ERROR_SPEC,
-                       _("Energy spec “%s”: the number of points “%s” must be a whole number from 2 to %d"),
-                       s, t, XRLAB_ENERGY_GRID_MAX_POINTS);
-          return NULL;
-        }
-      if (spacing_text != NULL)
-        {
-          g_autofree char *t = g_strstrip (g_strdup (spacing_text));
-          if (g_ascii_strcasecmp (t, "log") == 0)
-            spacing = XRLAB_GRID_LOG;
-          else if (g_ascii_strcasecmp (t, "lin") == 0 || g_ascii_strcasecmp (t, "linear") == 0)
-            spacing = XRLAB_GRID_LINEAR;
-          else
-            {
-              g_set_error (error, XRLAB_OPTICS_ERROR, XRLAB_OPTICS_ERROR_SPEC,
-                           _("Energy spec “%s”: the spacing “%s” must be “log” or “lin”"), s, t);
-              return NULL;
-            }
-        }
-      return xrlab_energy_grid_new_range (start, stop, (gsize) count, spacing, unit, error);
-    }
+  if (parts[1] != NULL)
+    return parse_range (s, parts, g_strv_length (parts), unit, error);
+  if (!parse_spec_number (parts[0], s, _("energy"), &v, error))
+    return NULL;
+  return xrlab_energy_grid_new (&v, 1, unit, error);
 }
 
 XrlabEnergyGrid *
