@@ -218,6 +218,15 @@ test_grid_spec (void)
     { "8048", XRLAB_ENERGY_UNIT_EV, NULL },
     { "1.5406", XRLAB_ENERGY_UNIT_ANGSTROM, NULL },
     { "0.0293", XRLAB_ENERGY_UNIT_KEV, NULL },
+    { "1e-2-3e1:5", XRLAB_ENERGY_UNIT_KEV, NULL },
+    { "5:15:11:linear", XRLAB_ENERGY_UNIT_KEV, NULL },
+    { "5:15:11:LOG", XRLAB_ENERGY_UNIT_KEV, NULL },
+    { "5-15", XRLAB_ENERGY_UNIT_KEV, "Energy spec “5-15”: the energy “5-15” is not a number" },
+    { "5-x:3", XRLAB_ENERGY_UNIT_KEV, "Energy spec “5-x:3”: the stop “x” is not a number" },
+    { "-x:3", XRLAB_ENERGY_UNIT_KEV, "Energy spec “-x:3”: “-x” is not a number or a range “a-b”" },
+    { "1:2:3:log:x", XRLAB_ENERGY_UNIT_KEV,
+      "Energy spec “1:2:3:log:x” does not parse: give “10”, “5,10,15”, “5:15:11”, “5-15:11” or “1:30:100:log”" },
+    { "0.5:1:3", XRLAB_ENERGY_UNIT_ANGSTROM, NULL },
     { "30", XRLAB_ENERGY_UNIT_KEV, NULL },
     { "", XRLAB_ENERGY_UNIT_KEV,
       "Empty energy spec: give “10”, “5,10,15”, “5:15:11” or “1:30:100:log”" },
@@ -300,6 +309,12 @@ test_grid_values (void)
   /* A grid in Å keeps the wavelengths exactly as given. */
   g_assert_cmpfloat (xrlab_energy_grid_get_wavelengths_a (a)[0], ==, 1.5406);
   assert_rel (xrlab_energy_grid_get_energies_kev (a)[1], 12.398419843320026 / 1.5406, 1e-15, "Å → keV");
+  {
+    g_autoptr(XrlabEnergyGrid) exp = xrlab_energy_grid_parse ("1e-2-3e1:5", XRLAB_ENERGY_UNIT_KEV, NULL);
+    g_assert_cmpuint (xrlab_energy_grid_get_size (exp), ==, 5);
+    g_assert_cmpfloat (xrlab_energy_grid_get_min_kev (exp), ==, 0.01);
+    g_assert_cmpfloat (xrlab_energy_grid_get_max_kev (exp), ==, 30.0);
+  }
   g_assert_cmpfloat (xrlab_energy_grid_get_energies_kev (down)[0], ==, 15.0);
   g_assert_cmpfloat (xrlab_energy_grid_get_energies_kev (down)[2], ==, 5.0);
 
