@@ -150,6 +150,130 @@ test_minimal (void)
   g_assert_cmpuint (s->sweep.points, ==, 100);
 }
 
+/* The values energy is checked like every energy: within the slack of an
+ * end it is that end, as the values table takes it. */
+static void
+test_values_energy (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(XrlabSession) s = NULL;
+
+  s = xrlab_session_from_json (HEAD "\"materials\":[]," SWEEP ",\"values\":{\"energy_eV\":29.29999999}}", -1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpfloat (s->values_energy_ev, ==, 29.3);
+  g_clear_pointer (&s, xrlab_session_free);
+  s = xrlab_session_from_json (HEAD "\"materials\":[]," SWEEP ",\"values\":{\"energy_eV\":30000}}", -1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpfloat (s->values_energy_ev, ==, 30000);
+  expect_refused (HEAD "\"materials\":[]," SWEEP ",\"values\":{\"energy_eV\":29.2}}",
+                  XRLAB_SESSION_ERROR_INVALID, "values.energy_eV: 29.2 eV is outside 29.3 – 30000 eV");
+  expect_refused (HEAD "\"materials\":[]," SWEEP ",\"values\":{\"energy_eV\":30001}}",
+                  XRLAB_SESSION_ERROR_INVALID, "values.energy_eV: 30001 eV is outside 29.3 – 30000 eV");
+}
+
+/* A session file written by xrlab 385d280 (tests/data/sessions/README):
+ * everything in it is read back, and written again as it was. */
+static void
+test_old_session (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "sessions",
+                                                 "main-385d280.json", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(XrlabSession) s = xrlab_session_load (path, &error);
+  g_autofree char *text = NULL;
+  g_autofree char *again = NULL;
+  const XrlabSessionMaterial *m;
+
+  g_assert_no_error (error);
+  g_assert_nonnull (s);
+  g_assert_cmpuint (s->materials->len, ==, 5);
+  m = g_ptr_array_index (s->materials, 1);
+  g_assert_cmpstr (m->name, ==, "SiO₂");
+  g_assert_cmpstr (m->formula, ==, "SiO2");
+  g_assert_cmpfloat (m->density_g_cm3, ==, 2.2);
+  g_assert_cmphex (m->color, ==, 0xe66100);
+  m = g_ptr_array_index (s->materials, 3);
+  g_assert_cmpstr (m->name, ==, "Kapton “HN”");
+  g_assert_cmpstr (m->formula, ==, "C22H10N2O5");
+  g_assert_cmpfloat (m->density_g_cm3, ==, 1.42);
+  g_assert_cmpfloat (m->thickness_um, ==, 25);
+  g_assert_cmphex (m->color, ==, 0xc01c28);
+  g_assert_false (m->visible);
+  m = g_ptr_array_index (s->materials, 4);
+  g_assert_cmpstr (m->formula, ==, "Xx2(");
+  g_assert_true (m->visible);
+  g_assert_cmpfloat (s->sweep.start, ==, 0.5);
+  g_assert_cmpfloat (s->sweep.stop, ==, 12.0);
+  g_assert_cmpuint (s->sweep.points, ==, 800);
+  g_assert_false (s->sweep.log);
+  g_assert_cmpint (s->sweep.unit, ==, XRLAB_ENERGY_UNIT_ANGSTROM);
+  g_assert_cmpint (s->quantity, ==, XRLAB_QUANTITY_CRITICAL_ANGLE_MRAD);
+  g_assert_false (s->x_log);
+  g_assert_true (s->y_log);
+  g_assert_cmpfloat (s->values_energy_ev, ==, 17479.0);
+
+  /* Written again byte for byte: files stay readable by that version. */
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  again = xrlab_session_to_json (s, NULL);
+  g_assert_cmpstr (again, ==, text);
+}
+
+/* Every plot quantity under the session id that version wrote, and the
+ * same refusal for the two it did not offer. */
+static void
+test_old_quantity_ids (void)
+{
+  static const struct {
+    const char *id;
+    XrlabQuantity quantity;
+  } ids[] = {
+    { "delta", XRLAB_QUANTITY_DELTA },
+    { "beta", XRLAB_QUANTITY_BETA },
+    { "f1", XRLAB_QUANTITY_F1 },
+    { "f2", XRLAB_QUANTITY_F2 },
+    { "critical_angle", XRLAB_QUANTITY_CRITICAL_ANGLE_MRAD },
+    { "attenuation_length", XRLAB_QUANTITY_ATTENUATION_LENGTH },
+    { "mu", XRLAB_QUANTITY_MU },
+    { "mu_rho", XRLAB_QUANTITY_MU_RHO },
+    { "sld_re", XRLAB_QUANTITY_RE_SLD },
+    { "sld_im", XRLAB_QUANTITY_IM_SLD },
+    { "transmission", XRLAB_QUANTITY_TRANSMISSION },
+  };
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "sessions",
+                                                 "main-385d280.json", NULL);
+  g_autofree char *text = NULL;
+  const char *quoted = "\"quantity\": \"critical_angle\"";
+  char *at;
+
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  at = strstr (text, quoted);
+  g_assert_nonnull (at);
+  for (gsize i = 0; i < G_N_ELEMENTS (ids) + 2; i++)
+    {
+      const char *id = i < G_N_ELEMENTS (ids) ? ids[i].id
+                       : i == G_N_ELEMENTS (ids) ? "wavelength" : "critical_angle_deg";
+      g_autofree char *head = g_strndup (text, (gsize) (at - text));
+      g_autofree char *json = g_strdup_printf ("%s\"quantity\": \"%s\"%s", head, id, at + strlen (quoted));
+      g_autoptr(GError) error = NULL;
+      g_autoptr(XrlabSession) s = xrlab_session_from_json (json, -1, &error);
+      g_autofree char *written = NULL;
+
+      if (i >= G_N_ELEMENTS (ids))
+        {
+          g_assert_null (s);
+          g_assert_error (error, XRLAB_SESSION_ERROR, XRLAB_SESSION_ERROR_INVALID);
+          g_assert_nonnull (strstr (error->message,
+                                    "is not a quantity (one of: delta, beta, f1, f2, critical_angle, "
+                                    "attenuation_length, mu, mu_rho, sld_re, sld_im, transmission)"));
+          continue;
+        }
+      g_assert_no_error (error);
+      g_assert_cmpint (s->quantity, ==, ids[i].quantity);
+      written = xrlab_session_to_json (s, NULL);
+      g_assert_cmpstr (written, ==, json);
+    }
+}
+
 static void
 test_load_errors (void)
 {
@@ -247,6 +371,9 @@ main (int argc, char *argv[])
   g_test_add_func ("/session/round-trip", test_round_trip);
   g_test_add_func ("/session/refused", test_refused);
   g_test_add_func ("/session/minimal", test_minimal);
+  g_test_add_func ("/session/values-energy", test_values_energy);
+  g_test_add_func ("/session/old-session", test_old_session);
+  g_test_add_func ("/session/old-quantity-ids", test_old_quantity_ids);
   g_test_add_func ("/session/load-errors", test_load_errors);
   g_test_add_func ("/session/save-atomic", test_save_atomic);
   status = g_test_run ();

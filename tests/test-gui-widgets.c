@@ -15,6 +15,7 @@
 #include "xrlab-material-row.h"
 #include "xrlab-plot-controls.h"
 #include "xrlab-sweep-controls.h"
+#include "xrlab-user-number.h"
 #include "xrlab-values-view.h"
 
 static void
@@ -34,6 +35,25 @@ test_parse_user_number (void)
   g_assert_false (xrlab_parse_user_number ("1,2,3", &v));
   g_assert_false (xrlab_parse_user_number ("nan", &v));
   g_assert_false (xrlab_parse_user_number ("inf", &v));
+}
+
+static void
+test_format_user_number (void)
+{
+  g_autofree char *a = xrlab_format_user_number (8.048, FALSE);
+  g_autofree char *b = xrlab_format_user_number (1239.841984332, FALSE);
+  g_autofree char *c = xrlab_format_user_number (1239.841984332, TRUE);
+  g_autofree char *d = xrlab_format_user_number (2.3, TRUE);
+  g_autofree char *e = xrlab_format_user_number (1e-7, FALSE);
+  double v;
+
+  g_assert_cmpstr (a, ==, "8.048");
+  g_assert_cmpstr (b, ==, "1239.84");
+  g_assert_cmpstr (c, ==, "1239.841984332");
+  g_assert_cmpstr (d, ==, "2.3");
+  g_assert_cmpstr (e, ==, "1e-07");
+  /* What an entry shows reads back. */
+  g_assert_true (xrlab_parse_user_number (c, &v) && v == 1239.841984332);
 }
 
 static void
@@ -173,6 +193,11 @@ count_changed (XrlabSweepControls *c, gpointer data)
   (*(int *) data)++;
 }
 
+/* A table whose every quantity starts at 10 eV. */
+static const XrlabEnergyRange wide_range = {
+  XRLAB_FACTOR_TABLE_HENKE, "wide", "Wide", 10.0, 30000.0, 10.0,
+};
+
 static void
 test_sweep_controls (void)
 {
@@ -183,7 +208,8 @@ test_sweep_controls (void)
 
   g_object_ref_sink (c);
   xrlab_sweep_controls_set_sweep (c, &s);
-  xrlab_sweep_controls_set_limits (c, 29.3, 30000);
+  g_assert_true (xrlab_sweep_get_default_range () == xrlab_energy_range_get (XRLAB_FACTOR_TABLE_HENKE));
+  xrlab_sweep_controls_set_range (c, xrlab_sweep_get_default_range ());
   g_assert_true (xrlab_sweep_controls_is_valid (c));
   g_signal_connect (c, "changed", G_CALLBACK (count_changed), &changed);
 
@@ -197,6 +223,7 @@ test_sweep_controls (void)
   g_assert_nonnull (err);
   g_assert_nonnull (strstr (err, "0.0293 keV"));
   g_assert_nonnull (strstr (err, "30 keV"));
+  g_assert_nonnull (strstr (err, "in the Henke tables"));
   g_assert_cmpint (changed, ==, 1);
   {
     XrlabSweep got;
@@ -204,14 +231,14 @@ test_sweep_controls (void)
     g_assert_cmpfloat (got.start, ==, 1.0);   /* the last valid sweep */
   }
 
-  /* The same energy is fine where only f2 is needed (beta). */
-  xrlab_sweep_controls_set_limits (c, 10, 30000);
+  /* The same energy is fine in a table that starts lower. */
+  xrlab_sweep_controls_set_range (c, &wide_range);
   g_assert_true (xrlab_sweep_controls_is_valid (c));
   g_assert_cmpint (changed, ==, 2);
 
   /* Above 30 keV; stop below start; not a number. */
   gtk_editable_set_text (xrlab_sweep_controls_get_stop_editable (c), "31");
-  g_assert_nonnull (strstr (xrlab_sweep_controls_get_error (c), "above the highest energy"));
+  g_assert_nonnull (strstr (xrlab_sweep_controls_get_error (c), "above the highest energy of the Wide tables"));
   gtk_editable_set_text (xrlab_sweep_controls_get_stop_editable (c), "0.005");
   g_assert_nonnull (strstr (xrlab_sweep_controls_get_error (c), "must be below"));
   gtk_editable_set_text (xrlab_sweep_controls_get_stop_editable (c), "abc");
@@ -234,7 +261,7 @@ test_sweep_controls (void)
     g_assert_cmpfloat_with_epsilon (hi, 10000.0, 1e-1);
   }
   /* In Å the long-wavelength end is the low-energy end. */
-  xrlab_sweep_controls_set_limits (c, 29.3, 30000);
+  xrlab_sweep_controls_set_range (c, xrlab_sweep_get_default_range ());
   g_assert_nonnull (strstr (xrlab_sweep_controls_get_error (c), "beyond the longest wavelength"));
   g_assert_nonnull (strstr (xrlab_sweep_controls_get_error (c), "423."));
 
@@ -251,12 +278,24 @@ test_sweep_fill (void)
   g_assert_cmpfloat_with_epsilon (x[1], 10.0, 1e-12);
   g_assert_cmpfloat (x[2], ==, 100.0);
   g_assert_cmpfloat_with_epsilon (ev[1], 10000.0, 1e-9);
+  {
+    /* The engine's points: a sweep is the grid the CLI would make. */
+    g_autoptr(XrlabEnergyGrid) grid = xrlab_energy_grid_new_range (1.0, 30.0, 7, XRLAB_GRID_LOG,
+                                                                   XRLAB_ENERGY_UNIT_KEV, NULL);
+    XrlabSweep s7 = { 1.0, 30.0, 7, TRUE, XRLAB_ENERGY_UNIT_KEV };
+    double x7[7];
+
+    xrlab_sweep_fill (&s7, x7, NULL);
+    for (int i = 0; i < 7; i++)
+      g_assert_cmpfloat (x7[i], ==, xrlab_energy_grid_get_energies_kev (grid)[i]);
+  }
 
   s = (XrlabSweep) { 1.0, 2.0, 3, FALSE, XRLAB_ENERGY_UNIT_ANGSTROM };
   xrlab_sweep_fill (&s, x, ev);
   g_assert_cmpfloat (x[1], ==, 1.5);
-  g_assert_cmpfloat_with_epsilon (ev[0], XRLAB_HC_EV_ANGSTROM, 1e-9);
-  g_assert_cmpfloat_with_epsilon (ev[2], XRLAB_HC_EV_ANGSTROM / 2, 1e-9);
+  /* hc = 12398.419843320026 eV Å (CODATA 2018) */
+  g_assert_cmpfloat_with_epsilon (ev[0], 12398.419843320026, 1e-9);
+  g_assert_cmpfloat_with_epsilon (ev[2], 12398.419843320026 / 2, 1e-9);
 }
 
 static void
@@ -332,6 +371,7 @@ main (int argc, char *argv[])
   adw_init ();
 
   g_test_add_func ("/widgets/parse-user-number", test_parse_user_number);
+  g_test_add_func ("/widgets/format-user-number", test_format_user_number);
   g_test_add_func ("/widgets/material-row", test_material_row);
   g_test_add_func ("/widgets/material-list", test_material_list);
   g_test_add_func ("/widgets/sweep-controls", test_sweep_controls);

@@ -572,7 +572,7 @@ test_quantity_switch (void)
   reset_to_example ();
   for (guint q = 0; q < XRLAB_QUANTITY_N; q++)
     {
-      if (!xrlab_quantity_info_get (q)->plottable)
+      if (!xrlab_quantity_get_info (q)->plottable)
         continue;
       xrlab_plot_controls_set_quantity (pc, q);
       settle ();

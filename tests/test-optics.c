@@ -218,6 +218,15 @@ test_grid_spec (void)
     { "8048", XRLAB_ENERGY_UNIT_EV, NULL },
     { "1.5406", XRLAB_ENERGY_UNIT_ANGSTROM, NULL },
     { "0.0293", XRLAB_ENERGY_UNIT_KEV, NULL },
+    { "1e-2-3e1:5", XRLAB_ENERGY_UNIT_KEV, NULL },
+    { "5:15:11:linear", XRLAB_ENERGY_UNIT_KEV, NULL },
+    { "5:15:11:LOG", XRLAB_ENERGY_UNIT_KEV, NULL },
+    { "5-15", XRLAB_ENERGY_UNIT_KEV, "Energy spec “5-15”: the energy “5-15” is not a number" },
+    { "5-x:3", XRLAB_ENERGY_UNIT_KEV, "Energy spec “5-x:3”: the stop “x” is not a number" },
+    { "-x:3", XRLAB_ENERGY_UNIT_KEV, "Energy spec “-x:3”: “-x” is not a number or a range “a-b”" },
+    { "1:2:3:log:x", XRLAB_ENERGY_UNIT_KEV,
+      "Energy spec “1:2:3:log:x” does not parse: give “10”, “5,10,15”, “5:15:11”, “5-15:11” or “1:30:100:log”" },
+    { "0.5:1:3", XRLAB_ENERGY_UNIT_ANGSTROM, NULL },
     { "30", XRLAB_ENERGY_UNIT_KEV, NULL },
     { "", XRLAB_ENERGY_UNIT_KEV,
       "Empty energy spec: give “10”, “5,10,15”, “5:15:11” or “1:30:100:log”" },
@@ -300,8 +309,27 @@ test_grid_values (void)
   /* A grid in Å keeps the wavelengths exactly as given. */
   g_assert_cmpfloat (xrlab_energy_grid_get_wavelengths_a (a)[0], ==, 1.5406);
   assert_rel (xrlab_energy_grid_get_energies_kev (a)[1], 12.398419843320026 / 1.5406, 1e-15, "Å → keV");
+  {
+    g_autoptr(XrlabEnergyGrid) exp = xrlab_energy_grid_parse ("1e-2-3e1:5", XRLAB_ENERGY_UNIT_KEV, NULL);
+    g_assert_cmpuint (xrlab_energy_grid_get_size (exp), ==, 5);
+    g_assert_cmpfloat (xrlab_energy_grid_get_min_kev (exp), ==, 0.01);
+    g_assert_cmpfloat (xrlab_energy_grid_get_max_kev (exp), ==, 30.0);
+  }
   g_assert_cmpfloat (xrlab_energy_grid_get_energies_kev (down)[0], ==, 15.0);
   g_assert_cmpfloat (xrlab_energy_grid_get_energies_kev (down)[2], ==, 5.0);
+
+  /* The grid's points are xrlab_energy_fill_range()'s, ends exact. */
+  {
+    double v[100];
+
+    xrlab_energy_fill_range (1, 30, 100, XRLAB_GRID_LOG, v);
+    for (int i = 0; i < 100; i++)
+      g_assert_cmpfloat (v[i], ==, xrlab_energy_grid_get_energies_kev (lg)[i]);
+    xrlab_energy_fill_range (0.1, 0.7, 3, XRLAB_GRID_LINEAR, v);
+    g_assert_cmpfloat (v[0], ==, 0.1);
+    g_assert_cmpfloat (v[1], ==, 0.1 + (0.7 - 0.1) * 0.5);
+    g_assert_cmpfloat (v[2], ==, 0.7);
+  }
 
   g_assert_true (xrlab_energy_grid_ref (lin) == lin);
   xrlab_energy_grid_unref (lin);
@@ -343,6 +371,49 @@ test_f1_range (void)
   g_assert_no_error (error);
   g_assert_true (isfinite (d[0]) && isfinite (d[1]));
   xrlab_optics_cache_free (cache);
+}
+
+/* The tables' ranges are data: Henke's agrees with the tables themselves,
+ * and every check counts the same slack at both ends. */
+static void
+test_ranges (void)
+{
+  const XrlabEnergyRange *r = xrlab_energy_range_get (XRLAB_FACTOR_TABLE_HENKE);
+  double latest_f1 = 0, earliest_max = INFINITY, latest_f2 = 0, snapped;
+
+  g_assert_nonnull (r);
+  g_assert_cmpint (r->table, ==, XRLAB_FACTOR_TABLE_HENKE);
+  g_assert_cmpstr (r->id, ==, "henke");
+  g_assert_cmpstr (r->name, ==, "Henke");
+  g_assert_cmpfloat (r->min_ev, ==, 10.0);
+  g_assert_cmpfloat (r->complete_min_ev, ==, 29.3);
+  g_assert_cmpfloat (r->max_ev, ==, 30000.0);
+  g_assert_cmpfloat (r->min_ev / 1000.0, ==, XRLAB_ENERGY_MIN_KEV);
+  g_assert_cmpfloat (r->max_ev / 1000.0, ==, XRLAB_ENERGY_MAX_KEV);
+  for (int z = 1; z <= XRLAB_ELEMENT_Z_MAX; z++)
+    {
+      g_autoptr(GError) error = NULL;
+      const XrlabHenkeTable *t = xrlab_henke_get (z, &error);
+
+      g_assert_no_error (error);
+      latest_f1 = MAX (latest_f1, t->f1_min_ev);
+      latest_f2 = MAX (latest_f2, t->f2_min_ev);
+      earliest_max = MIN (earliest_max, t->max_ev);
+    }
+  g_assert_cmpfloat (latest_f2, ==, r->min_ev);
+  g_assert_cmpfloat (latest_f1, ==, r->complete_min_ev);
+  g_assert_cmpfloat (earliest_max, ==, r->max_ev);
+
+  g_assert_cmpint (xrlab_energy_place (5.0, 1.0, 10.0, &snapped), ==, XRLAB_ENERGY_INSIDE);
+  g_assert_cmpfloat (snapped, ==, 5.0);
+  g_assert_cmpint (xrlab_energy_place (29.3 * (1 - 5e-10), 29.3, 30000, &snapped), ==, XRLAB_ENERGY_INSIDE);
+  g_assert_cmpfloat (snapped, ==, 29.3);
+  g_assert_cmpint (xrlab_energy_place (30000 * (1 + 5e-10), 29.3, 30000, &snapped), ==, XRLAB_ENERGY_INSIDE);
+  g_assert_cmpfloat (snapped, ==, 30000);
+  g_assert_cmpint (xrlab_energy_place (29.3 * (1 - 2e-9), 29.3, 30000, &snapped), ==, XRLAB_ENERGY_BELOW);
+  g_assert_cmpfloat (snapped, ==, 29.3 * (1 - 2e-9));
+  g_assert_cmpint (xrlab_energy_place (30000 * (1 + 2e-9), 29.3, 30000, NULL), ==, XRLAB_ENERGY_ABOVE);
+  g_assert_cmpint (xrlab_energy_place (NAN, 29.3, 30000, NULL), ==, XRLAB_ENERGY_UNORDERED);
 }
 
 static void
@@ -584,6 +655,37 @@ test_quantities (void)
   g_assert_cmpstr (xrlab_quantity_get_unit (Q (RE_SLD)), ==, "Å⁻²");
   g_assert_cmpuint (xrlab_quantity_mask_count (XRLAB_QUANTITY_MASK_ALL), ==, 13);
   g_assert_cmpuint (xrlab_quantity_mask_count (XRLAB_QUANTITY_MASK_NO_THICKNESS), ==, 12);
+
+  /* One table: the CLI's names and the window's come from the same row. */
+  for (int i = 0; i < XRLAB_QUANTITY_N; i++)
+    {
+      const XrlabQuantityInfo *info = xrlab_quantity_get_info ((XrlabQuantity) i);
+
+      g_assert_cmpint (info->quantity, ==, i);
+      g_assert_cmpstr (info->column, ==, columns[i]);
+      g_assert_cmpstr (info->label, ==, xrlab_quantity_get_label ((XrlabQuantity) i));
+      g_assert_cmpstr (info->value_unit, ==, xrlab_quantity_get_unit ((XrlabQuantity) i));
+      g_assert_nonnull (info->title);
+      g_assert_nonnull (info->symbol);
+      g_assert_true (info->display_scale > 0);
+      g_assert_true (xrlab_quantity_from_session_id (info->session_id, &q));
+      g_assert_cmpint (q, ==, i);
+      /* A dimensionless value has no display unit, and the scale changes
+       * the unit only where it says so. */
+      g_assert_true ((info->value_unit[0] == '\0') == (info->display_unit == NULL));
+      if (info->display_scale == 1.0 && i != Q (F1) && i != Q (F2))
+        g_assert_cmpstr (info->display_unit, ==, info->value_unit[0] ? info->value_unit : NULL);
+    }
+  g_assert_cmpstr (xrlab_quantity_get_info (Q (CRITICAL_ANGLE_MRAD))->session_id, ==, "critical_angle");
+  g_assert_cmpstr (xrlab_quantity_get_info (Q (ATTENUATION_LENGTH))->display_unit, ==, "µm");
+  g_assert_cmpfloat (xrlab_quantity_get_info (Q (ATTENUATION_LENGTH))->display_scale, ==, 1e4);
+  g_assert_cmpstr (xrlab_quantity_get_info (Q (RE_SLD))->display_unit, ==, "10⁻⁶ Å⁻²");
+  g_assert_cmpfloat (xrlab_quantity_get_info (Q (IM_SLD))->display_scale, ==, 1e6);
+  g_assert_false (xrlab_quantity_get_info (Q (WAVELENGTH))->plottable);
+  g_assert_false (xrlab_quantity_get_info (Q (CRITICAL_ANGLE_DEG))->plottable);
+  g_assert_true (xrlab_quantity_get_info (Q (TRANSMISSION))->plottable);
+  g_assert_false (xrlab_quantity_from_session_id ("critical_angle_mrad", &q));
+  g_assert_false (xrlab_quantity_from_session_id (NULL, &q));
 }
 
 static void
@@ -599,6 +701,35 @@ test_units (void)
   assert_rel (xrlab_kev_to_angstrom (8.048), 1.5405591258, 1e-10, "Cu Kα");
   assert_rel (xrlab_angstrom_to_kev (xrlab_kev_to_angstrom (17.4793)), 17.4793, 1e-15, "round trip");
   g_assert_cmpfloat (xrlab_energy_to_kev (8048, XRLAB_ENERGY_UNIT_EV), ==, 8.048);
+  g_assert_cmpfloat (xrlab_energy_from_kev (8.048, XRLAB_ENERGY_UNIT_EV), ==, 8048);
+  g_assert_cmpfloat (xrlab_energy_from_kev (8.048, XRLAB_ENERGY_UNIT_KEV), ==, 8.048);
+  g_assert_cmpfloat (xrlab_energy_from_kev (8.048, XRLAB_ENERGY_UNIT_ANGSTROM), ==, xrlab_kev_to_angstrom (8.048));
+
+  /* One conversion: exact within a unit, one step between eV and keV, through
+   * keV for wavelengths. */
+  g_assert_cmpfloat (xrlab_energy_convert (29.3, XRLAB_ENERGY_UNIT_EV, XRLAB_ENERGY_UNIT_EV), ==, 29.3);
+  g_assert_cmpfloat (xrlab_energy_convert (1.5406, XRLAB_ENERGY_UNIT_ANGSTROM, XRLAB_ENERGY_UNIT_ANGSTROM), ==, 1.5406);
+  g_assert_cmpfloat (xrlab_energy_convert (29.3, XRLAB_ENERGY_UNIT_EV, XRLAB_ENERGY_UNIT_KEV), ==, 29.3 / 1000);
+  g_assert_cmpfloat (xrlab_energy_convert (0.0293, XRLAB_ENERGY_UNIT_KEV, XRLAB_ENERGY_UNIT_EV), ==, 0.0293 * 1000);
+  g_assert_cmpfloat (xrlab_energy_convert (8048, XRLAB_ENERGY_UNIT_EV, XRLAB_ENERGY_UNIT_ANGSTROM), ==,
+                     xrlab_kev_to_angstrom (8.048));
+  assert_rel (xrlab_energy_convert (1.5406, XRLAB_ENERGY_UNIT_ANGSTROM, XRLAB_ENERGY_UNIT_EV),
+              12398.419843320026 / 1.5406, 1e-15, "Å → eV");
+
+  /* Names as printed and as stored in files. */
+  g_assert_cmpstr (xrlab_energy_unit_get_name (XRLAB_ENERGY_UNIT_ANGSTROM), ==, "Å");
+  g_assert_cmpstr (xrlab_energy_unit_get_id (XRLAB_ENERGY_UNIT_ANGSTROM), ==, "A");
+  g_assert_cmpstr (xrlab_energy_unit_get_id (XRLAB_ENERGY_UNIT_EV), ==, "eV");
+  g_assert_cmpstr (xrlab_energy_unit_get_id (XRLAB_ENERGY_UNIT_KEV), ==, "keV");
+  for (int k = 0; k <= XRLAB_ENERGY_UNIT_ANGSTROM; k++)
+    {
+      g_assert_true (xrlab_energy_unit_from_id (xrlab_energy_unit_get_id (k), &u));
+      g_assert_cmpint (u, ==, k);
+    }
+  g_assert_true (xrlab_energy_unit_from_id ("Å", &u) && u == XRLAB_ENERGY_UNIT_ANGSTROM);
+  g_assert_false (xrlab_energy_unit_from_id ("ev", &u));   /* files are exact */
+  g_assert_false (xrlab_energy_unit_from_id ("Angstrom", &u));
+  g_assert_false (xrlab_energy_unit_from_id (NULL, &u));
   /* CODATA 2018 */
   assert_rel (XRLAB_HC_KEV_A, 12.398419843320026, 1e-16, "hc");
 }
@@ -772,6 +903,7 @@ main (int argc, char **argv)
   g_test_add_func ("/optics/grid-spec", test_grid_spec);
   g_test_add_func ("/optics/grid-values", test_grid_values);
   g_test_add_func ("/optics/f1-range", test_f1_range);
+  g_test_add_func ("/optics/ranges", test_ranges);
   g_test_add_func ("/optics/bad-material", test_bad_material);
   g_test_add_func ("/optics/cache", test_cache);
   g_test_add_func ("/optics/batch", test_batch);

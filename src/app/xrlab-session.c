@@ -132,7 +132,7 @@ char *
 xrlab_session_to_json (const XrlabSession *session,
                        gsize              *length)
 {
-  const XrlabQuantityInfo *info = xrlab_quantity_info_get (session->quantity);
+  const XrlabQuantityInfo *info = xrlab_quantity_get_info (session->quantity);
   GString *s = g_string_new (NULL);
 
   g_string_append_printf (s, "{\n  \"format\": \"%s\",\n  \"version\": %d,\n  \"materials\": [",
@@ -158,10 +158,10 @@ xrlab_session_to_json (const XrlabSession *session,
   g_string_append (s, ",\n    \"stop\": ");
   xrlab_json_append_number (s, session->sweep.stop);
   g_string_append_printf (s, ",\n    \"unit\": \"%s\",\n    \"points\": %u,\n    \"spacing\": \"%s\"\n  },\n",
-                          xrlab_energy_unit_id (session->sweep.unit), session->sweep.points,
+                          xrlab_energy_unit_get_id (session->sweep.unit), session->sweep.points,
                           session->sweep.log ? "log" : "linear");
   g_string_append_printf (s, "  \"plot\": {\n    \"quantity\": \"%s\",\n    \"x_log\": %s,\n    \"y_log\": %s\n  },\n",
-                          info->id, session->x_log ? "true" : "false", session->y_log ? "true" : "false");
+                          info->session_id, session->x_log ? "true" : "false", session->y_log ? "true" : "false");
   g_string_append (s, "  \"values\": {\n    \"energy_eV\": ");
   xrlab_json_append_number (s, session->values_energy_ev);
   g_string_append (s, "\n  }\n}\n");
@@ -429,7 +429,7 @@ parse_plot (JsonObject *obj, XrlabSession *session, GError **error)
 {
   static const char *const allowed[] = { "quantity", "x_log", "y_log", NULL };
   const char *quantity = NULL;
-  const XrlabQuantityInfo *info;
+  XrlabQuantity q;
 
   if (!check_members (obj, "plot", allowed, error) ||
       !get_string (obj, "quantity", "plot", FALSE, &quantity, error) ||
@@ -438,18 +438,17 @@ parse_plot (JsonObject *obj, XrlabSession *session, GError **error)
     return FALSE;
   if (quantity != NULL)
     {
-      info = xrlab_quantity_info_lookup (quantity);
-      if (info == NULL || !info->plottable)
+      if (!xrlab_quantity_from_session_id (quantity, &q) || !xrlab_quantity_get_info (q)->plottable)
         {
           GString *ids = g_string_new (NULL);
-          for (guint q = 0; q < XRLAB_QUANTITY_N; q++)
-            if (xrlab_quantity_info_get (q)->plottable)
-              g_string_append_printf (ids, "%s%s", ids->len ? ", " : "", xrlab_quantity_info_get (q)->id);
+          for (guint k = 0; k < XRLAB_QUANTITY_N; k++)
+            if (xrlab_quantity_get_info (k)->plottable)
+              g_string_append_printf (ids, "%s%s", ids->len ? ", " : "", xrlab_quantity_get_info (k)->session_id);
           fail (error, "plot.quantity", _("“%s” is not a quantity (one of: %s)"), quantity, ids->str);
           g_string_free (ids, TRUE);
           return FALSE;
         }
-      session->quantity = info->quantity;
+      session->quantity = q;
     }
   return TRUE;
 }
@@ -458,14 +457,15 @@ static gboolean
 parse_values (JsonObject *obj, XrlabSession *session, GError **error)
 {
   static const char *const allowed[] = { "energy_eV", NULL };
+  const XrlabEnergyRange *range = xrlab_sweep_get_default_range ();
   double ev = session->values_energy_ev;
 
   if (!check_members (obj, "values", allowed, error) ||
       !get_number (obj, "energy_eV", "values", FALSE, &ev, error))
     return FALSE;
-  if (ev < XRLAB_HENKE_MIN_F1_EV || ev > XRLAB_HENKE_MAX_EV)
+  if (xrlab_energy_place (ev, range->complete_min_ev, range->max_ev, &ev) != XRLAB_ENERGY_INSIDE)
     return fail (error, "values.energy_eV", _("%g eV is outside %g – %g eV"), ev,
-                 XRLAB_HENKE_MIN_F1_EV, XRLAB_HENKE_MAX_EV);
+                 range->complete_min_ev, range->max_ev);
   session->values_energy_ev = ev;
   return TRUE;
 }
@@ -573,8 +573,7 @@ xrlab_session_from_json (const char  *data,
     return NULL;
 
   /* The sweep must be valid for the quantity it is shown with. */
-  if (!xrlab_sweep_validate (&session->sweep, xrlab_quantity_min_ev (session->quantity),
-                             XRLAB_HENKE_MAX_EV, &local))
+  if (!xrlab_sweep_validate (&session->sweep, xrlab_sweep_get_default_range (), &local))
     {
       fail (error, "sweep", "%s", local->message);
       return NULL;

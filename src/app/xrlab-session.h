@@ -23,7 +23,7 @@
 
 #include <glib.h>
 
-#include "xrlab-quantity-info.h"
+#include "xrlab-quantity.h"
 #include "xrlab-sweep.h"
 
 G_BEGIN_DECLS

@@ -262,11 +262,11 @@ send_grid (XrlabWindow *self)
 static void
 set_axes (XrlabWindow *self, XrlabQuantity quantity, XrlabEnergyUnit unit)
 {
-  const XrlabQuantityInfo *info = xrlab_quantity_info_get (quantity);
+  const XrlabQuantityInfo *info = xrlab_quantity_get_info (quantity);
 
   xrlab_plot_set_axes (self->plot,
                        unit == XRLAB_ENERGY_UNIT_ANGSTROM ? _("Wavelength") : _("Photon energy"),
-                       xrlab_energy_unit_symbol (unit), info->symbol, info->unit);
+                       xrlab_energy_unit_get_name (unit), info->symbol, info->display_unit);
 }
 
 /* Absorption edges of the elements in the current (valid) formulas shown,
@@ -300,7 +300,7 @@ update_edges (XrlabWindow *self, const guint *ids, gsize n_ids, const XrlabSweep
           if (g_hash_table_contains (seen, key))
             continue;
           g_hash_table_add (seen, key);
-          mk.x = xrlab_energy_unit_from_ev (e->energy_kev * 1e3, sweep->unit);
+          mk.x = xrlab_energy_from_kev (e->energy_kev, sweep->unit);
           mk.label = g_strdup_printf ("%s %s", xrlab_element_get_symbol (e->z), xrlab_edge_get_name (e->edge));
           g_array_append_val (markers, mk);
         }
@@ -319,7 +319,7 @@ on_plot_fetched (GObject      *source,
   XrlabWindow *self = c->self;
   g_autoptr(GError) error = NULL;
   XrlabEngineArrays *arrays;
-  const XrlabQuantityInfo *info = xrlab_quantity_info_get (c->quantity);
+  const XrlabQuantityInfo *info = xrlab_quantity_get_info (c->quantity);
   gsize n_points;
   const double *x;
   XrlabPlotData *data;
@@ -365,7 +365,7 @@ on_plot_fetched (GObject      *source,
       xrlab_material_set_stale (m, stale);
       xrlab_plot_data_add_series_scaled (data, xrlab_material_get_display_name (m), xrlab_material_get_color (m),
                                          x, xrlab_engine_arrays_get (arrays, i, c->quantity), n_points,
-                                         stale, info->scale);
+                                         stale, info->display_scale);
     }
   set_axes (self, c->quantity, c->sweep.unit);
   xrlab_plot_set_data (self->plot, data);
@@ -638,9 +638,6 @@ on_sweep_changed (XrlabSweepControls *controls,
 void
 xrlab_window_data_quantity_changed (XrlabWindow *self)
 {
-  XrlabQuantity q = xrlab_plot_controls_get_quantity (self->plot_controls);
-
-  xrlab_sweep_controls_set_limits (self->sweep_controls, xrlab_quantity_min_ev (q), XRLAB_HENKE_MAX_EV);
   self->plot_dirty = TRUE;
   schedule (self);
   xrlab_window_session_changed (self);

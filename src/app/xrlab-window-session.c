@@ -78,8 +78,6 @@ xrlab_window_apply_session (XrlabWindow        *self,
                        items->pdata, items->len);
 
   xrlab_plot_controls_set_quantity (self->plot_controls, session->quantity);
-  xrlab_sweep_controls_set_limits (self->sweep_controls, xrlab_quantity_min_ev (session->quantity),
-                                   XRLAB_HENKE_MAX_EV);
   xrlab_sweep_controls_set_sweep (self->sweep_controls, &session->sweep);
   xrlab_plot_controls_set_x_log (self->plot_controls, session->x_log);
   xrlab_plot_controls_set_y_log (self->plot_controls, session->y_log);

@@ -27,12 +27,11 @@
  * so θc is NaN at those energies and every other quantity is computed as
  * usual. It is the only NaN the engine ever writes.
  *
- * Energies. The Henke tables cover 10 eV–30 keV for f2 and from 29.3 eV
- * (19.1–19.3 eV for the updated Be, Mo, Ru, Sc, Ti, W, Zr, La, Gd) to 30 keV
- * for f1. A grid is checked against 10 eV–30 keV when it is made; a
- * computation that needs f1 is checked against each element's f1 range.
- * Either way an energy outside gets an error naming it and the valid range;
- * NaN and infinite energies are rejected when the grid is made.
+ * The quantities and how they are named and shown: xrlab-quantity.h;
+ * energies, units and grids: xrlab-energy.h (both included here). A grid is
+ * checked against the tables when it is made; a computation that needs f1
+ * is checked against each element's f1 range (an error naming the energy
+ * and the valid range).
  *
  * Caches. An XrlabOpticsCache belongs to one XrlabEnergyGrid and holds the
  * interpolated f1_i, f2_i of every element it has met on that grid, so a
@@ -49,137 +48,11 @@
 
 #include <gio/gio.h>
 
+#include "xrlab-energy.h"
 #include "xrlab-formula.h"
+#include "xrlab-quantity.h"
 
 G_BEGIN_DECLS
-
-#define XRLAB_OPTICS_ERROR (xrlab_optics_error_quark ())
-GQuark xrlab_optics_error_quark (void);
-
-typedef enum {
-  XRLAB_OPTICS_ERROR_ENERGY,    /* an energy that is not a number, not positive, or outside the tables */
-  XRLAB_OPTICS_ERROR_SPEC,      /* an energy SPEC or unit that does not parse */
-  XRLAB_OPTICS_ERROR_MATERIAL,  /* a density or thickness that is not valid */
-  XRLAB_OPTICS_ERROR_DATA,      /* the built-in tables could not be read */
-} XrlabOpticsError;
-
-/* ---- quantities --------------------------------------------------------- */
-
-typedef enum {
-  XRLAB_QUANTITY_WAVELENGTH,          /* λ [Å] */
-  XRLAB_QUANTITY_DELTA,               /* δ [1] */
-  XRLAB_QUANTITY_BETA,                /* β [1] */
-  XRLAB_QUANTITY_F1,                  /* Σ n_i f1_i [e per formula unit] */
-  XRLAB_QUANTITY_F2,                  /* Σ n_i f2_i [e per formula unit] */
-  XRLAB_QUANTITY_CRITICAL_ANGLE_DEG,  /* θc [°], NaN where δ < 0 */
-  XRLAB_QUANTITY_CRITICAL_ANGLE_MRAD, /* θc [mrad], NaN where δ < 0 */
-  XRLAB_QUANTITY_ATTENUATION_LENGTH,  /* 1/μ [cm] */
-  XRLAB_QUANTITY_MU,                  /* μ [1/cm] */
-  XRLAB_QUANTITY_MU_RHO,              /* μ/ρ [cm²/g] */
-  XRLAB_QUANTITY_RE_SLD,              /* 2πδ/λ² [Å⁻²] */
-  XRLAB_QUANTITY_IM_SLD,              /* 2πβ/λ² [Å⁻²] */
-  XRLAB_QUANTITY_TRANSMISSION,        /* exp(-μ t) [1], needs a thickness */
-  XRLAB_QUANTITY_N                    /* the number of quantities (not one) */
-} XrlabQuantity;
-
-/* A set of quantities: bit q for XrlabQuantity q. */
-typedef guint32 XrlabQuantityMask;
-
-#define XRLAB_QUANTITY_BIT(q)          ((XrlabQuantityMask) 1u << (q))
-#define XRLAB_QUANTITY_MASK_ALL        (XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_N) - 1u)
-/* Everything but the transmission, which needs a thickness. */
-#define XRLAB_QUANTITY_MASK_NO_THICKNESS \
-  (XRLAB_QUANTITY_MASK_ALL & ~XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_TRANSMISSION))
-
-/* The column name of the CSV and JSON output: "wavelength_A", "delta",
- * "beta", "f1", "f2", "critical_angle_deg", "critical_angle_mrad",
- * "attenuation_length_cm", "mu_per_cm", "mu_rho_cm2_g", "re_sld_per_A2",
- * "im_sld_per_A2", "transmission". */
-const char *xrlab_quantity_get_column (XrlabQuantity quantity);
-
-/* A label for people ("Wavelength", "δ", "Critical angle", ...; translated)
- * and the unit as printed ("Å", "°", "mrad", "cm", "1/cm", "cm²/g", "Å⁻²";
- * "" when dimensionless, "e" for scattering factors). */
-const char *xrlab_quantity_get_label (XrlabQuantity quantity);
-const char *xrlab_quantity_get_unit  (XrlabQuantity quantity);
-
-/* The quantity of column name @column (exact spelling); FALSE if none. */
-gboolean xrlab_quantity_from_column (const char *column, XrlabQuantity *quantity);
-
-/* Number of quantities in @mask, and the position of @quantity among them
- * (in enum order; -1 when not in @mask): the layout of the batch output. */
-guint xrlab_quantity_mask_count (XrlabQuantityMask mask);
-int   xrlab_quantity_mask_index (XrlabQuantityMask mask, XrlabQuantity quantity);
-
-/* ---- energies ----------------------------------------------------------- */
-
-/* The range of the Henke tables taken together [keV]. */
-#define XRLAB_ENERGY_MIN_KEV 0.01
-#define XRLAB_ENERGY_MAX_KEV 30.0
-
-/* The most points of one grid. */
-#define XRLAB_ENERGY_GRID_MAX_POINTS 1000000
-
-typedef enum {
-  XRLAB_ENERGY_UNIT_KEV,
-  XRLAB_ENERGY_UNIT_EV,
-  XRLAB_ENERGY_UNIT_ANGSTROM,   /* values are wavelengths */
-} XrlabEnergyUnit;
-
-/* "keV", "eV", "A" / "Å" / "Angstrom" (case-insensitive); FALSE if none. */
-gboolean    xrlab_energy_unit_parse (const char *text, XrlabEnergyUnit *unit);
-const char *xrlab_energy_unit_get_name (XrlabEnergyUnit unit);
-
-/* Photon energy [keV] ↔ wavelength [Å]: λ E = hc = 12.398419843320026 keV Å. */
-double xrlab_kev_to_angstrom (double energy_kev);
-double xrlab_angstrom_to_kev (double wavelength_a);
-
-/* @value in @unit to keV (E = hc/λ for wavelengths). */
-double xrlab_energy_to_kev (double value, XrlabEnergyUnit unit);
-
-typedef enum {
-  XRLAB_GRID_LINEAR,
-  XRLAB_GRID_LOG,
-} XrlabGridSpacing;
-
-/* An immutable, reference-counted set of photon energies with what every
- * computation on it needs precomputed (λ, λ² and λ factors). */
-typedef struct _XrlabEnergyGrid XrlabEnergyGrid;
-
-/* The @n values (in @unit, in the given order, repeats allowed). Every value
- * must be finite, positive, and within 10 eV–30 keV (a value within 1e-9
- * relative of a limit is taken as the limit); the error names the first
- * that is not, and its position. */
-XrlabEnergyGrid *xrlab_energy_grid_new (const double *values, gsize n,
-                                        XrlabEnergyUnit unit, GError **error);
-
-/* @n >= 2 points from @start to @stop inclusive (either order), equally
- * spaced in the value of @unit (LINEAR) or in its logarithm (LOG; for Å the
- * wavelengths are spaced, then converted). The end points are exact. */
-XrlabEnergyGrid *xrlab_energy_grid_new_range (double start, double stop, gsize n,
-                                              XrlabGridSpacing spacing,
-                                              XrlabEnergyUnit unit, GError **error);
-
-/* An energy SPEC in @unit:
- *   "10"              one energy
- *   "5,10,15"         a list
- *   "5:15:11"         11 points from 5 to 15, linear ("5:15:11:lin" too)
- *   "1:30:100:log"    100 points, logarithmic
- *   "5-15:11"         the same as "5:15:11" (also with ":log")
- * Spaces around the parts are ignored. Errors name the offending part. */
-XrlabEnergyGrid *xrlab_energy_grid_parse (const char *spec, XrlabEnergyUnit unit, GError **error);
-
-XrlabEnergyGrid *xrlab_energy_grid_ref   (XrlabEnergyGrid *grid);
-void             xrlab_energy_grid_unref (XrlabEnergyGrid *grid);
-
-gsize         xrlab_energy_grid_get_size         (const XrlabEnergyGrid *grid);
-const double *xrlab_energy_grid_get_energies_kev (const XrlabEnergyGrid *grid);
-/* λ [Å]; exactly the given values for a grid made in Å. */
-const double *xrlab_energy_grid_get_wavelengths_a (const XrlabEnergyGrid *grid);
-double        xrlab_energy_grid_get_min_kev      (const XrlabEnergyGrid *grid);
-double        xrlab_energy_grid_get_max_kev      (const XrlabEnergyGrid *grid);
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (XrlabEnergyGrid, xrlab_energy_grid_unref)
 
 /* ---- materials ---------------------------------------------------------- */
 

@@ -11,7 +11,7 @@
 
 #include <glib/gi18n-lib.h>
 
-#include "xrlab-util.h"
+#include "xrlab-user-number.h"
 
 struct _XrlabMaterialRow {
   GtkListBoxRow parent_instance;
@@ -55,35 +55,6 @@ enum {
 };
 
 static guint signals[N_SIGNALS];
-
-gboolean
-xrlab_parse_user_number (const char *text, double *value)
-{
-  g_autofree char *copy = NULL;
-  char *comma;
-
-  if (text == NULL)
-    return FALSE;
-  copy = g_strdup (text);
-  comma = strchr (copy, ',');
-  if (comma != NULL && strchr (comma + 1, ',') == NULL && strchr (copy, '.') == NULL)
-    *comma = '.';
-  return xrlab_parse_double (copy, FALSE, value);
-}
-
-static char *
-format_number (double v)
-{
-  char buf[XRLAB_DTOA_BUFSIZE];
-  char s[G_ASCII_DTOSTR_BUF_SIZE];
-
-  /* Entries always use '.' (',' is accepted when typed): short for the
-   * eye, but exact for values typed with few digits. */
-  g_ascii_formatd (s, sizeof s, "%.6g", v);
-  if (g_ascii_strtod (s, NULL) == v)
-    return g_strdup (s);
-  return g_strdup (xrlab_format_double (v, buf));
-}
 
 static void
 update_message (XrlabMaterialRow *self)
@@ -171,7 +142,7 @@ set_entry_number (XrlabMaterialRow *self, GtkEntry *entry, double value)
   /* Leave the text alone while it already says this value ("2.30"). */
   if (xrlab_parse_user_number (text, &current) && current == value)
     return;
-  s = format_number (value);
+  s = xrlab_format_user_number (value, TRUE);
   self->updating = TRUE;
   gtk_editable_set_text (GTK_EDITABLE (entry), s);
   self->updating = FALSE;

@@ -30,8 +30,4 @@ GtkEditable   *xrlab_material_row_get_thickness_editable (XrlabMaterialRow *self
 GtkLabel      *xrlab_material_row_get_error_label        (XrlabMaterialRow *self);
 gboolean       xrlab_material_row_get_error_visible      (XrlabMaterialRow *self);
 
-/* Parses a user-typed number: surrounding blanks allowed, '.' or a single
- * ',' as decimal separator. */
-gboolean       xrlab_parse_user_number (const char *text, double *value);
-
 G_END_DECLS

@@ -133,12 +133,12 @@ xrlab_plot_controls_init (XrlabPlotControls *self)
 
   for (guint q = 0; q < XRLAB_QUANTITY_N; q++)
     {
-      const XrlabQuantityInfo *info = xrlab_quantity_info_get (q);
+      const XrlabQuantityInfo *info = xrlab_quantity_get_info (q);
       g_autofree char *title = NULL;
       if (!info->plottable)
         continue;
-      title = info->unit != NULL ? g_strdup_printf ("%s (%s)", info->title, info->unit)
-                                 : g_strdup (info->title);
+      title = info->display_unit != NULL ? g_strdup_printf ("%s (%s)", info->title, info->display_unit)
+                                         : g_strdup (info->title);
       gtk_string_list_append (titles, title);
       self->entries[self->n_entries++] = q;
     }

@@ -10,8 +10,7 @@
 
 #include <glib/gi18n-lib.h>
 
-#include "xrlab-material-row.h"
-#include "xrlab-quantity-info.h"
+#include "xrlab-user-number.h"
 
 struct _XrlabSweepControls {
   GtkWidget parent_instance;
@@ -26,7 +25,7 @@ struct _XrlabSweepControls {
 
   XrlabSweep sweep;          /* last valid */
   XrlabEnergyUnit unit;      /* shown unit */
-  double min_ev, max_ev;
+  const XrlabEnergyRange *range;   /* the energies accepted */
   char *error;
   gboolean updating;
 };
@@ -101,7 +100,7 @@ read_widgets (XrlabSweepControls *self, XrlabSweep *sweep, GError **error)
                    _("Stop “%s” is not a number."), stop_text);
       return FALSE;
     }
-  range_ok = xrlab_sweep_validate (sweep, self->min_ev, self->max_ev, &local);
+  range_ok = xrlab_sweep_validate (sweep, self->range, &local);
   if (!range_ok)
     {
       double lo, hi;
@@ -109,7 +108,8 @@ read_widgets (XrlabSweepControls *self, XrlabSweep *sweep, GError **error)
       xrlab_sweep_energy_range (sweep, &lo, &hi);
       if (local->code == XRLAB_SWEEP_ERROR_RANGE)
         {
-          gboolean low_bad = lo < self->min_ev * (1 - 1e-9);
+          gboolean low_bad = xrlab_energy_place (lo, self->range->complete_min_ev, self->range->max_ev,
+                                                 NULL) == XRLAB_ENERGY_BELOW;
           gboolean start_is_low = sweep->unit != XRLAB_ENERGY_UNIT_ANGSTROM;
           mark_entry (self->start_entry, low_bad == start_is_low);
           mark_entry (self->stop_entry, low_bad != start_is_low);
@@ -151,20 +151,11 @@ on_edited (XrlabSweepControls *self)
   revalidate (self, TRUE);
 }
 
-static char *
-format_value (double v)
-{
-  char s[G_ASCII_DTOSTR_BUF_SIZE];
-
-  /* Entries always use '.' (',' is accepted when typed). */
-  return g_strdup (g_ascii_formatd (s, sizeof s, "%.6g", v));
-}
-
 static void
 show_values (XrlabSweepControls *self, double start, double stop)
 {
-  g_autofree char *a = format_value (start);
-  g_autofree char *b = format_value (stop);
+  g_autofree char *a = xrlab_format_user_number (start, FALSE);
+  g_autofree char *b = xrlab_format_user_number (stop, FALSE);
 
   self->updating = TRUE;
   gtk_editable_set_text (GTK_EDITABLE (self->start_entry), a);
@@ -188,13 +179,15 @@ on_unit_changed (GtkDropDown        *dropdown,
       xrlab_parse_user_number (gtk_editable_get_text (GTK_EDITABLE (self->stop_entry)), &b) &&
       a > 0 && b > 0)
     {
-      double ea = xrlab_energy_unit_to_ev (a, self->unit);
-      double eb = xrlab_energy_unit_to_ev (b, self->unit);
+      double ea = xrlab_energy_convert (a, self->unit, XRLAB_ENERGY_UNIT_EV);
+      double eb = xrlab_energy_convert (b, self->unit, XRLAB_ENERGY_UNIT_EV);
       double na, nb;
       lo_ev = MIN (ea, eb);
       hi_ev = MAX (ea, eb);
-      na = xrlab_energy_unit_from_ev (new_unit == XRLAB_ENERGY_UNIT_ANGSTROM ? hi_ev : lo_ev, new_unit);
-      nb = xrlab_energy_unit_from_ev (new_unit == XRLAB_ENERGY_UNIT_ANGSTROM ? lo_ev : hi_ev, new_unit);
+      na = xrlab_energy_convert (new_unit == XRLAB_ENERGY_UNIT_ANGSTROM ? hi_ev : lo_ev,
+                                 XRLAB_ENERGY_UNIT_EV, new_unit);
+      nb = xrlab_energy_convert (new_unit == XRLAB_ENERGY_UNIT_ANGSTROM ? lo_ev : hi_ev,
+                                 XRLAB_ENERGY_UNIT_EV, new_unit);
       self->unit = new_unit;
       show_values (self, na, nb);
     }
@@ -261,8 +254,7 @@ xrlab_sweep_controls_init (XrlabSweepControls *self)
   gtk_orientable_set_orientation (GTK_ORIENTABLE (layout), GTK_ORIENTATION_VERTICAL);
   gtk_box_layout_set_spacing (GTK_BOX_LAYOUT (layout), 8);
 
-  self->min_ev = XRLAB_HENKE_MIN_F1_EV;
-  self->max_ev = XRLAB_HENKE_MAX_EV;
+  self->range = xrlab_sweep_get_default_range ();
   self->unit = XRLAB_ENERGY_UNIT_KEV;
 
   g_signal_connect_swapped (self->start_entry, "changed", G_CALLBACK (on_edited), self);
@@ -309,15 +301,14 @@ xrlab_sweep_controls_set_sweep (XrlabSweepControls *self,
 }
 
 void
-xrlab_sweep_controls_set_limits (XrlabSweepControls *self,
-                                 double              min_ev,
-                                 double              max_ev)
+xrlab_sweep_controls_set_range (XrlabSweepControls     *self,
+                                const XrlabEnergyRange *range)
 {
   g_return_if_fail (XRLAB_IS_SWEEP_CONTROLS (self));
-  if (self->min_ev == min_ev && self->max_ev == max_ev)
+  g_return_if_fail (range != NULL);
+  if (self->range == range)
     return;
-  self->min_ev = min_ev;
-  self->max_ev = max_ev;
+  self->range = range;
   revalidate (self, TRUE);
 }
 

@@ -27,10 +27,11 @@ void        xrlab_sweep_controls_get_sweep (XrlabSweepControls *self,
 void        xrlab_sweep_controls_set_sweep (XrlabSweepControls *self,
                                             const XrlabSweep   *sweep);
 
-/* The energy range the current quantity allows (eV). */
-void        xrlab_sweep_controls_set_limits (XrlabSweepControls *self,
-                                             double              min_ev,
-                                             double              max_ev);
+/* The energies accepted: [@range->complete_min_ev, @range->max_ev]
+ * (xrlab_sweep_get_default_range() until set); @range must stay valid
+ * (the engine's rows do). */
+void        xrlab_sweep_controls_set_range (XrlabSweepControls     *self,
+                                            const XrlabEnergyRange *range);
 
 gboolean    xrlab_sweep_controls_is_valid  (XrlabSweepControls *self);
 /* The inline message, or NULL. */

@@ -1,18 +1,19 @@
 /* xrlab-sweep.h -- an energy sweep and the units it is entered in
  *
+ * A sweep is what the user typed: start, stop, points and spacing in one
+ * unit. Its conversions, range checks and points are the engine's
+ * (xrlab-energy.h): the window's grid holds exactly the points a CLI grid
+ * of the same range would.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #pragma once
 
 #include <glib-object.h>
 
-#include "xrlab-constants.h"
-#include "xrlab-optics.h"     /* XrlabEnergyUnit */
+#include "xrlab-energy.h"
 
 G_BEGIN_DECLS
-
-/* h·c in eV·Å: λ[Å] = HC / E[eV] (xrlab-constants.h, CODATA 2018). */
-#define XRLAB_HC_EV_ANGSTROM (XRLAB_HC_KEV_A * 1e3)
 
 /* A sweep as the user entered it: @start and @stop in @unit (for Å, the
  * wavelength range), @points samples spaced linearly or logarithmically in
@@ -30,21 +31,20 @@ typedef struct {
 
 gboolean xrlab_sweep_equal (const XrlabSweep *a, const XrlabSweep *b);
 
-/* "eV", "keV", "Å" (display) and "eV", "keV", "A" (files). */
-const char *xrlab_energy_unit_symbol (XrlabEnergyUnit unit);
-const char *xrlab_energy_unit_id     (XrlabEnergyUnit unit);
-gboolean    xrlab_energy_unit_from_id (const char *id, XrlabEnergyUnit *unit);
-
-double xrlab_energy_unit_to_ev   (double value, XrlabEnergyUnit unit);
-double xrlab_energy_unit_from_ev (double ev, XrlabEnergyUnit unit);
+/* The energies the window accepts: the range of the table it computes
+ * with (Henke) where every element has every quantity, since the engine
+ * computes all quantities of a material together (δ, θc and the real SLD
+ * need f1, which starts at 29.3 eV). Sweeps, the values table and session
+ * files are checked against it. */
+const XrlabEnergyRange *xrlab_sweep_get_default_range (void);
 
 /* Checks the sweep: finite, positive, start < stop, 2 … 20000 points, and
- * every energy within [@min_ev, @max_ev]. The message names the offending
- * value and shows the valid range in the sweep's unit. */
-gboolean xrlab_sweep_validate (const XrlabSweep *sweep,
-                               double            min_ev,
-                               double            max_ev,
-                               GError          **error);
+ * every energy within [@range->complete_min_ev, @range->max_ev]. The
+ * message names the offending value and the table, and shows the valid
+ * range in the sweep's unit. */
+gboolean xrlab_sweep_validate (const XrlabSweep       *sweep,
+                               const XrlabEnergyRange *range,
+                               GError                **error);
 
 /* Fills @x (sweep->points values, in the sweep's unit, ascending) and, when
  * @ev is not NULL, the same points as energies in eV. */

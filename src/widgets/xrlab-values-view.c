@@ -11,8 +11,8 @@
 
 #include <glib/gi18n-lib.h>
 
-#include "xrlab-material-row.h"
 #include "xrlab-sweep.h"
+#include "xrlab-user-number.h"
 #include "xrlab-util.h"
 
 /* Kα₁ / Lα₁ energies (keV), X-ray Data Booklet, rounded to 1 eV. */
@@ -113,11 +113,11 @@ format_display (double v)
 static double
 display_value (XrlabValuesView *self, XrlabQuantity q, guint m)
 {
-  const XrlabQuantityInfo *info = xrlab_quantity_info_get (q);
+  const XrlabQuantityInfo *info = xrlab_quantity_get_info (q);
 
   if (self->values == NULL || m >= self->n_materials)
     return NAN;
-  return self->values[(gsize) m * XRLAB_QUANTITY_N + q] * info->scale;
+  return self->values[(gsize) m * XRLAB_QUANTITY_N + q] * info->display_scale;
 }
 
 /* ---- column view -------------------------------------------------------------------- */
@@ -126,8 +126,10 @@ static XrlabQuantity
 item_quantity (GtkListItem *item)
 {
   GtkStringObject *obj = gtk_list_item_get_item (item);
-  const XrlabQuantityInfo *info = xrlab_quantity_info_lookup (gtk_string_object_get_string (obj));
-  return info != NULL ? info->quantity : XRLAB_QUANTITY_DELTA;
+  XrlabQuantity q = XRLAB_QUANTITY_DELTA;
+
+  xrlab_quantity_from_column (gtk_string_object_get_string (obj), &q);
+  return q;
 }
 
 static void
@@ -150,7 +152,7 @@ bind_quantity (GtkSignalListItemFactory *factory,
                GtkListItem              *item,
                gpointer                  user_data)
 {
-  const XrlabQuantityInfo *info = xrlab_quantity_info_get (item_quantity (item));
+  const XrlabQuantityInfo *info = xrlab_quantity_get_info (item_quantity (item));
   gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)), info->title);
 }
 
@@ -159,10 +161,10 @@ bind_unit (GtkSignalListItemFactory *factory,
            GtkListItem              *item,
            gpointer                  user_data)
 {
-  const XrlabQuantityInfo *info = xrlab_quantity_info_get (item_quantity (item));
+  const XrlabQuantityInfo *info = xrlab_quantity_get_info (item_quantity (item));
   GtkWidget *label = gtk_list_item_get_child (item);
 
-  gtk_label_set_text (GTK_LABEL (label), info->unit != NULL ? info->unit : "—");
+  gtk_label_set_text (GTK_LABEL (label), info->display_unit != NULL ? info->display_unit : "—");
   gtk_widget_add_css_class (label, "dim-label");
 }
 
@@ -232,7 +234,7 @@ rebuild (XrlabValuesView *self)
     }
 
   for (guint q = 0; q < XRLAB_QUANTITY_N; q++)
-    gtk_string_list_append (rows, xrlab_quantity_info_get (q)->id);
+    gtk_string_list_append (rows, xrlab_quantity_get_column (q));
   {
     GtkNoSelection *sel = gtk_no_selection_new (G_LIST_MODEL (g_steal_pointer (&rows)));
     gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (sel));
@@ -261,7 +263,9 @@ clear_values (XrlabValuesView *self)
 static void
 show_wavelength (XrlabValuesView *self)
 {
-  g_autofree char *text = g_strdup_printf ("λ = %.5g Å", XRLAB_HC_EV_ANGSTROM / self->energy_ev);
+  double wavelength_a = xrlab_energy_convert (self->energy_ev, XRLAB_ENERGY_UNIT_EV,
+                                              XRLAB_ENERGY_UNIT_ANGSTROM);
+  g_autofree char *text = g_strdup_printf ("λ = %.5g Å", wavelength_a);
   gtk_label_set_text (self->wavelength_label, text);
 }
 
@@ -282,17 +286,24 @@ static void
 on_energy_changed (GtkEditable     *editable,
                    XrlabValuesView *self)
 {
+  const XrlabEnergyRange *range = xrlab_sweep_get_default_range ();
   const char *text = gtk_editable_get_text (editable);
-  double kev;
+  double kev, ev = NAN;
   g_autofree char *msg = NULL;
 
   if (self->updating)
     return;
   if (!xrlab_parse_user_number (text, &kev))
     msg = g_strdup_printf (_("Energy “%s” is not a number."), text);
-  else if (kev * 1e3 < XRLAB_HENKE_MIN_F1_EV * (1 - 1e-9) || kev * 1e3 > XRLAB_HENKE_MAX_EV * (1 + 1e-9))
-    msg = g_strdup_printf (_("%g keV is outside the Henke tables with f1 data (valid: %g – %g keV)."),
-                           kev, XRLAB_HENKE_MIN_F1_EV * 1e-3, XRLAB_HENKE_MAX_EV * 1e-3);
+  else if (xrlab_energy_place (xrlab_energy_convert (kev, XRLAB_ENERGY_UNIT_KEV, XRLAB_ENERGY_UNIT_EV),
+                               range->complete_min_ev, range->max_ev, &ev) != XRLAB_ENERGY_INSIDE)
+    /* TRANSLATORS: the second %s is the name of a table ("Henke") */
+    msg = g_strdup_printf (_("%g keV is outside the %s tables with f1 data (valid: %g – %g keV)."),
+                           kev, range->name,
+                           xrlab_energy_convert (range->complete_min_ev, XRLAB_ENERGY_UNIT_EV,
+                                                 XRLAB_ENERGY_UNIT_KEV),
+                           xrlab_energy_convert (range->max_ev, XRLAB_ENERGY_UNIT_EV,
+                                                 XRLAB_ENERGY_UNIT_KEV));
 
   gtk_label_set_text (self->error_label, msg != NULL ? msg : "");
   gtk_widget_set_visible (GTK_WIDGET (self->error_label), msg != NULL);
@@ -302,9 +313,9 @@ on_energy_changed (GtkEditable     *editable,
       return;
     }
   gtk_widget_remove_css_class (GTK_WIDGET (self->energy_entry), "error");
-  if (kev * 1e3 == self->energy_ev)
+  if (ev == self->energy_ev)
     return;
-  self->energy_ev = kev * 1e3;
+  self->energy_ev = ev;
   show_wavelength (self);
   select_line_for_energy (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ENERGY_EV]);
@@ -387,7 +398,8 @@ xrlab_values_view_class_init (XrlabValuesViewClass *klass)
   object_class->set_property = xrlab_values_view_set_property;
 
   properties[PROP_ENERGY_EV] =
-    g_param_spec_double ("energy-ev", NULL, NULL, XRLAB_HENKE_MIN_F1_EV, XRLAB_HENKE_MAX_EV,
+    g_param_spec_double ("energy-ev", NULL, NULL, xrlab_sweep_get_default_range ()->complete_min_ev,
+                         xrlab_sweep_get_default_range ()->max_ev,
                          XRLAB_VALUES_DEFAULT_EV,
                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, N_PROPS, properties);
@@ -450,17 +462,16 @@ void
 xrlab_values_view_set_energy (XrlabValuesView *self,
                               double           energy_ev)
 {
+  const XrlabEnergyRange *range = xrlab_sweep_get_default_range ();
   g_autofree char *text = NULL;
+  XrlabEnergyPlace place;
 
   g_return_if_fail (XRLAB_IS_VALUES_VIEW (self));
-  g_return_if_fail (energy_ev >= XRLAB_HENKE_MIN_F1_EV && energy_ev <= XRLAB_HENKE_MAX_EV);
+  place = xrlab_energy_place (energy_ev, range->complete_min_ev, range->max_ev, &energy_ev);
+  g_return_if_fail (place == XRLAB_ENERGY_INSIDE);
 
   self->energy_ev = energy_ev;
-  {
-    char s[G_ASCII_DTOSTR_BUF_SIZE];
-    /* Entries always use '.' (',' is accepted when typed). */
-    text = g_strdup (g_ascii_formatd (s, sizeof s, "%.6g", energy_ev * 1e-3));
-  }
+  text = xrlab_format_user_number (energy_ev * 1e-3, FALSE);
   self->updating = TRUE;
   gtk_editable_set_text (GTK_EDITABLE (self->energy_entry), text);
   self->updating = FALSE;
@@ -530,8 +541,8 @@ xrlab_values_view_to_tsv (XrlabValuesView *self)
   g_string_append_c (s, '\n');
   for (guint q = 0; q < XRLAB_QUANTITY_N; q++)
     {
-      const XrlabQuantityInfo *info = xrlab_quantity_info_get (q);
-      g_string_append_printf (s, "%s\t%s", info->title, info->unit != NULL ? info->unit : "");
+      const XrlabQuantityInfo *info = xrlab_quantity_get_info (q);
+      g_string_append_printf (s, "%s\t%s", info->title, info->display_unit != NULL ? info->display_unit : "");
       for (guint m = 0; m < self->n_materials; m++)
         g_string_append_printf (s, "\t%s", xrlab_format_double (display_value (self, q, m), buf));
       g_string_append_c (s, '\n');

@@ -11,7 +11,7 @@
 
 #include <gtk/gtk.h>
 
-#include "xrlab-quantity-info.h"
+#include "xrlab-quantity.h"
 
 G_BEGIN_DECLS
 
