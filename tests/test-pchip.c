@@ -144,14 +144,22 @@ test_step_back (void)
   /* SciPy: PchipInterpolator([2.5, 4, 5], [20, 21, 22])(3.0) */
   g_assert_cmpfloat_with_epsilon (xrlab_pchip_eval (p, 3.0, NULL), 20.272872872872874, 1e-12);
 
-  /* The real Si table has that step. */
+  /* The real Si table has that step (1838.8, 1839.0, 1838.9 eV): the row
+   * out of order is dropped and 1838.8-1838.9 eV is the K edge, a straight
+   * line between PCHIP below and PCHIP above (xrlab-edges.h). */
   {
     const XrlabHenkeTable *si = xrlab_henke_get (14, NULL);
-    double below = xrlab_pchip_eval (si->f2, 1838.85, NULL);
+    double below = xrlab_pchip_eval (si->f2, 1838.8, NULL);
+    double mid = xrlab_pchip_eval (si->f2, 1838.85, NULL);
+    double top = xrlab_pchip_eval (si->f2, 1838.9, NULL);
     double above = xrlab_pchip_eval (si->f2, 1838.95, NULL);
     g_assert_cmpuint (xrlab_pchip_get_n_segments (si->f2), ==, 2);
-    g_assert_cmpfloat (below, <, 1.0);
+    g_assert_cmpfloat (below, ==, 0.366843);
+    g_assert_cmpfloat (top, ==, 4.15773);
+    g_assert_cmpfloat_with_epsilon (mid, 0.5 * (below + top), 1e-9);
+    g_assert_cmpfloat (xrlab_pchip_eval (si->f2, 1838.79, NULL), <, 1.0);
     g_assert_cmpfloat (above, >, 4.0);
+    g_assert_cmpuint (si->n_rows, ==, xrlab_scattering_table_get (XRLAB_TABLE_HENKE, 14, NULL)->n_rows + 1);
   }
 }
 
