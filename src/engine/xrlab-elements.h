@@ -138,9 +138,9 @@ typedef struct {
  * Ranges, per element: f1 is tabulated on [f1_min_ev, max_ev], f2 and
  * scatter_cm2_g on [f2_min_ev, max_ev]. valid_min_ev .. valid_max_ev is the
  * range the table is meant for, inside the tabulated one: Henke 30 eV -
- * 30 keV (its documentation; the rows below 30 eV are extrapolations where
- * the atomic picture no longer holds), Chantler its first to its last row
- * (1.01 eV - 966.27 keV). */
+ * 30 keV (its documentation: below 30 eV neither the tables nor the
+ * refractive-index formula built on them hold), Chantler its first to its
+ * last row (1.01 eV - 966.3 keV). Callers enforce it. */
 typedef struct {
   XrlabTable table;
   int z;
