@@ -1,5 +1,5 @@
 /* test-pchip.c -- PCHIP: SciPy parity on every Henke table, shape
- * preservation, segments, hints, bad input
+ * preservation, segments, splits at edges, hints, bad input
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -144,14 +144,102 @@ test_step_back (void)
   /* SciPy: PchipInterpolator([2.5, 4, 5], [20, 21, 22])(3.0) */
   g_assert_cmpfloat_with_epsilon (xrlab_pchip_eval (p, 3.0, NULL), 20.272872872872874, 1e-12);
 
-  /* The real Si table has that step. */
+  /* The real Si table has that step (1838.8, 1839.0, 1838.9 eV): the row
+   * out of order is dropped and 1838.8-1838.9 eV is the K edge, a straight
+   * line between PCHIP below and PCHIP above (xrlab-edges.h). */
   {
     const XrlabHenkeTable *si = xrlab_henke_get (14, NULL);
-    double below = xrlab_pchip_eval (si->f2, 1838.85, NULL);
+    double below = xrlab_pchip_eval (si->f2, 1838.8, NULL);
+    double mid = xrlab_pchip_eval (si->f2, 1838.85, NULL);
+    double top = xrlab_pchip_eval (si->f2, 1838.9, NULL);
     double above = xrlab_pchip_eval (si->f2, 1838.95, NULL);
     g_assert_cmpuint (xrlab_pchip_get_n_segments (si->f2), ==, 2);
-    g_assert_cmpfloat (below, <, 1.0);
+    g_assert_cmpfloat (below, ==, 0.366843);
+    g_assert_cmpfloat (top, ==, 4.15773);
+    g_assert_cmpfloat_with_epsilon (mid, 0.5 * (below + top), 1e-9);
+    g_assert_cmpfloat (xrlab_pchip_eval (si->f2, 1838.79, NULL), <, 1.0);
     g_assert_cmpfloat (above, >, 4.0);
+    g_assert_cmpuint (si->n_rows, ==, xrlab_scattering_table_get (XRLAB_TABLE_HENKE, 14, NULL)->n_rows + 1);
+  }
+}
+
+/* A break: PCHIP up to its lower row, the straight line to its upper row,
+ * PCHIP from there; neither run sees the other's rows. */
+static void
+test_split (void)
+{
+  const double x[] = { 0, 1, 2, 3, 3.1, 4, 5, 6 };
+  const double y[] = { 0, 1, 4, 9, 30, 31, 33, 36 };
+  const gsize breaks[] = { 3 };
+  g_autoptr(XrlabPchip) p = xrlab_pchip_new_split (x, y, G_N_ELEMENTS (x), breaks, 1, NULL);
+  g_autoptr(XrlabPchip) lo = xrlab_pchip_new (x, y, 4, NULL);
+  g_autoptr(XrlabPchip) hi = xrlab_pchip_new (x + 4, y + 4, 4, NULL);
+
+  g_assert_nonnull (p);
+  g_assert_cmpuint (xrlab_pchip_get_n_segments (p), ==, 2);
+  g_assert_cmpuint (xrlab_pchip_get_n_intervals (p), ==, 7);
+  for (double t = 0.0; t <= 3.0; t += 0.0625)
+    g_assert_cmpfloat (xrlab_pchip_eval (p, t, NULL), ==, xrlab_pchip_eval (lo, t, NULL));
+  for (double t = 3.1; t <= 6.0; t += 0.0625)
+    g_assert_cmpfloat_with_epsilon (xrlab_pchip_eval (p, t, NULL), xrlab_pchip_eval (hi, t, NULL), 1e-12);
+  g_assert_cmpfloat_with_epsilon (xrlab_pchip_eval (p, 3.05, NULL), 19.5, 1e-12);
+  for (gsize i = 0; i < G_N_ELEMENTS (x); i++)
+    g_assert_cmpfloat_with_epsilon (xrlab_pchip_eval (p, x[i], NULL), y[i], 1e-12);
+  /* Without the break the step leaks into the intervals beside it. */
+  {
+    g_autoptr(XrlabPchip) whole = xrlab_pchip_new (x, y, G_N_ELEMENTS (x), NULL);
+    g_assert_cmpfloat (fabs (xrlab_pchip_eval (whole, 2.5, NULL) - xrlab_pchip_eval (lo, 2.5, NULL)), >, 0.1);
+  }
+}
+
+/* Breaks next to each other leave a run of one row; a zero-width break is
+ * a right-continuous step. */
+static void
+test_split_edge_cases (void)
+{
+  const double x[] = { 0, 1, 2, 3, 4 }, y[] = { 0, 1, 5, 6, 7 };
+  const gsize two[] = { 1, 2 };
+  g_autoptr(XrlabPchip) p = xrlab_pchip_new_split (x, y, 5, two, 2, NULL);
+  const double xz[] = { 0, 1, 1, 2 }, yz[] = { 0, 1, 8, 9 };
+  const gsize one[] = { 1 };
+  g_autoptr(XrlabPchip) z = xrlab_pchip_new_split (xz, yz, 4, one, 1, NULL);
+
+  g_assert_cmpuint (xrlab_pchip_get_n_segments (p), ==, 3);
+  g_assert_cmpfloat_with_epsilon (xrlab_pchip_eval (p, 1.5, NULL), 3.0, 1e-14);
+  g_assert_cmpfloat_with_epsilon (xrlab_pchip_eval (p, 2.5, NULL), 5.5, 1e-14);
+  g_assert_cmpfloat_with_epsilon (xrlab_pchip_eval (p, 0.5, NULL), 0.5, 1e-14);
+  g_assert_nonnull (z);
+  g_assert_cmpuint (xrlab_pchip_get_n_intervals (z), ==, 2);
+  g_assert_cmpfloat (xrlab_pchip_eval (z, 1.0, NULL), ==, 8.0);
+  g_assert_cmpfloat_with_epsilon (xrlab_pchip_eval (z, 0.999, NULL), 0.999, 1e-12);
+  g_assert_cmpfloat_with_epsilon (xrlab_pchip_eval (z, 1.5, NULL), 8.5, 1e-12);
+}
+
+static void
+test_split_bad_input (void)
+{
+  const double x[] = { 0, 1, 2, 2, 3 }, y[] = { 0, 1, 2, 3, 4 };
+  const gsize late[] = { 4 }, back[] = { 2, 1 }, at_dup[] = { 2 };
+  g_autoptr(GError) error = NULL;
+
+  /* A repeated x without a break there. */
+  g_assert_null (xrlab_pchip_new_split (x, y, 5, NULL, 0, &error));
+  g_assert_error (error, XRLAB_PCHIP_ERROR, XRLAB_PCHIP_ERROR_DATA);
+  g_assert_nonnull (strstr (error->message, "point 4"));
+  g_clear_error (&error);
+  g_assert_null (xrlab_pchip_new_split (x, y, 5, late, 1, &error));
+  g_assert_error (error, XRLAB_PCHIP_ERROR, XRLAB_PCHIP_ERROR_DATA);
+  g_clear_error (&error);
+  g_assert_null (xrlab_pchip_new_split (x, y, 5, back, 2, &error));
+  g_assert_error (error, XRLAB_PCHIP_ERROR, XRLAB_PCHIP_ERROR_DATA);
+  g_clear_error (&error);
+  g_assert_null (xrlab_pchip_new_split (x, y, 1, NULL, 0, &error));
+  g_assert_error (error, XRLAB_PCHIP_ERROR, XRLAB_PCHIP_ERROR_DATA);
+  g_clear_error (&error);
+  {
+    g_autoptr(XrlabPchip) ok = xrlab_pchip_new_split (x, y, 5, at_dup, 1, &error);
+    g_assert_no_error (error);
+    g_assert_cmpfloat (xrlab_pchip_eval (ok, 2.0, NULL), ==, 3.0);
   }
 }
 
@@ -262,6 +350,9 @@ main (int argc, char **argv)
   g_test_add_func ("/pchip/linear", test_linear);
   g_test_add_func ("/pchip/repeated-x", test_repeated_x);
   g_test_add_func ("/pchip/step-back", test_step_back);
+  g_test_add_func ("/pchip/split", test_split);
+  g_test_add_func ("/pchip/split-edge-cases", test_split_edge_cases);
+  g_test_add_func ("/pchip/split-bad-input", test_split_bad_input);
   g_test_add_func ("/pchip/single-point-segment", test_single_point_segment);
   g_test_add_func ("/pchip/hint", test_hint);
   g_test_add_func ("/pchip/bad-input", test_bad_input);

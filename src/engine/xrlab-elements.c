@@ -1,4 +1,5 @@
-/* xrlab-elements.c -- symbols, names, atomic weights, Henke tables, edges
+/* xrlab-elements.c -- symbols, names, atomic weights, Henke and Chantler
+ * tables, edges
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -177,31 +178,56 @@ xrlab_element_lookup (const char *symbol, gssize len)
   return 0;
 }
 
-/* ---- Henke tables ------------------------------------------------------- */
+/* ---- scattering-factor tables ------------------------------------------- */
+
+static const char *const table_names[XRLAB_TABLE_N_TABLES] = { "henke", "chantler" };
+
+/* The documented lower limit of the Henke tables (eV). */
+#define HENKE_VALID_MIN_EV 30.0
+
+const char *
+xrlab_table_get_name (XrlabTable table)
+{
+  g_return_val_if_fail ((guint) table < XRLAB_TABLE_N_TABLES, NULL);
+  return table_names[table];
+}
+
+gboolean
+xrlab_table_lookup (const char *name, XrlabTable *table)
+{
+  for (int t = 0; t < XRLAB_TABLE_N_TABLES; t++)
+    if (name != NULL && strcmp (name, table_names[t]) == 0)
+      {
+        if (table)
+          *table = (XrlabTable) t;
+        return TRUE;
+      }
+  return FALSE;
+}
 
 typedef struct {
-  XrlabHenkeTable table;
+  XrlabScatteringTable table;
+  XrlabHenkeTable henke;     /* Henke only */
   XrlabPchip *f1;
   XrlabPchip *f2;
-  char *error;          /* set when loading failed */
-} HenkeSlot;
+  XrlabPchip *scatter;
+  XrlabTableEdge *edges;
+  char *error;               /* set when loading failed */
+} TableSlot;
 
-static HenkeSlot *henke_slots[XRLAB_ELEMENT_Z_MAX + 1];
-static gsize henke_once[XRLAB_ELEMENT_Z_MAX + 1];
+static TableSlot *table_slots[XRLAB_TABLE_N_TABLES][XRLAB_ELEMENT_Z_MAX + 1];
+static gsize table_once[XRLAB_TABLE_N_TABLES][XRLAB_ELEMENT_Z_MAX + 1];
 
-#define HENKE_RESOURCE_PREFIX "/io/github/xrlab/Xrlab/henke/"
+#define MAX_COLS 5
 
-/* Parses "E(eV) f1 f2" rows after one header line. f1 = -9999 means no
- * value; such rows may only come first. */
+/* The numeric rows of a built-in table file: @n_cols numbers a line. Lines
+ * that begin with '#' or a letter are headers; "key value" headers go into
+ * @keys (may be NULL). */
 static gboolean
-henke_parse (HenkeSlot *slot, int z, const char *text, gsize len, GError **error)
+read_rows (const char *file, const char *text, gsize len, guint n_cols,
+           GArray **cols, GHashTable *keys, GError **error)
 {
-  g_autoptr(GArray) e = g_array_new (FALSE, FALSE, sizeof (double));
-  g_autoptr(GArray) f1 = g_array_new (FALSE, FALSE, sizeof (double));
-  g_autoptr(GArray) f2 = g_array_new (FALSE, FALSE, sizeof (double));
-  g_autofree char *name = g_ascii_strdown (elements[z].symbol, -1);
   const char *p = text, *end = text + len;
-  gsize first_f1 = G_MAXSIZE;
   guint line = 0;
 
   while (p < end)
@@ -209,7 +235,7 @@ henke_parse (HenkeSlot *slot, int z, const char *text, gsize len, GError **error
       const char *eol = memchr (p, '\n', (gsize) (end - p));
       g_autofree char *row = NULL;
       g_auto(GStrv) fields = NULL;
-      double v[3];
+      double v[MAX_COLS];
       guint nf = 0;
 
       if (eol == NULL)
@@ -218,121 +244,364 @@ henke_parse (HenkeSlot *slot, int z, const char *text, gsize len, GError **error
       p = eol + 1;
       line++;
       g_strstrip (row);
-      if (line == 1 || row[0] == '\0')
+      if (row[0] == '\0' || row[0] == '#')
         continue;
       fields = g_strsplit_set (row, " \t", -1);
+      if (g_ascii_isalpha (row[0]))
+        {
+          /* "name value": exactly two fields, the second a number. */
+          guint n = 0, at[2] = { 0, 0 };
+          for (guint i = 0; fields[i] != NULL; i++)
+            if (fields[i][0] != '\0' && n++ < 2)
+              at[n - 1] = i;
+          if (keys != NULL && n == 2 && xrlab_parse_double (fields[at[1]], FALSE, &v[0]))
+            g_hash_table_insert (keys, g_strdup (fields[at[0]]), g_memdup2 (&v[0], sizeof (double)));
+          continue;
+        }
       for (guint i = 0; fields[i] != NULL; i++)
         {
           if (fields[i][0] == '\0')
             continue;
-          if (nf == 3 || !xrlab_parse_double (fields[i], FALSE, &v[nf]))
+          if (nf == n_cols || !xrlab_parse_double (fields[i], FALSE, &v[nf]))
             {
-              g_set_error (error, XRLAB_ELEMENT_ERROR, XRLAB_ELEMENT_ERROR_DATA,
-                           _("Built-in Henke table %s.nff, line %u: expected 3 numbers “E f1 f2”"),
-                           name, line);
-              return FALSE;
+              nf = n_cols + 1;
+              break;
             }
           nf++;
         }
-      if (nf != 3)
+      if (nf != n_cols)
         {
           g_set_error (error, XRLAB_ELEMENT_ERROR, XRLAB_ELEMENT_ERROR_DATA,
-                       _("Built-in Henke table %s.nff, line %u: expected 3 numbers “E f1 f2”"),
-                       name, line);
+                       _("Built-in table %s, line %u: expected %u numbers"),
+                       file, line, n_cols);
           return FALSE;
         }
-      if (v[1] != -9999.0 && first_f1 == G_MAXSIZE)
-        first_f1 = e->len;
-      else if (v[1] == -9999.0 && first_f1 != G_MAXSIZE)
+      for (guint c = 0; c < n_cols; c++)
+        g_array_append_val (cols[c], v[c]);
+    }
+  if (cols[0]->len < 2)
+    {
+      g_set_error (error, XRLAB_ELEMENT_ERROR, XRLAB_ELEMENT_ERROR_DATA,
+                   _("Built-in table %s has fewer than 2 rows"), file);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static XrlabTableEdge
+make_edge (int z, const double *e, const double *f2, gsize k, gboolean step)
+{
+  XrlabTableEdge edge;
+  int shell;
+
+  edge.lower_ev = e[k];
+  edge.upper_ev = e[k + 1];
+  edge.energy_ev = 0.5 * (e[k] + e[k + 1]);
+  edge.f2_ratio = f2[k] > 0.0 ? f2[k + 1] / f2[k] : INFINITY;
+  edge.step = step;
+  shell = xrlab_edges_nearest_shell (z, edge.energy_ev, &edge.xraylib_ev);
+  edge.shell = shell >= 0 ? xrlab_edges_shell_name (shell) : NULL;
+  return edge;
+}
+
+static int
+compare_edges (gconstpointer a, gconstpointer b)
+{
+  const XrlabTableEdge *x = a, *y = b;
+  return (x->energy_ev > y->energy_ev) - (x->energy_ev < y->energy_ev);
+}
+
+/* Every step, and the resolved rises whose nearest xraylib edge has no step
+ * and no steeper rise (one position per edge where a table resolves it over
+ * several rows, or measures structure near it). */
+static void
+collect_edges (TableSlot *slot, int z, const double *e, const double *f2, gsize n,
+               const gsize *steps, gsize n_steps)
+{
+  g_autofree gsize *rises = g_new (gsize, n);
+  gsize n_rises = xrlab_edges_find_rises (e, f2, n, rises);
+  g_autoptr(GArray) edges = g_array_new (FALSE, FALSE, sizeof (XrlabTableEdge));
+  g_autofree XrlabTableEdge *rise = g_new (XrlabTableEdge, n_rises + 1);
+  g_autofree double *slope = g_new (double, n_rises + 1);
+
+  for (gsize i = 0; i < n_steps; i++)
+    {
+      XrlabTableEdge edge = make_edge (z, e, f2, steps[i], TRUE);
+      g_array_append_val (edges, edge);
+    }
+  for (gsize i = 0; i < n_rises; i++)
+    {
+      rise[i] = make_edge (z, e, f2, rises[i], FALSE);
+      slope[i] = xrlab_edges_log_slope (e, f2, rises[i], rises[i] + 1);
+    }
+  for (gsize i = 0; i < n_rises; i++)
+    {
+      gboolean keep = TRUE;
+
+      for (gsize j = 0; j < n_steps && keep; j++)
+        keep = g_array_index (edges, XrlabTableEdge, j).shell != rise[i].shell;
+      for (gsize j = 0; j < n_rises && keep; j++)
+        if (j != i && rise[j].shell == rise[i].shell)
+          keep = !(slope[j] > slope[i] || (slope[j] == slope[i] && j < i));
+      if (keep)
+        g_array_append_val (edges, rise[i]);
+    }
+  g_array_sort (edges, compare_edges);
+  slot->table.n_edges = edges->len;
+  slot->edges = (XrlabTableEdge *) g_array_free (g_steal_pointer (&edges), FALSE);
+  slot->table.edges = slot->edges;
+}
+
+/* Builds the interpolants of @slot from the rows @e, @f1 (from row
+ * @first_f1 on), @f2 and @scatter (may be NULL): rows out of order dropped,
+ * split at the steps of f2. The arrays are compacted in place. */
+static gboolean
+build_table (TableSlot *slot, int z, GArray *e_arr, GArray *f1_arr, gsize first_f1,
+             GArray *f2_arr, GArray *scatter_arr, GError **error)
+{
+  double *e = (double *) e_arr->data, *f1 = (double *) f1_arr->data, *f2 = (double *) f2_arr->data;
+  double *sc = scatter_arr ? (double *) scatter_arr->data : NULL;
+  gsize n = e_arr->len, m = 0, f1_start = 0, n_steps, n_f1_breaks = 0;
+  g_autofree gboolean *keep = g_new (gboolean, n);
+  g_autofree gsize *steps = NULL;
+  g_autofree gsize *f1_breaks = NULL;
+
+  xrlab_edges_keep_in_order (e, n, keep);
+  for (gsize i = 0; i < n; i++)
+    if (keep[i])
+      {
+        if (i < first_f1)
+          f1_start++;
+        e[m] = e[i];
+        f1[m] = f1[i];
+        f2[m] = f2[i];
+        if (sc)
+          sc[m] = sc[i];
+        m++;
+      }
+  n = m;
+  if (n - f1_start < 2)
+    {
+      g_set_error (error, XRLAB_ELEMENT_ERROR, XRLAB_ELEMENT_ERROR_DATA,
+                   _("Built-in %s table of %s has fewer than 2 rows with f1"),
+                   table_names[slot->table.table], elements[z].symbol);
+      return FALSE;
+    }
+
+  steps = g_new (gsize, n);
+  f1_breaks = g_new (gsize, n);
+  n_steps = xrlab_edges_find_steps (e, f2, n, steps);
+  for (gsize i = 0; i < n_steps; i++)
+    if (steps[i] >= f1_start)
+      f1_breaks[n_f1_breaks++] = steps[i] - f1_start;
+
+  slot->f2 = xrlab_pchip_new_split (e, f2, n, steps, n_steps, error);
+  if (slot->f2 == NULL)
+    return FALSE;
+  slot->f1 = xrlab_pchip_new_split (e + f1_start, f1 + f1_start, n - f1_start,
+                                    f1_breaks, n_f1_breaks, error);
+  if (slot->f1 == NULL)
+    return FALSE;
+  if (sc)
+    {
+      slot->scatter = xrlab_pchip_new_split (e, sc, n, steps, n_steps, error);
+      if (slot->scatter == NULL)
+        return FALSE;
+    }
+  collect_edges (slot, z, e, f2, n, steps, n_steps);
+
+  slot->table.z = z;
+  slot->table.f1 = slot->f1;
+  slot->table.f2 = slot->f2;
+  slot->table.scatter_cm2_g = slot->scatter;
+  slot->table.f1_min_ev = xrlab_pchip_get_x_min (slot->f1);
+  slot->table.f2_min_ev = xrlab_pchip_get_x_min (slot->f2);
+  slot->table.max_ev = MIN (xrlab_pchip_get_x_max (slot->f1), xrlab_pchip_get_x_max (slot->f2));
+  slot->table.n_rows = n;
+  return TRUE;
+}
+
+/* Henke: "E(eV) f1 f2" rows after one header line. f1 = -9999 means no
+ * value; such rows may only come first. */
+static gboolean
+henke_parse (TableSlot *slot, int z, const char *text, gsize len, GError **error)
+{
+  g_autoptr(GArray) e = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) f1 = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) f2 = g_array_new (FALSE, FALSE, sizeof (double));
+  GArray *cols[3] = { e, f1, f2 };
+  g_autofree char *lower = g_ascii_strdown (elements[z].symbol, -1);
+  g_autofree char *file = g_strconcat ("henke/", lower, ".nff", NULL);
+  gsize first_f1 = G_MAXSIZE;
+  gsize n_file;
+
+  if (!read_rows (file, text, len, 3, cols, NULL, error))
+    return FALSE;
+  for (gsize i = 0; i < e->len; i++)
+    {
+      gboolean missing = g_array_index (f1, double, i) == -9999.0;
+      if (!missing && first_f1 == G_MAXSIZE)
+        first_f1 = i;
+      else if (missing && first_f1 != G_MAXSIZE)
         {
           g_set_error (error, XRLAB_ELEMENT_ERROR, XRLAB_ELEMENT_ERROR_DATA,
-                       _("Built-in Henke table %s.nff, line %u: f1 missing above the start of the f1 table"),
-                       name, line);
+                       _("Built-in Henke table %s.nff, row %zu: f1 missing above the start of the f1 table"),
+                       lower, i + 1);
           return FALSE;
         }
-      g_array_append_val (e, v[0]);
-      g_array_append_val (f1, v[1]);
-      g_array_append_val (f2, v[2]);
     }
   if (first_f1 == G_MAXSIZE || e->len - first_f1 < 2)
     {
       g_set_error (error, XRLAB_ELEMENT_ERROR, XRLAB_ELEMENT_ERROR_DATA,
-                   _("Built-in Henke table %s.nff has no f1 values"), name);
+                   _("Built-in Henke table %s.nff has no f1 values"), lower);
       return FALSE;
     }
+  n_file = e->len;
+  if (!build_table (slot, z, e, f1, first_f1, f2, NULL, error))
+    return FALSE;
+  slot->table.valid_min_ev = MAX (HENKE_VALID_MIN_EV, MAX (slot->table.f1_min_ev, slot->table.f2_min_ev));
+  slot->table.valid_max_ev = slot->table.max_ev;
+  slot->table.f1_relativistic = -pow (z / 82.5, 2.37);
+  slot->table.f1_nuclear_thomson = 0.0;
 
-  {
-    const double *ev = (const double *) e->data;
-    slot->f2 = xrlab_pchip_new (ev, (const double *) f2->data, e->len, error);
-    if (slot->f2 == NULL)
-      return FALSE;
-    slot->f1 = xrlab_pchip_new (ev + first_f1, (const double *) f1->data + first_f1,
-                                e->len - first_f1, error);
-    if (slot->f1 == NULL)
-      return FALSE;
-  }
-  slot->table.z = z;
-  slot->table.f1 = slot->f1;
-  slot->table.f2 = slot->f2;
-  slot->table.f1_min_ev = xrlab_pchip_get_x_min (slot->f1);
-  slot->table.f2_min_ev = xrlab_pchip_get_x_min (slot->f2);
-  slot->table.max_ev = MIN (xrlab_pchip_get_x_max (slot->f1), xrlab_pchip_get_x_max (slot->f2));
-  slot->table.n_rows = e->len;
+  slot->henke.z = z;
+  slot->henke.f1 = slot->f1;
+  slot->henke.f2 = slot->f2;
+  slot->henke.f1_min_ev = slot->table.f1_min_ev;
+  slot->henke.f2_min_ev = slot->table.f2_min_ev;
+  slot->henke.max_ev = slot->table.max_ev;
+  slot->henke.n_rows = n_file;
   return TRUE;
 }
 
-static HenkeSlot *
-henke_load (int z)
+/* Chantler: "key value" headers (Z, frel_3/5CL, fNT, ...), then rows
+ * "E f1 f2 mu_pe sigma_coh_inc" (data/chantler/README.md). f1 there is
+ * FFAST's, without frel and fNT: both are added here. */
+static gboolean
+chantler_parse (TableSlot *slot, int z, const char *text, gsize len, GError **error)
 {
-  HenkeSlot *slot = g_new0 (HenkeSlot, 1);
+  g_autoptr(GArray) e = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) f1 = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) f2 = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) mu_pe = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) scatter = g_array_new (FALSE, FALSE, sizeof (double));
+  GArray *cols[5] = { e, f1, f2, mu_pe, scatter };
+  g_autoptr(GHashTable) keys = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   g_autofree char *lower = g_ascii_strdown (elements[z].symbol, -1);
-  g_autofree char *path = g_strconcat (HENKE_RESOURCE_PREFIX, lower, ".nff", NULL);
+  g_autofree char *file = g_strconcat ("chantler/", lower, ".dat", NULL);
+  const double *hz, *frel, *fnt;
+
+  if (!read_rows (file, text, len, 5, cols, keys, error))
+    return FALSE;
+  hz = g_hash_table_lookup (keys, "Z");
+  frel = g_hash_table_lookup (keys, "frel_3/5CL");
+  fnt = g_hash_table_lookup (keys, "fNT");
+  if (hz == NULL || *hz != z || frel == NULL || fnt == NULL)
+    {
+      g_set_error (error, XRLAB_ELEMENT_ERROR, XRLAB_ELEMENT_ERROR_DATA,
+                   _("Built-in table %s: the header lines “Z %d”, “frel_3/5CL” and “fNT” are missing or wrong"),
+                   file, z);
+      return FALSE;
+    }
+  for (gsize i = 0; i < f1->len; i++)
+    g_array_index (f1, double, i) = (g_array_index (f1, double, i) + *frel) + *fnt;
+  if (!build_table (slot, z, e, f1, 0, f2, scatter, error))
+    return FALSE;
+  slot->table.valid_min_ev = MAX (slot->table.f1_min_ev, slot->table.f2_min_ev);
+  slot->table.valid_max_ev = slot->table.max_ev;
+  slot->table.f1_relativistic = *frel;
+  slot->table.f1_nuclear_thomson = *fnt;
+  return TRUE;
+}
+
+static const char *const resource_paths[XRLAB_TABLE_N_TABLES][2] = {
+  { "/io/github/xrlab/Xrlab/henke/", ".nff" },
+  { "/io/github/xrlab/Xrlab/chantler/", ".dat" },
+};
+
+static TableSlot *
+table_load (XrlabTable table, int z)
+{
+  TableSlot *slot = g_new0 (TableSlot, 1);
+  g_autofree char *lower = g_ascii_strdown (elements[z].symbol, -1);
+  g_autofree char *path = g_strconcat (resource_paths[table][0], lower, resource_paths[table][1], NULL);
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(GError) error = NULL;
+  gboolean ok;
   gsize len = 0;
   const char *data;
 
+  slot->table.table = table;
   bytes = g_resources_lookup_data (path, G_RESOURCE_LOOKUP_FLAGS_NONE, &error);
   if (bytes == NULL)
     {
-      slot->error = g_strdup_printf (_("Built-in Henke table of %s is missing: %s"),
-                                     elements[z].symbol, error->message);
+      slot->error = g_strdup_printf (_("Built-in %s table of %s is missing: %s"),
+                                     table_names[table], elements[z].symbol, error->message);
       return slot;
     }
   data = g_bytes_get_data (bytes, &len);
-  if (!henke_parse (slot, z, data, len, &error))
+  ok = (table == XRLAB_TABLE_HENKE) ? henke_parse (slot, z, data, len, &error)
+                                    : chantler_parse (slot, z, data, len, &error);
+  if (!ok)
     {
       g_clear_pointer (&slot->f1, xrlab_pchip_free);
       g_clear_pointer (&slot->f2, xrlab_pchip_free);
+      g_clear_pointer (&slot->scatter, xrlab_pchip_free);
+      g_clear_pointer (&slot->edges, g_free);
       slot->error = g_strdup (error->message);
     }
   return slot;
 }
 
-const XrlabHenkeTable *
-xrlab_henke_get (int z, GError **error)
+static TableSlot *
+table_slot (XrlabTable table, int z, GError **error)
 {
-  HenkeSlot *slot;
+  TableSlot *slot;
 
-  if (z < 1 || z > XRLAB_ELEMENT_Z_MAX)
+  if ((guint) table >= XRLAB_TABLE_N_TABLES)
     {
       g_set_error (error, XRLAB_ELEMENT_ERROR, XRLAB_ELEMENT_ERROR_UNKNOWN,
-                   _("No Henke table for Z = %d: the tables cover Z = 1–%d"),
-                   z, XRLAB_ELEMENT_Z_MAX);
+                   _("No scattering-factor table number %d"), (int) table);
       return NULL;
     }
-  if (g_once_init_enter (&henke_once[z]))
+  if (z < 1 || z > XRLAB_ELEMENT_Z_MAX)
     {
-      henke_slots[z] = henke_load (z);
-      g_once_init_leave (&henke_once[z], 1);
+      if (table == XRLAB_TABLE_HENKE)
+        g_set_error (error, XRLAB_ELEMENT_ERROR, XRLAB_ELEMENT_ERROR_UNKNOWN,
+                     _("No Henke table for Z = %d: the tables cover Z = 1–%d"),
+                     z, XRLAB_ELEMENT_Z_MAX);
+      else
+        g_set_error (error, XRLAB_ELEMENT_ERROR, XRLAB_ELEMENT_ERROR_UNKNOWN,
+                     _("No Chantler table for Z = %d: the tables cover Z = 1–%d"),
+                     z, XRLAB_ELEMENT_Z_MAX);
+      return NULL;
     }
-  slot = henke_slots[z];
+  if (g_once_init_enter (&table_once[table][z]))
+    {
+      table_slots[table][z] = table_load (table, z);
+      g_once_init_leave (&table_once[table][z], 1);
+    }
+  slot = table_slots[table][z];
   if (slot->error != NULL)
     {
       g_set_error_literal (error, XRLAB_ELEMENT_ERROR, XRLAB_ELEMENT_ERROR_DATA, slot->error);
       return NULL;
     }
-  return &slot->table;
+  return slot;
+}
+
+const XrlabScatteringTable *
+xrlab_scattering_table_get (XrlabTable table, int z, GError **error)
+{
+  TableSlot *slot = table_slot (table, z, error);
+  return slot ? &slot->table : NULL;
+}
+
+const XrlabHenkeTable *
+xrlab_henke_get (int z, GError **error)
+{
+  TableSlot *slot = table_slot (XRLAB_TABLE_HENKE, z, error);
+  return slot ? &slot->henke : NULL;
 }
 
 /* ---- absorption edges --------------------------------------------------- */

@@ -18,8 +18,11 @@
  *   al., Chin. Phys. C 45, 030003 (2021)).
  *
  * Scattering factors: the Henke, Gullikson & Davis tables with the CXRO
- * updates (data/henke/README.md), compiled in as a GResource and loaded
- * lazily, once per element, thread safe; afterwards read-only.
+ * updates (data/henke/README.md, 10 eV - 30 keV) and Chantler's NIST FFAST
+ * tables (data/chantler/README.md, 1 eV - ~1 MeV), compiled in as
+ * GResources and loaded lazily, once per table and element, thread safe;
+ * afterwards read-only. Both are interpolated by PCHIP, split at the
+ * absorption edges that the tables list as steps (xrlab-edges.h).
  *
  * Absorption edges: xraylib's EdgeEnergy() (T. Schoonjans et al.,
  * Spectrochim. Acta B 66, 776 (2011)).
@@ -30,6 +33,7 @@
 
 #include <glib.h>
 
+#include "xrlab-edges.h"
 #include "xrlab-pchip.h"
 
 G_BEGIN_DECLS
@@ -72,11 +76,14 @@ int         xrlab_element_lookup      (const char *symbol, gssize len);
 /* ---- Henke tables ------------------------------------------------------- */
 
 /* The scattering factors f1(E) and f2(E) (electrons per atom) of one element,
- * interpolated by PCHIP on linear energy (eV), split at repeated energies
- * (xrlab-pchip.h). f1 is tabulated from f1_min_ev (29.3 eV for most
- * elements, lower for the updated ones; the table's -9999 rows are dropped),
- * f2 from f2_min_ev (10 eV; 1 eV for Zr), both to max_ev (30 keV). The f1 values contain
- * Henke's relativistic correction Z* = Z - (Z/82.5)^2.37. */
+ * interpolated by PCHIP on linear energy (eV), split at the absorption
+ * edges that the table lists as steps (xrlab-edges.h; Si's out-of-order
+ * row at 1839.0 eV is dropped). f1 is tabulated from f1_min_ev (29.3 eV for
+ * most elements, lower for the updated ones; the table's -9999 rows are
+ * dropped), f2 from f2_min_ev (10 eV; 1 eV for Zr), both to max_ev (30
+ * keV). The f1 values contain Henke's relativistic correction
+ * Z* = Z - (Z/82.5)^2.37. The same interpolants as
+ * xrlab_scattering_table_get (XRLAB_TABLE_HENKE, z). */
 typedef struct {
   int z;
   const XrlabPchip *f1;
@@ -92,6 +99,72 @@ typedef struct {
  * shared, read-only, and lives until exit. NULL with @error when @z is out of
  * range or the built-in data are damaged. */
 const XrlabHenkeTable *xrlab_henke_get (int z, GError **error);
+
+/* ---- scattering-factor tables: Henke or Chantler ------------------------ */
+
+typedef enum {
+  XRLAB_TABLE_HENKE,      /* Henke, Gullikson & Davis 1993 + CXRO updates */
+  XRLAB_TABLE_CHANTLER,   /* Chantler, NIST FFAST (SRD 66) */
+  XRLAB_TABLE_N_TABLES,
+} XrlabTable;
+
+/* "henke", "chantler": the machine name (CLI option values, CSV and JSON
+ * fields; never translated). */
+const char *xrlab_table_get_name (XrlabTable table);
+
+/* The table whose machine name is @name; FALSE when none is. */
+gboolean    xrlab_table_lookup (const char *name, XrlabTable *table);
+
+/* An absorption edge in a table (xrlab-edges.h): the rows either side of the
+ * jump, labelled with xraylib's nearest edge. */
+typedef struct {
+  double lower_ev;       /* the row below the jump */
+  double upper_ev;       /* the row above it */
+  double energy_ev;      /* the jump position: (lower_ev + upper_ev) / 2 */
+  double f2_ratio;       /* f2 at upper_ev / f2 at lower_ev */
+  gboolean step;         /* a step (the interpolants are split there), or a
+                          * rise that the table resolves over several rows */
+  const char *shell;     /* xraylib's nearest edge: "K", "L3", "N5", ...; NULL if none */
+  double xraylib_ev;     /* its energy (EdgeEnergy), NAN if none */
+} XrlabTableEdge;
+
+/* One element of one table. f1 is the real part of the forward atomic
+ * scattering factor in electrons per atom, with the corrections the table
+ * defines (f1_relativistic and f1_nuclear_thomson, included); f2 the
+ * imaginary part; scatter_cm2_g the coherent + incoherent scattering cross
+ * section per mass (cm²/g), NULL when the table has none (Henke). All are
+ * PCHIP on linear energy (eV), split at the table's steps.
+ *
+ * Ranges, per element: f1 is tabulated on [f1_min_ev, max_ev], f2 and
+ * scatter_cm2_g on [f2_min_ev, max_ev]. valid_min_ev .. valid_max_ev is the
+ * range the table is meant for, inside the tabulated one: Henke 30 eV -
+ * 30 keV (its documentation: below 30 eV neither the tables nor the
+ * refractive-index formula built on them hold), Chantler its first to its
+ * last row (1.01 eV - 966.3 keV). Callers enforce it. */
+typedef struct {
+  XrlabTable table;
+  int z;
+  const XrlabPchip *f1;
+  const XrlabPchip *f2;
+  const XrlabPchip *scatter_cm2_g;
+  double f1_min_ev;
+  double f2_min_ev;
+  double max_ev;
+  double valid_min_ev;
+  double valid_max_ev;
+  double f1_relativistic;     /* Henke: -(Z/82.5)^2.37; Chantler: frel (3/5 CL) */
+  double f1_nuclear_thomson;  /* Henke: 0 (not included); Chantler: fNT */
+  gsize n_rows;               /* rows used (after rows out of order are dropped) */
+  const XrlabTableEdge *edges;   /* ascending in energy */
+  gsize n_edges;
+} XrlabScatteringTable;
+
+/* The table @table of element @z (1..92; D and T use hydrogen's). Loaded on
+ * first use, thread safe; shared, read-only, lives until exit. NULL with
+ * @error when @z or @table is out of range or the built-in data are
+ * damaged. */
+const XrlabScatteringTable *xrlab_scattering_table_get (XrlabTable table, int z,
+                                                        GError **error);
 
 /* ---- absorption edges --------------------------------------------------- */
 

@@ -96,18 +96,15 @@ hermite_piece (double x0, double x1, double y0, double y1, double d0, double d1)
   return p;
 }
 
-XrlabPchip *
-xrlab_pchip_new (const double *x, const double *y, gsize n, GError **error)
+/* At least 2 points, all finite. */
+static gboolean
+check_points (const double *x, const double *y, gsize n, GError **error)
 {
-  g_autoptr(XrlabPchip) p = NULL;
-  g_autofree double *d = NULL;
-  gsize m = 0, start = 0;
-
   if (n < 2)
     {
       g_set_error (error, XRLAB_PCHIP_ERROR, XRLAB_PCHIP_ERROR_DATA,
                    _("Interpolation needs at least 2 points, got %zu"), n);
-      return NULL;
+      return FALSE;
     }
   for (gsize i = 0; i < n; i++)
     if (!isfinite (x[i]) || !isfinite (y[i]))
@@ -115,8 +112,34 @@ xrlab_pchip_new (const double *x, const double *y, gsize n, GError **error)
         g_set_error (error, XRLAB_PCHIP_ERROR, XRLAB_PCHIP_ERROR_DATA,
                      _("Point %zu of the interpolation data is not a finite number"),
                      i + 1);
-        return NULL;
+        return FALSE;
       }
+  return TRUE;
+}
+
+/* Appends the PCHIP pieces of the run x[0..n-1] (n >= 2) at p->pieces[*m]. */
+static void
+append_run (XrlabPchip *p, gsize *m, const double *x, const double *y, gsize n, double *d)
+{
+  segment_slopes (x, y, n, d);
+  for (gsize k = 0; k + 1 < n; k++)
+    {
+      p->bp[*m] = x[k];
+      p->pieces[*m] = hermite_piece (x[k], x[k + 1], y[k], y[k + 1], d[k], d[k + 1]);
+      (*m)++;
+    }
+  p->bp[*m] = x[n - 1];
+}
+
+XrlabPchip *
+xrlab_pchip_new (const double *x, const double *y, gsize n, GError **error)
+{
+  g_autoptr(XrlabPchip) p = NULL;
+  g_autofree double *d = NULL;
+  gsize m = 0, start = 0;
+
+  if (!check_points (x, y, n, error))
+    return NULL;
   if (!(x[1] > x[0]))
     {
       g_set_error (error, XRLAB_PCHIP_ERROR, XRLAB_PCHIP_ERROR_DATA,
@@ -150,18 +173,76 @@ xrlab_pchip_new (const double *x, const double *y, gsize n, GError **error)
           p->bp[m] = x[start];
         }
       else
-        {
-          segment_slopes (x + start, y + start, end - start, d);
-          for (gsize k = start; k + 1 < end; k++)
-            {
-              p->bp[m] = x[k];
-              p->pieces[m] = hermite_piece (x[k], x[k + 1], y[k], y[k + 1],
-                                            d[k - start], d[k + 1 - start]);
-              m++;
-            }
-          p->bp[m] = x[end - 1];
-        }
+        append_run (p, &m, x + start, y + start, end - start, d);
       start = end;
+    }
+  p->n_intervals = m;
+  return g_steal_pointer (&p);
+}
+
+XrlabPchip *
+xrlab_pchip_new_split (const double *x, const double *y, gsize n,
+                       const gsize *breaks, gsize n_breaks, GError **error)
+{
+  g_autoptr(XrlabPchip) p = NULL;
+  g_autofree double *d = NULL;
+  gsize m = 0, start = 0, b = 0;
+
+  if (!check_points (x, y, n, error))
+    return NULL;
+  for (gsize i = 0; i < n_breaks; i++)
+    if (breaks[i] + 1 >= n || (i > 0 && breaks[i] <= breaks[i - 1]))
+      {
+        g_set_error (error, XRLAB_PCHIP_ERROR, XRLAB_PCHIP_ERROR_DATA,
+                     _("Interpolation break %zu (row %zu) is out of order or beyond the last row"),
+                     i + 1, breaks[i] + 1);
+        return NULL;
+      }
+  for (gsize i = 0; i + 1 < n; i++)
+    {
+      gboolean at_break = FALSE;
+
+      while (b < n_breaks && breaks[b] < i)
+        b++;
+      at_break = b < n_breaks && breaks[b] == i;
+      if (!(x[i + 1] > x[i]) && !(at_break && x[i + 1] == x[i]))
+        {
+          g_set_error (error, XRLAB_PCHIP_ERROR, XRLAB_PCHIP_ERROR_DATA,
+                       _("Interpolation data must increase: point %zu (%g) follows %g"),
+                       i + 2, x[i + 1], x[i]);
+          return NULL;
+        }
+    }
+
+  p = g_new0 (XrlabPchip, 1);
+  p->bp = g_new (double, n);
+  p->pieces = g_new (Piece, n);
+  d = g_new (double, n);
+  p->n_segments = n_breaks + 1;
+  p->bp[0] = x[0];
+  for (b = 0; b <= n_breaks; b++)
+    {
+      gsize end = (b < n_breaks) ? breaks[b] : n - 1;   /* last row of the run */
+
+      if (end > start)
+        append_run (p, &m, x + start, y + start, end - start + 1, d);
+      if (b < n_breaks && x[end + 1] > x[end])
+        {
+          /* The edge: the straight line between its two rows. */
+          double slope = (y[end + 1] - y[end]) / (x[end + 1] - x[end]);
+          p->bp[m] = x[end];
+          p->pieces[m] = (Piece) { 0.0, 0.0, slope, y[end] };
+          m++;
+          p->bp[m] = x[end + 1];
+        }
+      start = end + 1;
+    }
+  if (m == 0)
+    {
+      /* Only zero-width breaks between single rows: a step function. */
+      g_set_error (error, XRLAB_PCHIP_ERROR, XRLAB_PCHIP_ERROR_DATA,
+                   _("Interpolation data span no interval"));
+      return NULL;
     }
   p->n_intervals = m;
   return g_steal_pointer (&p);

@@ -31,6 +31,13 @@
  * a repeated x the interpolant is therefore right-continuous (it takes the
  * value listed second, above the edge).
  *
+ * Edges. xrlab_pchip_new_split() takes strictly increasing data and a list
+ * of breaks instead: a break at row k ends the PCHIP pieces at x_k, joins
+ * x_k and x_k+1 by the straight line, and starts independent PCHIP pieces
+ * at x_k+1 (xrlab-edges.h finds the breaks of a scattering-factor table: the
+ * pairs of rows across which f2 jumps). Neither side sees the other's rows,
+ * so a jump does not distort the neighbouring intervals.
+ *
  * The interpolant is immutable once built: any number of threads may
  * evaluate it at once.
  *
@@ -57,12 +64,23 @@ typedef struct _XrlabPchip XrlabPchip;
 XrlabPchip *xrlab_pchip_new (const double *x, const double *y, gsize n, GError **error);
 void        xrlab_pchip_free (XrlabPchip *pchip);
 
+/* Builds the interpolant of the @n points (@x[i], @y[i]) with x strictly
+ * increasing (equal neighbours are allowed only across a break: a step of
+ * zero width, right-continuous), split at the @n_breaks rows @breaks
+ * (ascending, each < n - 1): the PCHIP of rows start..k, the straight line
+ * from row k to row k + 1, the PCHIP of rows k + 1.., and so on. A run of 2
+ * rows is a straight line, a run of 1 row has no piece of its own.
+ * n_segments is the number of runs (n_breaks + 1). The data are copied. */
+XrlabPchip *xrlab_pchip_new_split (const double *x, const double *y, gsize n,
+                                   const gsize *breaks, gsize n_breaks, GError **error);
+
 /* The domain [x_min, x_max]; x_min = x[0]. */
 double xrlab_pchip_get_x_min (const XrlabPchip *pchip);
 double xrlab_pchip_get_x_max (const XrlabPchip *pchip);
 
-/* Number of segments (1 + the number of steps where x does not increase) and
- * of cubic pieces after the split. */
+/* Number of segments (1 + the number of steps where x does not increase;
+ * for xrlab_pchip_new_split(), 1 + the number of breaks) and of pieces
+ * after the split. */
 gsize xrlab_pchip_get_n_segments  (const XrlabPchip *pchip);
 gsize xrlab_pchip_get_n_intervals (const XrlabPchip *pchip);
 
