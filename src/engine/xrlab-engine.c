@@ -950,24 +950,6 @@ engine_state_free (EngineState *state)
   g_free (state);
 }
 
-static gboolean
-validate_material_numbers (double density, double thickness, GError **error)
-{
-  if (!isfinite (density) || density <= 0.0)
-    {
-      g_set_error (error, XRLAB_OPTICS_ERROR, XRLAB_OPTICS_ERROR_MATERIAL,
-                   _("The density must be a positive number of g/cm³, not %g"), density);
-      return FALSE;
-    }
-  if (!isfinite (thickness) || thickness < 0.0)
-    {
-      g_set_error (error, XRLAB_OPTICS_ERROR, XRLAB_OPTICS_ERROR_MATERIAL,
-                   _("The thickness must be zero or a positive number of µm, not %g"), thickness);
-      return FALSE;
-    }
-  return TRUE;
-}
-
 /* Takes the new input of a material. A valid input becomes pending (computed
  * once all waiting edits are applied); an invalid one sets the error and
  * leaves the last valid state alone. */
@@ -1000,7 +982,12 @@ material_apply (Material *m, const XrlabMaterialSpec *spec)
   else
     formula = xrlab_formula_parse (m->formula_text, &error);
 
-  if (formula == NULL || !validate_material_numbers (spec->density_g_cm3, spec->thickness_um, &error))
+  /* A material of the list always has a thickness (its transmission is
+   * computed with the rest). */
+  if (formula == NULL
+      || !xrlab_optics_check_material (&(XrlabOpticsMaterial) { formula, spec->density_g_cm3,
+                                                                spec->thickness_um },
+                                       XRLAB_QUANTITY_MASK_ALL, &error))
     {
       m->error = error;
       return;
@@ -1720,11 +1707,12 @@ serve_batch (EngineState *state, Request *req)
       formulas[m] = xrlab_formula_parse (spec->formula ? spec->formula : "", &batch->errors[m]);
       if (formulas[m] == NULL)
         continue;
-      if (!validate_material_numbers (spec->density_g_cm3, spec->thickness_um, &batch->errors[m]))
-        continue;
       om[n_ok].formula = formulas[m];
       om[n_ok].density_g_cm3 = spec->density_g_cm3;
       om[n_ok].thickness_um = spec->thickness_um;
+      /* A material always comes with a thickness, checked as in the list. */
+      if (!xrlab_optics_check_material (&om[n_ok], XRLAB_QUANTITY_MASK_ALL, &batch->errors[m]))
+        continue;
       index[n_ok] = m;
       n_ok++;
     }

@@ -576,35 +576,6 @@ xrlab_optics_electron_density (const XrlabFormula *formula, double density_g_cm3
          / xrlab_formula_get_molecular_weight (formula) * 1e-24;
 }
 
-static gboolean
-check_material (const XrlabOpticsMaterial *material, XrlabQuantityMask mask, GError **error)
-{
-  char buf[XRLAB_DTOA_BUFSIZE];
-
-  if (material->formula == NULL)
-    {
-      g_set_error (error, XRLAB_OPTICS_ERROR, XRLAB_OPTICS_ERROR_MATERIAL, _("No formula"));
-      return FALSE;
-    }
-  if (!isfinite (material->density_g_cm3) || !(material->density_g_cm3 > 0.0))
-    {
-      g_set_error (error, XRLAB_OPTICS_ERROR, XRLAB_OPTICS_ERROR_MATERIAL,
-                   _("Density %s g/cm³ of %s must be a positive number"),
-                   xrlab_format_double (material->density_g_cm3, buf),
-                   xrlab_formula_get_text (material->formula));
-      return FALSE;
-    }
-  if ((mask & BIT (TRANSMISSION))
-      && (!isfinite (material->thickness_um) || material->thickness_um < 0.0))
-    {
-      g_set_error (error, XRLAB_OPTICS_ERROR, XRLAB_OPTICS_ERROR_MATERIAL,
-                   _("Thickness %s µm must be a number ≥ 0 to compute the transmission"),
-                   xrlab_format_double (material->thickness_um, buf));
-      return FALSE;
-    }
-  return TRUE;
-}
-
 static void
 set_f1_range_error (GError **error, const XrlabHenkeTable *t, double energy_kev, gsize i, gsize n)
 {
@@ -759,7 +730,7 @@ prepare_material (XrlabOpticsCache *cache, const XrlabOpticsMaterial *material,
   const int *z;
   gsize n;
 
-  if (!check_material (material, mask, error))
+  if (!xrlab_optics_check_material (material, mask, error))
     return FALSE;
   f = material->formula;
   z = xrlab_formula_get_z (f);
@@ -1115,7 +1086,7 @@ xrlab_optics_compute_point (const XrlabOpticsMaterial *material, double energy_k
   gsize n;
 
   quantities &= XRLAB_QUANTITY_MASK_ALL;
-  if (!check_material (material, quantities, error)
+  if (!xrlab_optics_check_material (material, quantities, error)
       || !check_energy (energy_kev, XRLAB_ENERGY_UNIT_KEV, 0, 1, &e, error))
     return FALSE;
 
@@ -1191,6 +1162,38 @@ xrlab_optics_compute_point (const XrlabOpticsMaterial *material, double energy_k
         values[XRLAB_QUANTITY_RE_SLD] = k * s1;
       if (quantities & BIT (IM_SLD))
         values[XRLAB_QUANTITY_IM_SLD] = k * s2;
+    }
+  return TRUE;
+}
+
+/* ---- the rule for a material's numbers ------------------------------------ */
+
+gboolean
+xrlab_optics_check_material (const XrlabOpticsMaterial *material, XrlabQuantityMask mask,
+                             GError **error)
+{
+  char buf[XRLAB_DTOA_BUFSIZE];
+
+  if (material->formula == NULL)
+    {
+      g_set_error (error, XRLAB_OPTICS_ERROR, XRLAB_OPTICS_ERROR_MATERIAL, _("No formula"));
+      return FALSE;
+    }
+  if (!isfinite (material->density_g_cm3) || !(material->density_g_cm3 > 0.0))
+    {
+      g_set_error (error, XRLAB_OPTICS_ERROR, XRLAB_OPTICS_ERROR_MATERIAL,
+                   _("Density %s g/cm³ of %s must be a positive number"),
+                   xrlab_format_double (material->density_g_cm3, buf),
+                   xrlab_formula_get_text (material->formula));
+      return FALSE;
+    }
+  if ((mask & BIT (TRANSMISSION))
+      && (!isfinite (material->thickness_um) || material->thickness_um < 0.0))
+    {
+      g_set_error (error, XRLAB_OPTICS_ERROR, XRLAB_OPTICS_ERROR_MATERIAL,
+                   _("Thickness %s µm must be a number ≥ 0 to compute the transmission"),
+                   xrlab_format_double (material->thickness_um, buf));
+      return FALSE;
     }
   return TRUE;
 }

@@ -273,4 +273,13 @@ gboolean xrlab_optics_compute_point (const XrlabOpticsMaterial *material,
                                      double                     values[XRLAB_QUANTITY_N],
                                      GError                   **error);
 
+/* The rule for a material's numbers, in one place (the computations, the
+ * engine's materials and its batches all check with it): a formula, a
+ * density that is finite and > 0 and, when @quantities include the
+ * transmission, a thickness that is finite and >= 0. FALSE with
+ * XRLAB_OPTICS_ERROR_MATERIAL saying which number is wrong. */
+gboolean xrlab_optics_check_material (const XrlabOpticsMaterial *material,
+                                      XrlabQuantityMask          quantities,
+                                      GError                   **error);
+
 G_END_DECLS
