@@ -38,8 +38,9 @@
  * interpolated f1_i, f2_i of every element it has met on that grid, so a
  * change of density or stoichiometry, or another material with the same
  * elements, never interpolates again. A cache is not thread safe: one
- * thread (the engine thread) owns it; the batch call runs its own worker
- * threads internally and returns only when they are done. Grids, formulas
+ * thread (the engine thread) owns it; the batch call shares its loop with
+ * the one pool's threads (xrlab-parallel.h) and returns only when they are
+ * done. Grids, formulas
  * and the element tables are immutable and may be shared between threads.
  * Nothing here allocates per energy or per material in the hot path.
  *
@@ -206,8 +207,9 @@ XrlabOpticsCache *xrlab_optics_cache_new  (XrlabEnergyGrid *grid);
 void              xrlab_optics_cache_free (XrlabOpticsCache *cache);
 XrlabEnergyGrid  *xrlab_optics_cache_get_grid (const XrlabOpticsCache *cache);
 
-/* Worker threads of xrlab_optics_batch(): 0 (the default) for one per
- * processor, 1 to stay on the calling thread. */
+/* Threads of xrlab_optics_batch(): 1 to stay on the calling thread; any
+ * other value (0, the default) shares the loop with the one pool
+ * (xrlab-parallel.h: one thread per processor). */
 void  xrlab_optics_cache_set_n_threads (XrlabOpticsCache *cache, guint n_threads);
 guint xrlab_optics_cache_get_n_threads (const XrlabOpticsCache *cache);
 
