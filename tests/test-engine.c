@@ -928,7 +928,8 @@ test_edit_during_batch (void)
   g_assert_no_error (r.error);
 
   b.pending++;
-  xrlab_engine_batch_async (engine, specs, n, grid, delta, batch_progress, &b, NULL, batch_done, &b);
+  xrlab_engine_batch_async (engine, specs, n, grid, delta | XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_BETA),
+                            batch_progress, &b, NULL, batch_done, &b);
   wait_for_progress (&b);
   g_assert_cmpint (b.replies, ==, 0);
 
