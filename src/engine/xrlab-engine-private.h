@@ -40,6 +40,10 @@
  *      then kind->run (req, cancellable) runs on the lane; cancelling the
  *      caller's GCancellable or shutting down cancels @cancellable.
  * Every request is answered exactly once, with xrlab_request_return_*().
+ * finish runs for every job that ran, cancelled or not: it is where what
+ * prepare moved out of the state goes back. Shutdown answers everything
+ * waiting SHUT_DOWN, cancels the running job, finishes it when it comes
+ * back, then frees the states (newest service first) and joins both threads.
  *
  * Adding a request kind (a service = handlers + state, in one file):
  *   - a payload struct and its free function; a static const
