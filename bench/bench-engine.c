@@ -8,12 +8,18 @@
  * transfers and bytes per redraw from the engine's own accounting. The last
  * reply is checked against a direct computation.
  *
+ * Then the same density edits while a batch of 10^4 materials x 10^3
+ * energies (10^7 points, δ) runs on the job lane: how many edit-to-redraw
+ * round trips complete before the batch replies, their median latency, and
+ * the batch's own time from request to reply (with the edits beside it).
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "bench-private.h"
 #include "xrlab-engine.h"
@@ -103,6 +109,78 @@ run_edits (EngineBench *b, gboolean formula_edits)
     g_main_context_iteration (NULL, TRUE);
 }
 
+typedef struct {
+  double            t_start;
+  double            elapsed_s;
+  XrlabEngineBatch *batch;
+  GError           *error;
+  gboolean          done;
+} BatchWait;
+
+static void
+batch_done (GObject *source, GAsyncResult *result, gpointer data)
+{
+  BatchWait *w = data;
+
+  w->batch = xrlab_engine_batch_finish (XRLAB_ENGINE (source), result, &w->error);
+  w->elapsed_s = xrlab_now () - w->t_start;
+  w->done = TRUE;
+}
+
+/* Density edits, one after the other, while a 10^7-point batch runs; the
+ * number answered before the batch's reply. */
+static int
+run_edits_during_batch (EngineBench *b, XrlabEnergyGrid *grid, BatchWait *w)
+{
+  const gsize n = 10000;
+  const char *formulas[] = { "SiO2", "Al2O3", "Fe2O3", "CaCO3", "C22H10N2O5", "GaAs" };
+  g_autofree XrlabMaterialSpec *specs = g_new0 (XrlabMaterialSpec, n);
+  int answered;
+
+  for (gsize i = 0; i < n; i++)
+    {
+      specs[i].formula = formulas[i % G_N_ELEMENTS (formulas)];
+      specs[i].density_g_cm3 = 1.0 + 1e-4 * i;
+    }
+  w->t_start = xrlab_now ();
+  xrlab_engine_batch_async (b->engine, specs, n, grid, XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_DELTA),
+                            NULL, NULL, NULL, batch_done, w);
+  b->formula_edits = FALSE;
+  b->done = 0;
+  b->n = N_EDITS;
+  next_edit (b);
+  while (!w->done)
+    g_main_context_iteration (NULL, TRUE);
+  answered = b->done;
+  /* Let the round trip in flight end, and start no other. */
+  if (b->done < b->n)
+    b->n = b->done + 1;
+  while (b->done < b->n)
+    g_main_context_iteration (NULL, TRUE);
+  return answered;
+}
+
+/* Material @m of a batch of δ equals a direct computation. */
+static gboolean
+check_batch (const XrlabEngineBatch *batch, XrlabEnergyGrid *grid, const char *formula,
+             double density, gsize m)
+{
+  XrlabOpticsCache *cache = xrlab_optics_cache_new (grid);
+  g_autoptr(XrlabFormula) f = xrlab_formula_parse (formula, NULL);
+  XrlabOpticsMaterial om = { f, density, 0.0 };
+  double *expect = g_new (double, N_ENERGIES);
+  double *out[XRLAB_QUANTITY_N] = { NULL };
+  gboolean ok;
+
+  out[XRLAB_QUANTITY_DELTA] = expect;
+  ok = batch != NULL && batch->errors[m] == NULL
+       && xrlab_optics_compute (cache, &om, XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_DELTA), out, NULL)
+       && memcmp (expect, batch->values + m * N_ENERGIES, N_ENERGIES * sizeof (double)) == 0;
+  g_free (expect);
+  xrlab_optics_cache_free (cache);
+  return ok;
+}
+
 static gboolean
 check_last (EngineBench *b, XrlabEnergyGrid *grid)
 {
@@ -181,6 +259,25 @@ xrlab_bench_engine (int argc, char **argv)
   xrlab_bench_report ("engine.transfer_us_per_redraw", st.transfer_s * 1e6 / (2.0 * N_EDITS));
   xrlab_bench_check (st.bytes == 2ull * N_EDITS * N_ENERGIES * (1 + 5) * sizeof (double),
                      "bytes per redraw are not exactly the requested arrays");
+
+  {
+    BatchWait w = { 0 };
+    int answered = run_edits_during_batch (&b, grid, &w);
+
+    xrlab_bench_check (w.error == NULL, "the batch during edits failed: %s",
+                       w.error ? w.error->message : "");
+    xrlab_bench_check (!b.failed && check_last (&b, grid),
+                       "edits during a batch: values differ from a direct computation");
+    xrlab_bench_check (check_batch (w.batch, grid, "CaCO3", 1.0 + 1e-4 * 9, 9),
+                       "the batch during edits: values differ from a direct computation");
+    xrlab_bench_check (answered >= 1, "no edit was answered while the batch ran");
+    xrlab_bench_report ("engine.edits_during_batch", answered);
+    if (b.done > 0)
+      xrlab_bench_report ("engine.edit_during_batch_ms_median", xrlab_bench_median (b.latencies, b.done));
+    xrlab_bench_report ("engine.batch_1e7_during_edits_s", w.elapsed_s);
+    g_clear_pointer (&w.batch, xrlab_engine_batch_free);
+    g_clear_error (&w.error);
+  }
 
   g_clear_pointer (&b.last, xrlab_engine_arrays_free);
   xrlab_engine_shutdown (b.engine);

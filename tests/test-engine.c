@@ -1,5 +1,6 @@
 /* test-engine.c -- the engine thread: transfers, coalescing, cancellation,
- * shutdown, errors, exports and batches, on a GLib main loop
+ * shutdown, errors, exports and batches, on a GLib main loop; the job lane
+ * (edits answered while a batch runs) and the progress of jobs
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -10,6 +11,7 @@
 #include <glib/gstdio.h>
 
 #include "xrlab-engine.h"
+#include "xrlab-engine-private.h"
 #include "xrlab-formula.h"
 #include "xrlab-init.h"
 #include "xrlab-util.h"
@@ -29,6 +31,7 @@ typedef struct {
   GCancellable      *cancel_on_progress;
   double             cancelled_at;
   gsize              done_at_cancel;
+  gsize              progress_after_reply;  /* must stay 0 */
 } Replies;
 
 static void
@@ -131,6 +134,8 @@ batch_progress (gsize done, gsize total, gpointer data)
 {
   Replies *r = data;
 
+  if (r->replies > 0)
+    r->progress_after_reply++;
   r->progress_calls++;
   r->progress_done = done;
   g_assert_cmpuint (done, <=, total);
@@ -788,6 +793,306 @@ test_consumers_independent (void)
   replies_clear (&t);
 }
 
+/* ---- the job lane and progress ----------------------------------------------- */
+
+/* @n materials of a few formulas (with 10^3 energies: n × 10^3 points). */
+static XrlabMaterialSpec *
+many_specs (gsize n)
+{
+  static const char *formulas[] = { "SiO2", "Al2O3", "Fe2O3", "CaCO3", "C22H10N2O5", "GaAs" };
+  XrlabMaterialSpec *specs = g_new0 (XrlabMaterialSpec, n);
+
+  for (gsize i = 0; i < n; i++)
+    {
+      specs[i].formula = formulas[i % G_N_ELEMENTS (formulas)];
+      specs[i].density_g_cm3 = 1.0 + 1e-4 * i;
+    }
+  return specs;
+}
+
+/* Until the batch of @b has reported progress (it is running on the lane)
+ * or has been answered. */
+static void
+wait_for_progress (Replies *b)
+{
+  while (b->progress_calls == 0 && b->pending > 0)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static gboolean
+set_flag (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* Runs the main context for @ms more: whatever is still queued for it
+ * (a late progress report) would run now. */
+static void
+iterate_for (guint ms)
+{
+  gboolean done = FALSE;
+
+  g_timeout_add (ms, set_flag, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static void
+assert_batch_values (XrlabEnergyGrid *grid, const XrlabEngineBatch *batch,
+                     const XrlabMaterialSpec *specs, gsize m)
+{
+  g_autofree double *expect = fresh_values (grid, &specs[m], XRLAB_QUANTITY_DELTA);
+  gsize n_e = xrlab_energy_grid_get_size (grid);
+
+  g_assert_null (batch->errors[m]);
+  assert_same_values (batch->values + m * batch->n_quantities * n_e, expect, n_e);
+}
+
+typedef struct {
+  int   calls;
+  gsize last;
+} ProgressLog;
+
+static void
+log_progress (gconstpointer snapshot, gpointer data)
+{
+  ProgressLog *log = data;
+
+  log->calls++;
+  log->last = *(const gsize *) snapshot;
+}
+
+static gpointer
+post_thousand (gpointer data)
+{
+  for (gsize i = 1; i <= 1000; i++)
+    xrlab_engine_progress_post (data, &i);
+  return NULL;
+}
+
+/* The one progress mechanism: posts from another thread coalesce into one
+ * delivery of the newest on this thread's context; once finished (the
+ * request answered), nothing more is delivered, not even what was queued. */
+static void
+test_progress_coalesces (void)
+{
+  ProgressLog log = { 0 };
+  XrlabEngineProgress *p = xrlab_engine_progress_new (sizeof (gsize), 0.03, log_progress, &log, NULL);
+  gsize v;
+
+  g_thread_join (g_thread_new ("poster", post_thousand, p));
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  g_assert_cmpint (log.calls, ==, 1);
+  g_assert_cmpuint (log.last, ==, 1000);
+
+  /* Within the interval: delivered later, still only the newest. */
+  v = 1001;
+  xrlab_engine_progress_post (p, &v);
+  v = 1002;
+  xrlab_engine_progress_post (p, &v);
+  g_assert_cmpint (log.calls, ==, 1);
+  while (log.calls < 2)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpuint (log.last, ==, 1002);
+
+  v = 2000;
+  xrlab_engine_progress_post (p, &v);
+  xrlab_engine_progress_finish (p);
+  v = 3000;
+  xrlab_engine_progress_post (p, &v);
+  iterate_for (100);
+  g_assert_cmpint (log.calls, ==, 2);
+  g_assert_cmpuint (log.last, ==, 1002);
+  xrlab_engine_progress_unref (p);
+}
+
+/* An edit and a fetch sent while a 10^7-point batch runs on the job lane
+ * are answered before the batch; the batch then completes, whole. */
+static void
+test_edit_during_batch (void)
+{
+  g_autoptr(XrlabEngine) engine = xrlab_engine_new ();
+  g_autoptr(XrlabEnergyGrid) grid = make_grid (1.0, 30.0, 1000);
+  gsize n = 10000;   /* 10^4 materials x 10^3 energies = 10^7 points */
+  g_autofree XrlabMaterialSpec *specs = many_specs (n);
+  XrlabQuantityMask delta = XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_DELTA);
+  Replies r = { 0 }, e = { 0 }, f = { 0 }, b = { 0 };
+  XrlabMaterialSpec edit = five[1];
+
+  set_grid (engine, grid, &r);
+  r.pending++;
+  xrlab_engine_set_materials_async (engine, five, 5, NULL, set_materials_done, &r);
+  wait_for (&r);
+  g_assert_no_error (r.error);
+
+  b.pending++;
+  xrlab_engine_batch_async (engine, specs, n, grid, delta | XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_BETA),
+                            batch_progress, &b, NULL, batch_done, &b);
+  wait_for_progress (&b);
+  g_assert_cmpint (b.replies, ==, 0);
+
+  edit.density_g_cm3 = 2.5;
+  e.pending++;
+  xrlab_engine_update_material_async (engine, &edit, NULL, bool_done, &e);
+  f.pending++;
+  xrlab_engine_fetch_async (engine, "plot", delta, &edit.id, 1, NULL, arrays_done, &f);
+  wait_for (&e);
+  wait_for (&f);
+  g_assert_cmpint (b.replies, ==, 0);   /* the batch has not replied yet */
+  g_assert_no_error (e.error);
+  g_assert_cmpint (e.superseded, ==, 0);
+  g_assert_no_error (f.error);
+  g_assert_cmpint (f.n_arrays, ==, 1);
+  g_assert_cmpuint (f.arrays->generation, ==, xrlab_engine_get_generation (engine));
+  {
+    g_autofree double *expect = fresh_values (grid, &edit, XRLAB_QUANTITY_DELTA);
+    assert_same_values (xrlab_engine_arrays_get (f.arrays, 0, XRLAB_QUANTITY_DELTA), expect, 1000);
+  }
+
+  wait_for (&b);
+  g_assert_no_error (b.error);
+  g_assert_nonnull (b.batch);
+  g_assert_cmpuint (b.batch->n_materials, ==, n);
+  assert_batch_values (grid, b.batch, specs, 0);
+  assert_batch_values (grid, b.batch, specs, n / 2 + 1);
+  assert_batch_values (grid, b.batch, specs, n - 1);
+  g_assert_cmpuint (b.progress_after_reply, ==, 0);
+  replies_clear (&r);
+  replies_clear (&e);
+  replies_clear (&f);
+  replies_clear (&b);
+}
+
+/* The caller cancels a batch that is running on the lane (not from its
+ * progress callback): it stops before its end, and the job waiting behind
+ * it runs. */
+static void
+test_batch_cancel_running (void)
+{
+  g_autoptr(XrlabEngine) engine = xrlab_engine_new ();
+  g_autoptr(XrlabEnergyGrid) grid = make_grid (1.0, 30.0, 1000);
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  gsize n = 10000;
+  g_autofree XrlabMaterialSpec *specs = many_specs (n);
+  XrlabQuantityMask mask = XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_DELTA) | XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_BETA);
+  Replies b = { 0 }, next = { 0 }, e = { 0 };
+
+  b.pending++;
+  xrlab_engine_batch_async (engine, specs, n, grid, mask, batch_progress, &b, cancellable,
+                            batch_done, &b);
+  next.pending++;
+  xrlab_engine_batch_async (engine, specs, 3, grid, XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_DELTA),
+                            batch_progress, &next, NULL, batch_done, &next);
+  wait_for_progress (&b);
+  g_assert_cmpint (b.replies, ==, 0);
+
+  e.pending++;
+  xrlab_engine_set_materials_async (engine, five, 2, NULL, set_materials_done, &e);
+  wait_for (&e);
+  g_assert_no_error (e.error);
+  g_assert_cmpint (b.replies, ==, 0);
+  g_assert_cmpint (next.replies, ==, 0);   /* it waits for the lane */
+
+  g_cancellable_cancel (cancellable);
+  wait_for (&b);
+  g_assert_error (b.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_null (b.batch);
+  g_assert_cmpuint (b.progress_done, <, n);
+
+  wait_for (&next);
+  g_assert_no_error (next.error);
+  g_assert_nonnull (next.batch);
+  for (gsize m = 0; m < 3; m++)
+    assert_batch_values (grid, next.batch, specs, m);
+  iterate_for (100);
+  g_assert_cmpuint (b.progress_after_reply, ==, 0);
+  g_assert_cmpuint (next.progress_after_reply, ==, 0);
+  replies_clear (&b);
+  replies_clear (&next);
+  replies_clear (&e);
+}
+
+/* Shutting down while a batch runs: it is cut short (SHUT_DOWN), the job
+ * waiting behind it and every other request are answered, and nothing
+ * reports progress afterwards. */
+static void
+test_shutdown_during_batch (void)
+{
+  XrlabEngine *engine = xrlab_engine_new ();
+  g_autoptr(XrlabEnergyGrid) grid = make_grid (1.0, 30.0, 1000);
+  gsize n = 10000;
+  g_autofree XrlabMaterialSpec *specs = many_specs (n);
+  XrlabQuantityMask mask = XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_DELTA) | XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_BETA);
+  Replies b = { 0 }, waiting = { 0 }, r = { 0 };
+  XrlabMaterialSpec spec = five[0];
+
+  set_grid (engine, grid, &r);
+  b.pending++;
+  xrlab_engine_batch_async (engine, specs, n, grid, mask, batch_progress, &b, NULL, batch_done, &b);
+  waiting.pending++;
+  xrlab_engine_batch_async (engine, specs, 10, grid, mask, batch_progress, &waiting, NULL,
+                            batch_done, &waiting);
+  wait_for_progress (&b);
+  g_assert_cmpint (b.replies, ==, 0);
+  for (int i = 0; i < 20; i++)
+    {
+      spec.density_g_cm3 = 2.0 + i;
+      r.pending++;
+      xrlab_engine_update_material_async (engine, &spec, NULL, bool_done, &r);
+      r.pending++;
+      xrlab_engine_fetch_async (engine, "plot", XRLAB_QUANTITY_MASK_ALL, NULL, 0, NULL,
+                                arrays_done, &r);
+    }
+  xrlab_engine_shutdown (engine);
+
+  wait_for (&b);
+  wait_for (&waiting);
+  wait_for (&r);
+  g_assert_error (b.error, XRLAB_ENGINE_ERROR, XRLAB_ENGINE_ERROR_SHUT_DOWN);
+  g_assert_null (b.batch);
+  g_assert_cmpuint (b.progress_done, <, n);
+  g_assert_error (waiting.error, XRLAB_ENGINE_ERROR, XRLAB_ENGINE_ERROR_SHUT_DOWN);
+  g_assert_cmpint (b.replies, ==, 1);
+  g_assert_cmpint (waiting.replies, ==, 1);
+  g_assert_cmpint (r.replies, ==, 1 + 40);
+  iterate_for (100);
+  g_assert_cmpuint (b.progress_after_reply, ==, 0);
+  g_assert_cmpuint (waiting.progress_after_reply, ==, 0);
+  g_object_unref (engine);
+  replies_clear (&b);
+  replies_clear (&waiting);
+  replies_clear (&r);
+}
+
+/* Batches of several sizes run to the end with progress: no progress is
+ * delivered after the reply, however late it was queued. */
+static void
+test_progress_not_after_reply (void)
+{
+  g_autoptr(XrlabEngine) engine = xrlab_engine_new ();
+  g_autoptr(XrlabEnergyGrid) grid = make_grid (1.0, 30.0, 1000);
+  const gsize sizes[] = { 1, 500, 3000, 10000 };
+  g_autofree XrlabMaterialSpec *specs = many_specs (10000);
+
+  for (gsize i = 0; i < G_N_ELEMENTS (sizes); i++)
+    {
+      Replies b = { 0 };
+
+      b.pending++;
+      xrlab_engine_batch_async (engine, specs, sizes[i], grid, XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_DELTA),
+                                batch_progress, &b, NULL, batch_done, &b);
+      wait_for (&b);
+      g_assert_no_error (b.error);
+      g_assert_nonnull (b.batch);
+      iterate_for (80);
+      g_assert_cmpuint (b.progress_after_reply, ==, 0);
+      g_assert_cmpuint (b.progress_done, <=, sizes[i]);
+      replies_clear (&b);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -804,5 +1109,10 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/batch-cancel", test_batch_cancel);
   g_test_add_func ("/engine/shutdown-in-flight", test_shutdown_in_flight);
   g_test_add_func ("/engine/consumers-independent", test_consumers_independent);
+  g_test_add_func ("/engine/progress-coalesces", test_progress_coalesces);
+  g_test_add_func ("/engine/edit-during-batch", test_edit_during_batch);
+  g_test_add_func ("/engine/batch-cancel-running", test_batch_cancel_running);
+  g_test_add_func ("/engine/shutdown-during-batch", test_shutdown_during_batch);
+  g_test_add_func ("/engine/progress-not-after-reply", test_progress_not_after_reply);
   return g_test_run ();
 }

@@ -1,10 +1,12 @@
 /* xrlab-engine.h -- the engine thread: one worker that owns every cache
  *
- * An XrlabEngine owns one worker thread and a request queue. All numerical
- * state that lives across requests belongs to that thread alone: the element
- * interpolants on each energy grid (XrlabOpticsCache), the current materials
- * with their parsed formulas and their computed quantities. Nothing mutable is
- * shared with the caller; there are no locks on the hot path.
+ * An XrlabEngine owns one worker thread, a job lane beside it and a request
+ * queue. All numerical state that lives across requests belongs to the
+ * worker alone: the element interpolants on each energy grid
+ * (XrlabOpticsCache), the current materials with their parsed formulas and
+ * their computed quantities. Long work (a batch) runs on the job lane, one
+ * job at a time, so edits and fetches are answered while it runs. Nothing
+ * mutable is shared with the caller; there are no locks on the hot path.
  *
  * Requests are asynchronous (GIO style: *_async + *_finish). Each reply runs
  * on the thread-default GMainContext of the thread that made the request.
@@ -24,7 +26,7 @@
  * replaces, and a fetch for a state that a newer edit replaces, complete with
  * XRLAB_ENGINE_ERROR_SUPERSEDED: the caller never sees superseded results
  * (callers simply ignore that error). Long work (batches) takes a
- * GCancellable and stops between chunks.
+ * GCancellable and stops between chunks; shutting down cancels it too.
  *
  * Accounting. The engine counts transfers, bytes transferred, compute time and
  * transfer time, per consumer and in total (xrlab_engine_get_stats()). With

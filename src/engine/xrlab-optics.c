@@ -20,6 +20,7 @@
 
 #include "xrlab-constants.h"
 #include "xrlab-elements.h"
+#include "xrlab-parallel.h"
 #include "xrlab-util.h"
 
 #define BLOCK 256
@@ -41,35 +42,6 @@ xrlab_optics_electron_density (const XrlabFormula *formula, double density_g_cm3
 {
   return density_g_cm3 * XRLAB_AVOGADRO_PER_MOL * xrlab_formula_get_electrons (formula)
          / xrlab_formula_get_molecular_weight (formula) * 1e-24;
-}
-
-static gboolean
-check_material (const XrlabOpticsMaterial *material, XrlabQuantityMask mask, GError **error)
-{
-  char buf[XRLAB_DTOA_BUFSIZE];
-
-  if (material->formula == NULL)
-    {
-      g_set_error (error, XRLAB_OPTICS_ERROR, XRLAB_OPTICS_ERROR_MATERIAL, _("No formula"));
-      return FALSE;
-    }
-  if (!isfinite (material->density_g_cm3) || !(material->density_g_cm3 > 0.0))
-    {
-      g_set_error (error, XRLAB_OPTICS_ERROR, XRLAB_OPTICS_ERROR_MATERIAL,
-                   _("Density %s g/cm³ of %s must be a positive number"),
-                   xrlab_format_double (material->density_g_cm3, buf),
-                   xrlab_formula_get_text (material->formula));
-      return FALSE;
-    }
-  if ((mask & BIT (TRANSMISSION))
-      && (!isfinite (material->thickness_um) || material->thickness_um < 0.0))
-    {
-      g_set_error (error, XRLAB_OPTICS_ERROR, XRLAB_OPTICS_ERROR_MATERIAL,
-                   _("Thickness %s µm must be a number ≥ 0 to compute the transmission"),
-                   xrlab_format_double (material->thickness_um, buf));
-      return FALSE;
-    }
-  return TRUE;
 }
 
 static void
@@ -223,7 +195,7 @@ prepare_material (XrlabOpticsCache *cache, const XrlabOpticsMaterial *material,
   const int *z;
   gsize n;
 
-  if (!check_material (material, mask, error))
+  if (!xrlab_optics_check_material (material, mask, error))
     return FALSE;
   f = material->formula;
   z = xrlab_formula_get_z (f);
@@ -423,11 +395,12 @@ typedef struct {
   XrlabQuantityMask mask;
   guint n_q;
   double *out;
-  gsize chunk;                /* materials per chunk */
-  gsize n_chunks;
-  gsize next_chunk;           /* atomic */
-  gsize done;        /* atomic: materials done */
+  gsize chunk;                /* materials per chunk: one part of the loop */
+  gsize done;                 /* atomic: materials done */
   GCancellable *cancellable;
+  GThread *caller;            /* reports progress */
+  XrlabOpticsProgressFunc progress;
+  gpointer progress_data;
 } BatchState;
 
 static void
@@ -455,25 +428,18 @@ batch_chunk (BatchState *s, gsize c)
   g_atomic_pointer_add (&s->done, (gssize) (m1 - m0));
 }
 
-/* Takes chunks until none are left or the batch is cancelled. */
-static gboolean
-batch_take (BatchState *s, gsize *c)
-{
-  if (s->cancellable && g_cancellable_is_cancelled (s->cancellable))
-    return FALSE;
-  *c = (gsize) g_atomic_pointer_add (&s->next_chunk, 1);
-  return *c < s->n_chunks;
-}
-
-static gpointer
-batch_worker (gpointer data)
+/* One part of the pool's loop: one chunk, unless the batch is cancelled.
+ * The calling thread reports progress after each of its chunks. */
+static void
+batch_part (gpointer data, guint part)
 {
   BatchState *s = data;
-  gsize c;
 
-  while (batch_take (s, &c))
-    batch_chunk (s, c);
-  return NULL;
+  if (s->cancellable && g_cancellable_is_cancelled (s->cancellable))
+    return;
+  batch_chunk (s, part);
+  if (s->progress != NULL && g_thread_self () == s->caller)
+    s->progress ((gsize) g_atomic_pointer_get (&s->done), s->n_materials, s->progress_data);
 }
 
 gboolean
@@ -483,11 +449,9 @@ xrlab_optics_batch (XrlabOpticsCache *cache, const XrlabOpticsMaterial *material
                     gpointer progress_data, GCancellable *cancellable, GError **error)
 {
   g_autofree gboolean *skip = NULL;
-  g_autoptr(GPtrArray) threads = NULL;
   BatchState s = { 0, };
-  gsize n_e, points;
-  guint n_threads;
-  gsize c;
+  XrlabParallel *pool = NULL;
+  gsize n_e, n_chunks, points;
 
   g_return_val_if_fail (cache != NULL, FALSE);
   g_return_val_if_fail (n_materials == 0 || (materials != NULL && out != NULL), FALSE);
@@ -497,7 +461,7 @@ xrlab_optics_batch (XrlabOpticsCache *cache, const XrlabOpticsMaterial *material
     return FALSE;
 
   /* Check every material and interpolate the elements they need, here on
-   * the calling thread: the workers below only read the cache. */
+   * the calling thread: the parts below only read the cache. */
   skip = g_new0 (gboolean, MAX (n_materials, 1));
   for (gsize m = 0; m < n_materials; m++)
     {
@@ -529,34 +493,19 @@ xrlab_optics_batch (XrlabOpticsCache *cache, const XrlabOpticsMaterial *material
   s.n_q = xrlab_quantity_mask_count (quantities);
   s.out = out;
   s.chunk = MAX ((gsize) 1, (gsize) 65536 / MAX (n_e, (gsize) 1));
-  s.n_chunks = (n_materials + s.chunk - 1) / s.chunk;
+  s.chunk = MAX (s.chunk, (n_materials + G_MAXUINT - 1) / G_MAXUINT);   /* parts are guint */
+  n_chunks = (n_materials + s.chunk - 1) / s.chunk;
   s.cancellable = cancellable;
+  s.caller = g_thread_self ();
+  s.progress = progress;
+  s.progress_data = progress_data;
 
-  n_threads = cache->n_threads ? cache->n_threads : (guint) g_get_num_processors ();
+  /* The one pool, unless told to stay on this thread; threads pay off from
+   * about a million values. */
   points = n_materials * n_e * MAX (s.n_q, 1u);
-  /* Threads pay off from about a million values. */
-  if (points < 1000000)
-    n_threads = 1;
-  n_threads = (guint) MIN ((gsize) n_threads, MAX (s.n_chunks, (gsize) 1));
-
-  threads = g_ptr_array_new ();
-  for (guint t = 1; t < n_threads; t++)
-    {
-      GThread *thread = g_thread_try_new ("xrlab-optics", batch_worker, &s, NULL);
-      if (thread == NULL)
-        break;    /* fewer workers: still correct */
-      g_ptr_array_add (threads, thread);
-    }
-
-  /* The calling thread works too, and reports progress between its chunks. */
-  while (batch_take (&s, &c))
-    {
-      batch_chunk (&s, c);
-      if (progress)
-        progress ((gsize) g_atomic_pointer_get (&s.done), n_materials, progress_data);
-    }
-  for (guint t = 0; t < threads->len; t++)
-    g_thread_join (g_ptr_array_index (threads, t));
+  if (cache->n_threads != 1 && points >= 1000000)
+    pool = xrlab_parallel_default ();
+  xrlab_parallel_run (pool, (guint) n_chunks, batch_part, &s);
 
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return FALSE;
@@ -579,7 +528,7 @@ xrlab_optics_compute_point (const XrlabOpticsMaterial *material, double energy_k
   gsize n;
 
   quantities &= XRLAB_QUANTITY_MASK_ALL;
-  if (!check_material (material, quantities, error)
+  if (!xrlab_optics_check_material (material, quantities, error)
       || !xrlab_energy_check_value (energy_kev, XRLAB_ENERGY_UNIT_KEV, 0, 1,
                                     xrlab_energy_range_get (XRLAB_FACTOR_TABLE_HENKE), &e, error))
     return FALSE;
@@ -656,6 +605,38 @@ xrlab_optics_compute_point (const XrlabOpticsMaterial *material, double energy_k
         values[XRLAB_QUANTITY_RE_SLD] = k * s1;
       if (quantities & BIT (IM_SLD))
         values[XRLAB_QUANTITY_IM_SLD] = k * s2;
+    }
+  return TRUE;
+}
+
+/* ---- the rule for a material's numbers ------------------------------------ */
+
+gboolean
+xrlab_optics_check_material (const XrlabOpticsMaterial *material, XrlabQuantityMask mask,
+                             GError **error)
+{
+  char buf[XRLAB_DTOA_BUFSIZE];
+
+  if (material->formula == NULL)
+    {
+      g_set_error (error, XRLAB_OPTICS_ERROR, XRLAB_OPTICS_ERROR_MATERIAL, _("No formula"));
+      return FALSE;
+    }
+  if (!isfinite (material->density_g_cm3) || !(material->density_g_cm3 > 0.0))
+    {
+      g_set_error (error, XRLAB_OPTICS_ERROR, XRLAB_OPTICS_ERROR_MATERIAL,
+                   _("Density %s g/cm³ of %s must be a positive number"),
+                   xrlab_format_double (material->density_g_cm3, buf),
+                   xrlab_formula_get_text (material->formula));
+      return FALSE;
+    }
+  if ((mask & BIT (TRANSMISSION))
+      && (!isfinite (material->thickness_um) || material->thickness_um < 0.0))
+    {
+      g_set_error (error, XRLAB_OPTICS_ERROR, XRLAB_OPTICS_ERROR_MATERIAL,
+                   _("Thickness %s µm must be a number ≥ 0 to compute the transmission"),
+                   xrlab_format_double (material->thickness_um, buf));
+      return FALSE;
     }
   return TRUE;
 }

@@ -37,8 +37,9 @@
  * interpolated f1_i, f2_i of every element it has met on that grid, so a
  * change of density or stoichiometry, or another material with the same
  * elements, never interpolates again. A cache is not thread safe: one
- * thread (the engine thread) owns it; the batch call runs its own worker
- * threads internally and returns only when they are done. Grids, formulas
+ * thread (the engine thread) owns it; the batch call shares its loop with
+ * the one pool's threads (xrlab-parallel.h) and returns only when they are
+ * done. Grids, formulas
  * and the element tables are immutable and may be shared between threads.
  * Nothing here allocates per energy or per material in the hot path.
  *
@@ -79,8 +80,9 @@ XrlabOpticsCache *xrlab_optics_cache_new  (XrlabEnergyGrid *grid);
 void              xrlab_optics_cache_free (XrlabOpticsCache *cache);
 XrlabEnergyGrid  *xrlab_optics_cache_get_grid (const XrlabOpticsCache *cache);
 
-/* Worker threads of xrlab_optics_batch(): 0 (the default) for one per
- * processor, 1 to stay on the calling thread. */
+/* Threads of xrlab_optics_batch(): 1 to stay on the calling thread; any
+ * other value (0, the default) shares the loop with the one pool
+ * (xrlab-parallel.h: one thread per processor). */
 void  xrlab_optics_cache_set_n_threads (XrlabOpticsCache *cache, guint n_threads);
 guint xrlab_optics_cache_get_n_threads (const XrlabOpticsCache *cache);
 
@@ -145,5 +147,14 @@ gboolean xrlab_optics_compute_point (const XrlabOpticsMaterial *material,
                                      XrlabQuantityMask          quantities,
                                      double                     values[XRLAB_QUANTITY_N],
                                      GError                   **error);
+
+/* The rule for a material's numbers, in one place (the computations, the
+ * engine's materials and its batches all check with it): a formula, a
+ * density that is finite and > 0 and, when @quantities include the
+ * transmission, a thickness that is finite and >= 0. FALSE with
+ * XRLAB_OPTICS_ERROR_MATERIAL saying which number is wrong. */
+gboolean xrlab_optics_check_material (const XrlabOpticsMaterial *material,
+                                      XrlabQuantityMask          quantities,
+                                      GError                   **error);
 
 G_END_DECLS
