@@ -31,6 +31,29 @@ typedef struct {
  * FALSE (exit with XRLAB_CLI_USAGE). --help prints and exits 0. */
 gboolean xrlab_cli_parse (GOptionContext *context, int *argc, char ***argv);
 
+/* What a subcommand's --help says and which options it takes. */
+typedef struct {
+  /* After "COMMAND [OPTION…]" in the usage line; NULL when the
+   * G_OPTION_REMAINING entry's argument description says it. */
+  const char *parameter_string;
+  const char *summary;       /* above the options (translated), or NULL */
+  const char *description;   /* below the options (translated), or NULL */
+  /* Groups of main entries (each ending in G_OPTION_ENTRY_NULL, translated
+   * in GETTEXT_PACKAGE), NULL after the last. */
+  const GOptionEntry *entries[4];
+} XrlabCliSpec;
+
+/* The prologue of every subcommand: parses @argv (argv[0] is the
+ * subcommand's name) with the options of @spec. --help prints and exits 0;
+ * on a usage error prints "xrlab-cli NAME: message" and a hint to stderr and
+ * returns FALSE (exit with XRLAB_CLI_USAGE). */
+gboolean xrlab_cli_parse_options (const XrlabCliSpec *spec, int *argc, char ***argv);
+
+/* A number given on the command line; FALSE after printing @message (a
+ * format with one %s, the text) when it is not one (exit with
+ * XRLAB_CLI_BAD_INPUT). */
+gboolean xrlab_cli_parse_number (const char *message, const char *text, double *value);
+
 /* Exit status after an interrupt (Ctrl-C), as a shell reports SIGINT. */
 #define XRLAB_CLI_INTERRUPTED 130
 
