@@ -72,11 +72,14 @@ int xrlab_cli_usage (const char *name, const char *format, ...) G_GNUC_PRINTF (2
 /* Subcommands, one group per file. */
 int xrlab_cli_version (int argc, char **argv);
 
-/* cli-optics.c: optical constants. */
+/* Optical constants (the pieces they share: cli-optics.h).
+ * cli-optics-calc.c: one material or several on an energy grid. */
 int xrlab_cli_calc      (int argc, char **argv);
-int xrlab_cli_batch     (int argc, char **argv);
 int xrlab_cli_compare   (int argc, char **argv);
 int xrlab_cli_convert   (int argc, char **argv);
+/* cli-optics-batch.c: many materials from a CSV file. */
+int xrlab_cli_batch     (int argc, char **argv);
+/* cli-optics-info.c: formulas, elements and presets. */
 int xrlab_cli_formula   (int argc, char **argv);
 int xrlab_cli_edges     (int argc, char **argv);
 int xrlab_cli_materials (int argc, char **argv);
