@@ -14,21 +14,6 @@
 #include <unistd.h>
 
 gboolean
-xrlab_cli_parse (GOptionContext *context, int *argc, char ***argv)
-{
-  g_autoptr(GError) error = NULL;
-
-  if (!g_option_context_parse (context, argc, argv, &error))
-    {
-      const char *name = (*argc > 0) ? (*argv)[0] : "xrlab-cli";
-      g_printerr ("xrlab-cli %s: %s\n", name, error->message);
-      g_printerr (_("Try “xrlab-cli %s --help”.\n"), name);
-      return FALSE;
-    }
-  return TRUE;
-}
-
-gboolean
 xrlab_cli_parse_options (const XrlabCliSpec *spec, int *argc, char ***argv)
 {
   g_autoptr(GOptionContext) context = g_option_context_new (spec->parameter_string);

@@ -26,11 +26,6 @@ typedef struct {
   XrlabCliRun run;
 } XrlabCliCommand;
 
-/* Parses @argv with @context (whose summary names the subcommand). On a usage
- * error prints "xrlab-cli NAME: message" and a hint to stderr and returns
- * FALSE (exit with XRLAB_CLI_USAGE). --help prints and exits 0. */
-gboolean xrlab_cli_parse (GOptionContext *context, int *argc, char ***argv);
-
 /* What a subcommand's --help says and which options it takes. */
 typedef struct {
   /* After "COMMAND [OPTION…]" in the usage line; NULL when the
