@@ -1,7 +1,10 @@
 /* test-cli-optics.c -- xrlab-cli calc, batch, compare, convert, formula,
  * edges, materials: output formats, round trips, exit codes and messages
  *
- * Runs the built xrlab-cli ($XRLAB_CLI).
+ * Runs the built xrlab-cli ($XRLAB_CLI), and checks its output layer
+ * (src/cli/cli-output.c, compiled in) directly: the text table, CSV and
+ * JSON of one table agree cell for cell, and every JSON is strict RFC 8259
+ * (checked by a parser of this file, then read with json-glib).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -13,6 +16,7 @@
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 
+#include "cli-output.h"
 #include "xrlab-formula.h"
 #include "xrlab-init.h"
 #include "xrlab-optics.h"
@@ -358,6 +362,32 @@ test_help (void)
     }
 }
 
+/* The option prologue of every subcommand: --help, and an unknown option
+ * as a usage error naming the subcommand, with the hint. */
+static void
+test_option_prologue (void)
+{
+  static const char *const commands[] = {
+    "calc", "batch", "compare", "convert", "formula", "edges", "materials",
+    "eval", "params", "simulate", "fit",
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (commands); i++)
+    {
+      g_autofree char *out = NULL, *err = NULL, *help = NULL, *expected = NULL, *hint = NULL;
+
+      g_assert_cmpint (run (&help, NULL, commands[i], "-h", NULL), ==, 0);
+      assert_contains (help, "Usage:");
+      assert_contains (help, "--help");
+      g_assert_cmpint (run (&out, &err, commands[i], "--no-such-option", NULL), ==, 2);
+      g_assert_cmpstr (out, ==, "");
+      expected = g_strdup_printf ("xrlab-cli %s: Unknown option --no-such-option\n", commands[i]);
+      hint = g_strdup_printf ("Try “xrlab-cli %s --help”.\n", commands[i]);
+      g_assert_true (g_str_has_prefix (err, expected));
+      g_assert_true (g_str_has_suffix (err, hint));
+    }
+}
+
 static char *
 write_temp (const char *name, const char *contents)
 {
@@ -616,6 +646,872 @@ test_german (void)
   g_assert_true (g_str_has_prefix (bad, "xrlab-cli: Formel „sio2“: "));
 }
 
+/* ---- a strict JSON checker (RFC 8259) --------------------------------------- */
+
+/* Checks one JSON text to the letter of RFC 8259: no NaN or Infinity, no
+ * leading zeros, no trailing commas, only the escapes the RFC names, no
+ * control characters in strings, valid UTF-8, nothing after the value; and,
+ * stricter than the RFC, no key twice in one object. */
+typedef struct {
+  const char *start;
+  const char *p;
+  const char *error;
+} JsonCheck;
+
+static gboolean check_value (JsonCheck *j, int depth);
+
+static gboolean
+check_fail (JsonCheck *j, const char *what)
+{
+  if (j->error == NULL)
+    j->error = what;
+  return FALSE;
+}
+
+static void
+check_space (JsonCheck *j)
+{
+  while (*j->p == ' ' || *j->p == '\t' || *j->p == '\n' || *j->p == '\r')
+    j->p++;
+}
+
+static gboolean
+check_literal (JsonCheck *j, const char *word)
+{
+  gsize n = strlen (word);
+
+  if (strncmp (j->p, word, n) != 0)
+    return check_fail (j, "not a value");
+  j->p += n;
+  return TRUE;
+}
+
+/* A string; its contents (unescaped only as far as needed to compare keys)
+ * into @text when not NULL. */
+static gboolean
+check_string (JsonCheck *j, GString *text)
+{
+  if (*j->p != '"')
+    return check_fail (j, "expected a string");
+  j->p++;
+  for (;;)
+    {
+      unsigned char c = (unsigned char) *j->p;
+
+      if (c == '\0')
+        return check_fail (j, "unterminated string");
+      if (c < 0x20)
+        return check_fail (j, "control character in a string");
+      if (c == '"')
+        break;
+      if (c == '\\')
+        {
+          j->p++;
+          if (*j->p == 'u')
+            {
+              for (int k = 1; k <= 4; k++)
+                if (!g_ascii_isxdigit (j->p[k]))
+                  return check_fail (j, "bad \\u escape");
+              if (text)
+                g_string_append_len (text, j->p - 1, 6);
+              j->p += 5;
+              continue;
+            }
+          if (strchr ("\"\\/bfnrt", *j->p) == NULL || *j->p == '\0')
+            return check_fail (j, "bad escape");
+        }
+      if (text)
+        g_string_append_c (text, *j->p);
+      j->p++;
+    }
+  j->p++;
+  return TRUE;
+}
+
+static gboolean
+check_digits (JsonCheck *j)
+{
+  if (!g_ascii_isdigit (*j->p))
+    return check_fail (j, "expected a digit");
+  while (g_ascii_isdigit (*j->p))
+    j->p++;
+  return TRUE;
+}
+
+static gboolean
+check_number (JsonCheck *j)
+{
+  if (*j->p == '-')
+    j->p++;
+  if (*j->p == '0')
+    {
+      j->p++;
+      if (g_ascii_isdigit (*j->p))
+        return check_fail (j, "leading zero");
+    }
+  else if (!check_digits (j))
+    return FALSE;
+  if (*j->p == '.')
+    {
+      j->p++;
+      if (!check_digits (j))
+        return FALSE;
+    }
+  if (*j->p == 'e' || *j->p == 'E')
+    {
+      j->p++;
+      if (*j->p == '+' || *j->p == '-')
+        j->p++;
+      if (!check_digits (j))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* An object or an array (@close '}' or ']'), after its opening bracket. */
+static gboolean
+check_container (JsonCheck *j, char close, int depth)
+{
+  g_autoptr(GHashTable) keys = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  j->p++;
+  check_space (j);
+  if (*j->p == close)
+    {
+      j->p++;
+      return TRUE;
+    }
+  for (;;)
+    {
+      check_space (j);
+      if (close == '}')
+        {
+          g_autoptr(GString) key = g_string_new (NULL);
+
+          if (!check_string (j, key))
+            return FALSE;
+          if (!g_hash_table_add (keys, g_strdup (key->str)))
+            return check_fail (j, "a key twice in one object");
+          check_space (j);
+          if (*j->p != ':')
+            return check_fail (j, "expected ':'");
+          j->p++;
+        }
+      if (!check_value (j, depth + 1))
+        return FALSE;
+      check_space (j);
+      if (*j->p == close)
+        {
+          j->p++;
+          return TRUE;
+        }
+      if (*j->p != ',')
+        return check_fail (j, "expected ',' or the end of the container");
+      j->p++;
+    }
+}
+
+static gboolean
+check_value (JsonCheck *j, int depth)
+{
+  if (depth > 64)
+    return check_fail (j, "nested too deeply");
+  check_space (j);
+  switch (*j->p)
+    {
+    case '{':
+      return check_container (j, '}', depth);
+    case '[':
+      return check_container (j, ']', depth);
+    case '"':
+      return check_string (j, NULL);
+    case 't':
+      return check_literal (j, "true");
+    case 'f':
+      return check_literal (j, "false");
+    case 'n':
+      return check_literal (j, "null");
+    default:
+      if (*j->p == '-' || g_ascii_isdigit (*j->p))
+        return check_number (j);
+      return check_fail (j, "not a value");
+    }
+}
+
+/* Fails the test unless @text is one strict JSON text; returns its root
+ * parsed by json-glib (free with json_node_unref). */
+static JsonNode *
+parse_strict_json (const char *text)
+{
+  JsonCheck j = { text, text, NULL };
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+
+  if (!g_utf8_validate (text, -1, NULL))
+    g_error ("JSON is not valid UTF-8:\n%s", text);
+  if (!check_value (&j, 0) || (check_space (&j), *j.p != '\0'))
+    g_error ("not strict JSON (%s at byte %zu):\n%s", j.error ? j.error : "text after the value",
+             (gsize) (j.p - j.start), text);
+  g_assert_true (json_parser_load_from_data (parser, text, -1, &error));
+  g_assert_no_error (error);
+  return json_node_copy (json_parser_get_root (parser));
+}
+
+static void
+test_strict_json_checker (void)
+{
+  static const char *const good[] = {
+    "{}", "[]", " [1, -0.5, 2e-10, 1E+3, 0, \"a\\u00e9\\n\", true, false, null] ",
+    "{\"a\": {\"b\": []}, \"c\": \"µ\"}",
+  };
+  static const char *const bad[] = {
+    "[NaN]", "[nan]", "[Infinity]", "[01]", "[1.]", "[.5]", "[1,]", "{\"a\": 1,}",
+    "{\"a\": 1, \"a\": 2}", "[\"\t\"]", "[\"\\x41\"]", "{a: 1}", "['a']", "[1] [2]", "[+1]",
+    "", "[",
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (good); i++)
+    {
+      JsonCheck j = { good[i], good[i], NULL };
+      g_assert_true (check_value (&j, 0));
+      check_space (&j);
+      g_assert_cmpint (*j.p, ==, '\0');
+    }
+  for (gsize i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      JsonCheck j = { bad[i], bad[i], NULL };
+      gboolean ok = check_value (&j, 0);
+      check_space (&j);
+      if (ok && *j.p == '\0')
+        g_error ("the checker takes “%s”", bad[i]);
+    }
+}
+
+/* ---- CSV as RFC 4180 reads it ------------------------------------------------- */
+
+/* The records of @text, each a NULL-terminated array of fields (quotes
+ * undone, line breaks inside quotes kept). */
+static GPtrArray *
+parse_csv (const char *text)
+{
+  GPtrArray *records = g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
+  g_autoptr(GPtrArray) fields = g_ptr_array_new ();
+  g_autoptr(GString) f = g_string_new (NULL);
+  const char *p = text;
+
+  while (*p)
+    {
+      if (*p == '"')
+        {
+          for (p++; !(*p == '"' && p[1] != '"'); p++)
+            {
+              g_assert_true (*p != '\0');   /* unterminated quote */
+              if (*p == '"')
+                p++;
+              g_string_append_c (f, *p);
+            }
+          p++;
+          g_assert_true (*p == ',' || *p == '\n');
+        }
+      while (*p && *p != ',' && *p != '\n')
+        g_string_append_c (f, *p++);
+      g_ptr_array_add (fields, g_strdup (f->str));
+      g_string_truncate (f, 0);
+      if (*p == '\n')
+        {
+          g_ptr_array_add (fields, NULL);
+          g_ptr_array_add (records, g_ptr_array_free (g_steal_pointer (&fields), FALSE));
+          fields = g_ptr_array_new ();
+        }
+      if (*p)
+        p++;
+    }
+  g_assert_cmpuint (fields->len, ==, 0);   /* the last record ends with \n */
+  return records;
+}
+
+static GStrv
+csv_record (GPtrArray *records, guint i)
+{
+  g_assert_cmpuint (i, <, records->len);
+  return g_ptr_array_index (records, i);
+}
+
+/* The number of a CSV field: round-trip precision, "nan" for NaN. */
+static double
+csv_number (const char *field)
+{
+  return parse_field (field);
+}
+
+/* The number of a JSON element: null for NaN. */
+static double
+json_number (JsonNode *node)
+{
+  if (JSON_NODE_HOLDS_NULL (node))
+    return NAN;
+  g_assert_true (JSON_NODE_HOLDS_VALUE (node));
+  return json_node_get_double (node);
+}
+
+/* A number read back from JSON by json-glib is the double written, but for
+ * the sign of zero: json-glib reads "-0" as the integer 0. */
+static void
+assert_json_double (double read, double written, const char *what)
+{
+  if (written == 0.0)
+    g_assert_cmpfloat (read, ==, 0.0);
+  else
+    assert_same_double (read, written, what);
+}
+
+/* The text table shows what the CSV holds, to its digits: the number
+ * printed as @format ("%.6g" by default), "—" for NaN. */
+static void
+assert_shown (const char *cell, double value, const char *format, const char *what)
+{
+  g_autofree char *expected = isnan (value) ? g_strdup ("—") : g_strdup_printf (format, value);
+
+  if (strcmp (cell, expected) != 0)
+    g_error ("%s: the table shows “%s”, the CSV %.17g (expected “%s”)", what, cell, value,
+             expected);
+}
+
+/* The cells of a text table line (fields separated by two or more spaces,
+ * which no cell contains). */
+static GStrv
+text_cells (const char *line)
+{
+  g_autoptr(GRegex) re = g_regex_new (" {2,}", 0, 0, NULL);
+  g_autofree char *stripped = g_strstrip (g_strdup (line));
+
+  return g_regex_split (re, stripped, 0);
+}
+
+/* ---- the output layer (cli-output.c) ------------------------------------------- */
+
+/* A table with every kind of cell and column. */
+static XrlabCliTable *
+sample_table (void)
+{
+  static const double numbers[] = { 0.1, -2.5e-300, 1.7976931348623157e308, NAN, 12345678.9, -0.0 };
+  static const char *const texts[] = { "plain", "with, comma", "with \"quotes\"", "µ-metal",
+                                       "line\nbreak", "" };
+  XrlabCliTable *t = xrlab_cli_table_new ();
+
+  g_assert_cmpuint (xrlab_cli_table_add_column (t, XRLAB_CLI_COLUMN_TEXT, "name", "Name", NULL), ==, 0);
+  g_assert_cmpuint (xrlab_cli_table_add_column (t, XRLAB_CLI_COLUMN_NUMBER, "value_um", "Wert δ", "µm"), ==, 1);
+  g_assert_cmpuint (xrlab_cli_table_add_column (t, XRLAB_CLI_COLUMN_INTEGER, "z", "Z", NULL), ==, 2);
+  g_assert_cmpuint (xrlab_cli_table_add_column (t, XRLAB_CLI_COLUMN_NUMBER, NULL, "Percent", "%"), ==, 3);
+  g_assert_cmpuint (xrlab_cli_table_add_column (t, XRLAB_CLI_COLUMN_NUMBER, "hidden, key", NULL, NULL), ==, 4);
+  xrlab_cli_table_set_text_format (t, 3, "%.2f", 100.0);
+  for (gsize r = 0; r < G_N_ELEMENTS (numbers); r++)
+    {
+      g_assert_cmpuint (xrlab_cli_table_add_row (t), ==, r);
+      xrlab_cli_table_set_text (t, r, 0, texts[r]);
+      xrlab_cli_table_set_number (t, r, 1, numbers[r]);
+      xrlab_cli_table_set_integer (t, r, 2, (gint64) r * 1000000000000 - 7);
+      if (r != 2)                                   /* one empty cell */
+        xrlab_cli_table_set_number (t, r, 3, numbers[r]);
+      if (r != 4)                                   /* one empty cell for programs */
+        xrlab_cli_table_set_number (t, r, 4, 1.0 / (double) (r + 3));
+    }
+  return t;
+}
+
+/* CSV, both JSON layouts and the text table of one table agree cell for
+ * cell: the same doubles in CSV and JSON, the text showing them. */
+static void
+test_output_formats_agree (void)
+{
+  g_autoptr(XrlabCliTable) t = sample_table ();
+  g_autoptr(GString) csv = g_string_new (NULL), text = g_string_new (NULL);
+  g_autoptr(GString) rows_json = g_string_new (NULL), cols_json = g_string_new (NULL);
+  g_autoptr(GPtrArray) records = NULL;
+  g_autoptr(JsonNode) rows_root = NULL, cols_root = NULL;
+  g_auto(GStrv) lines = NULL;
+  XrlabCliJson json;
+  JsonArray *rows;
+  JsonObject *cols;
+  gsize n = xrlab_cli_table_get_n_rows (t);
+
+  xrlab_cli_table_append (t, XRLAB_CLI_FORMAT_CSV, csv);
+  xrlab_cli_table_append (t, XRLAB_CLI_FORMAT_JSON, rows_json);
+  xrlab_cli_table_append (t, XRLAB_CLI_FORMAT_TABLE, text);
+  xrlab_cli_json_init (&json, cols_json);
+  xrlab_cli_table_write_json_columns (t, &json, NULL);
+
+  records = parse_csv (csv->str);
+  g_assert_cmpuint (records->len, ==, n + 1);
+  rows_root = parse_strict_json (rows_json->str);
+  cols_root = parse_strict_json (cols_json->str);
+  rows = json_node_get_array (rows_root);
+  cols = json_node_get_object (cols_root);
+  g_assert_cmpuint (json_array_get_length (rows), ==, n);
+
+  /* CSV and JSON have the columns with a key, in order. */
+  {
+    GStrv header = csv_record (records, 0);
+    const char *const keys[] = { "name", "value_um", "z", "hidden, key", NULL };
+    g_autoptr(GList) members = json_object_get_members (cols);
+    GList *l = members;
+
+    g_assert_cmpstrv (header, keys);
+    for (int k = 0; keys[k]; k++, l = l->next)
+      g_assert_cmpstr (l->data, ==, keys[k]);
+    g_assert_null (l);
+  }
+  for (gsize r = 0; r < n; r++)
+    {
+      GStrv f = csv_record (records, (guint) r + 1);
+      JsonObject *o = json_array_get_object_element (rows, (guint) r);
+      double v = xrlab_cli_table_get_number (t, r, 1);
+
+      g_assert_cmpuint (g_strv_length (f), ==, 4);
+      g_assert_cmpuint (json_object_get_size (o), ==, 4);
+      g_assert_cmpstr (f[0], ==, xrlab_cli_table_get_text (t, r, 0));
+      g_assert_cmpstr (json_object_get_string_member (o, "name"), ==, f[0]);
+      assert_same_double (csv_number (f[1]), v, "CSV value_um");
+      assert_json_double (json_number (json_object_get_member (o, "value_um")), v, "JSON row");
+      assert_json_double (json_number (json_array_get_element (json_object_get_array_member (cols, "value_um"), (guint) r)),
+                          v, "JSON column");
+      g_assert_cmpint (g_ascii_strtoll (f[2], NULL, 10), ==, (gint64) r * 1000000000000 - 7);
+      g_assert_cmpint (json_object_get_int_member (o, "z"), ==, (gint64) r * 1000000000000 - 7);
+      if (r == 4)
+        {
+          g_assert_cmpstr (f[3], ==, "");
+          g_assert_true (JSON_NODE_HOLDS_NULL (json_object_get_member (o, "hidden, key")));
+        }
+      else
+        {
+          assert_same_double (csv_number (f[3]), 1.0 / (double) (r + 3), "CSV hidden");
+          assert_same_double (json_object_get_double_member (o, "hidden, key"),
+                              1.0 / (double) (r + 3), "JSON hidden");
+        }
+    }
+
+  /* The text table: labels, units, then one line per row (the line break of
+   * a cell breaks the line: that cell is checked by its parts). */
+  lines = g_strsplit (text->str, "\n", -1);
+  {
+    g_auto(GStrv) labels = text_cells (lines[0]);
+    g_auto(GStrv) units = text_cells (lines[1]);
+    const char *const expected_labels[] = { "Name", "Wert δ", "Z", "Percent", NULL };
+    const char *const expected_units[] = { "µm", "%", NULL };
+
+    g_assert_cmpstrv (labels, expected_labels);
+    g_assert_cmpstrv (units, expected_units);
+  }
+  for (gsize r = 0, line = 2; r < n; r++, line++)
+    {
+      const char *name = xrlab_cli_table_get_text (t, r, 0);
+      g_auto(GStrv) cells = NULL;
+      double v = xrlab_cli_table_get_number (t, r, 1);
+
+      if (strchr (name, '\n'))
+        line++;                                     /* "line" / "break  …" */
+      cells = text_cells (lines[line]);
+      if (name[0] == '\0')                          /* an empty name: three cells */
+        {
+          assert_shown (cells[0], v, "%.6g", "value");
+          continue;
+        }
+      if (!strchr (name, '\n'))
+        g_assert_cmpstr (cells[0], ==, name);
+      assert_shown (cells[1], v, "%.6g", "value");
+      g_assert_cmpint (g_ascii_strtoll (cells[2], NULL, 10), ==, (gint64) r * 1000000000000 - 7);
+      if (r == 2)
+        g_assert_null (cells[3]);                   /* the empty cell */
+      else
+        assert_shown (cells[3], 100.0 * v, "%.2f", "percent");
+    }
+}
+
+/* The text table: widths in characters, numbers right, text left, the unit
+ * line only when a column has a unit, no spaces at the ends of lines. */
+static void
+test_output_text_layout (void)
+{
+  g_autoptr(XrlabCliTable) t = xrlab_cli_table_new ();
+  g_autoptr(XrlabCliTable) plain = xrlab_cli_table_new ();
+  g_autoptr(GString) s = g_string_new (NULL);
+
+  xrlab_cli_table_add_column (t, XRLAB_CLI_COLUMN_TEXT, "k", "Élément", NULL);
+  xrlab_cli_table_add_column (t, XRLAB_CLI_COLUMN_NUMBER, "x", "μ", "1/cm");
+  xrlab_cli_table_add_column (t, XRLAB_CLI_COLUMN_TEXT, "last", "Last", NULL);
+  xrlab_cli_table_add_row (t);
+  xrlab_cli_table_set_text (t, 0, 0, "Fe");
+  xrlab_cli_table_set_number (t, 0, 1, 1234.5678);
+  xrlab_cli_table_add_row (t);
+  xrlab_cli_table_set_text (t, 1, 0, "Ωmega");
+  xrlab_cli_table_set_number (t, 1, 1, NAN);
+  xrlab_cli_table_set_text (t, 1, 2, "x");
+  xrlab_cli_table_append_text (t, s);
+  g_assert_cmpstr (s->str, ==,
+                   "Élément        μ  Last\n"
+                   "            1/cm\n"
+                   "Fe       1234.57\n"
+                   "Ωmega          —  x\n");
+
+  g_string_truncate (s, 0);
+  xrlab_cli_table_add_column (plain, XRLAB_CLI_COLUMN_INTEGER, "n", "n", "");
+  xrlab_cli_table_add_row (plain);
+  xrlab_cli_table_set_integer (plain, 0, 0, 42);
+  xrlab_cli_table_append_text (plain, s);
+  g_assert_cmpstr (s->str, ==, " n\n42\n");
+}
+
+/* The JSON writer: lines and inline layouts, escapes, empty containers. */
+static void
+test_output_json_layout (void)
+{
+  static const double v[] = { 1, 0.5, NAN, -1e-7 };
+  g_autoptr(GString) s = g_string_new (NULL);
+  g_autoptr(JsonNode) root = NULL;
+  XrlabCliJson json;
+
+  xrlab_cli_json_init (&json, s);
+  xrlab_cli_json_begin_object (&json, NULL, XRLAB_CLI_JSON_LINES);
+  xrlab_cli_json_string (&json, "text", "a \"quote\", a \\, a tab\t and \x01");
+  xrlab_cli_json_number (&json, "inf", INFINITY);
+  xrlab_cli_json_integer (&json, "big", G_GINT64_CONSTANT (-9007199254740993));
+  xrlab_cli_json_numbers (&json, "v", v, G_N_ELEMENTS (v));
+  xrlab_cli_json_begin_array (&json, "rows", XRLAB_CLI_JSON_LINES);
+  xrlab_cli_json_begin_object (&json, NULL, XRLAB_CLI_JSON_INLINE);
+  xrlab_cli_json_null (&json, "n");
+  xrlab_cli_json_begin_object (&json, "empty", XRLAB_CLI_JSON_INLINE);
+  xrlab_cli_json_end (&json);
+  xrlab_cli_json_end (&json);
+  xrlab_cli_json_begin_array (&json, NULL, XRLAB_CLI_JSON_LINES);
+  xrlab_cli_json_end (&json);
+  xrlab_cli_json_end (&json);
+  xrlab_cli_json_end (&json);
+  g_assert_cmpuint (json.depth, ==, 0);
+  g_assert_cmpstr (s->str, ==,
+                   "{\n"
+                   "  \"text\": \"a \\\"quote\\\", a \\\\, a tab\\t and \\u0001\",\n"
+                   "  \"inf\": null,\n"
+                   "  \"big\": -9007199254740993,\n"
+                   "  \"v\": [1, 0.5, null, -1e-07],\n"
+                   "  \"rows\": [\n"
+                   "    {\"n\": null, \"empty\": {}},\n"
+                   "    [\n"
+                   "    ]\n"
+                   "  ]\n"
+                   "}\n");
+  root = parse_strict_json (s->str);
+  g_assert_cmpstr (json_object_get_string_member (json_node_get_object (root), "text"), ==,
+                   "a \"quote\", a \\, a tab\t and \x01");
+}
+
+/* A long table written in parts (clear_rows between them) is the table
+ * written whole. */
+static void
+test_output_rows_in_parts (void)
+{
+  g_autoptr(XrlabCliTable) whole = xrlab_cli_table_new ();
+  g_autoptr(XrlabCliTable) part = xrlab_cli_table_new ();
+  g_autoptr(GString) a = g_string_new (NULL), b = g_string_new (NULL);
+  XrlabCliTable *tables[] = { whole, part };
+
+  for (int k = 0; k < 2; k++)
+    {
+      xrlab_cli_table_add_column (tables[k], XRLAB_CLI_COLUMN_TEXT, "formula", NULL, NULL);
+      xrlab_cli_table_add_quantity (tables[k], XRLAB_QUANTITY_DELTA);
+    }
+  for (int i = 0; i < 1000; i++)
+    {
+      gsize r = xrlab_cli_table_add_row (whole);
+      xrlab_cli_table_take_text (whole, r, 0, g_strdup_printf ("Si%d", i));
+      xrlab_cli_table_set_number (whole, r, 1, 1.0 / (i + 1));
+    }
+  xrlab_cli_table_append_csv (whole, a);
+  xrlab_cli_table_append_csv_header (part, b);
+  for (int start = 0; start < 1000; start += 300)
+    {
+      xrlab_cli_table_clear_rows (part);
+      g_assert_cmpuint (xrlab_cli_table_get_n_rows (part), ==, 0);
+      for (int i = start; i < MIN (1000, start + 300); i++)
+        {
+          gsize r = xrlab_cli_table_add_row (part);
+          xrlab_cli_table_take_text (part, r, 0, g_strdup_printf ("Si%d", i));
+          xrlab_cli_table_set_number (part, r, 1, 1.0 / (i + 1));
+        }
+      xrlab_cli_table_append_csv_rows (part, b);
+    }
+  g_assert_cmpstr (a->str, ==, b->str);
+  g_assert_true (g_str_has_prefix (a->str, "formula,delta\nSi0,1\nSi1,0.5\n"));
+}
+
+/* ---- every command's formats agree -------------------------------------------- */
+
+/* The text table lines of @out: from the line that starts with @first_label
+ * on, the two header lines skipped, up to the first empty line. */
+static GPtrArray *
+table_rows (const char *out, const char *first_label, guint n_header)
+{
+  g_auto(GStrv) lines = g_strsplit (out, "\n", -1);
+  GPtrArray *rows = g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
+  guint i = 0;
+
+  while (lines[i] && !g_str_has_prefix (lines[i] + strspn (lines[i], " "), first_label))
+    i++;
+  g_assert_nonnull (lines[i]);
+  for (i += n_header; lines[i] && lines[i][0] != '\0'; i++)
+    g_ptr_array_add (rows, text_cells (lines[i]));
+  return rows;
+}
+
+/* Every JSON output of the optics commands is strict JSON. */
+static void
+test_json_strict (void)
+{
+  static const char *const cases[][12] = {
+    { "calc", "SiO2", "-d", "2.2", "-e", "5:15:3", "-t", "10", "-f", "json" },
+    { "calc", "Si", "-d", "2.33", "-e", "0.06:0.2:12", "-f", "json" },   /* nulls */
+    { "calc", "70wt% SiO2 // B2O3", "-d", "2.23", "-e", "10", "-f", "json", "--fields", "f1,delta" },
+    { "compare", "Au:19.3", "Si:2.33", "Kapton", "-e", "0.06:0.2:5", "--field", "critical_angle_deg", "-f", "json" },
+    { "convert", "8.048keV", "1.5406A", "0.15406nm", "-f", "json" },
+    { "formula", "CuSO4·5H2O", "-d", "2.286", "-f", "json" },
+    { "formula", "70wt% SiO2 // B2O3", "-f", "json" },
+    { "edges", "H", "Fe", "U", "-f", "json" },
+    { "materials", "-f", "json" },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      const char *const *a = cases[i];
+      g_autofree char *out = NULL;
+      g_autoptr(JsonNode) root = NULL;
+
+      g_assert_cmpint (run (&out, NULL, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8],
+                            a[9], a[10], a[11], NULL), ==, 0);
+      root = parse_strict_json (out);
+      g_assert_nonnull (root);
+    }
+}
+
+/* One command's output in the three formats: the table, the CSV records
+ * and the JSON root. */
+typedef struct {
+  char *table;
+  char *csv;
+  char *json;
+  GPtrArray *records;
+  JsonNode *root;
+} Formats;
+
+static void
+formats_clear (Formats *f)
+{
+  g_free (f->table);
+  g_free (f->csv);
+  g_free (f->json);
+  g_clear_pointer (&f->records, g_ptr_array_unref);
+  g_clear_pointer (&f->root, json_node_unref);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Formats, formats_clear)
+
+/* Runs @args (at most 9 words, NULL-terminated) as they are, with -f csv
+ * and with -f json; the CSV read as RFC 4180 says, the JSON as strict
+ * JSON. */
+static void
+run_formats (Formats *f, const char *const *args)
+{
+  const char *a[12] = { NULL, };
+  guint n = 0;
+
+  for (; args[n] != NULL; n++)
+    a[n] = args[n];
+  g_assert_cmpuint (n, <=, 9);
+  g_assert_cmpint (run (&f->table, NULL, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8],
+                        a[9], a[10], a[11], NULL), ==, 0);
+  a[n] = "-f";
+  a[n + 1] = "csv";
+  g_assert_cmpint (run (&f->csv, NULL, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8],
+                        a[9], a[10], a[11], NULL), ==, 0);
+  a[n + 1] = "json";
+  g_assert_cmpint (run (&f->json, NULL, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8],
+                        a[9], a[10], a[11], NULL), ==, 0);
+  f->records = parse_csv (f->csv);
+  f->root = parse_strict_json (f->json);
+}
+
+/* calc: the table, CSV and JSON show the same numbers (NaN critical
+ * angles included). */
+static void
+test_calc_formats_agree (void)
+{
+  const char *const args[] = { "calc", "Si", "-d", "2.33", "-e", "0.06:0.3:9", "-t", "2", NULL };
+  g_auto(Formats) f = { 0, };
+  g_autoptr(GPtrArray) rows = NULL;
+  JsonObject *columns;
+  GStrv header;
+  guint n_nan = 0;
+
+  run_formats (&f, args);
+  columns = json_object_get_object_member (json_node_get_object (f.root), "columns");
+  rows = table_rows (f.table, "Energy", 2);
+  header = csv_record (f.records, 0);
+  g_assert_cmpuint (f.records->len, ==, 10);
+  g_assert_cmpuint (rows->len, ==, 9);
+  g_assert_cmpuint (json_object_get_size (columns), ==, g_strv_length (header));
+
+  for (guint c = 0; header[c]; c++)
+    {
+      JsonArray *a = json_object_get_array_member (columns, header[c]);
+
+      g_assert_cmpuint (json_array_get_length (a), ==, 9);
+      for (guint r = 0; r < 9; r++)
+        {
+          double v = csv_number (csv_record (f.records, r + 1)[c]);
+          GStrv cells = g_ptr_array_index (rows, r);
+
+          assert_same_double (json_number (json_array_get_element (a, r)), v, header[c]);
+          g_assert_cmpuint (g_strv_length (cells), ==, g_strv_length (header));
+          assert_shown (cells[c], v, "%.6g", header[c]);
+          n_nan += isnan (v);
+        }
+    }
+  g_assert_cmpuint (n_nan, >, 0);
+  assert_contains (f.table, "— no critical angle where δ < 0");
+}
+
+/* compare: a column per material in the table and the CSV, the values of
+ * each material in JSON. */
+static void
+test_compare_formats_agree (void)
+{
+  const char *const args[] = { "compare", "Au:19.3", "Kapton", "-e", "5:20:4", NULL };
+  g_auto(Formats) f = { 0, };
+  g_autoptr(GPtrArray) rows = NULL;
+  JsonObject *root;
+  JsonArray *mats;
+
+  run_formats (&f, args);
+  rows = table_rows (f.table, "Energy", 2);
+  root = json_node_get_object (f.root);
+  mats = json_object_get_array_member (root, "materials");
+  g_assert_cmpuint (json_array_get_length (mats), ==, 2);
+  g_assert_cmpuint (rows->len, ==, 4);
+  g_assert_cmpuint (f.records->len, ==, 5);
+  for (guint r = 0; r < 4; r++)
+    {
+      GStrv rec = csv_record (f.records, r + 1);
+      GStrv cells = g_ptr_array_index (rows, r);
+      JsonArray *energies = json_object_get_array_member (root, "energy_keV");
+
+      assert_shown (cells[0], csv_number (rec[0]), "%.6g", "energy");
+      assert_same_double (json_number (json_array_get_element (energies, r)), csv_number (rec[0]),
+                          "energy");
+      for (guint m = 0; m < 2; m++)
+        {
+          JsonObject *mat = json_array_get_object_element (mats, m);
+          JsonArray *values = json_object_get_array_member (mat, "values");
+
+          assert_same_double (json_number (json_array_get_element (values, r)),
+                              csv_number (rec[m + 1]), "value");
+          assert_shown (cells[m + 1], csv_number (rec[m + 1]), "%.6g", "value");
+        }
+    }
+}
+
+/* edges: a CSV line, a JSON member and a table line per edge. */
+static void
+test_edges_formats_agree (void)
+{
+  const char *const args[] = { "edges", "Fe", NULL };
+  g_auto(Formats) f = { 0, };
+  g_autoptr(GPtrArray) rows = NULL;
+  JsonObject *fe, *edges;
+
+  run_formats (&f, args);
+  rows = table_rows (f.table, "Edge", 2);
+  fe = json_array_get_object_element (json_node_get_array (f.root), 0);
+  edges = json_object_get_object_member (fe, "edges_keV");
+  g_assert_cmpint (json_object_get_int_member (fe, "z"), ==, 26);
+  g_assert_cmpuint (rows->len, >, 3);
+  g_assert_cmpuint (json_object_get_size (edges), ==, rows->len);
+  g_assert_cmpuint (f.records->len, ==, rows->len + 1);
+  for (guint r = 0; r < rows->len; r++)
+    {
+      GStrv rec = csv_record (f.records, r + 1);   /* symbol,z,edge,energy_keV,wavelength_A */
+      GStrv cells = g_ptr_array_index (rows, r);
+      double kev = csv_number (rec[3]);
+
+      g_assert_cmpstr (rec[0], ==, "Fe");
+      g_assert_cmpstr (rec[1], ==, "26");
+      g_assert_cmpstr (cells[0], ==, rec[2]);
+      assert_same_double (json_object_get_double_member (edges, rec[2]), kev, rec[2]);
+      assert_shown (cells[1], kev, "%.6g", "keV");
+      assert_shown (cells[2], kev * 1000.0, "%.6g", "eV");
+      assert_shown (cells[3], csv_number (rec[4]), "%.6g", "Å");
+    }
+}
+
+/* materials: name, density and formula in the three formats. */
+static void
+test_materials_formats_agree (void)
+{
+  const char *const args[] = { "materials", "-s", "glass", NULL };
+  g_auto(Formats) f = { 0, };
+  g_autoptr(GPtrArray) rows = NULL;
+  JsonArray *items;
+
+  run_formats (&f, args);
+  rows = table_rows (f.table, "Name", 2);
+  items = json_node_get_array (f.root);
+  g_assert_cmpuint (rows->len, >, 0);
+  g_assert_cmpuint (f.records->len, ==, rows->len + 1);
+  g_assert_cmpuint (json_array_get_length (items), ==, rows->len);
+  for (guint r = 0; r < rows->len; r++)
+    {
+      GStrv rec = csv_record (f.records, r + 1);   /* name,formula,density_g_cm3,source */
+      GStrv cells = g_ptr_array_index (rows, r);
+      JsonObject *o = json_array_get_object_element (items, r);
+
+      g_assert_cmpstr (cells[0], ==, rec[0]);
+      assert_shown (cells[1], csv_number (rec[2]), "%.6g", "density");
+      g_assert_cmpstr (cells[2], ==, rec[1]);
+      g_assert_cmpstr (json_object_get_string_member (o, "name"), ==, rec[0]);
+      g_assert_cmpstr (json_object_get_string_member (o, "formula"), ==, rec[1]);
+      assert_same_double (json_object_get_double_member (o, "density_g_cm3"), csv_number (rec[2]),
+                          "density");
+      g_assert_cmpstr (json_object_get_string_member (o, "source"), ==, rec[3]);
+    }
+}
+
+/* convert: the CSV and JSON rows; the text line with 10 digits. */
+static void
+test_convert_formats_agree (void)
+{
+  const char *const args[] = { "convert", "8.048keV", "0.15406nm", NULL };
+  const char *const keys[] = { "energy_keV", "energy_eV", "wavelength_A" };
+  g_auto(Formats) f = { 0, };
+  g_auto(GStrv) lines = NULL;
+  JsonArray *items;
+
+  run_formats (&f, args);
+  lines = g_strsplit (f.table, "\n", -1);
+  items = json_node_get_array (f.root);
+  g_assert_cmpuint (f.records->len, ==, 3);
+  g_assert_cmpuint (json_array_get_length (items), ==, 2);
+  for (guint r = 0; r < 2; r++)
+    {
+      GStrv rec = csv_record (f.records, r + 1);
+      JsonObject *o = json_array_get_object_element (items, r);
+      g_autofree char *expected = g_strdup_printf ("%.10g keV = %.10g eV = %.10g Å",
+                                                   csv_number (rec[0]), csv_number (rec[1]),
+                                                   csv_number (rec[2]));
+
+      for (int k = 0; k < 3; k++)
+        assert_same_double (json_object_get_double_member (o, keys[k]), csv_number (rec[k]),
+                            keys[k]);
+      assert_contains (lines[r], expected);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -629,12 +1525,24 @@ main (int argc, char **argv)
   g_test_add_func ("/cli-optics/calc-options", test_calc_options);
   g_test_add_func ("/cli-optics/bad-input", test_bad_input);
   g_test_add_func ("/cli-optics/help", test_help);
+  g_test_add_func ("/cli-optics/option-prologue", test_option_prologue);
   g_test_add_func ("/cli-optics/batch", test_batch);
   g_test_add_func ("/cli-optics/batch-good", test_batch_good);
   g_test_add_func ("/cli-optics/compare", test_compare);
   g_test_add_func ("/cli-optics/convert", test_convert);
   g_test_add_func ("/cli-optics/formula-edges-materials", test_formula_edges_materials);
   g_test_add_func ("/cli-optics/german", test_german);
+  g_test_add_func ("/cli-optics/output/strict-json-checker", test_strict_json_checker);
+  g_test_add_func ("/cli-optics/output/formats-agree", test_output_formats_agree);
+  g_test_add_func ("/cli-optics/output/text-layout", test_output_text_layout);
+  g_test_add_func ("/cli-optics/output/json-layout", test_output_json_layout);
+  g_test_add_func ("/cli-optics/output/rows-in-parts", test_output_rows_in_parts);
+  g_test_add_func ("/cli-optics/json-strict", test_json_strict);
+  g_test_add_func ("/cli-optics/calc-formats-agree", test_calc_formats_agree);
+  g_test_add_func ("/cli-optics/compare-formats-agree", test_compare_formats_agree);
+  g_test_add_func ("/cli-optics/edges-formats-agree", test_edges_formats_agree);
+  g_test_add_func ("/cli-optics/materials-formats-agree", test_materials_formats_agree);
+  g_test_add_func ("/cli-optics/convert-formats-agree", test_convert_formats_agree);
   status = g_test_run ();
   {
     g_autoptr(GDir) d = g_dir_open (tmpdir, 0, NULL);

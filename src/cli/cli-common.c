@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include "cli-private.h"
+#include "xrlab-util.h"
 
 #include <glib/gi18n.h>
 #include <glib-unix.h>
@@ -13,15 +14,33 @@
 #include <unistd.h>
 
 gboolean
-xrlab_cli_parse (GOptionContext *context, int *argc, char ***argv)
+xrlab_cli_parse_options (const XrlabCliSpec *spec, int *argc, char ***argv)
 {
+  g_autoptr(GOptionContext) context = g_option_context_new (spec->parameter_string);
   g_autoptr(GError) error = NULL;
 
+  if (spec->summary != NULL)
+    g_option_context_set_summary (context, spec->summary);
+  if (spec->description != NULL)
+    g_option_context_set_description (context, spec->description);
+  for (gsize i = 0; i < G_N_ELEMENTS (spec->entries) && spec->entries[i] != NULL; i++)
+    g_option_context_add_main_entries (context, spec->entries[i], GETTEXT_PACKAGE);
   if (!g_option_context_parse (context, argc, argv, &error))
     {
       const char *name = (*argc > 0) ? (*argv)[0] : "xrlab-cli";
       g_printerr ("xrlab-cli %s: %s\n", name, error->message);
       g_printerr (_("Try “xrlab-cli %s --help”.\n"), name);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+xrlab_cli_parse_number (const char *message, const char *text, double *value)
+{
+  if (!xrlab_parse_double (text, FALSE, value))
+    {
+      xrlab_cli_failf (message, text);
       return FALSE;
     }
   return TRUE;

@@ -59,7 +59,18 @@ xrlab_cli_simulate (int argc, char **argv)
       N_("Seed of the random numbers (default 1)"), N_("N") },
     G_OPTION_ENTRY_NULL
   };
-  g_autoptr(GOptionContext) ctx = g_option_context_new (_("— synthetic data from a model"));
+  const XrlabCliSpec spec = {
+    .parameter_string = _("— synthetic data from a model"),
+    .summary =
+      _("Writes the model at its parameter values plus noise, in the layout of eval and "
+        "of the data of fit: one row per delay, one column per energy. Gaussian noise has "
+        "σ = L·max|model|; Poisson noise draws counts N ~ Poisson(s·model) and writes N/s "
+        "with s = 1/(L²·max model), so the relative noise at the maximum is L. The random "
+        "numbers are GSL's MT19937 seeded with --seed (gsl_ran_gaussian, gsl_ran_poisson; "
+        "one draw per point, row by row): the same seed gives the same data. Prints "
+        "noise_sigma= (Gaussian) or noise_counts_per_unit= (Poisson) on stdout."),
+    .entries = { entries, sim_entries },
+  };
   g_autoptr(XrlabModel) m = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree double *y = NULL;
@@ -69,17 +80,7 @@ xrlab_cli_simulate (int argc, char **argv)
   int status = XRLAB_CLI_OK;
 
   set_output_help (entries, N_("Output file (the layout of eval)"), N_("FILE"));
-  g_option_context_set_summary (ctx,
-    _("Writes the model at its parameter values plus noise, in the layout of eval and "
-      "of the data of fit: one row per delay, one column per energy. Gaussian noise has "
-      "σ = L·max|model|; Poisson noise draws counts N ~ Poisson(s·model) and writes N/s "
-      "with s = 1/(L²·max model), so the relative noise at the maximum is L. The random "
-      "numbers are GSL's MT19937 seeded with --seed (gsl_ran_gaussian, gsl_ran_poisson; "
-      "one draw per point, row by row): the same seed gives the same data. Prints "
-      "noise_sigma= (Gaussian) or noise_counts_per_unit= (Poisson) on stdout."));
-  g_option_context_add_main_entries (ctx, entries, GETTEXT_PACKAGE);
-  g_option_context_add_main_entries (ctx, sim_entries, GETTEXT_PACKAGE);
-  if (!xrlab_cli_parse (ctx, &argc, &argv))
+  if (!xrlab_cli_parse_options (&spec, &argc, &argv))
     {
       xrlab_cli_model_options_clear (&o);
       return XRLAB_CLI_USAGE;
@@ -510,303 +511,365 @@ fit_failed (const GError *error)
   return xrlab_cli_fail (error);
 }
 
-int
-xrlab_cli_fit (int argc, char **argv)
+/* A fit: its options, its inputs, the workflow and what the stages found. */
+typedef struct {
+  XrlabCliModelOptions o;
+  FitOptions fo;
+  /* the options, parsed */
+  double b0, b1, e0, e1, t0, t1;  /* --baseline, --elim, --tlim (NaN: open) */
+  XrlabFitMethod method;
+  char **ci_names;
+  /* the inputs */
+  XrlabModel *m;
+  XrlabModel *bm;                 /* the baseline model, or NULL */
+  XrlabCliAxes ax;
+  double *data;
+  gsize rows, cols;
+  double *sigma;
+  gsize n_sigma;
+  XrlabFitSigmaKind sigma_kind;
+  /* the workflow and its results */
+  XrlabFitflow *flow;
+  Progress progress;
+  XrlabFitflowResult *base;
+  XrlabFitflowSbs *sbs;
+  XrlabFitflowResult *main_fit;
+  XrlabFitCI *ci;
+} FitCommand;
+
+static void
+fit_command_clear (FitCommand *c)
 {
-  XrlabCliModelOptions o = { 0 };
-  FitOptions fo = { 0 };
-  XrlabCliAxes ax = { 0 };
-  g_autofree GOptionEntry *entries = xrlab_cli_model_entries (&o);
-  GOptionEntry fit_entries[] = {
-    { "data", 0, 0, G_OPTION_ARG_FILENAME, &fo.data,
+  g_clear_pointer (&c->ci, xrlab_fit_ci_free);
+  g_clear_pointer (&c->main_fit, xrlab_fitflow_result_free);
+  g_clear_pointer (&c->sbs, xrlab_fitflow_sbs_free);
+  g_clear_pointer (&c->base, xrlab_fitflow_result_free);
+  g_clear_pointer (&c->flow, xrlab_fitflow_free);
+  g_clear_pointer (&c->bm, xrlab_model_free);
+  g_clear_pointer (&c->m, xrlab_model_free);
+  g_clear_pointer (&c->sigma, g_free);
+  g_clear_pointer (&c->data, g_free);
+  xrlab_cli_axes_clear (&c->ax);
+  g_clear_pointer (&c->ci_names, g_strfreev);
+  fit_options_clear (&c->fo);
+  xrlab_cli_model_options_clear (&c->o);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (FitCommand, fit_command_clear)
+
+static gboolean
+fit_is_2d (const FitCommand *c)
+{
+  return c->ax.time != NULL;
+}
+
+/* The options that go together, the ranges and the method. Returns the
+ * exit status. */
+static int
+fit_check_options (FitCommand *c, int argc, char **argv)
+{
+  const FitOptions *fo = &c->fo;
+  int status = XRLAB_CLI_OK;
+
+  c->b0 = c->b1 = c->e0 = c->e1 = c->t0 = c->t1 = NAN;
+  c->method = XRLAB_FIT_METHOD_LM;
+  if (argc > 1)
+    status = xrlab_cli_usage ("fit", _("unexpected argument “%s”"), argv[1]);
+  else if (fo->data == NULL || c->o.energy == NULL || c->o.output == NULL)
+    status = xrlab_cli_usage ("fit", _("--data, --energy and -o are required"));
+  else if ((fo->baseline_model == NULL) != (fo->baseline == NULL))
+    status = xrlab_cli_usage ("fit", _("--baseline-model and --baseline go together"));
+  else if (fo->baseline && !parse_range (fo->baseline, &c->b0, &c->b1))
+    status = xrlab_cli_usage ("fit", _("--baseline “%s”: expected T0:T1"), fo->baseline);
+  else if (fo->baseline && (isnan (c->b0) || isnan (c->b1)))
+    status = xrlab_cli_usage ("fit", _("--baseline “%s”: both delays are needed"),
+                              fo->baseline);
+  else if (fo->elim && !parse_range (fo->elim, &c->e0, &c->e1))
+    status = xrlab_cli_usage ("fit", _("--elim “%s”: expected E0:E1"), fo->elim);
+  else if (fo->tlim && !parse_range (fo->tlim, &c->t0, &c->t1))
+    status = xrlab_cli_usage ("fit", _("--tlim “%s”: expected T0:T1"), fo->tlim);
+  else if (fo->pin && fo->baseline_model == NULL)
+    status = xrlab_cli_usage ("fit", _("--pin-baseline needs --baseline-model"));
+  else if (c->o.time == NULL && (fo->baseline || fo->sbs || fo->tlim))
+    status = xrlab_cli_usage ("fit", _("--baseline, --sbs and --tlim need --time"));
+  else if (fo->threads < 0)
+    status = xrlab_cli_usage ("fit", _("--threads must not be negative"));
+  else if (fo->method && g_str_equal (fo->method, "lm"))
+    c->method = XRLAB_FIT_METHOD_LM;
+  else if (fo->method && g_str_equal (fo->method, "lmaccel"))
+    c->method = XRLAB_FIT_METHOD_LM_ACCEL;
+  else if (fo->method && g_str_equal (fo->method, "fd"))
+    c->method = XRLAB_FIT_METHOD_FD;
+  else if (fo->method)
+    status = xrlab_cli_usage ("fit", _("--method “%s”: expected lm, lmaccel or fd"),
+                              fo->method);
+  if (status == XRLAB_CLI_OK && fo->ci)
+    {
+      c->ci_names = g_strsplit (fo->ci, ",", -1);
+      for (guint i = 0; c->ci_names[i]; i++)
+        if (*g_strstrip (c->ci_names[i]) == '\0')
+          return xrlab_cli_usage ("fit", _("--ci “%s”: expected PAR,PAR,..."), fo->ci);
+    }
+  return status;
+}
+
+/* Parses and checks the options. Returns the exit status. */
+static int
+fit_parse_options (FitCommand *c, int argc, char **argv)
+{
+  FitOptions *fo = &c->fo;
+  g_autofree GOptionEntry *entries = xrlab_cli_model_entries (&c->o);
+  const GOptionEntry fit_entries[] = {
+    { "data", 0, 0, G_OPTION_ARG_FILENAME, &fo->data,
       N_("The measurement: one row per delay, one column per energy, comma separated, no "
          "header (one row for a single spectrum); nan allowed outside the fit window"),
       N_("FILE") },
-    { "baseline-model", 0, 0, G_OPTION_ARG_STRING, &fo.baseline_model,
+    { "baseline-model", 0, 0, G_OPTION_ARG_STRING, &fo->baseline_model,
       N_("Fit the baseline spectrum with this model of --models first; the later fits "
          "start from its result"), N_("NAME") },
-    { "baseline", 0, 0, G_OPTION_ARG_STRING, &fo.baseline,
+    { "baseline", 0, 0, G_OPTION_ARG_STRING, &fo->baseline,
       N_("The delays whose mean is the baseline spectrum"), N_("T0:T1") },
-    { "sbs", 0, 0, G_OPTION_ARG_NONE, &fo.sbs,
+    { "sbs", 0, 0, G_OPTION_ARG_NONE, &fo->sbs,
       N_("Also fit every delay of the window alone (slice by slice, on all processors)"),
       NULL },
-    { "elim", 0, 0, G_OPTION_ARG_STRING, &fo.elim,
+    { "elim", 0, 0, G_OPTION_ARG_STRING, &fo->elim,
       N_("Fit window in energy (either side may be empty)"), N_("E0:E1") },
-    { "tlim", 0, 0, G_OPTION_ARG_STRING, &fo.tlim,
+    { "tlim", 0, 0, G_OPTION_ARG_STRING, &fo->tlim,
       N_("Fit window in delay (either side may be empty)"), N_("T0:T1") },
-    { "sigma", 0, 0, G_OPTION_ARG_STRING, &fo.sigma,
+    { "sigma", 0, 0, G_OPTION_ARG_STRING, &fo->sigma,
       N_("Standard deviation of the data: a number, or a file with one value per point "
          "(the data's shape), per energy or per delay (one column); without it the fit "
          "is unweighted and errors are scaled by the reduced χ²"), N_("S") },
-    { "ci", 0, 0, G_OPTION_ARG_STRING, &fo.ci,
+    { "ci", 0, 0, G_OPTION_ARG_STRING, &fo->ci,
       N_("Profile-likelihood confidence intervals at 1, 2 and 3σ of these fitted "
          "parameters (comma separated)"), N_("PAR,...") },
-    { "method", 0, 0, G_OPTION_ARG_STRING, &fo.method,
+    { "method", 0, 0, G_OPTION_ARG_STRING, &fo->method,
       N_("lm (Levenberg–Marquardt, default), lmaccel (with geodesic acceleration) or fd "
          "(finite-difference Jacobian, for comparison)"), N_("METHOD") },
-    { "pin-baseline", 0, 0, G_OPTION_ARG_NONE, &fo.pin,
+    { "pin-baseline", 0, 0, G_OPTION_ARG_NONE, &fo->pin,
       N_("Fix every parameter with a baseline namesake and no time dependence at its "
          "baseline value in the slice-by-slice and 2D fits"), NULL },
-    { "threads", 0, 0, G_OPTION_ARG_INT, &fo.threads,
+    { "threads", 0, 0, G_OPTION_ARG_INT, &fo->threads,
       N_("Threads of the slice-by-slice fit (default: one per processor)"), N_("N") },
     G_OPTION_ENTRY_NULL
   };
-  g_autoptr(GOptionContext) ctx = g_option_context_new (_("— fit a spectral model to data"));
-  g_autoptr(XrlabModel) m = NULL;
-  g_autoptr(XrlabModel) bm = NULL;
-  g_autoptr(XrlabFitflow) flow = NULL;
-  g_autoptr(XrlabFitflowResult) base = NULL;
-  g_autoptr(XrlabFitflowResult) main_fit = NULL;
-  g_autoptr(XrlabFitflowSbs) sbs = NULL;
-  g_autoptr(XrlabFitCI) ci = NULL;
-  g_autoptr(GError) error = NULL;
-  GCancellable *interrupt;
-  g_auto(GStrv) ci_names = NULL;
-  g_autofree double *data = NULL, *sigma = NULL, *model_map = NULL;
-  XrlabFitflowOptions opts;
-  XrlabFitSigmaKind sigma_kind = XRLAB_FIT_SIGMA_NONE;
-  XrlabFitMethod method = XRLAB_FIT_METHOD_LM;
-  Progress progress = { .tty = isatty (STDERR_FILENO) };
-  double b0 = NAN, b1 = NAN, e0 = NAN, e1 = NAN, t0 = NAN, t1 = NAN;
-  gsize rows = 0, cols = 0, n_sigma = 0, mr, mc;
-  gboolean is2d;
-  int status = XRLAB_CLI_OK;
+  const XrlabCliSpec spec = {
+    .parameter_string = _("— fit a spectral model to data"),
+    .summary =
+      _("Fits the model to the data inside the fit window: a 2D (global) fit when --time is "
+        "given, else a single spectrum. With --baseline-model, the mean of the delays in "
+        "--baseline is fitted first and every later fit starts its parameters from their "
+        "baseline namesakes; --sbs fits every delay alone (time dependence left out).\n\n"
+        "Writes into OUTDIR: params.csv (name,value,stderr,vary,min,max,expr: every "
+        "parameter, fitted or derived, errors of derived ones propagated), metrics.csv "
+        "(chi2,redchi,r2,aic,bic,ndata,nvarys,niter,nfev,njev,wall_s), correl.csv, fit.csv "
+        "(the fitted model on all delays and energies of the data) and residual.csv (data − "
+        "model), both in the layout of the data; baseline_params.csv and "
+        "baseline_metrics.csv with a baseline; sbs.csv (one row per delay: every parameter "
+        "and its error, chi2, redchi, niter, converged) with --sbs; ci.csv "
+        "(name,-3sigma,-2sigma,-1sigma,best,+1sigma,+2sigma,+3sigma) with --ci. Every file "
+        "is written whole or not at all, and only when every fit succeeded. Progress goes "
+        "to stderr when it is a terminal; a summary to stdout."),
+    .description =
+      _("Ctrl-C stops the fits after the current iteration; nothing is written and the "
+        "exit status is 130."),
+    .entries = { entries, fit_entries },
+  };
 
   set_output_help (entries, N_("Folder for the results (created if needed)"), N_("OUTDIR"));
-  g_option_context_set_summary (ctx,
-    _("Fits the model to the data inside the fit window: a 2D (global) fit when --time is "
-      "given, else a single spectrum. With --baseline-model, the mean of the delays in "
-      "--baseline is fitted first and every later fit starts its parameters from their "
-      "baseline namesakes; --sbs fits every delay alone (time dependence left out).\n\n"
-      "Writes into OUTDIR: params.csv (name,value,stderr,vary,min,max,expr: every "
-      "parameter, fitted or derived, errors of derived ones propagated), metrics.csv "
-      "(chi2,redchi,r2,aic,bic,ndata,nvarys,niter,nfev,njev,wall_s), correl.csv, fit.csv "
-      "(the fitted model on all delays and energies of the data) and residual.csv (data − "
-      "model), both in the layout of the data; baseline_params.csv and "
-      "baseline_metrics.csv with a baseline; sbs.csv (one row per delay: every parameter "
-      "and its error, chi2, redchi, niter, converged) with --sbs; ci.csv "
-      "(name,-3sigma,-2sigma,-1sigma,best,+1sigma,+2sigma,+3sigma) with --ci. Every file "
-      "is written whole or not at all, and only when every fit succeeded. Progress goes "
-      "to stderr when it is a terminal; a summary to stdout."));
-  g_option_context_set_description (ctx,
-    _("Ctrl-C stops the fits after the current iteration; nothing is written and the "
-      "exit status is 130."));
-  g_option_context_add_main_entries (ctx, entries, GETTEXT_PACKAGE);
-  g_option_context_add_main_entries (ctx, fit_entries, GETTEXT_PACKAGE);
-  if (!xrlab_cli_parse (ctx, &argc, &argv))
-    {
-      xrlab_cli_model_options_clear (&o);
-      fit_options_clear (&fo);
-      return XRLAB_CLI_USAGE;
-    }
+  if (!xrlab_cli_parse_options (&spec, &argc, &argv))
+    return XRLAB_CLI_USAGE;
+  return fit_check_options (c, argc, argv);
+}
 
-  /* usage */
-  if (argc > 1)
-    status = xrlab_cli_usage ("fit", _("unexpected argument “%s”"), argv[1]);
-  else if (fo.data == NULL || o.energy == NULL || o.output == NULL)
-    status = xrlab_cli_usage ("fit", _("--data, --energy and -o are required"));
-  else if ((fo.baseline_model == NULL) != (fo.baseline == NULL))
-    status = xrlab_cli_usage ("fit", _("--baseline-model and --baseline go together"));
-  else if (fo.baseline && !parse_range (fo.baseline, &b0, &b1))
-    status = xrlab_cli_usage ("fit", _("--baseline “%s”: expected T0:T1"), fo.baseline);
-  else if (fo.baseline && (isnan (b0) || isnan (b1)))
-    status = xrlab_cli_usage ("fit", _("--baseline “%s”: both delays are needed"),
-                              fo.baseline);
-  else if (fo.elim && !parse_range (fo.elim, &e0, &e1))
-    status = xrlab_cli_usage ("fit", _("--elim “%s”: expected E0:E1"), fo.elim);
-  else if (fo.tlim && !parse_range (fo.tlim, &t0, &t1))
-    status = xrlab_cli_usage ("fit", _("--tlim “%s”: expected T0:T1"), fo.tlim);
-  else if (fo.pin && fo.baseline_model == NULL)
-    status = xrlab_cli_usage ("fit", _("--pin-baseline needs --baseline-model"));
-  else if (o.time == NULL && (fo.baseline || fo.sbs || fo.tlim))
-    status = xrlab_cli_usage ("fit", _("--baseline, --sbs and --tlim need --time"));
-  else if (fo.threads < 0)
-    status = xrlab_cli_usage ("fit", _("--threads must not be negative"));
-  else if (fo.method && g_str_equal (fo.method, "lm"))
-    method = XRLAB_FIT_METHOD_LM;
-  else if (fo.method && g_str_equal (fo.method, "lmaccel"))
-    method = XRLAB_FIT_METHOD_LM_ACCEL;
-  else if (fo.method && g_str_equal (fo.method, "fd"))
-    method = XRLAB_FIT_METHOD_FD;
-  else if (fo.method)
-    status = xrlab_cli_usage ("fit", _("--method “%s”: expected lm, lmaccel or fd"),
-                              fo.method);
-  if (status == XRLAB_CLI_OK && fo.ci)
-    {
-      ci_names = g_strsplit (fo.ci, ",", -1);
-      for (guint i = 0; ci_names[i]; i++)
-        if (*g_strstrip (ci_names[i]) == '\0')
-          {
-            status = xrlab_cli_usage ("fit", _("--ci “%s”: expected PAR,PAR,..."), fo.ci);
-            break;
-          }
-    }
-  if (status != XRLAB_CLI_OK)
-    goto out;
+/* The models, the axes, the data and their σ. Returns the exit status. */
+static int
+fit_read_inputs (FitCommand *c)
+{
+  g_autoptr(GError) error = NULL;
+  int status = XRLAB_CLI_OK;
 
-  /* input */
-  if ((m = xrlab_cli_load_model ("fit", &o, &status)) == NULL)
-    goto out;
-  if (fo.baseline_model && (bm = load_baseline_model (&o, fo.baseline_model, &status)) == NULL)
-    goto out;
-  if (!xrlab_cli_read_axes (&o, &ax, &status))
-    goto out;
-  if ((data = xrlab_read_csv_matrix (fo.data, TRUE, &rows, &cols, &error)) == NULL)
-    {
-      status = xrlab_cli_fail (error);
-      goto out;
-    }
-  if (fo.sigma && !read_sigma (fo.sigma, rows, cols, ax.time != NULL, &sigma_kind, &sigma,
-                               &n_sigma, &status))
-    goto out;
+  if ((c->m = xrlab_cli_load_model ("fit", &c->o, &status)) == NULL)
+    return status;
+  if (c->fo.baseline_model
+      && (c->bm = load_baseline_model (&c->o, c->fo.baseline_model, &status)) == NULL)
+    return status;
+  if (!xrlab_cli_read_axes (&c->o, &c->ax, &status))
+    return status;
+  c->data = xrlab_read_csv_matrix (c->fo.data, TRUE, &c->rows, &c->cols, &error);
+  if (c->data == NULL)
+    return xrlab_cli_fail (error);
+  if (c->fo.sigma && !read_sigma (c->fo.sigma, c->rows, c->cols, fit_is_2d (c), &c->sigma_kind,
+                                  &c->sigma, &c->n_sigma, &status))
+    return status;
+  return XRLAB_CLI_OK;
+}
 
-  {
-    g_autofree char *dn = g_path_get_basename (fo.data);
-    g_autofree char *en = g_path_get_basename (o.energy);
-    g_autofree char *tn = o.time ? g_path_get_basename (o.time) : NULL;
-    XrlabFitflowData fd = {
-      .data = data, .n_rows = rows, .n_cols = cols,
-      .energy = ax.energy, .n_energy = ax.n_e, .time = ax.time, .n_time = ax.n_t,
-      .aux = ax.aux, .n_aux = ax.n_a,
-      .data_name = dn, .energy_name = en, .time_name = tn,
-    };
-    flow = xrlab_fitflow_new (&fd, &error);
-  }
-  if (flow == NULL)
-    {
-      status = xrlab_cli_fail (error);
-      goto out;
-    }
+/* The workflow over the data, with the options, the window and σ, and
+ * every stage checked before any fit. Returns the exit status. */
+static int
+fit_build_workflow (FitCommand *c)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dn = g_path_get_basename (c->fo.data);
+  g_autofree char *en = g_path_get_basename (c->o.energy);
+  g_autofree char *tn = c->o.time ? g_path_get_basename (c->o.time) : NULL;
+  XrlabFitflowData fd = {
+    .data = c->data, .n_rows = c->rows, .n_cols = c->cols,
+    .energy = c->ax.energy, .n_energy = c->ax.n_e, .time = c->ax.time, .n_time = c->ax.n_t,
+    .aux = c->ax.aux, .n_aux = c->ax.n_a,
+    .data_name = dn, .energy_name = en, .time_name = tn,
+  };
+  XrlabFitflowOptions opts;
+
+  c->flow = xrlab_fitflow_new (&fd, &error);
+  if (c->flow == NULL)
+    return xrlab_cli_fail (error);
   xrlab_fitflow_options_init (&opts);
-  opts.method = method;
-  opts.pin_to_baseline = fo.pin;
-  opts.n_threads = (guint) fo.threads;
+  opts.method = c->method;
+  opts.pin_to_baseline = c->fo.pin;
+  opts.n_threads = (guint) c->fo.threads;
   opts.progress = progress_cb;
-  opts.progress_data = &progress;
-  xrlab_fitflow_set_options (flow, &opts);
-  if (!xrlab_fitflow_set_window (flow, e0, e1, t0, t1, &error)
-      || (sigma && !xrlab_fitflow_set_sigma (flow, sigma_kind, sigma, n_sigma, &error)))
-    {
-      status = xrlab_cli_fail (error);
-      goto out;
-    }
+  opts.progress_data = &c->progress;
+  xrlab_fitflow_set_options (c->flow, &opts);
+  if (!xrlab_fitflow_set_window (c->flow, c->e0, c->e1, c->t0, c->t1, &error)
+      || (c->sigma && !xrlab_fitflow_set_sigma (c->flow, c->sigma_kind, c->sigma, c->n_sigma,
+                                                &error)))
+    return xrlab_cli_fail (error);
 
-  /* every check before any fit */
-  is2d = ax.time != NULL;
-  if ((bm && !xrlab_fitflow_check (flow, XRLAB_FITFLOW_STAGE_BASELINE, bm, b0, b1, 0, NULL,
-                                   &error))
-      || (fo.sbs && !xrlab_fitflow_check (flow, XRLAB_FITFLOW_STAGE_SBS, m, NAN, NAN, 0, bm,
-                                          &error))
-      || !xrlab_fitflow_check (flow, is2d ? XRLAB_FITFLOW_STAGE_2D
-                                          : XRLAB_FITFLOW_STAGE_SPECTRUM,
-                               m, NAN, NAN, 0, bm, &error))
-    {
-      status = xrlab_cli_fail (error);
-      goto out;
-    }
+  if ((c->bm && !xrlab_fitflow_check (c->flow, XRLAB_FITFLOW_STAGE_BASELINE, c->bm, c->b0, c->b1,
+                                      0, NULL, &error))
+      || (c->fo.sbs && !xrlab_fitflow_check (c->flow, XRLAB_FITFLOW_STAGE_SBS, c->m, NAN, NAN, 0,
+                                             c->bm, &error))
+      || !xrlab_fitflow_check (c->flow, fit_is_2d (c) ? XRLAB_FITFLOW_STAGE_2D
+                                                      : XRLAB_FITFLOW_STAGE_SPECTRUM,
+                               c->m, NAN, NAN, 0, c->bm, &error))
+    return xrlab_cli_fail (error);
+  return XRLAB_CLI_OK;
+}
 
-  /* the fits; Ctrl-C stops them between iterations */
-  interrupt = xrlab_cli_interrupt_cancellable ();
-  if (bm)
+/* The end of a stage that returned @ok. Returns the exit status. */
+static int
+stage_done (FitCommand *c, gboolean ok, const GError *error)
+{
+  progress_end (&c->progress);
+  return ok ? XRLAB_CLI_OK : fit_failed (error);
+}
+
+/* The stages: the baseline, slice by slice, the main fit (2D or one
+ * spectrum), the confidence intervals. Ctrl-C stops the fits between
+ * iterations. Returns the exit status. */
+static int
+fit_run_stages (FitCommand *c)
+{
+  GCancellable *interrupt = xrlab_cli_interrupt_cancellable ();
+  g_autoptr(GError) error = NULL;
+  int status = XRLAB_CLI_OK;
+  gboolean ok;
+
+  if (c->bm)
     {
-      gboolean ok = xrlab_fitflow_fit_baseline (flow, bm, b0, b1, interrupt, &base, &error);
-      progress_end (&progress);
-      if (!ok)
-        {
-          status = fit_failed (error);
-          goto out;
-        }
+      ok = xrlab_fitflow_fit_baseline (c->flow, c->bm, c->b0, c->b1, interrupt, &c->base, &error);
+      if ((status = stage_done (c, ok, error)) != XRLAB_CLI_OK)
+        return status;
     }
-  if (fo.sbs)
+  if (c->fo.sbs)
     {
-      gboolean ok = xrlab_fitflow_fit_sbs (flow, m, interrupt, &sbs, &error);
-      progress_end (&progress);
-      if (!ok)
-        {
-          status = fit_failed (error);
-          goto out;
-        }
+      ok = xrlab_fitflow_fit_sbs (c->flow, c->m, interrupt, &c->sbs, &error);
+      if ((status = stage_done (c, ok, error)) != XRLAB_CLI_OK)
+        return status;
     }
-  {
-    gboolean ok = is2d ? xrlab_fitflow_fit_2d (flow, m, interrupt, &main_fit, &error)
-                       : xrlab_fitflow_fit_spectrum (flow, m, 0, interrupt, &main_fit, &error);
-    progress_end (&progress);
-    if (!ok)
-      {
-        status = fit_failed (error);
-        goto out;
-      }
-  }
-  if (ci_names)
+  ok = fit_is_2d (c) ? xrlab_fitflow_fit_2d (c->flow, c->m, interrupt, &c->main_fit, &error)
+                     : xrlab_fitflow_fit_spectrum (c->flow, c->m, 0, interrupt, &c->main_fit,
+                                                   &error);
+  if ((status = stage_done (c, ok, error)) != XRLAB_CLI_OK)
+    return status;
+  if (c->ci_names)
     {
-      if (!main_fit->fit->converged || !main_fit->fit->errors_valid)
-        {
-          status = xrlab_cli_failf (_("--ci: the fit did not converge to a minimum with "
-                                      "valid errors (%s)"), main_fit->fit->message);
-          goto out;
-        }
-      ci = xrlab_fitflow_conf_interval (main_fit, (const char *const *) ci_names,
-                                        g_strv_length (ci_names), NULL, 0, NULL, &error);
-      if (ci == NULL)
-        {
-          status = xrlab_cli_fail (error);
-          goto out;
-        }
+      if (!c->main_fit->fit->converged || !c->main_fit->fit->errors_valid)
+        return xrlab_cli_failf (_("--ci: the fit did not converge to a minimum with "
+                                  "valid errors (%s)"), c->main_fit->fit->message);
+      c->ci = xrlab_fitflow_conf_interval (c->main_fit, (const char *const *) c->ci_names,
+                                           g_strv_length (c->ci_names), NULL, 0, NULL, &error);
+      if (c->ci == NULL)
+        return xrlab_cli_fail (error);
     }
-  model_map = xrlab_fitflow_result_model (flow, main_fit, &mr, &mc, &error);
+  return XRLAB_CLI_OK;
+}
+
+/* Every file of OUTDIR (see the summary of --help). Returns the exit
+ * status. */
+static int
+fit_write_results (FitCommand *c)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree double *model_map = NULL, *resid = NULL;
+  g_autofree char *fit_path = NULL, *res_path = NULL;
+  const char *dir = c->o.output;
+  gsize mr, mc;
+
+  model_map = xrlab_fitflow_result_model (c->flow, c->main_fit, &mr, &mc, &error);
   if (model_map == NULL)
-    {
-      status = xrlab_cli_fail (error);
-      goto out;
-    }
-
-  /* the results */
-  if (g_mkdir_with_parents (o.output, 0755) != 0)
+    return xrlab_cli_fail (error);
+  if (g_mkdir_with_parents (dir, 0755) != 0)
     {
       int e = errno;
-      status = xrlab_cli_failf (_("Cannot create the folder %s: %s"), o.output,
-                                g_strerror (e));
-      goto out;
+      return xrlab_cli_failf (_("Cannot create the folder %s: %s"), dir, g_strerror (e));
     }
-  {
-    g_autofree double *resid = g_new (double, mr * mc);
-    g_autofree char *fit_path = g_build_filename (o.output, "fit.csv", NULL);
-    g_autofree char *res_path = g_build_filename (o.output, "residual.csv", NULL);
+  resid = g_new (double, mr * mc);
+  for (gsize i = 0; i < mr * mc; i++)
+    resid[i] = c->data[i] - model_map[i];
+  fit_path = g_build_filename (dir, "fit.csv", NULL);
+  res_path = g_build_filename (dir, "residual.csv", NULL);
+  if (!write_text (dir, "params.csv", params_csv (c->main_fit), &error)
+      || !write_text (dir, "metrics.csv", metrics_csv (c->main_fit), &error)
+      || !write_text (dir, "correl.csv", correl_csv (c->main_fit), &error)
+      || !xrlab_write_csv_matrix (fit_path, model_map, mr, mc, &error)
+      || !xrlab_write_csv_matrix (res_path, resid, mr, mc, &error)
+      || (c->base && !write_text (dir, "baseline_params.csv", params_csv (c->base), &error))
+      || (c->base && !write_text (dir, "baseline_metrics.csv", metrics_csv (c->base), &error))
+      || (c->sbs && !write_text (dir, "sbs.csv", sbs_csv (c->sbs), &error))
+      || (c->ci && !write_text (dir, "ci.csv", ci_csv (c->ci, c->ci_names), &error)))
+    return xrlab_cli_fail (error);
+  return XRLAB_CLI_OK;
+}
 
-    for (gsize i = 0; i < mr * mc; i++)
-      resid[i] = data[i] - model_map[i];
-    if (!write_text (o.output, "params.csv", params_csv (main_fit), &error)
-        || !write_text (o.output, "metrics.csv", metrics_csv (main_fit), &error)
-        || !write_text (o.output, "correl.csv", correl_csv (main_fit), &error)
-        || !xrlab_write_csv_matrix (fit_path, model_map, mr, mc, &error)
-        || !xrlab_write_csv_matrix (res_path, resid, mr, mc, &error)
-        || (base && !write_text (o.output, "baseline_params.csv", params_csv (base), &error))
-        || (base && !write_text (o.output, "baseline_metrics.csv", metrics_csv (base),
-                                 &error))
-        || (sbs && !write_text (o.output, "sbs.csv", sbs_csv (sbs), &error))
-        || (ci && !write_text (o.output, "ci.csv", ci_csv (ci, ci_names), &error)))
-      {
-        status = xrlab_cli_fail (error);
-        goto out;
-      }
-  }
-
-  if (base)
-    print_result (stage_title (XRLAB_FITFLOW_STAGE_BASELINE), base);
-  if (sbs)
+/* The summary on stdout: each stage's fit quality and fitted parameters. */
+static void
+fit_print_summary (const FitCommand *c)
+{
+  if (c->base)
+    print_result (stage_title (XRLAB_FITFLOW_STAGE_BASELINE), c->base);
+  if (c->sbs)
     {
       gsize conv = 0;
-      for (gsize k = 0; k < sbs->n_slices; k++)
-        conv += sbs->done[k] && sbs->converged[k];
+      for (gsize k = 0; k < c->sbs->n_slices; k++)
+        conv += c->sbs->done[k] && c->sbs->converged[k];
       g_print (g_dngettext (GETTEXT_PACKAGE, "slice-by-slice: %zu of %zu delay converged\n",
-                            "slice-by-slice: %zu of %zu delays converged\n", sbs->n_slices),
-               conv, sbs->n_slices);
+                            "slice-by-slice: %zu of %zu delays converged\n", c->sbs->n_slices),
+               conv, c->sbs->n_slices);
     }
-  print_result (stage_title (is2d ? XRLAB_FITFLOW_STAGE_2D : XRLAB_FITFLOW_STAGE_SPECTRUM), main_fit);
+  print_result (stage_title (fit_is_2d (c) ? XRLAB_FITFLOW_STAGE_2D
+                                           : XRLAB_FITFLOW_STAGE_SPECTRUM), c->main_fit);
+}
 
-out:
-  xrlab_cli_axes_clear (&ax);
-  xrlab_cli_model_options_clear (&o);
-  fit_options_clear (&fo);
+/* parse options → read the inputs → build the workflow → run the stages →
+ * write the results */
+int
+xrlab_cli_fit (int argc, char **argv)
+{
+  g_auto(FitCommand) c = { .progress = { .tty = isatty (STDERR_FILENO) } };
+  int status = fit_parse_options (&c, argc, argv);
+
+  if (status == XRLAB_CLI_OK)
+    status = fit_read_inputs (&c);
+  if (status == XRLAB_CLI_OK)
+    status = fit_build_workflow (&c);
+  if (status == XRLAB_CLI_OK)
+    status = fit_run_stages (&c);
+  if (status == XRLAB_CLI_OK)
+    status = fit_write_results (&c);
+  if (status == XRLAB_CLI_OK)
+    fit_print_summary (&c);
   return status;
 }

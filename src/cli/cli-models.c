@@ -214,18 +214,20 @@ xrlab_cli_eval (int argc, char **argv)
   XrlabCliModelOptions o = { 0 };
   XrlabCliAxes ax = { 0 };
   g_autofree GOptionEntry *entries = xrlab_cli_model_entries (&o);
-  g_autoptr(GOptionContext) ctx = g_option_context_new (_("— evaluate a spectral model"));
+  const XrlabCliSpec spec = {
+    .parameter_string = _("— evaluate a spectral model"),
+    .summary =
+      _("Writes the model at its parameter values: one row per delay (one row for a 1D "
+        "model), one column per energy, comma separated, no header."),
+    .entries = { entries },
+  };
   g_autoptr(XrlabModel) m = NULL;
   g_autoptr(XrlabPlan) plan = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree double *theta = NULL, *out = NULL;
   int status = XRLAB_CLI_OK;
 
-  g_option_context_set_summary (ctx,
-    _("Writes the model at its parameter values: one row per delay (one row for a 1D "
-      "model), one column per energy, comma separated, no header."));
-  g_option_context_add_main_entries (ctx, entries, GETTEXT_PACKAGE);
-  if (!xrlab_cli_parse (ctx, &argc, &argv))
+  if (!xrlab_cli_parse_options (&spec, &argc, &argv))
     {
       xrlab_cli_model_options_clear (&o);
       return XRLAB_CLI_USAGE;
@@ -279,19 +281,21 @@ xrlab_cli_params (int argc, char **argv)
   XrlabCliModelOptions o = { 0 };
   XrlabCliAxes ax = { 0 };
   g_autofree GOptionEntry *entries = xrlab_cli_model_entries (&o);
-  g_autoptr(GOptionContext) ctx = g_option_context_new (_("— list the parameters of a model"));
+  const XrlabCliSpec spec = {
+    .parameter_string = _("— list the parameters of a model"),
+    .summary =
+      _("Lists every parameter (name, value, vary, min, max, expression) and, for the free "
+        "ones, their position in θ, as CSV. With --energy (and --time, --aux) the model is "
+        "also compiled on those axes, which checks it fully."),
+    .entries = { entries },
+  };
   g_autoptr(XrlabModel) m = NULL;
   g_autoptr(XrlabPlan) plan = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GString) csv = g_string_new ("name,value,vary,min,max,expr,theta\n");
   int status = XRLAB_CLI_OK;
 
-  g_option_context_set_summary (ctx,
-    _("Lists every parameter (name, value, vary, min, max, expression) and, for the free "
-      "ones, their position in θ, as CSV. With --energy (and --time, --aux) the model is "
-      "also compiled on those axes, which checks it fully."));
-  g_option_context_add_main_entries (ctx, entries, GETTEXT_PACKAGE);
-  if (!xrlab_cli_parse (ctx, &argc, &argv))
+  if (!xrlab_cli_parse_options (&spec, &argc, &argv))
     {
       xrlab_cli_model_options_clear (&o);
       return XRLAB_CLI_USAGE;

@@ -26,10 +26,28 @@ typedef struct {
   XrlabCliRun run;
 } XrlabCliCommand;
 
-/* Parses @argv with @context (whose summary names the subcommand). On a usage
- * error prints "xrlab-cli NAME: message" and a hint to stderr and returns
- * FALSE (exit with XRLAB_CLI_USAGE). --help prints and exits 0. */
-gboolean xrlab_cli_parse (GOptionContext *context, int *argc, char ***argv);
+/* What a subcommand's --help says and which options it takes. */
+typedef struct {
+  /* After "COMMAND [OPTION…]" in the usage line; NULL when the
+   * G_OPTION_REMAINING entry's argument description says it. */
+  const char *parameter_string;
+  const char *summary;       /* above the options (translated), or NULL */
+  const char *description;   /* below the options (translated), or NULL */
+  /* Groups of main entries (each ending in G_OPTION_ENTRY_NULL, translated
+   * in GETTEXT_PACKAGE), NULL after the last. */
+  const GOptionEntry *entries[4];
+} XrlabCliSpec;
+
+/* The prologue of every subcommand: parses @argv (argv[0] is the
+ * subcommand's name) with the options of @spec. --help prints and exits 0;
+ * on a usage error prints "xrlab-cli NAME: message" and a hint to stderr and
+ * returns FALSE (exit with XRLAB_CLI_USAGE). */
+gboolean xrlab_cli_parse_options (const XrlabCliSpec *spec, int *argc, char ***argv);
+
+/* A number given on the command line; FALSE after printing @message (a
+ * format with one %s, the text) when it is not one (exit with
+ * XRLAB_CLI_BAD_INPUT). */
+gboolean xrlab_cli_parse_number (const char *message, const char *text, double *value);
 
 /* Exit status after an interrupt (Ctrl-C), as a shell reports SIGINT. */
 #define XRLAB_CLI_INTERRUPTED 130
@@ -49,11 +67,14 @@ int xrlab_cli_usage (const char *name, const char *format, ...) G_GNUC_PRINTF (2
 /* Subcommands, one group per file. */
 int xrlab_cli_version (int argc, char **argv);
 
-/* cli-optics.c: optical constants. */
+/* Optical constants (the pieces they share: cli-optics.h).
+ * cli-optics-calc.c: one material or several on an energy grid. */
 int xrlab_cli_calc      (int argc, char **argv);
-int xrlab_cli_batch     (int argc, char **argv);
 int xrlab_cli_compare   (int argc, char **argv);
 int xrlab_cli_convert   (int argc, char **argv);
+/* cli-optics-batch.c: many materials from a CSV file. */
+int xrlab_cli_batch     (int argc, char **argv);
+/* cli-optics-info.c: formulas, elements and presets. */
 int xrlab_cli_formula   (int argc, char **argv);
 int xrlab_cli_edges     (int argc, char **argv);
 int xrlab_cli_materials (int argc, char **argv);

@@ -1,0 +1,48 @@
+/* cli-optics.h -- what the optical-constant subcommands of xrlab-cli share:
+ * energy units, the --fields choice of quantities, materials given as a
+ * formula or a preset, the energy column of their tables
+ *
+ * The subcommands: cli-optics-calc.c (calc, compare, convert),
+ * cli-optics-batch.c (batch), cli-optics-info.c (formula, edges, materials).
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "cli-output.h"
+#include "xrlab-formula.h"
+#include "xrlab-optics.h"
+#include "xrlab-presets.h"
+
+G_BEGIN_DECLS
+
+/* --unit of subcommand @cmd: keV (also when @text is NULL), eV or A. Prints
+ * a usage error and returns FALSE for anything else. */
+gboolean xrlab_cli_parse_energy_unit (const char *cmd, const char *text, XrlabEnergyUnit *unit);
+
+/* The quantities chosen with --fields, in the order given. */
+typedef struct {
+  XrlabQuantity order[XRLAB_QUANTITY_N];
+  guint n;
+  XrlabQuantityMask mask;
+} XrlabCliFields;
+
+/* Parses --fields of subcommand @cmd: column names separated by commas,
+ * energy_keV allowed and ignored (it is always the first column); NULL: all
+ * quantities (the transmission only when @have_thickness). Prints a usage
+ * error and returns FALSE on an unknown name, the transmission without
+ * @have_thickness, or no name at all. */
+gboolean xrlab_cli_parse_fields (const char *cmd, const char *text, gboolean have_thickness,
+                                 XrlabCliFields *fields);
+
+/* A formula, a preset name ("Kapton") or a preset's formula: the formula
+ * and, when it is a preset's, the preset. NULL after printing why not
+ * (exit with XRLAB_CLI_BAD_INPUT). */
+XrlabFormula *xrlab_cli_resolve_material (const char *text, const XrlabPreset **preset);
+
+/* Adds the column energy_keV ("Energy", keV) to @table. */
+guint xrlab_cli_table_add_energy (XrlabCliTable *table);
+
+G_END_DECLS
