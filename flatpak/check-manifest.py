@@ -86,6 +86,7 @@ MODULE_FOR_DEPENDENCY = {
     'plplot': 'plplot',
     'dragonbox': 'dragonbox',  # header-only (CMake package), shortest dtoa
     'FastFloat': 'fast_float', # header-only (CMake package), parsing
+    'hdf5': 'hdf5',            # serial HDF5 (no HDF5 element in either stack)
 }
 MODULE_FOR_LIBRARY = {
     'cerf': 'libcerf',       # the find_library() fallback for libcerf

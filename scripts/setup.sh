@@ -12,7 +12,7 @@ XRLAB_BUILD_PACKAGES=(
   libgsl-dev libxrl-dev libcerf-dev libyaml-dev
   libgtk-4-dev libadwaita-1-dev libplplot-dev plplot-driver-cairo
   desktop-file-utils appstream
-  libdragonbox-dev libfast-float-dev
+  libdragonbox-dev libfast-float-dev libhdf5-dev
 )
 # Only for the tests: a virtual display for the GUI suite.
 XRLAB_TEST_PACKAGES=(

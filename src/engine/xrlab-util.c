@@ -150,37 +150,32 @@ set_errno_error (GError **error, int err, const char *what, const char *path)
                "%s %s: %s", what, path, g_strerror (err));
 }
 
-XrlabAtomicFile *
-xrlab_atomic_file_open (const char *path, GError **error)
+int
+xrlab_atomic_temp_open (const char *path, char **tmp_path, GError **error)
 {
-  XrlabAtomicFile *af;
   g_autofree char *dir = NULL;
   g_autofree char *base = NULL;
+  char *tmp;
   int fd;
 
-  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (path != NULL && tmp_path != NULL, -1);
 
   if (g_file_test (path, G_FILE_TEST_IS_DIR))
     {
       g_set_error (error, XRLAB_IO_ERROR, XRLAB_IO_ERROR_FAILED,
                    _("Cannot write %s: it is a folder"), path);
-      return NULL;
+      return -1;
     }
-
   dir = g_path_get_dirname (path);
   base = g_path_get_basename (path);
-  af = g_new0 (XrlabAtomicFile, 1);
-  af->path = g_strdup (path);
-  af->tmp_path = g_strdup_printf ("%s%c.%s.XXXXXX", dir, G_DIR_SEPARATOR, base);
-  fd = g_mkstemp_full (af->tmp_path, O_WRONLY | O_CLOEXEC, 0666);
+  tmp = g_strdup_printf ("%s%c.%s.XXXXXX", dir, G_DIR_SEPARATOR, base);
+  fd = g_mkstemp_full (tmp, O_WRONLY | O_CLOEXEC, 0666);
   if (fd < 0)
     {
       int err = errno;
       set_errno_error (error, err, _("Cannot write"), path);
-      g_free (af->tmp_path);
-      g_free (af->path);
-      g_free (af);
-      return NULL;
+      g_free (tmp);
+      return -1;
     }
   /* g_mkstemp creates 0600: give the final file the usual umask-based mode. */
   {
@@ -188,6 +183,25 @@ xrlab_atomic_file_open (const char *path, GError **error)
     umask (mask);
     (void) fchmod (fd, 0666 & ~mask);
   }
+  *tmp_path = tmp;
+  return fd;
+}
+
+XrlabAtomicFile *
+xrlab_atomic_file_open (const char *path, GError **error)
+{
+  XrlabAtomicFile *af;
+  char *tmp_path = NULL;
+  int fd;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  fd = xrlab_atomic_temp_open (path, &tmp_path, error);
+  if (fd < 0)
+    return NULL;
+  af = g_new0 (XrlabAtomicFile, 1);
+  af->path = g_strdup (path);
+  af->tmp_path = tmp_path;
   af->stream = fdopen (fd, "w");
   if (af->stream == NULL)
     {

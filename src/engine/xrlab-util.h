@@ -60,6 +60,12 @@ FILE            *xrlab_atomic_file_stream (XrlabAtomicFile *af);
 gboolean         xrlab_atomic_file_commit (XrlabAtomicFile *af, GError **error);
 void             xrlab_atomic_file_abort  (XrlabAtomicFile *af);
 
+/* The first step of the above for writers that need a file name rather
+ * than a stream (HDF5): creates an empty temporary file beside @path with the
+ * mode a new file gets, sets *@tmp_path (g_free) and returns its descriptor,
+ * or -1 with @error set (XRLAB_IO_ERROR_FAILED, naming @path). */
+int xrlab_atomic_temp_open (const char *path, char **tmp_path, GError **error);
+
 /* Writes @len bytes of @contents to @path atomically (see above). */
 gboolean xrlab_write_file_atomic (const char *path, const char *contents,
                                   gssize len, GError **error);
