@@ -1,9 +1,9 @@
 /* test-dtoa.c -- xrlab_format_double() and xrlab_parse_double() against the
  * printf/strtod implementation they replaced
  *
- * The reference below is the former implementation, kept verbatim: the
- * shortest of "%.15g", "%.16g", "%.17g" that g_ascii_strtod() reads back, and
- * g_ascii_strtod() with the checks around it. Every file xrlab wrote with it
+ * The reference (dtoa-reference.c) is the former implementation, kept
+ * verbatim: the shortest of "%.15g", "%.16g", "%.17g" that g_ascii_strtod()
+ * reads back, and g_ascii_strtod() with the checks around it. Every file xrlab wrote with it
  * must keep its bytes, so the new text must equal it for every double, with
  * one intended exception: subnormal numbers, where "%.15g" already gives more
  * digits than needed (5e-324 was "4.94065645841247e-324"); there the new text
@@ -18,62 +18,9 @@
 
 #include <glib.h>
 
+#include "dtoa-reference.h"
 #include "xrlab-init.h"
 #include "xrlab-util.h"
-
-/* ---- the former implementation ------------------------------------------- */
-
-static char *
-old_format_double (double x, char buf[XRLAB_DTOA_BUFSIZE])
-{
-  if (isnan (x))
-    {
-      strcpy (buf, "nan");
-      return buf;
-    }
-  if (isinf (x))
-    {
-      strcpy (buf, x > 0 ? "inf" : "-inf");
-      return buf;
-    }
-  for (int prec = 15; prec <= 17; prec++)
-    {
-      char fmt[8];
-      g_snprintf (fmt, sizeof fmt, "%%.%dg", prec);
-      g_ascii_formatd (buf, XRLAB_DTOA_BUFSIZE, fmt, x);
-      if (prec == 17 || g_ascii_strtod (buf, NULL) == x)
-        break;
-    }
-  return buf;
-}
-
-static gboolean
-old_parse_double (const char *text, gboolean allow_nonfinite, double *out)
-{
-  char *end = NULL;
-  double v;
-
-  if (text == NULL)
-    return FALSE;
-  while (g_ascii_isspace (*text))
-    text++;
-  if (*text == '\0')
-    return FALSE;
-  errno = 0;
-  v = g_ascii_strtod (text, &end);
-  if (end == text)
-    return FALSE;
-  while (g_ascii_isspace (*end))
-    end++;
-  if (*end != '\0')
-    return FALSE;
-  if (errno == ERANGE && fabs (v) > 1.0)
-    return FALSE;
-  if (!allow_nonfinite && !isfinite (v))
-    return FALSE;
-  *out = v;
-  return TRUE;
-}
 
 /* ---- helpers --------------------------------------------------------------- */
 
