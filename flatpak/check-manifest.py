@@ -84,6 +84,9 @@ MODULE_FOR_DEPENDENCY = {
     'libcerf': 'libcerf',
     'yaml-0.1': 'libyaml',   # libyaml is in the fd.o SDK, not in its Platform
     'plplot': 'plplot',
+    'dragonbox': 'dragonbox',  # header-only (CMake package), shortest dtoa
+    'FastFloat': 'fast_float', # header-only (CMake package), parsing
+    'hdf5': 'hdf5',            # serial HDF5 (no HDF5 element in either stack)
 }
 MODULE_FOR_LIBRARY = {
     'cerf': 'libcerf',       # the find_library() fallback for libcerf

@@ -7,11 +7,12 @@ XRLAB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 # Build and run time.
 XRLAB_BUILD_PACKAGES=(
-  gcc pkg-config meson ninja-build gettext
+  gcc g++ pkg-config meson ninja-build cmake gettext
   libglib2.0-dev libglib2.0-dev-bin libjson-glib-dev
   libgsl-dev libxrl-dev libcerf-dev libyaml-dev
   libgtk-4-dev libadwaita-1-dev libplplot-dev plplot-driver-cairo
   desktop-file-utils appstream
+  libdragonbox-dev libfast-float-dev libhdf5-dev
 )
 # Only for the tests: a virtual display for the GUI suite.
 XRLAB_TEST_PACKAGES=(

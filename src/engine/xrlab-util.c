@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include "xrlab-util.h"
+#include "xrlab-dtoa.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -18,58 +19,120 @@
 
 G_DEFINE_QUARK (xrlab-io-error-quark, xrlab_io_error)
 
+/* ---- numbers to text and back ------------------------------------------ */
+
 char *
 xrlab_format_double (double x, char buf[XRLAB_DTOA_BUFSIZE])
 {
-  if (isnan (x))
-    {
-      strcpy (buf, "nan");
-      return buf;
-    }
-  if (isinf (x))
-    {
-      strcpy (buf, x > 0 ? "inf" : "-inf");
-      return buf;
-    }
-  /* Shortest of %.15g .. %.17g that reads back exactly. g_ascii_formatd is
-   * locale independent. */
-  for (int prec = 15; prec <= 17; prec++)
-    {
-      char fmt[8];
-      g_snprintf (fmt, sizeof fmt, "%%.%dg", prec);
-      g_ascii_formatd (buf, XRLAB_DTOA_BUFSIZE, fmt, x);
-      if (prec == 17 || g_ascii_strtod (buf, NULL) == x)
-        break;
-    }
+  xrlab_dtoa_format (x, buf);
   return buf;
+}
+
+gsize
+xrlab_format_double_len (double x, char buf[XRLAB_DTOA_BUFSIZE])
+{
+  return xrlab_dtoa_format (x, buf);
+}
+
+/* Reads one number at @p (blanks before it skipped, a '+' allowed) up to
+ * @end. Returns the end of the number, or NULL when there is none, it
+ * overflowed, or it is nan/inf and @allow_nonfinite is FALSE. */
+static inline const char *
+scan_double (const char *p, const char *end, gboolean allow_nonfinite, double *out)
+{
+  XrlabDtoaKind kind;
+  const char *q;
+
+  /* Leading blanks as strtod skips them (C locale isspace(), which unlike
+   * g_ascii_isspace() includes '\v'); trailing ones are the caller's. */
+  while (p < end && (g_ascii_isspace (*p) || *p == '\v'))
+    p++;
+  if (p < end && *p == '+')
+    {
+      p++;
+      if (p < end && *p == '-')
+        return NULL;
+    }
+  q = xrlab_dtoa_scan (p, end, out, &kind);
+  if (q == NULL)
+    return NULL;
+  if (G_UNLIKELY (!isfinite (*out)))
+    {
+      /* Digits that overflowed are refused like strtod's ERANGE; "nan" and
+       * "inf" only when asked for. */
+      if (kind == XRLAB_DTOA_NUMBER && !isnan (*out))
+        return NULL;
+      if (!allow_nonfinite)
+        return NULL;
+    }
+  return q;
+}
+
+gboolean
+xrlab_parse_double_n (const char *text, gsize len, gboolean allow_nonfinite,
+                      double *out)
+{
+  const char *end = text + len;
+  const char *q;
+  double v;
+
+  if (text == NULL)
+    return FALSE;
+  q = scan_double (text, end, allow_nonfinite, &v);
+  if (q == NULL)
+    return FALSE;
+  while (q < end && g_ascii_isspace (*q))
+    q++;
+  if (q != end)
+    return FALSE;
+  *out = v;
+  return TRUE;
 }
 
 gboolean
 xrlab_parse_double (const char *text, gboolean allow_nonfinite, double *out)
 {
-  char *end = NULL;
-  double v;
-
   if (text == NULL)
     return FALSE;
-  while (g_ascii_isspace (*text))
-    text++;
-  if (*text == '\0')
-    return FALSE;
-  errno = 0;
-  v = g_ascii_strtod (text, &end);
-  if (end == text)
-    return FALSE;
-  while (g_ascii_isspace (*end))
-    end++;
-  if (*end != '\0')
-    return FALSE;
-  if (errno == ERANGE && fabs (v) > 1.0)
-    return FALSE;
-  if (!allow_nonfinite && !isfinite (v))
-    return FALSE;
-  *out = v;
-  return TRUE;
+  return xrlab_parse_double_n (text, strlen (text), allow_nonfinite, out);
+}
+
+void
+xrlab_string_append_double (GString *out, double x)
+{
+  gsize len = out->len;
+
+  g_string_set_size (out, len + XRLAB_DTOA_BUFSIZE);
+  len += xrlab_dtoa_format (x, out->str + len);
+  g_string_truncate (out, len);
+}
+
+/* Writes the row @v[0..n) at @o, which has room for n * XRLAB_DTOA_BUFSIZE
+ * bytes; returns the end (no NUL). */
+static char *
+format_row (char *o, const double *v, gsize n)
+{
+  for (gsize j = 0; j < n; j++)
+    {
+      o += xrlab_dtoa_format (v[j], o);
+      *o++ = j + 1 < n ? ',' : '\n';
+    }
+  return o;
+}
+
+void
+xrlab_csv_append_row (GString *out, const double *v, gsize n)
+{
+  gsize len = out->len;
+
+  if (n == 0)
+    {
+      g_string_append_c (out, '\n');
+      return;
+    }
+  g_string_set_size (out, len + n * XRLAB_DTOA_BUFSIZE);
+  len = format_row (out->str + len, v, n) - out->str;
+  g_string_truncate (out, len);
 }
 
 /* ---- atomic files ------------------------------------------------------ */
@@ -87,37 +150,32 @@ set_errno_error (GError **error, int err, const char *what, const char *path)
                "%s %s: %s", what, path, g_strerror (err));
 }
 
-XrlabAtomicFile *
-xrlab_atomic_file_open (const char *path, GError **error)
+int
+xrlab_atomic_temp_open (const char *path, char **tmp_path, GError **error)
 {
-  XrlabAtomicFile *af;
   g_autofree char *dir = NULL;
   g_autofree char *base = NULL;
+  char *tmp;
   int fd;
 
-  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (path != NULL && tmp_path != NULL, -1);
 
   if (g_file_test (path, G_FILE_TEST_IS_DIR))
     {
       g_set_error (error, XRLAB_IO_ERROR, XRLAB_IO_ERROR_FAILED,
                    _("Cannot write %s: it is a folder"), path);
-      return NULL;
+      return -1;
     }
-
   dir = g_path_get_dirname (path);
   base = g_path_get_basename (path);
-  af = g_new0 (XrlabAtomicFile, 1);
-  af->path = g_strdup (path);
-  af->tmp_path = g_strdup_printf ("%s%c.%s.XXXXXX", dir, G_DIR_SEPARATOR, base);
-  fd = g_mkstemp_full (af->tmp_path, O_WRONLY | O_CLOEXEC, 0666);
+  tmp = g_strdup_printf ("%s%c.%s.XXXXXX", dir, G_DIR_SEPARATOR, base);
+  fd = g_mkstemp_full (tmp, O_WRONLY | O_CLOEXEC, 0666);
   if (fd < 0)
     {
       int err = errno;
       set_errno_error (error, err, _("Cannot write"), path);
-      g_free (af->tmp_path);
-      g_free (af->path);
-      g_free (af);
-      return NULL;
+      g_free (tmp);
+      return -1;
     }
   /* g_mkstemp creates 0600: give the final file the usual umask-based mode. */
   {
@@ -125,6 +183,25 @@ xrlab_atomic_file_open (const char *path, GError **error)
     umask (mask);
     (void) fchmod (fd, 0666 & ~mask);
   }
+  *tmp_path = tmp;
+  return fd;
+}
+
+XrlabAtomicFile *
+xrlab_atomic_file_open (const char *path, GError **error)
+{
+  XrlabAtomicFile *af;
+  char *tmp_path = NULL;
+  int fd;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  fd = xrlab_atomic_temp_open (path, &tmp_path, error);
+  if (fd < 0)
+    return NULL;
+  af = g_new0 (XrlabAtomicFile, 1);
+  af->path = g_strdup (path);
+  af->tmp_path = tmp_path;
   af->stream = fdopen (fd, "w");
   if (af->stream == NULL)
     {
@@ -217,57 +294,143 @@ xrlab_write_file_atomic (const char *path, const char *contents, gssize len,
 
 /* ---- numeric text files ------------------------------------------------ */
 
-static gboolean
-skip_line (const char *line)
+/* A growing array of doubles, appended to inline. */
+typedef struct {
+  double *v;
+  gsize n, cap;
+} Values;
+
+static inline void
+values_push (Values *vals, double x)
 {
-  while (g_ascii_isspace (*line))
-    line++;
-  return *line == '\0' || *line == '#';
+  if (G_UNLIKELY (vals->n == vals->cap))
+    {
+      vals->cap = MAX (1024, vals->cap * 2);
+      vals->v = g_renew (double, vals->v, vals->cap);
+    }
+  vals->v[vals->n++] = x;
+}
+
+/* Blank, or a '#' comment (after blanks). */
+static gboolean
+skip_line_n (const char *p, const char *end)
+{
+  while (p < end && g_ascii_isspace (*p))
+    p++;
+  return p == end || *p == '#';
+}
+
+/* [*start, *end) without blanks on either side. */
+static void
+strip_n (const char **start, const char **end)
+{
+  while (*start < *end && g_ascii_isspace (**start))
+    (*start)++;
+  while (*end > *start && g_ascii_isspace ((*end)[-1]))
+    (*end)--;
+}
+
+static const char *
+line_end (const char *p, const char *end)
+{
+  const char *nl = memchr (p, '\n', end - p);
+
+  return nl != NULL ? nl : end;
 }
 
 double *
 xrlab_read_column_file (const char *path, gsize *n, GError **error)
 {
   g_autofree char *contents = NULL;
-  g_auto(GStrv) lines = NULL;
-  GArray *values;
+  gsize size = 0, lineno = 0;
+  Values vals = { NULL, 0, 0 };
+  const char *p, *end;
 
-  if (!g_file_get_contents (path, &contents, NULL, error))
+  if (!g_file_get_contents (path, &contents, &size, error))
     return NULL;
 
-  values = g_array_new (FALSE, FALSE, sizeof (double));
-  lines = g_strsplit (contents, "\n", -1);
-  for (gsize i = 0; lines[i] != NULL; i++)
+  end = contents + size;
+  for (p = contents; p < end; p++)
     {
-      char *line = lines[i];
-      gsize len;
+      const char *eol = line_end (p, end);
+      const char *s = p, *e = eol;
       double v;
 
-      if (skip_line (line))
+      lineno++;
+      p = eol;
+      if (skip_line_n (s, e))
         continue;
-      g_strstrip (line);
-      len = strlen (line);
-      if (len > 0 && line[len - 1] == ',')
-        line[len - 1] = '\0';
-      if (!xrlab_parse_double (line, FALSE, &v))
+      strip_n (&s, &e);
+      if (e > s && e[-1] == ',')
+        e--;
+      if (!xrlab_parse_double_n (s, e - s, FALSE, &v))
         {
+          g_autofree char *text = g_strndup (s, e - s);
+
           g_set_error (error, XRLAB_IO_ERROR, XRLAB_IO_ERROR_PARSE,
                        _("%s:%zu: “%s” is not a finite number"),
-                       path, i + 1, line);
-          g_array_free (values, TRUE);
+                       path, lineno, text);
+          g_free (vals.v);
           return NULL;
         }
-      g_array_append_val (values, v);
+      values_push (&vals, v);
     }
-  if (values->len == 0)
+  if (vals.n == 0)
     {
       g_set_error (error, XRLAB_IO_ERROR, XRLAB_IO_ERROR_SHAPE,
                    _("%s: no numbers in the file"), path);
-      g_array_free (values, TRUE);
       return NULL;
     }
-  *n = values->len;
-  return (double *) g_array_free (values, FALSE);
+  *n = vals.n;
+  return vals.v;
+}
+
+/* Reads the comma separated numbers of the line [p, eol) into @vals; returns
+ * their count, or 0 with @error set (line @lineno of @path). */
+static gsize
+read_csv_row (const char *p, const char *eol, gboolean allow_nonfinite,
+              Values *vals, const char *path, gsize lineno, GError **error)
+{
+  gsize count = 0;
+  const char *field = p;
+
+  for (;;)
+    {
+      double v;
+      const char *q = scan_double (field, eol, allow_nonfinite, &v);
+      const char *comma, *s, *e;
+
+      if (G_LIKELY (q != NULL))
+        {
+          while (q < eol && g_ascii_isspace (*q))
+            q++;
+          if (q == eol || *q == ',')
+            {
+              values_push (vals, v);
+              count++;
+              if (q == eol)
+                return count;
+              field = q + 1;
+              continue;
+            }
+        }
+      comma = memchr (field, ',', eol - field);
+      /* A trailing comma at the end of a row is tolerated. */
+      if (comma == NULL && count > 0 && skip_line_n (field, eol))
+        return count;
+      s = field;
+      e = comma != NULL ? comma : eol;
+      strip_n (&s, &e);
+      {
+        g_autofree char *text = g_strndup (s, e - s);
+
+        g_set_error (error, XRLAB_IO_ERROR, XRLAB_IO_ERROR_PARSE,
+                     _("%s:%zu: column %zu: “%s” is not a %snumber"),
+                     path, lineno, count + 1, text,
+                     allow_nonfinite ? "" : _("finite "));
+      }
+      return 0;
+    }
 }
 
 double *
@@ -275,58 +438,45 @@ xrlab_read_csv_matrix (const char *path, gboolean allow_nonfinite,
                        gsize *rows, gsize *cols, GError **error)
 {
   g_autofree char *contents = NULL;
-  GArray *values;
-  gsize ncols = 0, nrows = 0, lineno = 0;
-  char *p, *line_end;
+  gsize size = 0, ncols = 0, nrows = 0, lineno = 0;
+  Values vals = { NULL, 0, 0 };
+  const char *p, *end;
 
-  if (!g_file_get_contents (path, &contents, NULL, error))
+  if (!g_file_get_contents (path, &contents, &size, error))
     return NULL;
 
-  values = g_array_new (FALSE, FALSE, sizeof (double));
-  for (p = contents; p != NULL && *p != '\0'; p = line_end ? line_end + 1 : NULL)
+  end = contents + size;
+  for (p = contents; p < end; p++)
     {
-      gsize count = 0;
-      char *field;
-      char *q;
+      const char *eol = line_end (p, end);
+      const char *e = eol;
+      gsize count;
 
       lineno++;
-      line_end = strchr (p, '\n');
-      if (line_end != NULL)
-        *line_end = '\0';
-      if (line_end != NULL && line_end > p && line_end[-1] == '\r')
-        line_end[-1] = '\0';
-      if (skip_line (p))
-        continue;
-
-      field = p;
-      for (;;)
+      if (eol < end && e > p && e[-1] == '\r')
+        e--;
+      if (skip_line_n (p, e))
         {
-          double v;
-          char *comma = strchr (field, ',');
-
-          if (comma != NULL)
-            *comma = '\0';
-          /* A trailing comma at the end of a row is tolerated. */
-          if (comma == NULL && count > 0 && skip_line (field))
-            break;
-          if (!xrlab_parse_double (field, allow_nonfinite, &v))
-            {
-              q = g_strstrip (field);
-              g_set_error (error, XRLAB_IO_ERROR, XRLAB_IO_ERROR_PARSE,
-                           _("%s:%zu: column %zu: “%s” is not a %snumber"),
-                           path, lineno, count + 1, q,
-                           allow_nonfinite ? "" : _("finite "));
-              g_array_free (values, TRUE);
-              return NULL;
-            }
-          g_array_append_val (values, v);
-          count++;
-          if (comma == NULL)
-            break;
-          field = comma + 1;
+          p = eol;
+          continue;
+        }
+      count = read_csv_row (p, e, allow_nonfinite, &vals, path, lineno, error);
+      p = eol;
+      if (count == 0)
+        {
+          g_free (vals.v);
+          return NULL;
         }
       if (ncols == 0)
-        ncols = count;
+        {
+          ncols = count;
+          /* The first row tells how much to expect. */
+          if (vals.cap < ncols * (size / MAX (1, eol - contents + 1) + 1))
+            {
+              vals.cap = ncols * (size / MAX (1, eol - contents + 1) + 1);
+              vals.v = g_renew (double, vals.v, vals.cap);
+            }
+        }
       else if (count != ncols)
         {
           g_set_error (error, XRLAB_IO_ERROR, XRLAB_IO_ERROR_SHAPE,
@@ -334,7 +484,7 @@ xrlab_read_csv_matrix (const char *path, gboolean allow_nonfinite,
                                     "%s:%zu: %zu column, but the first row has %zu",
                                     "%s:%zu: %zu columns, but the first row has %zu", count),
                        path, lineno, count, ncols);
-          g_array_free (values, TRUE);
+          g_free (vals.v);
           return NULL;
         }
       nrows++;
@@ -343,35 +493,53 @@ xrlab_read_csv_matrix (const char *path, gboolean allow_nonfinite,
     {
       g_set_error (error, XRLAB_IO_ERROR, XRLAB_IO_ERROR_SHAPE,
                    _("%s: no numbers in the file"), path);
-      g_array_free (values, TRUE);
+      g_free (vals.v);
       return NULL;
     }
   *rows = nrows;
   *cols = ncols;
-  return (double *) g_array_free (values, FALSE);
+  return g_renew (double, vals.v, vals.n);
 }
+
+/* Output is formatted into blocks of this size and written with one fwrite
+ * each. */
+#define WRITE_BLOCK (1 << 20)
 
 gboolean
 xrlab_write_csv_matrix (const char *path, const double *m, gsize rows,
                         gsize cols, GError **error)
 {
   XrlabAtomicFile *af = xrlab_atomic_file_open (path, error);
+  g_autofree char *block = NULL;
+  gsize len = 0;
   FILE *f;
-  char buf[XRLAB_DTOA_BUFSIZE];
 
   if (af == NULL)
     return FALSE;
   f = xrlab_atomic_file_stream (af);
+  block = g_malloc (WRITE_BLOCK + XRLAB_DTOA_BUFSIZE + 1);
   for (gsize i = 0; i < rows; i++)
     {
-      for (gsize j = 0; j < cols; j++)
+      const double *row = m + i * cols;
+
+      for (gsize j = 0; j < MAX (cols, 1); j++)
         {
-          if (j > 0)
-            fputc (',', f);
-          fputs (xrlab_format_double (m[i * cols + j], buf), f);
+          if (G_UNLIKELY (len >= WRITE_BLOCK))
+            {
+              /* A failed write sets the stream's error flag: the commit
+               * reports it and removes the temporary file. */
+              if (fwrite (block, 1, len, f) != len)
+                goto done;
+              len = 0;
+            }
+          if (cols > 0)
+            len += xrlab_dtoa_format (row[j], block + len);
+          block[len++] = j + 1 < cols ? ',' : '\n';
         }
-      fputc ('\n', f);
     }
+  if (len > 0)
+    (void) fwrite (block, 1, len, f);
+done:
   return xrlab_atomic_file_commit (af, error);
 }
 
@@ -430,10 +598,8 @@ xrlab_json_append_string (GString *out, const char *text)
 void
 xrlab_json_append_number (GString *out, double x)
 {
-  char buf[XRLAB_DTOA_BUFSIZE];
-
   if (!isfinite (x))
     g_string_append (out, "null");
   else
-    g_string_append (out, xrlab_format_double (x, buf));
+    xrlab_string_append_double (out, x);
 }

@@ -22,16 +22,32 @@ typedef enum {
 /* Large enough for any double written by xrlab_format_double(). */
 #define XRLAB_DTOA_BUFSIZE 32
 
-/* Writes @x into @buf with the fewest significant digits (up to 17) that read
- * back to the same double with g_ascii_strtod(): "0.1", "2.98814e-05", ...
- * NaN is written "nan", infinities "inf" / "-inf". Locale independent.
- * Returns @buf. */
+/* Writes @x into @buf with the fewest significant digits that read back to
+ * the same double (shortest round trip, Dragonbox), laid out as "%.Pg" with
+ * P = max (15, digits): "0.1", "2.98814e-05", "4.768128222487068e-05",
+ * "1e+15". NaN is written "nan", infinities "inf" / "-inf", negative zero
+ * "-0". Locale independent. Returns @buf. */
 char *xrlab_format_double (double x, char buf[XRLAB_DTOA_BUFSIZE]);
 
-/* Parses a whole string as one double (surrounding blanks allowed), locale
- * independent. Rejects empty strings, trailing junk, and overflow. Accepts
- * "nan" and "inf" only when @allow_nonfinite. */
+/* The same, returning the length of the text (no strlen() needed). */
+gsize xrlab_format_double_len (double x, char buf[XRLAB_DTOA_BUFSIZE]);
+
+/* Parses a whole string as one double (surrounding blanks allowed, a leading
+ * '+' too), correctly rounded and locale independent (fast_float). Rejects
+ * empty strings, trailing junk, hexadecimal ("0x10") and overflow; underflow
+ * gives 0 or the subnormal. Accepts "nan" and "inf"/"infinity" (any case)
+ * only when @allow_nonfinite. */
 gboolean xrlab_parse_double (const char *text, gboolean allow_nonfinite, double *out);
+
+/* The same for the @len bytes at @text (no NUL needed; a NUL inside is junk). */
+gboolean xrlab_parse_double_n (const char *text, gsize len,
+                               gboolean allow_nonfinite, double *out);
+
+/* Appends @x to @out as xrlab_format_double() writes it. */
+void xrlab_string_append_double (GString *out, double x);
+
+/* Appends @n numbers as one CSV row: comma separated, '\n' at the end. */
+void xrlab_csv_append_row (GString *out, const double *v, gsize n);
 
 /* Atomic file writing: everything goes to a temporary file beside @path
  * (same folder, so rename is atomic); commit flushes, fsyncs and renames it
@@ -43,6 +59,12 @@ XrlabAtomicFile *xrlab_atomic_file_open   (const char *path, GError **error);
 FILE            *xrlab_atomic_file_stream (XrlabAtomicFile *af);
 gboolean         xrlab_atomic_file_commit (XrlabAtomicFile *af, GError **error);
 void             xrlab_atomic_file_abort  (XrlabAtomicFile *af);
+
+/* The first step of the above for writers that need a file name rather
+ * than a stream (HDF5): creates an empty temporary file beside @path with the
+ * mode a new file gets, sets *@tmp_path (g_free) and returns its descriptor,
+ * or -1 with @error set (XRLAB_IO_ERROR_FAILED, naming @path). */
+int xrlab_atomic_temp_open (const char *path, char **tmp_path, GError **error);
 
 /* Writes @len bytes of @contents to @path atomically (see above). */
 gboolean xrlab_write_file_atomic (const char *path, const char *contents,

@@ -1,0 +1,39 @@
+/* xrlab-dtoa.h -- doubles to text and back: the C face of a small C++ shim
+ * over Dragonbox (shortest round-trip digits) and fast_float (correctly
+ * rounded parsing). The rules xrlab keeps on top of them (blanks, "+",
+ * overflow, nan/inf) live in xrlab-util.c; use xrlab_format_double() and
+ * xrlab_parse_double() there, not these.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Writes @x with the shortest digits that read back to @x, laid out as
+ * printf's "%.Pg" with P = max (15, number of digits): "0.1", "2.98814e-05",
+ * "4.768128222487068e-05", "1e+15", "123456789012345680" is
+ * "1.2345678901234568e+17"; "-0" for negative zero, "nan", "inf", "-inf".
+ * @buf holds at least 32 bytes; it is NUL terminated. Returns the length. */
+size_t xrlab_dtoa_format (double x, char *buf);
+
+typedef enum {
+  XRLAB_DTOA_NONE,        /* no number at @first */
+  XRLAB_DTOA_NUMBER,      /* digits (finite, or overflowed to ±inf) */
+  XRLAB_DTOA_NONFINITE,   /* "nan", "inf", "infinity" (any case, signed) */
+} XrlabDtoaKind;
+
+/* Reads the longest decimal number at @first (no leading blanks, no '+':
+ * "-12.5e3", ".5", "5.", "nan", "inf"; never hexadecimal) before @last.
+ * Stores it in @out (overflow: ±inf; underflow: 0 or the subnormal) and
+ * returns the end of what it read, or NULL (kind NONE) when there is none. */
+const char *xrlab_dtoa_scan (const char *first, const char *last, double *out,
+                             XrlabDtoaKind *kind);
+
+#ifdef __cplusplus
+}
+#endif

@@ -1,0 +1,275 @@
+/* xrlab-h5-write.c -- writing HDF5 files (see xrlab-h5.h)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include "xrlab-h5.h"
+#include "xrlab-h5-private.h"
+#include "xrlab-util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <hdf5.h>
+
+#include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
+
+/* ---- writing --------------------------------------------------------------- */
+
+struct _XrlabH5Writer {
+  char *path;
+  char *tmp_path;
+  hid_t fid;
+  hid_t lcpl;     /* creates missing parent groups */
+};
+
+static void
+writer_free (XrlabH5Writer *w)
+{
+  g_free (w->path);
+  g_free (w->tmp_path);
+  g_free (w);
+}
+
+XrlabH5Writer *
+xrlab_h5_writer_new (const char *path, GError **error)
+{
+  g_autoptr(GError) io_error = NULL;
+  XrlabH5Writer *w;
+  char *tmp_path = NULL;
+  int fd;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  fd = xrlab_atomic_temp_open (path, &tmp_path, &io_error);
+  if (fd < 0)
+    {
+      g_set_error_literal (error, XRLAB_H5_ERROR, XRLAB_H5_ERROR_WRITE,
+                           io_error->message);
+      return NULL;
+    }
+  close (fd);
+  w = g_new0 (XrlabH5Writer, 1);
+  w->path = g_strdup (path);
+  w->tmp_path = tmp_path;
+  w->fid = w->lcpl = -1;
+  xrlab_h5_enter ();
+  w->fid = H5Fcreate (w->tmp_path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  w->lcpl = H5Pcreate (H5P_LINK_CREATE);
+  if (w->lcpl >= 0)
+    H5Pset_create_intermediate_group (w->lcpl, 1);
+  xrlab_h5_leave ();
+  if (w->fid < 0 || w->lcpl < 0)
+    {
+      g_set_error (error, XRLAB_H5_ERROR, XRLAB_H5_ERROR_WRITE,
+                   _("Cannot create the HDF5 file %s"), path);
+      xrlab_h5_writer_abort (w);
+      return NULL;
+    }
+  return w;
+}
+
+static void
+writer_close (XrlabH5Writer *w, gboolean *ok)
+{
+  xrlab_h5_enter ();
+  if (w->lcpl >= 0)
+    H5Pclose (w->lcpl);
+  if (w->fid >= 0 && H5Fclose (w->fid) < 0 && ok != NULL)
+    *ok = FALSE;
+  w->fid = w->lcpl = -1;
+  xrlab_h5_leave ();
+}
+
+void
+xrlab_h5_writer_abort (XrlabH5Writer *w)
+{
+  if (w == NULL)
+    return;
+  writer_close (w, NULL);
+  g_unlink (w->tmp_path);
+  writer_free (w);
+}
+
+gboolean
+xrlab_h5_writer_commit (XrlabH5Writer *w, GError **error)
+{
+  gboolean ok = TRUE;
+  int err = 0, fd;
+
+  g_return_val_if_fail (w != NULL, FALSE);
+
+  writer_close (w, &ok);
+  if (!ok)
+    err = EIO;
+  if (err == 0 && (fd = g_open (w->tmp_path, O_RDONLY | O_CLOEXEC, 0)) >= 0)
+    {
+      if (fsync (fd) != 0 && errno != EINVAL)
+        err = errno;
+      close (fd);
+    }
+  if (err == 0 && g_rename (w->tmp_path, w->path) != 0)
+    err = errno;
+  if (err != 0)
+    {
+      g_set_error (error, XRLAB_H5_ERROR, XRLAB_H5_ERROR_WRITE,
+                   "%s %s: %s", _("Cannot write"), w->path, g_strerror (err));
+      g_unlink (w->tmp_path);
+      writer_free (w);
+      return FALSE;
+    }
+  writer_free (w);
+  return TRUE;
+}
+
+gboolean
+xrlab_h5_writer_add_group (XrlabH5Writer *w, const char *path,
+                           const char *nx_class, GError **error)
+{
+  gboolean ok = TRUE;
+
+  xrlab_h5_enter ();
+  if (strcmp (path, "/") != 0 && !xrlab_h5_path_exists (w->fid, path))
+    {
+      hid_t gid = H5Gcreate2 (w->fid, path, w->lcpl, H5P_DEFAULT, H5P_DEFAULT);
+
+      if (gid < 0)
+        ok = FALSE;
+      else
+        H5Gclose (gid);
+    }
+  else if (strcmp (path, "/") != 0 && xrlab_h5_object_type (w->fid, path) != H5I_GROUP)
+    ok = FALSE;
+  xrlab_h5_leave ();
+  if (!ok)
+    {
+      g_set_error (error, XRLAB_H5_ERROR, XRLAB_H5_ERROR_WRITE,
+                   _("Cannot create the group %s in %s"), path, w->path);
+      return FALSE;
+    }
+  if (nx_class != NULL)
+    return xrlab_h5_writer_set_string (w, path, "NX_class", nx_class, error);
+  return TRUE;
+}
+
+gboolean
+xrlab_h5_writer_add_dataset (XrlabH5Writer *w, const char *path,
+                             const double *data, int rank,
+                             const gsize dims[2], const char *units,
+                             GError **error)
+{
+  hsize_t hdims[2] = { dims[0], rank == 2 ? dims[1] : 1 };
+  hid_t space = -1, did = -1;
+  gboolean ok = FALSE;
+
+  g_return_val_if_fail (rank == 1 || rank == 2, FALSE);
+
+  xrlab_h5_enter ();
+  space = H5Screate_simple (rank, hdims, NULL);
+  if (space >= 0)
+    did = H5Dcreate2 (w->fid, path, H5T_IEEE_F64LE, space, w->lcpl,
+                      H5P_DEFAULT, H5P_DEFAULT);
+  if (did >= 0)
+    ok = H5Dwrite (did, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) >= 0;
+  xrlab_h5_close_id (&did, H5Dclose);
+  xrlab_h5_close_id (&space, H5Sclose);
+  xrlab_h5_leave ();
+  if (!ok)
+    {
+      g_set_error (error, XRLAB_H5_ERROR, XRLAB_H5_ERROR_WRITE,
+                   _("Cannot write the dataset %s in %s"), path, w->path);
+      return FALSE;
+    }
+  if (units != NULL)
+    return xrlab_h5_writer_set_string (w, path, "units", units, error);
+  return TRUE;
+}
+
+/* Writes the attribute @name of type @type and shape @space on the object at
+ * @path from @value, replacing one of that name. */
+static gboolean
+write_attr (XrlabH5Writer *w, const char *path, const char *name, hid_t type,
+            hid_t mem_type, hid_t space, const void *value, GError **error)
+{
+  hid_t obj, attr = -1;
+  gboolean ok = FALSE;
+
+  xrlab_h5_enter ();
+  obj = H5Oopen (w->fid, path, H5P_DEFAULT);
+  if (obj >= 0)
+    {
+      if (H5Aexists (obj, name) > 0)
+        H5Adelete (obj, name);
+      attr = H5Acreate2 (obj, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
+      if (attr >= 0)
+        ok = H5Awrite (attr, mem_type, value) >= 0;
+      xrlab_h5_close_id (&attr, H5Aclose);
+      H5Oclose (obj);
+    }
+  xrlab_h5_leave ();
+  if (!ok)
+    g_set_error (error, XRLAB_H5_ERROR, XRLAB_H5_ERROR_WRITE,
+                 obj < 0 ? _("Cannot set the attribute %s of %s in %s: no such object")
+                         : _("Cannot set the attribute %s of %s in %s"),
+                 name, path, w->path);
+  return ok;
+}
+
+gboolean
+xrlab_h5_writer_set_double (XrlabH5Writer *w, const char *path,
+                            const char *name, double value, GError **error)
+{
+  hid_t space;
+  gboolean ok;
+
+  xrlab_h5_enter ();
+  space = H5Screate (H5S_SCALAR);
+  xrlab_h5_leave ();
+  ok = write_attr (w, path, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, space,
+                   &value, error);
+  xrlab_h5_enter ();
+  H5Sclose (space);
+  xrlab_h5_leave ();
+  return ok;
+}
+
+static gboolean
+set_strings (XrlabH5Writer *w, const char *path, const char *name,
+             const char *const *values, gsize n, gboolean scalar, GError **error)
+{
+  hsize_t dims[1] = { n };
+  hid_t type, space;
+  gboolean ok;
+
+  xrlab_h5_enter ();
+  type = H5Tcopy (H5T_C_S1);
+  H5Tset_size (type, H5T_VARIABLE);
+  H5Tset_cset (type, H5T_CSET_UTF8);
+  space = scalar ? H5Screate (H5S_SCALAR) : H5Screate_simple (1, dims, NULL);
+  xrlab_h5_leave ();
+  ok = write_attr (w, path, name, type, type, space, values, error);
+  xrlab_h5_enter ();
+  H5Sclose (space);
+  H5Tclose (type);
+  xrlab_h5_leave ();
+  return ok;
+}
+
+gboolean
+xrlab_h5_writer_set_string (XrlabH5Writer *w, const char *path,
+                            const char *name, const char *value, GError **error)
+{
+  return set_strings (w, path, name, &value, 1, TRUE, error);
+}
+
+gboolean
+xrlab_h5_writer_set_strings (XrlabH5Writer *w, const char *path,
+                             const char *name, const char *const *values,
+                             gsize n, GError **error)
+{
+  return set_strings (w, path, name, values, n, FALSE, error);
+}
