@@ -1,5 +1,6 @@
 /* xrlab-stack-private.h -- the stack parser's pieces shared by
- * xrlab-stack.c (layers, groups, the stack) and xrlab-stack-gas.c (gases)
+ * xrlab-stack.c (layers, groups, the stack) and xrlab-stack-values.c
+ * (numbers with units, gases)
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -41,7 +42,14 @@ typedef struct {
   gsize layer_start, layer_end;
   int *error_column;
   GError **error;
+  GHashTable *names;        /* layer name → XrlabStackName, for this parse */
 } XrlabStackParser;
+
+/* What a solid layer's name resolved to. */
+typedef struct {
+  XrlabFormula *formula;
+  const XrlabPreset *preset;   /* NULL when none has that name or formula */
+} XrlabStackName;
 
 /* Fields of one written layer. */
 typedef struct {
@@ -57,6 +65,12 @@ gboolean xrlab_stack_fail_at    (XrlabStackParser *p, XrlabStackError code, gsiz
                                  const char *format, ...) G_GNUC_PRINTF (4, 5);
 gboolean xrlab_stack_fail_layer (XrlabStackParser *p, XrlabStackError code, gsize pos,
                                  const char *format, ...) G_GNUC_PRINTF (4, 5);
+
+static inline gboolean
+xrlab_stack_is_space (char c)
+{
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
 
 /* [*a, *b) without surrounding blanks. */
 void xrlab_stack_trim (const char *s, gsize *a, gsize *b);
@@ -81,7 +95,7 @@ const XrlabPreset *xrlab_stack_preset_by_name (const char *s, gsize a, gsize b);
 int xrlab_stack_add_material (XrlabStackParser *p, XrlabFormula *formula, const char *name, gsize name_len,
                               double density, gboolean is_gas, double pressure, double temperature);
 
-/* A gas layer text[a..b) with its '@' at @at (xrlab-stack-gas.c). */
+/* A gas layer text[a..b) with its '@' at @at (xrlab-stack-values.c). */
 gboolean xrlab_stack_parse_gas (XrlabStackParser *p, gsize a, gsize at, gsize b, XrlabStackEntry *entry);
 
 G_END_DECLS

@@ -33,22 +33,6 @@ G_DEFINE_QUARK (xrlab-stack-error-quark, xrlab_stack_error)
 
 G_DEFINE_BOXED_TYPE (XrlabStack, xrlab_stack, xrlab_stack_ref, xrlab_stack_unref)
 
-/* ---- units -------------------------------------------------------------- */
-
-const XrlabStackUnit xrlab_stack_length_units[] = {
-  { "nm", 1.0 }, { "A", 0.1 }, { "Å", 0.1 }, { "um", 1e3 }, { "µm", 1e3 },
-  { "μm", 1e3 }, { "mm", 1e6 }, { "cm", 1e7 }, { "m", 1e9 }, { NULL, 0 },
-};
-
-const XrlabStackUnit *
-xrlab_stack_find_unit (const XrlabStackUnit *units, const char *s, gsize len)
-{
-  for (const XrlabStackUnit *u = units; u->name; u++)
-    if (strlen (u->name) == len && memcmp (u->name, s, len) == 0)
-      return u;
-  return NULL;
-}
-
 /* ---- the parser --------------------------------------------------------- */
 
 static int
@@ -114,98 +98,11 @@ xrlab_stack_fail_layer (XrlabStackParser *p, XrlabStackError code, gsize pos, co
   return FALSE;
 }
 
-static gboolean
-is_space (char c)
-{
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
-/* [*a, *b) without surrounding blanks. */
-void
-xrlab_stack_trim (const char *s, gsize *a, gsize *b)
-{
-  while (*a < *b && is_space (s[*a]))
-    (*a)++;
-  while (*b > *a && is_space (s[*b - 1]))
-    (*b)--;
-}
-
 static void
 skip_spaces (XrlabStackParser *p)
 {
-  while (p->pos < p->len && is_space (p->text[p->pos]))
+  while (p->pos < p->len && xrlab_stack_is_space (p->text[p->pos]))
     p->pos++;
-}
-
-/* A decimal number at text[a..b): [+-]digits[.digits][(e|E)[+-]digits],
- * no hexadecimal, no "inf" or "nan". Returns the bytes it took (0 if none)
- * and the value (±inf on overflow, which every range check refuses). */
-gsize
-xrlab_stack_scan_number (const char *s, gsize a, gsize b, double *value)
-{
-  gsize i = a, digits = 0;
-  char buf[64];
-
-  if (i < b && (s[i] == '+' || s[i] == '-'))
-    i++;
-  while (i < b && g_ascii_isdigit (s[i]))
-    i++, digits++;
-  if (i < b && s[i] == '.')
-    {
-      i++;
-      while (i < b && g_ascii_isdigit (s[i]))
-        i++, digits++;
-    }
-  if (digits == 0)
-    return 0;
-  if (i < b && (s[i] == 'e' || s[i] == 'E'))
-    {
-      gsize j = i + 1;
-      if (j < b && (s[j] == '+' || s[j] == '-'))
-        j++;
-      if (j < b && g_ascii_isdigit (s[j]))
-        {
-          while (j < b && g_ascii_isdigit (s[j]))
-            j++;
-          i = j;
-        }
-    }
-  if (i - a >= sizeof buf)
-    {
-      /* Absurdly many digits: still a number, but read it from a copy. */
-      g_autofree char *copy = g_strndup (s + a, i - a);
-      *value = g_ascii_strtod (copy, NULL);
-      return i - a;
-    }
-  memcpy (buf, s + a, i - a);
-  buf[i - a] = '\0';
-  *value = g_ascii_strtod (buf, NULL);
-  return i - a;
-}
-
-/* A number with a unit from @units in text[a..b) (trimmed by the caller).
- * Returns FALSE when there is no number; *unit is NULL when the rest is
- * empty, and *unit_pos the byte where the unit starts. */
-gboolean
-xrlab_stack_scan_quantity (const char *s, gsize a, gsize b, const XrlabStackUnit *units,
-                           double *value, const XrlabStackUnit **unit, gsize *unit_pos)
-{
-  gsize n = xrlab_stack_scan_number (s, a, b, value), u;
-
-  if (n == 0)
-    return FALSE;
-  u = a + n;
-  while (u < b && is_space (s[u]))
-    u++;
-  *unit_pos = u;
-  *unit = (u < b) ? xrlab_stack_find_unit (units, s + u, b - u) : NULL;
-  return TRUE;
-}
-
-const char *
-xrlab_stack_length_unit_list (void)
-{
-  return "A, nm, um, mm, cm, m";
 }
 
 /* ---- materials ---------------------------------------------------------- */
@@ -306,54 +203,64 @@ xrlab_stack_parse_formula_at (XrlabStackParser *p, gsize a, gsize b)
 static int
 solid_material (XrlabStackParser *p, gsize a, gsize b, double density, gsize density_pos)
 {
-  g_autoptr(GError) local = NULL;
+  g_autofree char *name = NULL;
   const XrlabPreset *preset = NULL;
+  XrlabStackName *known;
   XrlabFormula *f;
   char buf[XRLAB_DTOA_BUFSIZE];
 
   if (a == b)
     {
       xrlab_stack_fail_layer (p, XRLAB_STACK_ERROR_MATERIAL, a,
-                  _("the formula is missing, as in “Rh:12.41:50nm”"));
+                              _("the formula is missing, as in “Rh:12.41:50nm”"));
       return -1;
     }
-  /* Formulas first; a preset name ("Kapton", "Fused silica") otherwise. */
-  f = xrlab_stack_parse_formula_at (p, a, b);
-  if (f == NULL)
+  name = g_strndup (p->text + a, b - a);
+  known = g_hash_table_lookup (p->names, name);
+  if (known != NULL)
     {
-      preset = xrlab_stack_preset_by_name (p->text, a, b);
-      if (preset == NULL && b - a == 3 && g_ascii_strncasecmp (p->text + a, "air", 3) == 0)
-        {
-          g_clear_error (p->error);
-          xrlab_stack_fail_layer (p, XRLAB_STACK_ERROR_MATERIAL, a,
-                      _("“air” is a gas: write it with its conditions, as in “air@1atm,295K”"));
-          return -1;
-        }
-      if (preset == NULL)
-        return -1;
-      g_clear_error (p->error);
-      f = xrlab_formula_parse (preset->formula, &local);
-      if (f == NULL)
-        {
-          xrlab_stack_fail_layer (p, XRLAB_STACK_ERROR_MATERIAL, a, "%s", local->message);
-          return -1;
-        }
+      /* A name met before: its formula and preset (10000 layers of "W"
+       * parse it once). */
+      f = xrlab_formula_ref (known->formula);
+      preset = known->preset;
     }
   else
     {
-      g_autofree char *name = g_strndup (p->text + a, b - a);
-      preset = xrlab_presets_lookup (name);
+      /* Formulas first; a preset name ("Kapton", "Fused silica") otherwise. */
+      f = xrlab_stack_parse_formula_at (p, a, b);
+      if (f == NULL)
+        {
+          preset = xrlab_stack_preset_by_name (p->text, a, b);
+          if (preset == NULL && g_ascii_strcasecmp (name, "air") == 0)
+            {
+              g_clear_error (p->error);
+              xrlab_stack_fail_layer (p, XRLAB_STACK_ERROR_MATERIAL, a,
+                                      _("“air” is a gas: write it with its conditions, as in “air@1atm,295K”"));
+              return -1;
+            }
+          /* (A preset's formula always parses: the formula's error stands.) */
+          if (preset == NULL || (f = xrlab_formula_parse (preset->formula, NULL)) == NULL)
+            return -1;
+          g_clear_error (p->error);
+          if (p->error_column)
+            *p->error_column = 0;
+        }
+      else
+        preset = xrlab_presets_lookup (name);
+      known = g_new (XrlabStackName, 1);
+      known->formula = xrlab_formula_ref (f);
+      known->preset = preset;
+      g_hash_table_insert (p->names, g_strdup (name), known);
     }
 
   if (isnan (density))
     {
       if (preset == NULL)
         {
-          g_autofree char *name = g_strndup (p->text + a, b - a);
           xrlab_formula_unref (f);
           xrlab_stack_fail_layer (p, XRLAB_STACK_ERROR_MATERIAL, a,
-                      _("no preset density for “%s”: give one, as in “%s:DENSITY”"),
-                      name, name);
+                                  _("no preset density for “%s”: give one, as in “%s:DENSITY”"),
+                                  name, name);
           return -1;
         }
       density = preset->density_g_cm3;
@@ -362,8 +269,8 @@ solid_material (XrlabStackParser *p, gsize a, gsize b, double density, gsize den
     {
       xrlab_formula_unref (f);
       xrlab_stack_fail_layer (p, XRLAB_STACK_ERROR_MATERIAL, density_pos,
-                  _("the density %s g/cm³ must be above 0 and at most %g"),
-                  xrlab_format_double (density, buf), XRLAB_STACK_MAX_DENSITY);
+                              _("the density %s g/cm³ must be above 0 and at most %g g/cm³"),
+                              xrlab_format_double (density, buf), XRLAB_STACK_MAX_DENSITY);
       return -1;
     }
   return xrlab_stack_add_material (p, f, p->text + a, b - a, density, FALSE, 0.0, 0.0);
@@ -381,7 +288,6 @@ parse_layer (XrlabStackParser *p, gsize a, gsize b, XrlabStackEntry *entry)
   gsize density_pos = a;
   double max_t = (p->kind == XRLAB_STACK_REFLECT) ? XRLAB_STACK_MAX_REFLECT_THICKNESS_NM
                                                   : XRLAB_STACK_MAX_FILTER_THICKNESS_NM;
-  char buf[XRLAB_DTOA_BUFSIZE];
   const char *at = memchr (s + a, '@', b - a);
 
   entry->thickness_nm = NAN;
@@ -396,7 +302,7 @@ parse_layer (XrlabStackParser *p, gsize a, gsize b, XrlabStackEntry *entry)
       {
         if (tilde != b)
           return xrlab_stack_fail_layer (p, XRLAB_STACK_ERROR_ROUGHNESS, k,
-                             _("a layer has one roughness “~σ”"));
+                                         _("a layer has one roughness “~σ”"));
         tilde = k;
       }
   main_end = tilde;
@@ -409,9 +315,9 @@ parse_layer (XrlabStackParser *p, gsize a, gsize b, XrlabStackEntry *entry)
         e++;
       if (n_fields == G_N_ELEMENTS (fields))
         return xrlab_stack_fail_layer (p, XRLAB_STACK_ERROR_SYNTAX, i - 1,
-                           p->kind == XRLAB_STACK_REFLECT
-                           ? _("too many “:”: a layer is FORMULA[:DENSITY][:THICKNESS][~ROUGHNESS]")
-                           : _("too many “:”: a filter layer is FORMULA[:DENSITY]:THICKNESS"));
+                                       p->kind == XRLAB_STACK_REFLECT
+                                       ? _("too many “:”: a layer is FORMULA[:DENSITY][:THICKNESS][~ROUGHNESS]")
+                                       : _("too many “:”: a filter layer is FORMULA[:DENSITY]:THICKNESS"));
       fields[n_fields][0] = i;
       fields[n_fields][1] = e;
       xrlab_stack_trim (s, &fields[n_fields][0], &fields[n_fields][1]);
@@ -420,9 +326,9 @@ parse_layer (XrlabStackParser *p, gsize a, gsize b, XrlabStackEntry *entry)
     }
   if (n_fields > 3)
     return xrlab_stack_fail_layer (p, XRLAB_STACK_ERROR_SYNTAX, fields[3][0] - 1,
-                       p->kind == XRLAB_STACK_REFLECT
-                       ? _("too many “:”: a layer is FORMULA[:DENSITY][:THICKNESS][~ROUGHNESS]")
-                       : _("too many “:”: a filter layer is FORMULA[:DENSITY]:THICKNESS"));
+                                   p->kind == XRLAB_STACK_REFLECT
+                                   ? _("too many “:”: a layer is FORMULA[:DENSITY][:THICKNESS][~ROUGHNESS]")
+                                   : _("too many “:”: a filter layer is FORMULA[:DENSITY]:THICKNESS"));
 
   for (gsize k = 1; k < n_fields; k++)
     {
@@ -432,34 +338,35 @@ parse_layer (XrlabStackParser *p, gsize a, gsize b, XrlabStackEntry *entry)
 
       if (fa == fb)
         return xrlab_stack_fail_layer (p, XRLAB_STACK_ERROR_SYNTAX, fa,
-                           _("empty field after “:”"));
+                                       _("empty field after “:”"));
       if (!xrlab_stack_scan_quantity (s, fa, fb, xrlab_stack_length_units, &v, &unit, &unit_pos))
         return xrlab_stack_fail_layer (p, XRLAB_STACK_ERROR_SYNTAX, fa,
-                           _("“%.*s” is not a number: expected a density (g/cm³) or a thickness with a unit (%s)"),
-                           (int) (fb - fa), s + fa, xrlab_stack_length_unit_list ());
+                                       _("“%.*s” is not a number: expected a density (g/cm³) or a thickness with a unit (%s)"),
+                                       (int) (fb - fa), s + fa, xrlab_stack_length_unit_list ());
       if (unit_pos == fb)
         {
           /* A plain number: the density, which comes before the thickness. */
           if (k == 2)
             return xrlab_stack_fail_layer (p, XRLAB_STACK_ERROR_THICKNESS, fa,
-                               _("the thickness “%.*s” needs a unit: %s"),
-                               (int) (fb - fa), s + fa, xrlab_stack_length_unit_list ());
+                                           _("the thickness “%.*s” needs a unit: %s"),
+                                           (int) (fb - fa), s + fa, xrlab_stack_length_unit_list ());
           density = v;
           density_pos = fa;
           continue;
         }
       if (unit == NULL)
         return xrlab_stack_fail_layer (p, XRLAB_STACK_ERROR_THICKNESS, unit_pos,
-                           _("unknown unit “%.*s”: a thickness is in %s"),
-                           (int) (fb - unit_pos), s + unit_pos, xrlab_stack_length_unit_list ());
+                                       _("unknown unit “%.*s”: a thickness is in %s"),
+                                       (int) (fb - unit_pos), s + unit_pos, xrlab_stack_length_unit_list ());
       if (k == 1 && n_fields == 3)
         return xrlab_stack_fail_layer (p, XRLAB_STACK_ERROR_MATERIAL, fa,
-                           _("the density comes before the thickness and has no unit, as in “W:19.3:1nm”"));
+                                       _("the density comes before the thickness and has no unit, as in “W:19.3:1nm”"));
       v *= unit->factor;
       if (!(v > 0.0 && v <= max_t))
         return xrlab_stack_fail_layer (p, XRLAB_STACK_ERROR_THICKNESS, fa,
-                           _("the thickness %s nm must be above 0 and at most %g mm"),
-                           xrlab_format_double (v, buf), max_t * 1e-6);
+                                       _("the thickness “%.*s” must be above 0 and at most %s"),
+                                       (int) (fb - fa), s + fa,
+                                       p->kind == XRLAB_STACK_REFLECT ? "1 mm" : "10 m");
       entry->thickness_nm = v;
     }
 
@@ -472,26 +379,26 @@ parse_layer (XrlabStackParser *p, gsize a, gsize b, XrlabStackEntry *entry)
       xrlab_stack_trim (s, &ra, &rb);
       if (p->kind == XRLAB_STACK_FILTER)
         return xrlab_stack_fail_layer (p, XRLAB_STACK_ERROR_ROUGHNESS, tilde,
-                           _("a filter layer has no roughness"));
+                                       _("a filter layer has no roughness"));
       if (!xrlab_stack_scan_quantity (s, ra, rb, xrlab_stack_length_units, &v, &unit, &unit_pos))
         return xrlab_stack_fail_layer (p, XRLAB_STACK_ERROR_ROUGHNESS, ra,
-                           _("the roughness is a number with a unit (%s), as in “~0.3nm”; it comes last"),
-                           xrlab_stack_length_unit_list ());
+                                       _("the roughness is a number with a unit (%s), as in “~0.3nm”; it comes last"),
+                                       xrlab_stack_length_unit_list ());
       if (unit == NULL)
         return xrlab_stack_fail_layer (p, XRLAB_STACK_ERROR_ROUGHNESS, unit_pos == rb ? ra : unit_pos,
-                           _("the roughness “%.*s” needs a unit: %s"), (int) (rb - ra), s + ra,
-                           xrlab_stack_length_unit_list ());
+                                       _("the roughness “%.*s” needs a unit: %s"), (int) (rb - ra), s + ra,
+                                       xrlab_stack_length_unit_list ());
       v *= unit->factor;
       if (!(v >= 0.0 && v <= XRLAB_STACK_MAX_ROUGHNESS_NM))
         return xrlab_stack_fail_layer (p, XRLAB_STACK_ERROR_ROUGHNESS, ra,
-                           _("the roughness %s nm must be from 0 to %g nm"),
-                           xrlab_format_double (v, buf), XRLAB_STACK_MAX_ROUGHNESS_NM);
+                                       _("the roughness “%.*s” must be from 0 to %g nm"),
+                                       (int) (rb - ra), s + ra, XRLAB_STACK_MAX_ROUGHNESS_NM);
       entry->roughness_nm = v;
     }
 
   if (p->kind == XRLAB_STACK_FILTER && isnan (entry->thickness_nm))
     return xrlab_stack_fail_layer (p, XRLAB_STACK_ERROR_THICKNESS, b,
-                       _("a filter layer needs a thickness, as in “Al:100um”"));
+                                   _("a filter layer needs a thickness, as in “Al:100um”"));
 
   entry->material = solid_material (p, fields[0][0], fields[0][1], density, density_pos);
   return entry->material >= 0;
@@ -507,7 +414,7 @@ append_layer (XrlabStackParser *p, const XrlabStackEntry *e, gsize pos)
   /* One more than the limit: the substrate is popped at the end. */
   if (p->stack->layers->len >= XRLAB_STACK_MAX_LAYERS + 1)
     return xrlab_stack_fail_at (p, XRLAB_STACK_ERROR_LIMIT, pos,
-                    _("the stack has more than %d layers"), XRLAB_STACK_MAX_LAYERS);
+                                _("the stack has more than %d layers"), XRLAB_STACK_MAX_LAYERS);
   g_array_append_val (p->stack->layers, layer);
   return TRUE;
 }
@@ -527,7 +434,7 @@ parse_group (XrlabStackParser *p, guint depth)
 
   if (depth + 1 > XRLAB_STACK_MAX_DEPTH)
     return xrlab_stack_fail_at (p, XRLAB_STACK_ERROR_LIMIT, open,
-                    _("groups nest more than %d deep"), XRLAB_STACK_MAX_DEPTH);
+                                _("groups nest more than %d deep"), XRLAB_STACK_MAX_DEPTH);
   /* Reserve the group's place before its inner groups. */
   group_index = p->stack->groups->len;
   memset (&group, 0, sizeof group);
@@ -538,7 +445,7 @@ parse_group (XrlabStackParser *p, guint depth)
     return FALSE;
   if (p->pos >= p->len || p->text[p->pos] != '}')
     return xrlab_stack_fail_at (p, XRLAB_STACK_ERROR_SYNTAX, open,
-                    _("the group “{” is never closed with “}xN”"));
+                                _("the group “{” is never closed with “}xN”"));
   p->pos++;
   period = layers->len - first;
   skip_spaces (p);
@@ -549,7 +456,7 @@ parse_group (XrlabStackParser *p, guint depth)
     p->pos += 2;   /* × */
   else
     return xrlab_stack_fail_at (p, XRLAB_STACK_ERROR_SYNTAX, count_pos,
-                    _("a group needs its number of periods after “}”, as in “}x50”"));
+                                _("a group needs its number of periods after “}”, as in “}x50”"));
   skip_spaces (p);
   count_pos = p->pos;
   while (p->pos < p->len && g_ascii_isdigit (p->text[p->pos]))
@@ -560,14 +467,14 @@ parse_group (XrlabStackParser *p, guint depth)
     }
   if (p->pos == count_pos)
     return xrlab_stack_fail_at (p, XRLAB_STACK_ERROR_SYNTAX, count_pos,
-                    _("a group needs its number of periods after “}”, as in “}x50”"));
+                                _("a group needs its number of periods after “}”, as in “}x50”"));
   if (count < 1 || count > XRLAB_STACK_MAX_COUNT)
     return xrlab_stack_fail_at (p, XRLAB_STACK_ERROR_LIMIT, count_pos,
-                    _("a group repeats from 1 to %d times"), XRLAB_STACK_MAX_COUNT);
+                                _("a group repeats from 1 to %d times"), XRLAB_STACK_MAX_COUNT);
   /* period ≥ 1 here (an empty group fails in parse_sequence). */
   if ((guint64) period * (count - 1) + layers->len > XRLAB_STACK_MAX_LAYERS + 1)
     return xrlab_stack_fail_at (p, XRLAB_STACK_ERROR_LIMIT, open,
-                    _("the stack has more than %d layers"), XRLAB_STACK_MAX_LAYERS);
+                                _("the stack has more than %d layers"), XRLAB_STACK_MAX_LAYERS);
   {
     /* Grow first: appending from the array itself would read freed memory. */
     gsize end = layers->len;
@@ -613,17 +520,21 @@ parse_sequence (XrlabStackParser *p, guint depth, gboolean *last_is_substrate)
         }
       else
         {
-          /* A layer runs to a '/' that is not a mixture's "//", a brace or
-           * the end. */
+          /* A layer runs to a '/' that is not a mixture's "//" (in the
+           * formula, before any ':', '~' or '@'), a brace or the end. */
+          gboolean in_formula = TRUE;
+
           end = p->pos;
           while (end < p->len)
             {
               char c = p->text[end];
               if (c == '{' || c == '}')
                 break;
+              if (c == ':' || c == '~' || c == '@')
+                in_formula = FALSE;
               if (c == '/')
                 {
-                  if (end + 1 < p->len && p->text[end + 1] == '/' && end > start)
+                  if (in_formula && end > start && end + 1 < p->len && p->text[end + 1] == '/')
                     {
                       end += 2;
                       continue;
@@ -645,13 +556,13 @@ parse_sequence (XrlabStackParser *p, guint depth, gboolean *last_is_substrate)
                        : xrlab_stack_fail_at (p, XRLAB_STACK_ERROR_SYNTAX, end, _("layer %u is empty: nothing between “/” and “}”"), number);
               if (end >= p->len)
                 return xrlab_stack_fail_at (p, XRLAB_STACK_ERROR_SYNTAX, end,
-                                _("layer %u is empty: nothing after the last “/”"), number);
+                                            _("layer %u is empty: nothing after the last “/”"), number);
               return xrlab_stack_fail_at (p, XRLAB_STACK_ERROR_SYNTAX, end,
-                              _("layer %u is empty: nothing before this “/”"), number);
+                                          _("layer %u is empty: nothing before this “/”"), number);
             }
           if (end < p->len && p->text[end] == '{')
             return xrlab_stack_fail_at (p, XRLAB_STACK_ERROR_SYNTAX, end,
-                            _("a group “{” follows a “/”, as in “Rh:2nm/{W:1nm/B4C:1.5nm}x50/Si”"));
+                                        _("a group “{” follows a “/”, as in “Rh:2nm/{W:1nm/B4C:1.5nm}x50/Si”"));
           p->layer_number = ++p->n_source;
           p->pos = end;
           if (!parse_layer (p, p->layer_start, p->layer_end, &e))
@@ -663,21 +574,21 @@ parse_sequence (XrlabStackParser *p, guint depth, gboolean *last_is_substrate)
                 {
                   if (isnan (e.thickness_nm))
                     return xrlab_stack_fail_layer (p, XRLAB_STACK_ERROR_THICKNESS, p->layer_end,
-                                       _("a gas path needs a length, as in “air@1atm,295K:1m”"));
+                                                   _("a gas path needs a length, as in “air@1atm,295K:1m”"));
                 }
               else if (depth > 0 || n_entries > 0)
                 return xrlab_stack_fail_layer (p, XRLAB_STACK_ERROR_GAS, p->layer_start,
-                                   _("a gas in a reflectivity stack is the ambient: it comes first, without a length"));
+                                               _("a gas in a reflectivity stack is the ambient: it comes first, without a length"));
               else if (!isnan (e.thickness_nm))
                 return xrlab_stack_fail_layer (p, XRLAB_STACK_ERROR_GAS, p->layer_start,
-                                   _("the ambient gas above a stack has no length: write “He@1atm/…”"));
+                                               _("the ambient gas above a stack has no length: write “He@1atm/…”"));
               else
                 {
                   p->stack->ambient = e.material;
                   skip_spaces (p);
                   if (p->pos >= p->len)
                     return xrlab_stack_fail_layer (p, XRLAB_STACK_ERROR_SYNTAX, p->pos,
-                                       _("the ambient needs a stack below it, as in “He@1atm/Rh”"));
+                                                   _("the ambient needs a stack below it, as in “He@1atm/Rh”"));
                   n_entries++;
                   goto separator;
                 }
@@ -686,11 +597,11 @@ parse_sequence (XrlabStackParser *p, guint depth, gboolean *last_is_substrate)
             {
               if (depth > 0)
                 return xrlab_stack_fail_layer (p, XRLAB_STACK_ERROR_THICKNESS, p->layer_end,
-                                   _("a layer in a group needs a thickness, as in “W:1nm”"));
+                                               _("a layer in a group needs a thickness, as in “W:1nm”"));
               skip_spaces (p);
               if (p->pos < p->len && p->text[p->pos] != '}')
                 return xrlab_stack_fail_layer (p, XRLAB_STACK_ERROR_THICKNESS, p->layer_end,
-                                   _("the layer needs a thickness, as in “Rh:50nm”: only the last one, the substrate, has none"));
+                                               _("the layer needs a thickness, as in “Rh:50nm”: only the last one, the substrate, has none"));
             }
           if (!append_layer (p, &e, p->layer_start))
             return FALSE;
@@ -710,11 +621,20 @@ parse_sequence (XrlabStackParser *p, guint depth, gboolean *last_is_substrate)
         }
       if (p->text[p->pos] != '/')
         return xrlab_stack_fail_at (p, XRLAB_STACK_ERROR_SYNTAX, p->pos,
-                        _("unexpected “%.*s” after a group: layers are separated by “/”"),
-                        (int) (g_utf8_next_char (p->text + p->pos) - (p->text + p->pos)),
-                        p->text + p->pos);
+                                    _("unexpected “%.*s” after a group: layers are separated by “/”"),
+                                    (int) (g_utf8_next_char (p->text + p->pos) - (p->text + p->pos)),
+                                    p->text + p->pos);
       p->pos++;
     }
+}
+
+static void
+name_free (gpointer data)
+{
+  XrlabStackName *n = data;
+
+  xrlab_formula_unref (n->formula);
+  g_free (n);
 }
 
 static XrlabStack *
@@ -738,7 +658,7 @@ stack_parse (XrlabStackKind kind, const char *text, int *error_column, GError **
 {
   g_autoptr(XrlabStack) stack = NULL;
   const char *bad = NULL;
-  gboolean last_is_substrate = FALSE;
+  gboolean last_is_substrate = FALSE, ok;
   XrlabStackParser p = { 0, };
 
   if (error_column)
@@ -774,18 +694,18 @@ stack_parse (XrlabStackKind kind, const char *text, int *error_column, GError **
   if (p.pos >= p.len)
     {
       xrlab_stack_fail_at (&p, XRLAB_STACK_ERROR_INVALID, 0,
-               kind == XRLAB_STACK_REFLECT ? _("empty stack: give at least a substrate, as in “Rh”")
-                                           : _("empty filter: give at least one layer, as in “Al:100um”"));
+                           kind == XRLAB_STACK_REFLECT
+                           ? _("empty stack: give at least a substrate, as in “Rh”")
+                           : _("empty filter: give at least one layer, as in “Al:100um”"));
       return NULL;
     }
-  if (!parse_sequence (&p, 0, &last_is_substrate))
+  p.names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, name_free);
+  ok = parse_sequence (&p, 0, &last_is_substrate);
+  g_hash_table_unref (p.names);
+  if (!ok)
     return NULL;
-  if (p.pos < p.len)
-    {
-      /* parse_sequence stops early only at a '}' it reported. */
-      xrlab_stack_fail_at (&p, XRLAB_STACK_ERROR_SYNTAX, p.pos, _("unexpected text"));
-      return NULL;
-    }
+  /* At the top level parse_sequence() returns TRUE only at the end. */
+  g_assert (p.pos >= p.len);
   if (last_is_substrate)
     {
       XrlabStackLayer *s = &g_array_index (stack->layers, XrlabStackLayer, stack->layers->len - 1);
@@ -796,7 +716,7 @@ stack_parse (XrlabStackKind kind, const char *text, int *error_column, GError **
   if (stack->layers->len > XRLAB_STACK_MAX_LAYERS)
     {
       xrlab_stack_fail_at (&p, XRLAB_STACK_ERROR_LIMIT, 0,
-               _("the stack has more than %d layers"), XRLAB_STACK_MAX_LAYERS);
+                           _("the stack has more than %d layers"), XRLAB_STACK_MAX_LAYERS);
       return NULL;
     }
   if (error_column)
