@@ -175,7 +175,8 @@ gboolean xrlab_filter_attenuation (XrlabOpticsCache         *cache,
 /* The transmission of filter stack @filter on the grid of @cache:
  * @transmission (grid size) = Π_l exp(−μ_l t_l), and, when not NULL,
  * @layer_transmission (n_layers × grid size, layer by layer) each layer's
- * own. */
+ * own. μ is computed once per distinct material (into one grid-sized
+ * scratch array, allocated per call). */
 gboolean xrlab_filter_transmission (XrlabOpticsCache *cache,
                                     XrlabStack       *filter,
                                     double           *transmission,
