@@ -87,6 +87,7 @@ static const XrlabBenchGroup groups[] = {
   { "engine", "Engine thread: edit-to-redraw latency and transfers per redraw", xrlab_bench_engine },
   { "models", "Spectral model plans: evaluation and Jacobian", xrlab_bench_models },
   { "fit", "Least-squares fits (optimizer core on a 2D-sized problem)", xrlab_bench_fit },
+  { "reflect", "Reflectivity of a thick mirror and a 50-period multilayer on 1000 angles, filters", xrlab_bench_reflect },
 #ifdef XRLAB_BENCH_GUI
   { "gui", "The window: edit to frame for 5 materials x 1000 points (needs a display)", xrlab_bench_gui },
 #endif
