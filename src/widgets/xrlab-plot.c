@@ -34,6 +34,7 @@
 #include <glib/gi18n-lib.h>
 #include <plplot.h>
 
+#include "xrlab-plot-ticks.h"
 #include "xrlab-util.h"
 
 G_DEFINE_QUARK (xrlab-plot-error-quark, xrlab_plot_error)
@@ -93,20 +94,6 @@ enum {
 #define MARKER_PT    8.0
 #define PT_TO_MM(pt) ((pt) * 25.4 / 72.0)
 #define PT_TO_PX(pt) ((pt) * 96.0 / 72.0)
-
-#define MAX_TICKS 160
-
-typedef struct {
-  double pos;          /* world coordinate (log10 of the value on a log axis) */
-  gboolean major;
-  char label[48];      /* PLplot text (with #u/#d escapes); "" = no label */
-} Tick;
-
-typedef struct {
-  Tick ticks[MAX_TICKS];
-  guint n;
-  int exponent;        /* common factor 10^exponent of a linear axis, 0 = none */
-} Axis;
 
 /* Geometry of the last on-screen frame, for the crosshair. */
 typedef struct {
@@ -362,203 +349,6 @@ set_layout_font (PangoLayout *layout, double pt)
   pango_font_description_free (desc);
 }
 
-/* ---- ticks ------------------------------------------------------------------ */
-
-/* Writes |v| < 1e-3 or >= 1e5 as "m×10^e" (PLplot escapes), else "%g". */
-static void
-format_tick_value (double v, double step, char *buf, gsize size)
-{
-  double a = fabs (v);
-
-  if (a < 1e-300 || (a >= 1e-3 && a < 1e5))
-    {
-      int decimals = 0;
-      /* As many decimals as the step needs: 25 -> 0, 0.25 -> 2, 0.5 -> 1. */
-      while (step > 0 && decimals < 10)
-        {
-          double scaled = step * pow (10, decimals);
-          if (fabs (scaled - round (scaled)) < 1e-6 * scaled)
-            break;
-          decimals++;
-        }
-      g_snprintf (buf, size, "%.*f", decimals, a < 1e-300 ? 0.0 : v);
-    }
-  else
-    {
-      int e = (int) floor (log10 (a) + 1e-9);
-      double m = v / pow (10, e);
-      if (fabs (m - 1) < 1e-9)
-        g_snprintf (buf, size, "10#u%d#d", e);
-      else if (fabs (m + 1) < 1e-9)
-        g_snprintf (buf, size, "−10#u%d#d", e);
-      else
-        g_snprintf (buf, size, "%g×10#u%d#d", round (m * 100) / 100, e);
-    }
-  /* Unicode minus for negative numbers. */
-  if (buf[0] == '-')
-    {
-      char tmp[64];
-      g_snprintf (tmp, sizeof tmp, "−%s", buf + 1);
-      g_strlcpy (buf, tmp, size);
-    }
-}
-
-static double
-nice_step (double raw, double *norm_out)
-{
-  double mag = pow (10, floor (log10 (raw)));
-  double norm = raw / mag;
-  double n;
-
-  if (norm < 1.5)
-    n = 1;
-  else if (norm < 2.25)
-    n = 2;
-  else if (norm < 3.5)
-    n = 2.5;
-  else if (norm < 7.5)
-    n = 5;
-  else
-    n = 10;
-  if (n == 10)
-    {
-      n = 1;
-      mag *= 10;
-    }
-  *norm_out = n;
-  return n * mag;
-}
-
-static void
-add_tick (Axis *axis, double pos, gboolean major, const char *label)
-{
-  if (axis->n >= MAX_TICKS)
-    return;
-  axis->ticks[axis->n].pos = pos;
-  axis->ticks[axis->n].major = major;
-  g_strlcpy (axis->ticks[axis->n].label, label != NULL ? label : "",
-             sizeof axis->ticks[0].label);
-  axis->n++;
-}
-
-/* Linear ticks on [lo, hi] (values); @map_log places them at log10(value). */
-static void
-linear_ticks (Axis *axis, double lo, double hi, double target, gboolean map_log,
-              gboolean use_exponent)
-{
-  double norm, step, minor, first, big;
-  int n_minor;
-
-  step = nice_step ((hi - lo) / MAX (target, 1.0), &norm);
-  n_minor = (norm == 2) ? 4 : 5;
-  minor = step / n_minor;
-
-  big = MAX (fabs (lo), fabs (hi));
-  axis->exponent = 0;
-  if (use_exponent && big > 0 && (big >= 1e5 || big < 1e-2))
-    axis->exponent = (int) floor (log10 (big) + 1e-9);
-
-  first = ceil (lo / minor - 1e-9) * minor;
-  for (int k = 0; k < MAX_TICKS * 2; k++)
-    {
-      double v = first + k * minor;
-      double q = v / step;
-      gboolean major;
-      char label[48] = "";
-
-      if (v > hi + minor * 1e-6)
-        break;
-      if (fabs (v) < minor * 1e-6)
-        v = 0;
-      major = fabs (q - round (q)) < 1e-6;
-      if (map_log && v <= 0)
-        continue;
-      if (major)
-        {
-          if (axis->exponent != 0)
-            {
-              double s = pow (10, axis->exponent);
-              format_tick_value (v / s, step / s, label, sizeof label);
-            }
-          else
-            format_tick_value (v, step, label, sizeof label);
-        }
-      add_tick (axis, map_log ? log10 (v) : v, major, label);
-    }
-}
-
-/* Ticks for a log axis; @lo and @hi are log10 of the range. */
-static void
-log_ticks (Axis *axis, double lo, double hi, double max_major)
-{
-  double span = hi - lo;
-  int d, k0, k1;
-  gboolean label_125, plain = TRUE;
-
-  axis->exponent = 0;
-  if (span < 0.9)
-    {
-      linear_ticks (axis, pow (10, lo), pow (10, hi), MAX (2.0, max_major * 0.8), TRUE, FALSE);
-      return;
-    }
-
-  d = (int) ceil (span / MAX (max_major, 1.0));
-  d = MAX (d, 1);
-  k0 = (int) floor (lo);
-  k1 = (int) ceil (hi);
-  label_125 = (d == 1 && span <= 1.6);
-
-  /* Plain numbers ("0.5", "20000") when every labelled value is moderate. */
-  for (int k = k0; k <= k1; k++)
-    {
-      double v = pow (10, k);
-      if (k + 0.7 < lo - 1e-9 || k > hi + 1e-9)
-        continue;
-      if (v < 1e-3 || v * (label_125 ? 5 : 1) >= 1e5)
-        plain = FALSE;
-    }
-
-  for (int k = k0; k <= k1; k++)
-    {
-      for (int m = 1; m <= 9; m++)
-        {
-          double pos = k + log10 (m);
-          gboolean major = (m == 1 && ((k % d) + d) % d == 0);
-          char label[48] = "";
-
-          if (pos < lo - 1e-9 || pos > hi + 1e-9)
-            continue;
-          if (m > 1 && d > 1)
-            continue;          /* no 2..9 minors when decades are skipped */
-          if (m == 1 && !major)
-            {
-              add_tick (axis, pos, FALSE, NULL);
-              continue;
-            }
-          if (label_125 && (m == 2 || m == 5))
-            major = TRUE;
-          if (major)
-            {
-              double v = m * pow (10, k);
-              if (plain)
-                format_tick_value (v, v, label, sizeof label);
-              else if (m == 1)
-                g_snprintf (label, sizeof label, "10#u%d#d", k);
-              else
-                g_snprintf (label, sizeof label, "%d×10#u%d#d", m, k);
-              /* format_tick_value gives decimals for v < 1: trim "0.020" etc. */
-              if (plain)
-                {
-                  char tmp[48];
-                  g_snprintf (tmp, sizeof tmp, "%g", v);
-                  g_strlcpy (label, tmp, sizeof label);
-                }
-            }
-          add_tick (axis, pos, major, label);
-        }
-    }
-}
-
 /* ---- data ranges ------------------------------------------------------------ */
 
 static gboolean
@@ -743,7 +533,7 @@ draw_series (XrlabPlot *self, const XrlabPlotSeries *s)
 /* Draws the tick marks of one side set; @len_major/@len_minor in world units
  * of the other axis. */
 static void
-draw_ticks_x (const Axis *axis, double y0, double y1, double len_major, double len_minor)
+draw_ticks_x (const XrlabPlotTicks *axis, double y0, double y1, double len_major, double len_minor)
 {
   for (guint i = 0; i < axis->n; i++)
     {
@@ -754,7 +544,7 @@ draw_ticks_x (const Axis *axis, double y0, double y1, double len_major, double l
 }
 
 static void
-draw_ticks_y (const Axis *axis, double x0, double x1, double len_major, double len_minor)
+draw_ticks_y (const XrlabPlotTicks *axis, double x0, double x1, double len_major, double len_minor)
 {
   for (guint i = 0; i < axis->n; i++)
     {
@@ -835,7 +625,7 @@ render_chart (XrlabPlot  *self,
   double legend_w = 0, legend_h = 0;
   gboolean legend_right = TRUE, legend_top = TRUE;
   double plot_w, plot_h;
-  Axis *xa = NULL, *ya = NULL;
+  XrlabPlotTicks *xa = NULL, *ya = NULL;
   PangoLayout *measure;
   guint ns, n_rows = 0;
   g_autofree char *x_title = NULL;
@@ -880,20 +670,20 @@ render_chart (XrlabPlot  *self,
   em_label = PT_TO_PX (LABEL_PT);
   em_marker = PT_TO_PX (MARKER_PT);
 
-  xa = g_new0 (Axis, 1);
-  ya = g_new0 (Axis, 1);
+  xa = g_new0 (XrlabPlotTicks, 1);
+  ya = g_new0 (XrlabPlotTicks, 1);
 
   /* First estimate of the plot area to choose tick densities. */
   plot_w = width - 90.0;
   plot_h = height - 70.0;
   if (self->x_log)
-    log_ticks (xa, x0, x1, MAX (2.0, plot_w / (em_tick * 4.5)));
+    xrlab_plot_ticks_log (xa, x0, x1, MAX (2.0, plot_w / (em_tick * 4.5)));
   else
-    linear_ticks (xa, x0, x1, MAX (2.0, plot_w / (em_tick * 6.5)), FALSE, TRUE);
+    xrlab_plot_ticks_linear (xa, x0, x1, MAX (2.0, plot_w / (em_tick * 6.5)), FALSE, TRUE);
   if (self->y_log)
-    log_ticks (ya, y0, y1, MAX (2.0, plot_h / (em_tick * 3.2)));
+    xrlab_plot_ticks_log (ya, y0, y1, MAX (2.0, plot_h / (em_tick * 3.2)));
   else
-    linear_ticks (ya, y0, y1, MAX (2.0, plot_h / (em_tick * 5.0)), FALSE, TRUE);
+    xrlab_plot_ticks_linear (ya, y0, y1, MAX (2.0, plot_h / (em_tick * 5.0)), FALSE, TRUE);
 
   /* Margins from measured labels. */
   measure = pango_cairo_create_layout (cr);
