@@ -12,6 +12,8 @@
 
 #include <gdk/gdk.h>
 
+#include "xrlab-plot-render.h"   /* XrlabPlotMarker */
+
 G_BEGIN_DECLS
 
 typedef struct {
@@ -78,12 +80,6 @@ xrlab_plot_series_y (const XrlabPlotSeries *series, gsize i)
 double xrlab_plot_series_value_at (const XrlabPlotSeries *series,
                                    double                 x,
                                    gboolean               x_log);
-
-/* An absorption edge (or any vertical marker) along the x axis. */
-typedef struct {
-  double  x;
-  char   *label;
-} XrlabPlotMarker;
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (XrlabPlotData, xrlab_plot_data_unref)
 
