@@ -74,6 +74,14 @@ xrlab_plot_series_y (const XrlabPlotSeries *series, gsize i)
   return series->y[i] * series->y_scale;
 }
 
+/* The series' colour in the renderer's terms (xrlab-plot-render.h). */
+static inline XrlabPlotColor
+xrlab_plot_series_get_color (const XrlabPlotSeries *series)
+{
+  return (XrlabPlotColor) { series->color.red, series->color.green,
+                            series->color.blue, series->color.alpha };
+}
+
 /* Interpolates series @i at @x (shown values), linearly in x (or in log10 x when @x_log),
  * across the finite neighbours only. Returns NaN outside the series' range
  * or when a neighbour is a gap. */

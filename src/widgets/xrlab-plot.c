@@ -20,8 +20,8 @@
 #include <stdio.h>
 
 #include <adwaita.h>
-#include <glib/gi18n-lib.h>
 
+#include "xrlab-plot-crosshair.h"
 #include "xrlab-util.h"
 
 struct _XrlabPlot {
@@ -86,188 +86,7 @@ enum {
 
 static guint signals[N_SIGNALS];
 
-/* ---- colours ------------------------------------------------------------------ */
-
-static XrlabPlotColor
-plot_color (const GdkRGBA *c)
-{
-  return (XrlabPlotColor) { c->red, c->green, c->blue, c->alpha };
-}
-
-static void
-set_source (cairo_t *cr, const XrlabPlotColor *c)
-{
-  cairo_set_source_rgba (cr, c->red, c->green, c->blue, c->alpha);
-}
-
-/* A series' colour as the renderer draws it. */
-static XrlabPlotColor
-series_color (const XrlabPlotSeries *series, gboolean dark)
-{
-  XrlabPlotColor c = plot_color (&series->color);
-  return xrlab_plot_series_color (&c, dark, series->stale);
-}
-
-/* ---- crosshair ---------------------------------------------------------------- */
-
-/* "1.234×10<sup>−5</sup>" (markup) or plain "%.4g". */
-static char *
-format_value_markup (double v)
-{
-  double a = fabs (v);
-
-  if (!isfinite (v))
-    return g_strdup ("—");
-  if (a != 0 && (a < 1e-3 || a >= 1e5))
-    {
-      int e = (int) floor (log10 (a));
-      double m = v / pow (10, e);
-      if (fabs (m) >= 9.9995)
-        {
-          m /= 10;
-          e++;
-        }
-      return g_strdup_printf ("%s%.4g×10<sup>%s%d</sup>", m < 0 ? "−" : "", fabs (m),
-                              e < 0 ? "−" : "", ABS (e));
-    }
-  if (v < 0)
-    return g_strdup_printf ("−%.4g", -v);
-  return g_strdup_printf ("%.4g", v);
-}
-
-static char *
-format_value_plain (double v)
-{
-  if (!isfinite (v))
-    return g_strdup ("—");
-  return g_strdup_printf ("%.6g", v);
-}
-
-static void
-draw_crosshair (XrlabPlot *self, cairo_t *cr, int width, int height, const XrlabPlotPalette *pal)
-{
-  const XrlabPlotFrame *f = &self->frame;
-  double px, box_x, box_y, box_w, box_h, line_h;
-  guint ns;
-  GPtrArray *layouts;
-  PangoLayout *head;
-  int w, h;
-  g_autofree char *xv = NULL;
-  g_autofree char *head_markup = NULL;
-
-  if (!f->valid || !isfinite (self->cross_x) || self->data == NULL)
-    return;
-  px = xrlab_plot_frame_x_to_px (f, self->cross_x);
-  if (!(px >= f->px0 - 0.5 && px <= f->px1 + 0.5))
-    return;
-
-  /* vertical line */
-  cairo_save (cr);
-  cairo_set_line_width (cr, 1.0);
-  cairo_set_source_rgba (cr, pal->fg.red, pal->fg.green, pal->fg.blue, 0.45);
-  cairo_move_to (cr, floor (px) + 0.5, f->py0);
-  cairo_line_to (cr, floor (px) + 0.5, f->py1);
-  cairo_stroke (cr);
-
-  ns = xrlab_plot_data_get_n_series (self->data);
-
-  /* dots where the line meets each curve */
-  for (guint s = 0; s < ns; s++)
-    {
-      const XrlabPlotSeries *ser = xrlab_plot_data_get_series (self->data, s);
-      double y = xrlab_plot_series_value_at (ser, self->cross_x, f->x_log);
-      double py = xrlab_plot_frame_y_to_py (f, y);
-      XrlabPlotColor c = series_color (ser, self->dark);
-      if (!isfinite (py) || py < f->py0 || py > f->py1)
-        continue;
-      cairo_arc (cr, px, py, 3.5, 0, 2 * G_PI);
-      set_source (cr, &pal->bg);
-      cairo_fill_preserve (cr);
-      set_source (cr, &c);
-      cairo_set_line_width (cr, 2.0);
-      cairo_stroke (cr);
-    }
-
-  /* readout box */
-  layouts = g_ptr_array_new_with_free_func (g_object_unref);
-  head = gtk_widget_create_pango_layout (GTK_WIDGET (self), NULL);
-  xv = format_value_markup (self->cross_x);
-  {
-    g_autofree char *unit = g_markup_escape_text (self->x_unit != NULL ? self->x_unit : "", -1);
-    head_markup = g_strdup_printf ("<b>%s %s</b>", xv, unit);
-  }
-  pango_layout_set_markup (head, head_markup, -1);
-  pango_layout_get_pixel_size (head, &w, &h);
-  box_w = w;
-  box_h = h;
-  line_h = h;
-  for (guint s = 0; s < ns; s++)
-    {
-      const XrlabPlotSeries *ser = xrlab_plot_data_get_series (self->data, s);
-      double y = xrlab_plot_series_value_at (ser, self->cross_x, f->x_log);
-      g_autofree char *val = format_value_markup (y);
-      g_autofree char *label = g_markup_escape_text (ser->label, -1);
-      g_autofree char *markup = NULL;
-      PangoLayout *l = gtk_widget_create_pango_layout (GTK_WIDGET (self), NULL);
-      markup = g_strdup_printf ("%s  <span font_features=\"tnum\">%s</span>%s%s%s", label, val,
-                                ser->stale ? "  <span alpha=\"60%\">" : "",
-                                /* TRANSLATORS: crosshair readout of a stale curve */
-                                ser->stale ? _("(last valid)") : "",
-                                ser->stale ? "</span>" : "");
-      pango_layout_set_markup (l, markup, -1);
-      pango_layout_get_pixel_size (l, &w, &h);
-      box_w = MAX (box_w, w + 16);
-      box_h += h;
-      g_ptr_array_add (layouts, l);
-    }
-  box_w += 16;
-  box_h += 12;
-  box_x = px + 12;
-  if (box_x + box_w > f->px1)
-    box_x = px - 12 - box_w;
-  box_x = MAX (box_x, 2);
-  /* Next to the pointer, inside the plot area, clear of the legend. */
-  box_y = isfinite (self->cross_py) ? self->cross_py + 16 : f->py0 + (f->py1 - f->py0) * 0.45;
-  if (box_y + box_h > f->py1)
-    box_y = (isfinite (self->cross_py) ? self->cross_py - 16 : f->py1) - box_h;
-  box_y = CLAMP (box_y, f->py0 + 4, MAX (f->py0 + 4, f->py1 - box_h - 4));
-  if (f->lx1 > f->lx0 && box_x < f->lx1 && box_x + box_w > f->lx0 &&
-      box_y < f->ly1 && box_y + box_h > f->ly0)
-    box_y = f->ly1 + 6;
-
-  cairo_rectangle (cr, box_x, box_y, box_w, box_h);
-  cairo_set_source_rgba (cr, pal->legend_bg.red, pal->legend_bg.green, pal->legend_bg.blue, 0.94);
-  cairo_fill_preserve (cr);
-  cairo_set_source_rgba (cr, pal->fg.red, pal->fg.green, pal->fg.blue, 0.18);
-  cairo_set_line_width (cr, 1);
-  cairo_stroke (cr);
-
-  set_source (cr, &pal->fg);
-  cairo_move_to (cr, box_x + 8, box_y + 6);
-  pango_cairo_show_layout (cr, head);
-  {
-    double y = box_y + 6 + line_h;
-    for (guint s = 0; s < ns; s++)
-      {
-        const XrlabPlotSeries *ser = xrlab_plot_data_get_series (self->data, s);
-        PangoLayout *l = g_ptr_array_index (layouts, s);
-        XrlabPlotColor c = series_color (ser, self->dark);
-        pango_layout_get_pixel_size (l, &w, &h);
-        set_source (cr, &c);
-        cairo_rectangle (cr, box_x + 8, y + h / 2.0 - 4, 9, 9);
-        cairo_fill (cr);
-        set_source (cr, &pal->fg);
-        cairo_move_to (cr, box_x + 24, y);
-        pango_cairo_show_layout (cr, l);
-        y += h;
-      }
-  }
-  g_object_unref (head);
-  g_ptr_array_unref (layouts);
-  cairo_restore (cr);
-  (void) width;
-  (void) height;
-}
+/* ---- overlay ------------------------------------------------------------------ */
 
 static void
 draw_overlay_text (XrlabPlot *self, cairo_t *cr, int width, int height, const XrlabPlotPalette *pal)
@@ -292,7 +111,7 @@ draw_overlay_text (XrlabPlot *self, cairo_t *cr, int width, int height, const Xr
     cairo_rectangle (cr, x0 - 4, y0 - 3, w + 8, h + 6);
     cairo_set_source_rgba (cr, pal->bg.red, pal->bg.green, pal->bg.blue, 0.88);
     cairo_fill (cr);
-    set_source (cr, &pal->muted);
+    cairo_set_source_rgba (cr, pal->muted.red, pal->muted.green, pal->muted.blue, pal->muted.alpha);
     cairo_move_to (cr, x0, y0);
   }
   pango_cairo_show_layout (cr, l);
@@ -314,7 +133,7 @@ build_scene (XrlabPlot *self, XrlabPlotScene *scene, gboolean dark)
       const XrlabPlotSeries *ser = xrlab_plot_data_get_series (self->data, i);
       g_array_index (self->curves, XrlabPlotCurve, i) = (XrlabPlotCurve) {
         .label = ser->label,
-        .color = plot_color (&ser->color),
+        .color = xrlab_plot_series_get_color (ser),
         .x = ser->x,
         .y = ser->y,
         .n = ser->n,
@@ -401,7 +220,12 @@ xrlab_plot_draw (GtkDrawingArea *area,
 
   cairo_set_source_surface (cr, self->cache, 0, 0);
   cairo_paint (cr);
-  draw_crosshair (self, cr, width, height, pal);
+  {
+    XrlabPlotCrosshair crosshair = {
+      &self->frame, self->data, self->x_unit, self->cross_x, self->cross_py, self->dark,
+    };
+    xrlab_plot_crosshair_draw (&crosshair, GTK_WIDGET (self), cr);
+  }
   draw_overlay_text (self, cr, width, height, pal);
 }
 
@@ -862,27 +686,8 @@ xrlab_plot_set_crosshair (XrlabPlot *self, double x)
 char *
 xrlab_plot_get_readout (XrlabPlot *self)
 {
-  GString *s;
-  guint ns;
-
   g_return_val_if_fail (XRLAB_IS_PLOT (self), NULL);
-  if (!isfinite (self->cross_x) || self->data == NULL)
-    return g_strdup ("");
-
-  s = g_string_new (NULL);
-  {
-    g_autofree char *xv = format_value_plain (self->cross_x);
-    g_string_append_printf (s, "%s %s\n", xv, self->x_unit != NULL ? self->x_unit : "");
-  }
-  ns = xrlab_plot_data_get_n_series (self->data);
-  for (guint i = 0; i < ns; i++)
-    {
-      const XrlabPlotSeries *ser = xrlab_plot_data_get_series (self->data, i);
-      double y = xrlab_plot_series_value_at (ser, self->cross_x, self->x_log);
-      g_autofree char *v = format_value_plain (y);
-      g_string_append_printf (s, "%s\t%s\n", ser->label, v);
-    }
-  return g_string_free (s, FALSE);
+  return xrlab_plot_crosshair_readout (self->data, self->x_unit, self->cross_x, self->x_log);
 }
 
 gboolean
