@@ -74,6 +74,9 @@ enum {
   PROP_FOLLOW_STYLE,
   PROP_WATERMARK,
   PROP_MESSAGE,
+  PROP_LINE_WIDTH,
+  PROP_SHOW_LEGEND,
+  PROP_SHOW_MARKERS,
   N_PROPS
 };
 
@@ -347,6 +350,15 @@ xrlab_plot_get_property (GObject    *object,
     case PROP_MESSAGE:
       g_value_set_string (value, self->message);
       break;
+    case PROP_LINE_WIDTH:
+      g_value_set_double (value, self->line_width);
+      break;
+    case PROP_SHOW_LEGEND:
+      g_value_set_boolean (value, self->show_legend);
+      break;
+    case PROP_SHOW_MARKERS:
+      g_value_set_boolean (value, self->show_markers);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -382,6 +394,15 @@ xrlab_plot_set_property (GObject      *object,
       break;
     case PROP_MESSAGE:
       xrlab_plot_set_message (self, g_value_get_string (value));
+      break;
+    case PROP_LINE_WIDTH:
+      xrlab_plot_set_line_width (self, g_value_get_double (value));
+      break;
+    case PROP_SHOW_LEGEND:
+      xrlab_plot_set_show_legend (self, g_value_get_boolean (value));
+      break;
+    case PROP_SHOW_MARKERS:
+      xrlab_plot_set_show_markers (self, g_value_get_boolean (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -420,6 +441,18 @@ xrlab_plot_class_init (XrlabPlotClass *klass)
   properties[PROP_MESSAGE] =
     g_param_spec_string ("message", NULL, NULL, NULL,
                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /* Width of the curves in pixels (the settings' "line-width"). */
+  properties[PROP_LINE_WIDTH] =
+    g_param_spec_double ("line-width", NULL, NULL, 0.5, 8.0, 2.0,
+                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /* The legend of the series ("show-legend"). */
+  properties[PROP_SHOW_LEGEND] =
+    g_param_spec_boolean ("show-legend", NULL, NULL, TRUE,
+                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /* The vertical markers and their labels ("show-edges"). */
+  properties[PROP_SHOW_MARKERS] =
+    g_param_spec_boolean ("show-markers", NULL, NULL, TRUE,
+                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /* Emitted after each PLplot render of the widget, with its duration (ms). */
@@ -652,6 +685,14 @@ xrlab_plot_set_line_width (XrlabPlot *self, double width_px)
     return;
   self->line_width = width_px;
   invalidate (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LINE_WIDTH]);
+}
+
+double
+xrlab_plot_get_line_width (XrlabPlot *self)
+{
+  g_return_val_if_fail (XRLAB_IS_PLOT (self), 0);
+  return self->line_width;
 }
 
 void
@@ -662,6 +703,14 @@ xrlab_plot_set_show_markers (XrlabPlot *self, gboolean show)
     return;
   self->show_markers = !!show;
   invalidate (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SHOW_MARKERS]);
+}
+
+gboolean
+xrlab_plot_get_show_markers (XrlabPlot *self)
+{
+  g_return_val_if_fail (XRLAB_IS_PLOT (self), FALSE);
+  return self->show_markers;
 }
 
 void
@@ -672,6 +721,14 @@ xrlab_plot_set_show_legend (XrlabPlot *self, gboolean show)
     return;
   self->show_legend = !!show;
   invalidate (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SHOW_LEGEND]);
+}
+
+gboolean
+xrlab_plot_get_show_legend (XrlabPlot *self)
+{
+  g_return_val_if_fail (XRLAB_IS_PLOT (self), FALSE);
+  return self->show_legend;
 }
 
 void

@@ -62,9 +62,15 @@ void           xrlab_plot_set_overlay_text (XrlabPlot *self, const char *text);
 void           xrlab_plot_set_dark      (XrlabPlot *self, gboolean dark);
 gboolean       xrlab_plot_get_dark      (XrlabPlot *self);
 void           xrlab_plot_set_follow_style (XrlabPlot *self, gboolean follow);
+
+/* Properties "line-width" (pixels, 0.5 … 8), "show-markers" and
+ * "show-legend", for g_settings_bind(). */
 void           xrlab_plot_set_line_width (XrlabPlot *self, double width_px);
+double         xrlab_plot_get_line_width (XrlabPlot *self);
 void           xrlab_plot_set_show_markers (XrlabPlot *self, gboolean show);
+gboolean       xrlab_plot_get_show_markers (XrlabPlot *self);
 void           xrlab_plot_set_show_legend (XrlabPlot *self, gboolean show);
+gboolean       xrlab_plot_get_show_legend (XrlabPlot *self);
 
 /* Moves the crosshair to @x in data units (NaN hides it), as the pointer
  * does. Returns the readout text shown next to it ("" when hidden): the x
