@@ -39,6 +39,7 @@ xrlab_session_new (void)
   s->x_log = TRUE;
   s->y_log = TRUE;
   s->values_energy_ev = 8048.0;
+  s->view_x_min = s->view_x_max = s->view_y_min = s->view_y_max = NAN;
   return s;
 }
 
@@ -47,9 +48,10 @@ xrlab_session_new_default (void)
 {
   XrlabSession *s = xrlab_session_new ();
 
-  xrlab_session_add_material (s, "Si", "Si", 2.33, 1.0, 0x1c71d8, TRUE);
-  xrlab_session_add_material (s, "SiO₂", "SiO2", 2.2, 1.0, 0xe66100, TRUE);
-  xrlab_session_add_material (s, "Au", "Au", 19.3, 1.0, 0x26a269, TRUE);
+  /* The plot palette's first three colours. */
+  xrlab_session_add_material (s, "Si", "Si", 2.33, 1.0, 0x0072b2, TRUE);
+  xrlab_session_add_material (s, "SiO₂", "SiO2", 2.2, 1.0, 0xe69f00, TRUE);
+  xrlab_session_add_material (s, "Au", "Au", 19.3, 1.0, 0x009e73, TRUE);
   return s;
 }
 
@@ -98,7 +100,32 @@ xrlab_session_copy (const XrlabSession *session)
   copy->x_log = session->x_log;
   copy->y_log = session->y_log;
   copy->values_energy_ev = session->values_energy_ev;
+  copy->view_x_min = session->view_x_min;
+  copy->view_x_max = session->view_x_max;
+  copy->view_y_min = session->view_y_min;
+  copy->view_y_max = session->view_y_max;
+  memcpy (copy->pins, session->pins, sizeof copy->pins);
+  copy->n_pins = session->n_pins;
   return copy;
+}
+
+static gboolean
+same_limit (double a, double b)
+{
+  return a == b || (isnan (a) && isnan (b));
+}
+
+static gboolean
+view_equal (const XrlabSession *a, const XrlabSession *b)
+{
+  if (!same_limit (a->view_x_min, b->view_x_min) || !same_limit (a->view_x_max, b->view_x_max) ||
+      !same_limit (a->view_y_min, b->view_y_min) || !same_limit (a->view_y_max, b->view_y_max) ||
+      a->n_pins != b->n_pins)
+    return FALSE;
+  for (guint i = 0; i < a->n_pins; i++)
+    if (a->pins[i] != b->pins[i])
+      return FALSE;
+  return TRUE;
 }
 
 gboolean
@@ -108,7 +135,7 @@ xrlab_session_equal (const XrlabSession *a,
   if (a->materials->len != b->materials->len ||
       !xrlab_sweep_equal (&a->sweep, &b->sweep) ||
       a->quantity != b->quantity || !a->x_log != !b->x_log || !a->y_log != !b->y_log ||
-      a->values_energy_ev != b->values_energy_ev)
+      a->values_energy_ev != b->values_energy_ev || !view_equal (a, b))
     return FALSE;
   for (guint i = 0; i < a->materials->len; i++)
     {
@@ -123,6 +150,43 @@ xrlab_session_equal (const XrlabSession *a,
 }
 
 /* ---- writing ------------------------------------------------------------------------ */
+
+/* ",\n  "view": {...}" when the plot is zoomed or has pins. */
+static void
+append_view (GString *s, const XrlabSession *session)
+{
+  gboolean x = !isnan (session->view_x_min), y = !isnan (session->view_y_min);
+  const char *sep = "\n    ";
+
+  if (!x && !y && session->n_pins == 0)
+    return;
+  g_string_append (s, ",\n  \"view\": {");
+  for (int k = 0; k < 2; k++)
+    {
+      double lo = k == 0 ? session->view_x_min : session->view_y_min;
+      double hi = k == 0 ? session->view_x_max : session->view_y_max;
+      if (isnan (lo))
+        continue;
+      g_string_append_printf (s, "%s\"%s\": [", sep, k == 0 ? "x" : "y");
+      xrlab_json_append_number (s, lo);
+      g_string_append (s, ", ");
+      xrlab_json_append_number (s, hi);
+      g_string_append_c (s, ']');
+      sep = ",\n    ";
+    }
+  if (session->n_pins > 0)
+    {
+      g_string_append_printf (s, "%s\"pins\": [", sep);
+      for (guint i = 0; i < session->n_pins; i++)
+        {
+          if (i > 0)
+            g_string_append (s, ", ");
+          xrlab_json_append_number (s, session->pins[i]);
+        }
+      g_string_append_c (s, ']');
+    }
+  g_string_append (s, "\n  }");
+}
 
 /* JSON text is written here rather than with JsonGenerator: numbers in the
  * shortest form that reads back to the same double ("2.33", not
@@ -164,7 +228,9 @@ xrlab_session_to_json (const XrlabSession *session,
                           info->session_id, session->x_log ? "true" : "false", session->y_log ? "true" : "false");
   g_string_append (s, "  \"values\": {\n    \"energy_eV\": ");
   xrlab_json_append_number (s, session->values_energy_ev);
-  g_string_append (s, "\n  }\n}\n");
+  g_string_append (s, "\n  }");
+  append_view (s, session);
+  g_string_append (s, "\n}\n");
 
   if (length != NULL)
     *length = s->len;
@@ -470,13 +536,74 @@ parse_values (JsonObject *obj, XrlabSession *session, GError **error)
   return TRUE;
 }
 
+/* An array of finite numbers at @obj.@member: at most @max into @out. */
+static gboolean
+get_numbers (JsonObject *obj, const char *member, const char *path, double *out, guint max,
+             guint *n_out, GError **error)
+{
+  JsonNode *node = json_object_get_member (obj, member);
+  g_autofree char *p = g_strdup_printf ("%s.%s", path, member);
+  JsonArray *array;
+  guint n;
+
+  *n_out = 0;
+  if (node == NULL)
+    return TRUE;
+  if (!JSON_NODE_HOLDS_ARRAY (node))
+    return wrong_type (error, p, _("an array"), node);
+  array = json_node_get_array (node);
+  n = json_array_get_length (array);
+  if (n > max)
+    return fail (error, p, g_dngettext (GETTEXT_PACKAGE, "%u number; at most %u are allowed",
+                                        "%u numbers; at most %u are allowed", n), n, max);
+  for (guint i = 0; i < n; i++)
+    {
+      JsonNode *v = json_array_get_element (array, i);
+      g_autofree char *pi = g_strdup_printf ("%s[%u]", p, i);
+      if (!is_number (v))
+        return wrong_type (error, pi, _("a number"), v);
+      out[i] = json_node_get_double (v);
+      if (!isfinite (out[i]))
+        return fail (error, pi, _("the number is not finite"));
+    }
+  *n_out = n;
+  return TRUE;
+}
+
+static gboolean
+parse_view (JsonObject *obj, XrlabSession *session, GError **error)
+{
+  static const char *const allowed[] = { "x", "y", "pins", NULL };
+  double range[2];
+  guint n;
+
+  if (!check_members (obj, "view", allowed, error))
+    return FALSE;
+  for (int k = 0; k < 2; k++)
+    {
+      const char *axis = k == 0 ? "x" : "y";
+      if (!get_numbers (obj, axis, "view", range, 2, &n, error))
+        return FALSE;
+      if (n == 0 && json_object_get_member (obj, axis) == NULL)
+        continue;
+      if (n != 2 || !(range[0] < range[1]))
+        {
+          g_autofree char *p = g_strdup_printf ("view.%s", axis);
+          return fail (error, p, _("expected [from, to] with from < to"));
+        }
+      *(k == 0 ? &session->view_x_min : &session->view_y_min) = range[0];
+      *(k == 0 ? &session->view_x_max : &session->view_y_max) = range[1];
+    }
+  return get_numbers (obj, "pins", "view", session->pins, XRLAB_SESSION_MAX_PINS, &session->n_pins, error);
+}
+
 XrlabSession *
 xrlab_session_from_json (const char  *data,
                          gssize       length,
                          GError     **error)
 {
   static const char *const allowed[] = {
-    "format", "version", "materials", "sweep", "plot", "values", NULL
+    "format", "version", "materials", "sweep", "plot", "values", "view", NULL
   };
   g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(XrlabSession) session = NULL;
@@ -567,6 +694,9 @@ xrlab_session_from_json (const char  *data,
     return NULL;
   sub = get_object (obj, "plot", "session", FALSE, error, &ok);
   if (!ok || (sub != NULL && !parse_plot (sub, session, error)))
+    return NULL;
+  sub = get_object (obj, "view", "session", FALSE, error, &ok);
+  if (!ok || (sub != NULL && !parse_view (sub, session, error)))
     return NULL;
   sub = get_object (obj, "values", "session", FALSE, error, &ok);
   if (!ok || (sub != NULL && !parse_values (sub, session, error)))

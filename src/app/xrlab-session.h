@@ -13,9 +13,13 @@
  *     "sweep": { "start": 1, "stop": 30, "unit": "keV", "points": 1000,
  *                "spacing": "log" },
  *     "plot": { "quantity": "delta", "x_log": true, "y_log": true },
- *     "values": { "energy_eV": 8048 } }
- * In a material only "formula" and "density_g_cm3" are required; "plot" and
- * "values" may be left out. Unknown members are errors (they are typos).
+ *     "values": { "energy_eV": 8048 },
+ *     "view": { "x": [8.8, 9.2], "y": [1e-6, 2e-5], "pins": [8.979] } }
+ * In a material only "formula" and "density_g_cm3" are required; "plot",
+ * "values" and "view" may be left out, and so may each member of "view"
+ * (an axis without limits follows the data). The view is in the sweep's
+ * unit (x) and the quantity's display unit (y). Unknown members are errors
+ * (they are typos).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -32,6 +36,7 @@ G_BEGIN_DECLS
 #define XRLAB_SESSION_VERSION  1
 #define XRLAB_SESSION_MAX_MATERIALS 64
 #define XRLAB_SESSION_MAX_BYTES (4 * 1024 * 1024)
+#define XRLAB_SESSION_MAX_PINS 64
 
 #define XRLAB_SESSION_ERROR (xrlab_session_error_quark ())
 GQuark xrlab_session_error_quark (void);
@@ -60,6 +65,10 @@ typedef struct {
   gboolean x_log;
   gboolean y_log;
   double values_energy_ev;
+  /* the plot's view: axis limits (NaN: automatic) and pinned x values */
+  double view_x_min, view_x_max, view_y_min, view_y_max;
+  double pins[XRLAB_SESSION_MAX_PINS];
+  guint n_pins;
 } XrlabSession;
 
 /* No materials; 1–30 keV log sweep of 1000 points, δ on log axes, Cu Kα. */

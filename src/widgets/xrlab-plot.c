@@ -576,6 +576,13 @@ xrlab_plot_set_axes (XrlabPlot  *self,
   xrlab_plot_invalidate (self);
 }
 
+const char *
+xrlab_plot_get_x_unit (XrlabPlot *self)
+{
+  g_return_val_if_fail (XRLAB_IS_PLOT (self), NULL);
+  return self->x_unit != NULL ? self->x_unit : "";
+}
+
 void
 xrlab_plot_set_y_symbol (XrlabPlot *self, const char *symbol)
 {
@@ -646,7 +653,7 @@ xrlab_plot_set_markers (XrlabPlot             *self,
   g_array_set_size (self->markers, 0);
   for (guint i = 0; i < n_markers; i++)
     {
-      XrlabPlotMarker m = { markers[i].x, g_strdup (markers[i].label) };
+      XrlabPlotMarker m = { markers[i].x, g_strdup (markers[i].label), markers[i].group, markers[i].priority };
       g_array_append_val (self->markers, m);
     }
   xrlab_plot_invalidate (self);
@@ -885,6 +892,54 @@ xrlab_plot_export (XrlabPlot       *self,
   return write_scene (self, &scene, &page, path, error);
 }
 
+/* The scene of @figure: its type and lines in points. */
+static void
+figure_scene (XrlabPlot *self, const XrlabPlotFigure *figure, XrlabPlotScene *scene)
+{
+  build_scene (self, scene, figure->dark);
+  scene->font_size = figure->font_size_pt > 0 ? figure->font_size_pt : 9.0;
+  scene->line_width = figure->line_width_pt > 0 ? figure->line_width_pt : self->line_width * 0.5;
+}
+
+GdkTexture *
+xrlab_plot_render_figure_preview (XrlabPlot             *self,
+                                  const XrlabPlotFigure *figure,
+                                  int                    max_width,
+                                  int                    max_height)
+{
+  XrlabPlotScene scene;
+  cairo_surface_t *s;
+  cairo_t *cr;
+  GBytes *bytes;
+  GdkTexture *texture;
+  int uw, uh, w, h;
+  double k;
+
+  g_return_val_if_fail (XRLAB_IS_PLOT (self), NULL);
+  g_return_val_if_fail (figure != NULL, NULL);
+  if (!xrlab_plot_page_check (&figure->page, NULL))
+    return NULL;
+  uw = (int) ceil (figure->page.width_pt - 1e-6);
+  uh = (int) ceil (figure->page.height_pt - 1e-6);
+  k = MIN ((double) max_width / uw, (double) max_height / uh);
+  w = MAX (1, (int) ceil (uw * k));
+  h = MAX (1, (int) ceil (uh * k));
+  figure_scene (self, figure, &scene);
+  s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
+  cr = cairo_create (s);
+  cairo_scale (cr, k, k);
+  xrlab_plot_renderer_draw (self->renderer, &scene, cr, uw, uh, NULL, NULL);
+  cairo_destroy (cr);
+  cairo_surface_flush (s);
+  /* The stream now has the page's size; the next frame re-opens it. */
+  xrlab_plot_invalidate (self);
+  bytes = g_bytes_new (cairo_image_surface_get_data (s), (gsize) cairo_image_surface_get_stride (s) * h);
+  texture = gdk_memory_texture_new (w, h, GDK_MEMORY_DEFAULT, bytes, (gsize) cairo_image_surface_get_stride (s));
+  g_bytes_unref (bytes);
+  cairo_surface_destroy (s);
+  return texture;
+}
+
 gboolean
 xrlab_plot_export_figure (XrlabPlot               *self,
                           const char              *path,
@@ -899,16 +954,7 @@ xrlab_plot_export_figure (XrlabPlot               *self,
 
   if (!xrlab_plot_page_check (&figure->page, error) || !xrlab_plot_check_driver (error))
     return FALSE;
-  build_scene (self, &scene, figure->dark);
-  /* Points on the page: type and lines in points. */
-  if (figure->font_size_pt > 0)
-    scene.font_size = figure->font_size_pt;
-  else
-    scene.font_size = 9.0;
-  if (figure->line_width_pt > 0)
-    scene.line_width = figure->line_width_pt;
-  else
-    scene.line_width = self->line_width * 0.5;
+  figure_scene (self, figure, &scene);
   return write_scene (self, &scene, &figure->page, path, error);
 }
 

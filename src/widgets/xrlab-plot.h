@@ -41,6 +41,8 @@ void           xrlab_plot_set_axes     (XrlabPlot  *self,
                                         const char *x_unit,
                                         const char *y_name,
                                         const char *y_unit);
+/* The x axis' unit as set ("" when none). */
+const char    *xrlab_plot_get_x_unit   (XrlabPlot  *self);
 /* The y quantity's symbol ("δ"), for notes on the plot; may be NULL. */
 void           xrlab_plot_set_y_symbol (XrlabPlot  *self,
                                         const char *symbol);
@@ -118,6 +120,13 @@ gboolean       xrlab_plot_export_figure (XrlabPlot             *self,
                                          const char            *path,
                                          const XrlabPlotFigure *figure,
                                          GError               **error);
+
+/* @figure drawn at most @max_width x @max_height pixels (its page scaled
+ * down, the layout the export's), for a preview. */
+GdkTexture    *xrlab_plot_render_figure_preview (XrlabPlot             *self,
+                                                 const XrlabPlotFigure *figure,
+                                                 int                    max_width,
+                                                 int                    max_height);
 
 /* ---- the view: zoom, pan, pins (xrlab-plot-input.c) ----
  *
