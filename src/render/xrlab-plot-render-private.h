@@ -25,6 +25,7 @@ enum {
   XRLAB_PLOT_COL_MARKER,
   XRLAB_PLOT_COL_LEGEND_BG,
   XRLAB_PLOT_COL_WATERMARK,
+  XRLAB_PLOT_COL_MARKER_FAINT,   /* the lines of markers without a label */
   XRLAB_PLOT_COL_SERIES0,
 };
 

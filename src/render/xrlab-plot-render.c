@@ -188,6 +188,11 @@ pass_colors (const XrlabPlotScene *scene, const XrlabPlotPalette *pal)
   xrlab_plot_stream_set_color (XRLAB_PLOT_COL_MARKER, &pal->marker);
   xrlab_plot_stream_set_color (XRLAB_PLOT_COL_LEGEND_BG, &pal->legend_bg);
   xrlab_plot_stream_set_color (XRLAB_PLOT_COL_WATERMARK, &pal->watermark);
+  {
+    XrlabPlotColor faint = pal->marker;
+    faint.alpha *= 0.5;
+    xrlab_plot_stream_set_color (XRLAB_PLOT_COL_MARKER_FAINT, &faint);
+  }
   for (guint s = 0; s < scene->n_curves; s++)
     {
       const XrlabPlotCurve *c = &scene->curves[s];
@@ -239,13 +244,13 @@ pass_marker_lines (const XrlabPlotLayout *l)
 
   if (l->markers->len == 0)
     return;
-  plcol0 (XRLAB_PLOT_COL_MARKER);
-  plwidth (1.0);
+  plwidth (MIN (1.0, l->fs_tick / XRLAB_PLOT_DEFAULT_FONT * 1.2));
   plstyl (1, &mark, &space);
   for (guint i = 0; i < l->markers->len; i++)
     {
-      double x = g_array_index (l->markers, XrlabPlotVisibleMarker, i).x;
-      pljoin (x, l->y0, x, l->y1);
+      const XrlabPlotVisibleMarker *v = &g_array_index (l->markers, XrlabPlotVisibleMarker, i);
+      plcol0 (v->row >= 0 ? XRLAB_PLOT_COL_MARKER : XRLAB_PLOT_COL_MARKER_FAINT);
+      pljoin (v->x, l->y0, v->x, l->y1);
     }
   plstyl (0, NULL, NULL);
 }
