@@ -79,6 +79,9 @@ int xrlab_cli_formula   (int argc, char **argv);
 int xrlab_cli_edges     (int argc, char **argv);
 int xrlab_cli_materials (int argc, char **argv);
 
+/* cli-plot.c: figures with the plot renderer. */
+int xrlab_cli_plot      (int argc, char **argv);
+
 /* cli-models.c: spectral models. */
 int xrlab_cli_eval   (int argc, char **argv);
 int xrlab_cli_params (int argc, char **argv);
