@@ -958,6 +958,13 @@ xrlab_plot_export_figure (XrlabPlot               *self,
   return write_scene (self, &scene, &figure->page, path, error);
 }
 
+const XrlabPlotFrame *
+xrlab_plot_get_frame (XrlabPlot *self)
+{
+  g_return_val_if_fail (XRLAB_IS_PLOT (self), NULL);
+  return &self->frame;
+}
+
 guint
 xrlab_plot_get_render_count (XrlabPlot *self)
 {

@@ -178,6 +178,11 @@ const double  *xrlab_plot_get_pins      (XrlabPlot *self, guint *n);
  * pins. */
 char          *xrlab_plot_get_pins_table (XrlabPlot *self, char separator);
 
+/* Where the last frame put its plot area and what range it showed (for
+ * input of a container, overlays, tests); valid is FALSE before the first
+ * chart. */
+const XrlabPlotFrame *xrlab_plot_get_frame (XrlabPlot *self);
+
 /* Statistics: number of PLplot renders and the duration of the last one;
  * the time from the last xrlab_plot_set_data() to the end of the frame that
  * showed it. */
