@@ -147,18 +147,20 @@ xrlab_plot_ticks_linear (XrlabPlotTicks *axis,
 
 /* The mantissas labelled in each decade: the densest set whose closest
  * neighbours are at least 1.5 label slots apart (@per_decade slots to a
- * decade), of {1}, {1, 2, 5} and {1, 2, 3, 5}. */
+ * decade; 2 for labels "2×10⁻⁵", which are longer), of {1}, {1, 2, 5},
+ * {1, 2, 3, 5}; always {1, 2, 5} on about a decade. */
 static guint
 log_label_set (double per_decade, gboolean plain, double span, const int **set)
 {
   static const int one[] = { 1 }, s125[] = { 1, 2, 5 }, s1235[] = { 1, 2, 3, 5 };
+  double need = plain ? 1.5 : 2.0;
 
-  if (plain && log10 (1.5) * per_decade >= 1.5)
+  if (log10 (1.5) * per_decade >= need)
     {
       *set = s1235;
       return G_N_ELEMENTS (s1235);
     }
-  if (span <= 1.6 || (plain && log10 (2.0) * per_decade >= 1.5))
+  if (span <= 1.6 || log10 (2.0) * per_decade >= need)
     {
       *set = s125;
       return G_N_ELEMENTS (s125);

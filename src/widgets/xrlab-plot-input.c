@@ -49,6 +49,7 @@ struct _XrlabPlotInput {
   double click_pin_x;
 
   GtkWidget *reset_button;
+  double button_px1, button_py1; /* the frame the button was placed for */
   GtkWidget *menu;
   GtkWidget *limits;             /* the popover */
   GtkWidget *limits_title, *from_entry, *to_entry, *limits_error;
@@ -862,14 +863,15 @@ xrlab_plot_input_class_init (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "plot.copy-pins", NULL, action_copy_pins);
   gtk_widget_class_install_action (widget_class, "plot.clear-pins", NULL, action_clear_pins);
 
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Home, 0, "plot.reset-view", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Home, 0, "plot.reset-view", NULL);
+  /* The last binding of an action is the one menus show. */
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_0, 0, "plot.reset-view", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_plus, 0, "plot.zoom-in", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_equal, 0, "plot.zoom-in", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Home, 0, "plot.reset-view", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Home, 0, "plot.reset-view", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Add, 0, "plot.zoom-in", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_minus, 0, "plot.zoom-out", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_equal, 0, "plot.zoom-in", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_plus, 0, "plot.zoom-in", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Subtract, 0, "plot.zoom-out", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_minus, 0, "plot.zoom-out", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Delete, 0, "plot.clear-pins", NULL);
 
   /* Emitted after plot.copy-pins put the pins' table on the clipboard,
@@ -989,14 +991,38 @@ xrlab_plot_input_allocate (XrlabPlot *self, int width, int height)
       GtkAllocation a;
       gtk_widget_measure (in->reset_button, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &w, NULL, NULL);
       gtk_widget_measure (in->reset_button, GTK_ORIENTATION_VERTICAL, w, NULL, &h, NULL, NULL);
-      /* The bottom right corner, beside the x axis' title. */
-      a = (GtkAllocation) { MAX (0, width - w - 6), MAX (0, height - h - 4), w, h };
+      /* Inside the plot area's bottom right corner (left when the legend
+       * is there), clear of the tick labels. */
+      const XrlabPlotFrame *f = &self->frame;
+      int x = width - w - 6, y = height - h - 4;
+      in->button_px1 = f->valid ? f->px1 : -1;
+      in->button_py1 = f->valid ? f->py1 : -1;
+      if (f->valid)
+        {
+          x = (int) (f->px1 - w - 8);
+          y = (int) (f->py1 - h - 8);
+          if (f->lx1 > f->lx0 && f->ly1 > y && f->lx1 > x && f->lx0 < f->px1 - 1)
+            x = (int) (f->px0 + 8);
+        }
+      a = (GtkAllocation) { MAX (0, x), MAX (0, y), w, h };
       gtk_widget_size_allocate (in->reset_button, &a, -1);
     }
   if (in->menu != NULL)
     gtk_popover_present (GTK_POPOVER (in->menu));
   if (in->limits != NULL)
     gtk_popover_present (GTK_POPOVER (in->limits));
+}
+
+void
+xrlab_plot_input_frame_changed (XrlabPlot *self)
+{
+  XrlabPlotInput *in = self->input;
+  const XrlabPlotFrame *f = &self->frame;
+
+  /* The Reset View button follows the plot area. */
+  if (in != NULL && in->reset_button != NULL && gtk_widget_get_visible (in->reset_button) &&
+      (in->button_px1 != (f->valid ? f->px1 : -1) || in->button_py1 != (f->valid ? f->py1 : -1)))
+    gtk_widget_queue_allocate (GTK_WIDGET (self));
 }
 
 void

@@ -73,6 +73,8 @@ void  xrlab_plot_input_class_init  (GtkWidgetClass *widget_class);
 /* Child widgets (the Reset View button, popovers): allocated and drawn. */
 void  xrlab_plot_input_allocate    (XrlabPlot *self, int width, int height);
 void  xrlab_plot_input_snapshot    (XrlabPlot *self, GtkSnapshot *snapshot);
+/* A new frame was rendered: children placed by the plot area move. */
+void  xrlab_plot_input_frame_changed (XrlabPlot *self);
 /* The zoom rectangle being dragged, over the frame. */
 void  xrlab_plot_input_draw        (XrlabPlot *self, cairo_t *cr);
 /* The actions' enabled state after a change of view, pins or data. */

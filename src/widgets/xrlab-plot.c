@@ -183,6 +183,7 @@ xrlab_plot_draw (GtkDrawingArea *area,
           self->data_set_time = 0;
         }
       g_signal_emit (self, signals[SIGNAL_RENDERED], 0, self->last_render_ms);
+      xrlab_plot_input_frame_changed (self);
     }
 
   cairo_set_source_surface (cr, self->cache, 0, 0);
