@@ -587,6 +587,83 @@ test_quantity_switch (void)
   g_assert_nonnull (strstr (xrlab_sweep_controls_get_error (xrlab_window_get_sweep_controls (win)), "0.0293 keV"));
 }
 
+
+/* ---- removal, undo, drag ------------------------------------------------------------ */
+
+static const char *
+name_at (guint i)
+{
+  g_autoptr(XrlabMaterial) m = g_list_model_get_item (G_LIST_MODEL (xrlab_window_get_materials (win)), i);
+  g_assert_nonnull (m);
+  return g_intern_string (xrlab_material_get_display_name (m));
+}
+
+static void
+on_toast_dismissed (AdwToast *toast, gpointer data)
+{
+  (*(guint *) data)++;
+}
+
+static void
+test_undo_order (void)
+{
+  XrlabMaterialList *list = xrlab_window_get_material_list (win);
+  g_autoptr(AdwToast) first = NULL;
+  guint dismissed = 0;
+  guint n0;
+
+  reset_to_example ();
+  n0 = xrlab_window_get_n_undo (win);
+  xrlab_material_list_remove (list, xrlab_material_row_get_material (row (0)));
+  first = g_object_ref (xrlab_window_get_undo_toast (win));
+  g_assert_cmpstr (adw_toast_get_title (first), ==, "Removed “Si”");
+  g_signal_connect (first, "dismissed", G_CALLBACK (on_toast_dismissed), &dismissed);
+  xrlab_material_list_remove (list, xrlab_material_row_get_material (row (1)));
+  settle ();
+
+  /* The newest removal is offered at once, and the older one is not queued
+   * behind it: one toast, retitled. */
+  g_assert_cmpuint (dismissed, ==, 0);
+  g_assert_true (xrlab_window_get_undo_toast (win) == first);
+  g_assert_cmpstr (adw_toast_get_title (first), ==, "Removed “Au”");
+  g_assert_cmpuint (xrlab_window_get_n_undo (win), ==, n0 + 2);
+
+  /* Undo takes them back newest first, each at its old position. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (win), "win.undo", NULL));
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (xrlab_window_get_materials (win))), ==, 2);
+  g_assert_cmpstr (name_at (0), ==, "SiO₂");
+  g_assert_cmpstr (name_at (1), ==, "Au");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (win), "win.undo", NULL));
+  g_assert_cmpstr (name_at (0), ==, "Si");
+  g_assert_cmpstr (name_at (1), ==, "SiO₂");
+  g_assert_cmpstr (name_at (2), ==, "Au");
+  g_assert_cmpuint (xrlab_window_get_n_undo (win), ==, n0);
+  /* Undone: the toast went away with it. */
+  g_assert_cmpuint (dismissed, ==, 1);
+  g_assert_null (xrlab_window_get_undo_toast (win));
+  settle ();
+}
+
+static void
+test_reset_undo (void)
+{
+  XrlabMaterialList *list = xrlab_window_get_material_list (win);
+
+  reset_to_example ();
+  set_text (xrlab_material_row_get_name_editable (row (0)), "Wafer");
+  xrlab_material_list_remove (list, xrlab_material_row_get_material (row (2)));
+  settle ();
+  /* Reset replaces everything, and says so with an Undo. */
+  gtk_widget_activate_action (GTK_WIDGET (win), "win.reset-session", NULL);
+  settle ();
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (xrlab_window_get_materials (win))), ==, 3);
+  g_assert_cmpstr (adw_toast_get_title (xrlab_window_get_undo_toast (win)), ==, "Reset to the example");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (win), "win.undo", NULL));
+  settle ();
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (xrlab_window_get_materials (win))), ==, 2);
+  g_assert_cmpstr (name_at (0), ==, "Wafer");
+}
+
 static int
 rm_rf (const char *path)
 {
@@ -641,6 +718,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/window/export-csv", test_export_csv);
   g_test_add_func ("/window/export-plot", test_export_plot);
   g_test_add_func ("/window/actions", test_actions);
+  g_test_add_func ("/window/undo-order", test_undo_order);
+  g_test_add_func ("/window/reset-undo", test_reset_undo);
   status = g_test_run ();
 
   gtk_window_destroy (GTK_WINDOW (win));

@@ -85,6 +85,32 @@ add_filter (GtkFileChooserNative *native, const char *name, const char *pattern,
   g_object_unref (filter);
 }
 
+/* ---- undo ------------------------------------------------------------------------------ */
+
+/* What an Undo puts back: a removed material at its position, or the whole
+ * state before a reset. The newest is on top of self->undo_stack, and win.undo
+ * (Ctrl+Z) takes them back newest first. One toast offers the Undo of the
+ * newest: a newer step retitles it and restarts its timeout, so that older
+ * steps are never queued behind it. */
+struct _XrlabUndoItem {
+  guint serial;
+  XrlabMaterial *material;     /* a removal, or NULL */
+  guint position;
+  XrlabSession *session;       /* a reset: the state before it, or NULL */
+};
+
+#define UNDO_MAX 32
+
+void
+xrlab_undo_item_free (XrlabUndoItem *item)
+{
+  g_clear_object (&item->material);
+  g_clear_pointer (&item->session, xrlab_session_free);
+  g_free (item);
+}
+
+static void push_undo (XrlabWindow *self, XrlabUndoItem *item, const char *title);
+
 /* ---- sessions -------------------------------------------------------------------------- */
 
 static void
@@ -164,9 +190,13 @@ action_reset_session (GtkWidget *widget, const char *name, GVariant *param)
 {
   XrlabWindow *self = XRLAB_WINDOW (widget);
   g_autoptr(XrlabSession) session = xrlab_session_new_default ();
+  XrlabUndoItem *item = g_new0 (XrlabUndoItem, 1);
 
+  /* Undo brings back everything the reset replaced. */
+  item->session = xrlab_window_get_session (self);
   xrlab_window_apply_session (self, session);
   xrlab_window_session_changed (self);
+  push_undo (self, item, _("Reset to the example"));
 }
 
 /* ---- export -------------------------------------------------------------------------- */
@@ -414,30 +444,99 @@ xrlab_window_actions_update (XrlabWindow *self)
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export-csv", any);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export-plot", any);
-}
-
-/* Undo for removing a material. */
-typedef struct {
-  XrlabWindow *self;
-  XrlabMaterial *material;
-  guint position;
-} Removed;
-
-static void
-removed_free (gpointer p)
-{
-  Removed *r = p;
-  g_object_unref (r->self);
-  g_object_unref (r->material);
-  g_free (r);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.undo",
+                                 self->undo_stack != NULL && self->undo_stack->len > 0);
 }
 
 static void
-on_undo_remove (AdwToast *toast,
-                Removed  *r)
+on_undo_toast_dismissed (AdwToast    *toast,
+                         XrlabWindow *self)
 {
-  guint n = g_list_model_get_n_items (G_LIST_MODEL (r->self->materials));
-  g_list_store_insert (r->self->materials, MIN (r->position, n), r->material);
+  if (self->undo_toast == toast)
+    g_clear_object (&self->undo_toast);
+}
+
+static void
+push_undo (XrlabWindow *self, XrlabUndoItem *item, const char *title)
+{
+  g_autofree char *escaped = g_markup_escape_text (title, -1);
+
+  if (self->undo_stack->len >= UNDO_MAX)
+    g_ptr_array_remove_index (self->undo_stack, 0);
+  item->serial = ++self->undo_serial;
+  g_ptr_array_add (self->undo_stack, item);
+
+  if (self->undo_toast == NULL)
+    {
+      self->undo_toast = adw_toast_new (escaped);
+      adw_toast_set_button_label (self->undo_toast, _("_Undo"));
+      adw_toast_set_action_name (self->undo_toast, "win.undo-item");
+      g_signal_connect_object (self->undo_toast, "dismissed", G_CALLBACK (on_undo_toast_dismissed), self, 0);
+    }
+  else
+    adw_toast_set_title (self->undo_toast, escaped);
+  adw_toast_set_action_target_value (self->undo_toast, g_variant_new_uint32 (item->serial));
+  /* Shown: its timeout starts again; queued: it moves up. */
+  adw_toast_overlay_add_toast (self->toast_overlay, g_object_ref (self->undo_toast));
+  xrlab_window_actions_update (self);
+}
+
+static void
+undo_at (XrlabWindow *self, guint index)
+{
+  XrlabUndoItem *item = g_ptr_array_steal_index (self->undo_stack, index);
+
+  if (self->undo_toast != NULL && index == self->undo_stack->len)
+    adw_toast_dismiss (self->undo_toast);
+  if (item->material != NULL)
+    {
+      guint n = g_list_model_get_n_items (G_LIST_MODEL (self->materials));
+      g_list_store_insert (self->materials, MIN (item->position, n), item->material);
+    }
+  else if (item->session != NULL)
+    {
+      xrlab_window_apply_session (self, item->session);
+      xrlab_window_session_changed (self);
+    }
+  xrlab_undo_item_free (item);
+  xrlab_window_actions_update (self);
+}
+
+static void
+action_undo (GtkWidget *widget, const char *name, GVariant *param)
+{
+  XrlabWindow *self = XRLAB_WINDOW (widget);
+
+  if (self->undo_stack->len > 0)
+    undo_at (self, self->undo_stack->len - 1);
+}
+
+static void
+action_undo_item (GtkWidget *widget, const char *name, GVariant *param)
+{
+  XrlabWindow *self = XRLAB_WINDOW (widget);
+  guint serial = g_variant_get_uint32 (param);
+
+  for (guint i = 0; i < self->undo_stack->len; i++)
+    if (((XrlabUndoItem *) g_ptr_array_index (self->undo_stack, i))->serial == serial)
+      {
+        undo_at (self, i);
+        return;
+      }
+}
+
+guint
+xrlab_window_get_n_undo (XrlabWindow *self)
+{
+  g_return_val_if_fail (XRLAB_IS_WINDOW (self), 0);
+  return self->undo_stack->len;
+}
+
+AdwToast *
+xrlab_window_get_undo_toast (XrlabWindow *self)
+{
+  g_return_val_if_fail (XRLAB_IS_WINDOW (self), NULL);
+  return self->undo_toast;
 }
 
 static void
@@ -446,18 +545,12 @@ on_material_removed (XrlabMaterialList *list,
                      guint              position,
                      XrlabWindow       *self)
 {
-  g_autofree char *escaped = g_markup_escape_text (xrlab_material_get_display_name (material), -1);
-  g_autofree char *title = g_strdup_printf (_("Removed “%s”"), escaped);
-  AdwToast *toast = adw_toast_new (title);
-  Removed *r = g_new0 (Removed, 1);
+  XrlabUndoItem *item = g_new0 (XrlabUndoItem, 1);
+  g_autofree char *title = g_strdup_printf (_("Removed “%s”"), xrlab_material_get_display_name (material));
 
-  r->self = g_object_ref (self);
-  r->material = g_object_ref (material);
-  r->position = position;
-  adw_toast_set_button_label (toast, _("_Undo"));
-  g_signal_connect_data (toast, "button-clicked", G_CALLBACK (on_undo_remove), r,
-                         (GClosureNotify) (void (*) (void)) removed_free, 0);
-  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+  item->material = g_object_ref (material);
+  item->position = position;
+  push_undo (self, item, title);
 }
 
 void
@@ -484,4 +577,8 @@ xrlab_window_class_install_actions (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.toggle-x-log", NULL, action_toggle_x_log);
   gtk_widget_class_install_action (widget_class, "win.toggle-y-log", NULL, action_toggle_y_log);
   gtk_widget_class_install_action (widget_class, "win.copy-values", NULL, action_copy_values);
+  gtk_widget_class_install_action (widget_class, "win.undo", NULL, action_undo);
+  gtk_widget_class_install_action (widget_class, "win.undo-item", "u", action_undo_item);
+  /* In the bubble phase: an entry's own text undo comes first. */
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_z, GDK_CONTROL_MASK, "win.undo", NULL);
 }

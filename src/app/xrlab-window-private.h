@@ -14,6 +14,9 @@
 
 G_BEGIN_DECLS
 
+typedef struct _XrlabUndoItem XrlabUndoItem;
+void xrlab_undo_item_free (XrlabUndoItem *item);
+
 struct _XrlabWindow {
   AdwApplicationWindow parent_instance;
 
@@ -49,6 +52,11 @@ struct _XrlabWindow {
   GHashTable *valid_once;       /* ids of materials that had a valid input (engine keeps it) */
   GListStore *presets;
   gboolean show_stats;
+
+  /* undo (xrlab-window-actions.c) */
+  GPtrArray *undo_stack;        /* XrlabUndoItem, newest last */
+  guint undo_serial;
+  AdwToast *undo_toast;         /* offers the newest step while shown */
 
   /* session (xrlab-window-session.c) */
   guint autosave_id;

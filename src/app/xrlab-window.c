@@ -109,6 +109,8 @@ xrlab_window_dispose (GObject *object)
 
   xrlab_window_session_dispose (self);
   xrlab_window_data_dispose (self);
+  g_clear_pointer (&self->undo_stack, g_ptr_array_unref);
+  g_clear_object (&self->undo_toast);
   gtk_widget_dispose_template (GTK_WIDGET (self), XRLAB_TYPE_WINDOW);
   g_clear_object (&self->materials);
   g_clear_object (&self->settings);
@@ -199,6 +201,7 @@ xrlab_window_init (XrlabWindow *self)
   gtk_widget_init_template (GTK_WIDGET (self));
 
   self->materials = g_list_store_new (XRLAB_TYPE_MATERIAL);
+  self->undo_stack = g_ptr_array_new_with_free_func ((GDestroyNotify) xrlab_undo_item_free);
   xrlab_material_list_set_store (self->material_list, self->materials);
 }
 

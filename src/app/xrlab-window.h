@@ -76,6 +76,11 @@ gboolean            xrlab_window_export_plot_file   (XrlabWindow     *self,
 gboolean            xrlab_window_autosave_now       (XrlabWindow  *self,
                                                      GError      **error);
 
+/* Undo: the number of steps win.undo (Ctrl+Z) can take back (removed
+ * materials, a reset), and the toast of the newest while it is shown. */
+guint               xrlab_window_get_n_undo         (XrlabWindow *self);
+AdwToast           *xrlab_window_get_undo_toast     (XrlabWindow *self);
+
 /* Shows a toast. */
 void                xrlab_window_toast              (XrlabWindow *self,
                                                      const char  *message,
