@@ -127,6 +127,30 @@ on_row_move (XrlabMaterialRow  *row,
     gtk_widget_grab_focus (GTK_WIDGET (xrlab_material_row_get_name_editable (row)));
 }
 
+/* A drop moves the material after the drag has ended: the move replaces
+ * the rows, the dragged one included, and its drag source still has to
+ * report the end of the drag. */
+typedef struct {
+  XrlabMaterialList *self;
+  XrlabMaterial *dragged;
+  XrlabMaterial *target;
+} DeferredMove;
+
+static gboolean
+deferred_move_cb (gpointer user_data)
+{
+  DeferredMove *d = user_data;
+  guint to = position_of (d->self, d->target);
+
+  if (to != G_MAXUINT && position_of (d->self, d->dragged) != G_MAXUINT)
+    xrlab_material_list_move (d->self, d->dragged, to);
+  g_object_unref (d->self);
+  g_object_unref (d->dragged);
+  g_object_unref (d->target);
+  g_free (d);
+  return G_SOURCE_REMOVE;
+}
+
 static gboolean
 on_row_drop (GtkDropTarget    *target,
              const GValue     *value,
@@ -136,7 +160,7 @@ on_row_drop (GtkDropTarget    *target,
 {
   XrlabMaterialList *self;
   XrlabMaterial *dragged;
-  guint to;
+  DeferredMove *d;
 
   if (!G_VALUE_HOLDS (value, XRLAB_TYPE_MATERIAL))
     return FALSE;
@@ -144,10 +168,14 @@ on_row_drop (GtkDropTarget    *target,
   if (self == NULL)
     return FALSE;
   dragged = g_value_get_object (value);
-  to = position_of (self, xrlab_material_row_get_material (row));
-  if (to == G_MAXUINT || position_of (self, dragged) == G_MAXUINT)
+  if (position_of (self, xrlab_material_row_get_material (row)) == G_MAXUINT ||
+      position_of (self, dragged) == G_MAXUINT)
     return FALSE;
-  xrlab_material_list_move (self, dragged, to);
+  d = g_new0 (DeferredMove, 1);
+  d->self = g_object_ref (self);
+  d->dragged = g_object_ref (dragged);
+  d->target = g_object_ref (xrlab_material_row_get_material (row));
+  g_idle_add (deferred_move_cb, d);
   return TRUE;
 }
 

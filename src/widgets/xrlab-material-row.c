@@ -414,9 +414,10 @@ xrlab_material_row_init (XrlabMaterialRow *self)
 
   source = gtk_drag_source_new ();
   gtk_drag_source_set_actions (source, GDK_ACTION_MOVE);
-  g_signal_connect (source, "prepare", G_CALLBACK (on_drag_prepare), self);
-  g_signal_connect (source, "drag-begin", G_CALLBACK (on_drag_begin), self);
-  g_signal_connect (source, "drag-end", G_CALLBACK (on_drag_end), self);
+  /* The drag can outlive the row (a drop elsewhere that replaces it). */
+  g_signal_connect_object (source, "prepare", G_CALLBACK (on_drag_prepare), self, 0);
+  g_signal_connect_object (source, "drag-begin", G_CALLBACK (on_drag_begin), self, 0);
+  g_signal_connect_object (source, "drag-end", G_CALLBACK (on_drag_end), self, 0);
   gtk_widget_add_controller (GTK_WIDGET (self->handle), GTK_EVENT_CONTROLLER (source));
   gtk_widget_set_cursor_from_name (GTK_WIDGET (self->handle), "grab");
 }
@@ -456,6 +457,24 @@ GtkEditable *
 xrlab_material_row_get_thickness_editable (XrlabMaterialRow *self)
 {
   return GTK_EDITABLE (self->thickness_entry);
+}
+
+GtkDragSource *
+xrlab_material_row_get_drag_source (XrlabMaterialRow *self)
+{
+  GListModel *controllers;
+  GtkDragSource *source = NULL;
+
+  g_return_val_if_fail (XRLAB_IS_MATERIAL_ROW (self), NULL);
+  controllers = gtk_widget_observe_controllers (GTK_WIDGET (self->handle));
+  for (guint i = 0; i < g_list_model_get_n_items (controllers) && source == NULL; i++)
+    {
+      g_autoptr(GObject) c = g_list_model_get_item (controllers, i);
+      if (GTK_IS_DRAG_SOURCE (c))
+        source = GTK_DRAG_SOURCE (c);
+    }
+  g_object_unref (controllers);
+  return source;
 }
 
 GtkLabel *

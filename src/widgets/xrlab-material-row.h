@@ -27,6 +27,8 @@ GtkEditable   *xrlab_material_row_get_formula_editable   (XrlabMaterialRow *self
 GtkEditable   *xrlab_material_row_get_density_editable   (XrlabMaterialRow *self);
 GtkEditable   *xrlab_material_row_get_thickness_editable (XrlabMaterialRow *self);
 /* The inline message label; visible when the material has an error. */
+/* The drag source of the row's handle (tests drive a drag with it). */
+GtkDragSource *xrlab_material_row_get_drag_source        (XrlabMaterialRow *self);
 GtkLabel      *xrlab_material_row_get_error_label        (XrlabMaterialRow *self);
 gboolean       xrlab_material_row_get_error_visible      (XrlabMaterialRow *self);
 
