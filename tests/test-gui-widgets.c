@@ -93,6 +93,47 @@ test_material_row (void)
   xrlab_material_set_error (m, NULL);
   g_assert_false (xrlab_material_row_get_error_visible (row));
 
+  /* Accepted but questioned: a zero where an O was meant, a density beyond
+   * what matter has. Warnings, not errors: the value is used. */
+  g_assert_null (xrlab_material_row_get_warning (row));
+  gtk_editable_set_text (xrlab_material_row_get_formula_editable (row), "Si02");
+  g_assert_false (xrlab_material_has_error (m));
+  g_assert_nonnull (xrlab_material_row_get_warning (row));
+  g_assert_nonnull (strstr (xrlab_material_row_get_warning (row), "“02”"));
+  g_assert_nonnull (strstr (xrlab_material_row_get_warning (row), "letter O"));
+  gtk_editable_set_text (xrlab_material_row_get_formula_editable (row), "Fe0.5Ni0.5");
+  g_assert_null (xrlab_material_row_get_warning (row));
+  gtk_editable_set_text (xrlab_material_row_get_formula_editable (row), "SiO2");
+  gtk_editable_set_text (xrlab_material_row_get_density_editable (row), "50");
+  g_assert_cmpfloat (xrlab_material_get_density (m), ==, 50);
+  g_assert_false (xrlab_material_row_get_error_visible (row));
+  g_assert_nonnull (strstr (xrlab_material_row_get_warning (row), "osmium"));
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (xrlab_material_row_get_density_editable (row)), "warning"));
+  gtk_editable_set_text (xrlab_material_row_get_density_editable (row), "1e-7");
+  g_assert_cmpfloat (xrlab_material_get_density (m), ==, 1e-7);
+  g_assert_nonnull (strstr (xrlab_material_row_get_warning (row), "1 mbar"));
+  gtk_editable_set_text (xrlab_material_row_get_density_editable (row), "2.65");
+  g_assert_null (xrlab_material_row_get_warning (row));
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (xrlab_material_row_get_density_editable (row)), "warning"));
+
+  /* Every invalid entry the same way: the "error" class; the message line
+   * keeps its height whether it has a message or not. */
+  {
+    int h_ok, h_bad;
+    gtk_widget_measure (GTK_WIDGET (row), GTK_ORIENTATION_VERTICAL, 360, &h_ok, NULL, NULL, NULL);
+    gtk_editable_set_text (xrlab_material_row_get_thickness_editable (row), "thick");
+    g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (xrlab_material_row_get_thickness_editable (row)), "error"));
+    g_assert_true (xrlab_material_row_get_error_visible (row));
+    gtk_widget_measure (GTK_WIDGET (row), GTK_ORIENTATION_VERTICAL, 360, &h_bad, NULL, NULL, NULL);
+    g_assert_cmpint (h_ok, ==, h_bad);
+    gtk_editable_set_text (xrlab_material_row_get_thickness_editable (row), "1");
+    g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (xrlab_material_row_get_thickness_editable (row)), "error"));
+    xrlab_material_set_error (m, "Unknown element “Xx” at column 1.");
+    g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (xrlab_material_row_get_formula_editable (row)), "error"));
+    xrlab_material_set_error (m, NULL);
+    g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (xrlab_material_row_get_formula_editable (row)), "error"));
+  }
+
   /* The material changed elsewhere (session): the row follows. */
   xrlab_material_set_density (m, 19.3);
   g_assert_cmpstr (gtk_editable_get_text (xrlab_material_row_get_density_editable (row)), ==, "19.3");
@@ -162,6 +203,17 @@ test_material_list (void)
   xrlab_material_list_move (list, a, 0);
   g_assert_true (item (store, 0) == a);
 
+  /* Move Up is off on the first row, Move Down on the last. */
+  g_assert_false (xrlab_material_row_can_move (xrlab_material_list_get_row (list, 0), -1));
+  g_assert_true (xrlab_material_row_can_move (xrlab_material_list_get_row (list, 0), 1));
+  g_assert_true (xrlab_material_row_can_move (xrlab_material_list_get_row (list, 1), -1));
+  g_assert_false (xrlab_material_row_can_move (xrlab_material_list_get_row (list, 2), 1));
+  xrlab_material_list_move (list, a, 2);
+  g_assert_true (xrlab_material_row_can_move (xrlab_material_list_get_row (list, 0), 1));
+  g_assert_false (xrlab_material_row_can_move (xrlab_material_list_get_row (list, 0), -1));
+  g_assert_false (xrlab_material_row_can_move (xrlab_material_list_get_row (list, 2), 1));
+  xrlab_material_list_move (list, a, 0);
+
   /* Presets: search by name, formula or note, any case, every word. */
   g_assert_cmpuint (xrlab_material_list_filter_presets (list, ""), ==, 2);
   g_assert_cmpuint (xrlab_material_list_filter_presets (list, "gold"), ==, 1);
@@ -174,6 +226,16 @@ test_material_list (void)
   g_assert_cmpstr (xrlab_material_get_formula (gold), ==, "Au");
   g_assert_cmpfloat (xrlab_material_get_density (gold), ==, 19.3);
   g_assert_true (item (store, 3) == gold);
+  /* The same preset again: a name of its own, for legend and CSV. */
+  g_assert_cmpstr (xrlab_material_get_name (gold), ==, "Gold");
+  {
+    XrlabMaterial *gold2 = xrlab_material_list_add_preset (list, 0);
+    XrlabMaterial *gold3 = xrlab_material_list_add_preset (list, 0);
+    g_assert_cmpstr (xrlab_material_get_name (gold2), ==, "Gold 2");
+    g_assert_cmpstr (xrlab_material_get_name (gold3), ==, "Gold 3");
+    xrlab_material_list_remove (list, gold3);
+    xrlab_material_list_remove (list, gold2);
+  }
   /* The preset itself is not put in the list. */
   g_assert_false (gold == g_list_model_get_item (G_LIST_MODEL (presets), 0));
   g_object_unref (g_list_model_get_item (G_LIST_MODEL (presets), 0));

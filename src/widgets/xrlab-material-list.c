@@ -10,6 +10,8 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "xrlab-widget-util.h"
+
 struct _XrlabMaterialList {
   GtkWidget parent_instance;
 
@@ -195,6 +197,44 @@ create_row (gpointer item,
   g_signal_connect (drop, "drop", G_CALLBACK (on_row_drop), row);
   gtk_widget_add_controller (row, GTK_EVENT_CONTROLLER (drop));
   return row;
+}
+
+/* Move Up on the first row and Move Down on the last are off. */
+static void
+update_movable (XrlabMaterialList *self)
+{
+  guint n = self->store != NULL ? g_list_model_get_n_items (G_LIST_MODEL (self->store)) : 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      XrlabMaterialRow *r = xrlab_material_list_get_row (self, i);
+      if (r != NULL)
+        xrlab_material_row_set_movable (r, i > 0, i + 1 < n);
+    }
+}
+
+/* @base, or "@base 2", "@base 3"… when a material of the list is already
+ * called that: legends, tables and CSV columns tell them apart. */
+static char *
+unique_name (XrlabMaterialList *self, const char *base)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->store));
+  char *name = g_strdup (base);
+
+  for (guint k = 2; ; k++)
+    {
+      gboolean taken = FALSE;
+      for (guint i = 0; i < n && !taken; i++)
+        {
+          g_autoptr(XrlabMaterial) m = g_list_model_get_item (G_LIST_MODEL (self->store), i);
+          taken = g_strcmp0 (xrlab_material_get_display_name (m), name) == 0;
+        }
+      if (!taken)
+        return name;
+      g_free (name);
+      /* TRANSLATORS: the second material of one name, e.g. "Kapton 2" */
+      name = g_strdup_printf (_("%s %u"), base, k);
+    }
 }
 
 /* ---- presets ------------------------------------------------------------------------ */
@@ -401,6 +441,7 @@ xrlab_material_list_init (XrlabMaterialList *self)
   g_signal_connect (self->preset_search, "search-changed", G_CALLBACK (on_search_changed), self);
   g_signal_connect (self->preset_search, "activate", G_CALLBACK (on_search_activate), self);
   g_signal_connect (self->add_popover, "show", G_CALLBACK (on_popover_show), self);
+  xrlab_hide_tooltip_while_open (GTK_WIDGET (self->add_button));
   update_preset_status (self);
 }
 
@@ -419,9 +460,15 @@ xrlab_material_list_set_store (XrlabMaterialList *self,
   g_return_if_fail (XRLAB_IS_MATERIAL_LIST (self));
   g_return_if_fail (store == NULL || G_IS_LIST_STORE (store));
 
+  if (self->store != NULL)
+    g_signal_handlers_disconnect_by_func (self->store, update_movable, self);
   if (!g_set_object (&self->store, store))
     return;
   gtk_list_box_bind_model (self->list_box, G_LIST_MODEL (store), create_row, self, NULL);
+  /* After the list box's own handler: the rows exist. */
+  if (store != NULL)
+    g_signal_connect_object (store, "items-changed", G_CALLBACK (update_movable), self, G_CONNECT_SWAPPED);
+  update_movable (self);
 }
 
 GListStore *
@@ -493,6 +540,10 @@ xrlab_material_list_add_preset (XrlabMaterialList *self,
     return NULL;
 
   m = xrlab_material_copy (preset);
+  {
+    g_autofree char *name = unique_name (self, xrlab_material_get_display_name (preset));
+    xrlab_material_set_name (m, name);
+  }
   xrlab_material_palette_next (G_LIST_MODEL (self->store), &color);
   xrlab_material_set_color (m, &color);
   xrlab_material_set_visible (m, TRUE);
