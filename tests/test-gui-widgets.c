@@ -319,8 +319,42 @@ test_sweep_controls (void)
     xrlab_sweep_controls_get_sweep (c, &got);
     g_assert_cmpint (got.unit, ==, XRLAB_ENERGY_UNIT_ANGSTROM);
     xrlab_sweep_energy_range (&got, &lo, &hi);
-    g_assert_cmpfloat_with_epsilon (lo, 10.0, 1e-3);
-    g_assert_cmpfloat_with_epsilon (hi, 10000.0, 1e-1);
+    /* Converting the display does not round the sweep. */
+    g_assert_cmpfloat_with_epsilon (lo, 10.0, 1e-12);
+    g_assert_cmpfloat_with_epsilon (hi, 10000.0, 1e-9);
+  }
+  /* And back: exactly the sweep as typed. */
+  xrlab_sweep_controls_set_unit (c, XRLAB_ENERGY_UNIT_KEV);
+  {
+    XrlabSweep got;
+    xrlab_sweep_controls_get_sweep (c, &got);
+    g_assert_cmpfloat (got.start, ==, 0.01);
+    g_assert_cmpfloat (got.stop, ==, 10.0);
+    g_assert_cmpint (got.unit, ==, XRLAB_ENERGY_UNIT_KEV);
+  }
+  xrlab_sweep_controls_set_unit (c, XRLAB_ENERGY_UNIT_EV);
+  xrlab_sweep_controls_set_unit (c, XRLAB_ENERGY_UNIT_ANGSTROM);
+  xrlab_sweep_controls_set_unit (c, XRLAB_ENERGY_UNIT_KEV);
+  {
+    XrlabSweep got;
+    xrlab_sweep_controls_get_sweep (c, &got);
+    g_assert_cmpfloat (got.start, ==, 0.01);
+    g_assert_cmpfloat (got.stop, ==, 10.0);
+  }
+  xrlab_sweep_controls_set_unit (c, XRLAB_ENERGY_UNIT_ANGSTROM);
+
+  /* Points beyond the maximum are clamped, and the sweep says so. */
+  {
+    GtkSpinButton *spin = xrlab_sweep_controls_get_points_spin (c);
+    gtk_editable_set_text (GTK_EDITABLE (spin), "25000");
+    gtk_spin_button_update (spin);
+    g_assert_cmpint (gtk_spin_button_get_value_as_int (spin), ==, XRLAB_SWEEP_MAX_POINTS);
+    g_assert_nonnull (xrlab_sweep_controls_get_note (c));
+    g_assert_nonnull (strstr (xrlab_sweep_controls_get_note (c), "25000"));
+    g_assert_nonnull (strstr (xrlab_sweep_controls_get_note (c), "20000"));
+    gtk_editable_set_text (GTK_EDITABLE (spin), "500");
+    gtk_spin_button_update (spin);
+    g_assert_null (xrlab_sweep_controls_get_note (c));
   }
   /* In Å the long-wavelength end is the low-energy end. */
   xrlab_sweep_controls_set_range (c, xrlab_sweep_get_default_range ());

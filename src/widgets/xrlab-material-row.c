@@ -163,15 +163,15 @@ update_message (XrlabMaterialRow *self)
     gtk_widget_add_css_class (GTK_WIDGET (self), "invalid");
   else
     gtk_widget_remove_css_class (GTK_WIDGET (self), "invalid");
-  xrlab_entry_mark (self->formula_entry,
+  xrlab_entry_mark (GTK_WIDGET (self->formula_entry),
                     formula_bad ? XRLAB_MARK_ERROR
                     : questioned == self->formula_entry ? XRLAB_MARK_WARNING : XRLAB_MARK_NONE,
                     formula_bad ? msg : warning);
-  xrlab_entry_mark (self->density_entry,
+  xrlab_entry_mark (GTK_WIDGET (self->density_entry),
                     self->density_error != NULL ? XRLAB_MARK_ERROR
                     : questioned == self->density_entry ? XRLAB_MARK_WARNING : XRLAB_MARK_NONE,
                     self->density_error != NULL ? self->density_error : warning);
-  xrlab_entry_mark (self->thickness_entry, self->thickness_error != NULL ? XRLAB_MARK_ERROR : XRLAB_MARK_NONE,
+  xrlab_entry_mark (GTK_WIDGET (self->thickness_entry), self->thickness_error != NULL ? XRLAB_MARK_ERROR : XRLAB_MARK_NONE,
                     self->thickness_error);
 }
 

@@ -7,13 +7,13 @@
 #include "xrlab-widget-util.h"
 
 void
-xrlab_entry_mark (GtkEntry   *entry,
+xrlab_entry_mark (GtkWidget  *w,
                   XrlabMark   mark,
                   const char *message)
 {
-  GtkWidget *w = GTK_WIDGET (entry);
+  GtkEntry *entry;
 
-  g_return_if_fail (GTK_IS_ENTRY (entry));
+  g_return_if_fail (GTK_IS_WIDGET (w));
 
   if (mark == XRLAB_MARK_ERROR)
     gtk_widget_add_css_class (w, "error");
@@ -24,6 +24,12 @@ xrlab_entry_mark (GtkEntry   *entry,
   else
     gtk_widget_remove_css_class (w, "warning");
 
+  if (!GTK_IS_ENTRY (w))
+    {
+      gtk_widget_set_tooltip_text (w, mark != XRLAB_MARK_NONE ? message : NULL);
+      return;
+    }
+  entry = GTK_ENTRY (w);
   if (mark == XRLAB_MARK_NONE)
     {
       gtk_entry_set_icon_from_icon_name (entry, GTK_ENTRY_ICON_SECONDARY, NULL);
@@ -43,12 +49,12 @@ xrlab_entry_mark (GtkEntry   *entry,
 }
 
 XrlabMark
-xrlab_entry_get_mark (GtkEntry *entry)
+xrlab_entry_get_mark (GtkWidget *w)
 {
-  g_return_val_if_fail (GTK_IS_ENTRY (entry), XRLAB_MARK_NONE);
-  if (gtk_widget_has_css_class (GTK_WIDGET (entry), "error"))
+  g_return_val_if_fail (GTK_IS_WIDGET (w), XRLAB_MARK_NONE);
+  if (gtk_widget_has_css_class (w, "error"))
     return XRLAB_MARK_ERROR;
-  if (gtk_widget_has_css_class (GTK_WIDGET (entry), "warning"))
+  if (gtk_widget_has_css_class (w, "warning"))
     return XRLAB_MARK_WARNING;
   return XRLAB_MARK_NONE;
 }

@@ -21,11 +21,12 @@ typedef enum {
   XRLAB_MARK_ERROR,
 } XrlabMark;
 
-/* Marks @entry (NONE clears); @message is the icon's tooltip. */
-void      xrlab_entry_mark          (GtkEntry   *entry,
+/* Marks @widget (an entry or spin button; NONE clears); @message is the
+ * tooltip of an entry's icon. */
+void      xrlab_entry_mark          (GtkWidget  *widget,
                                      XrlabMark   mark,
                                      const char *message);
-XrlabMark xrlab_entry_get_mark      (GtkEntry   *entry);
+XrlabMark xrlab_entry_get_mark      (GtkWidget  *widget);
 
 /* A caption label of @lines lines that always takes that height: longer
  * messages are ellipsized and whole in its tooltip. */
