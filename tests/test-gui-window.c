@@ -263,9 +263,31 @@ test_sweep_out_of_range (void)
   settle ();
   g_assert_false (xrlab_sweep_controls_is_valid (sc));
   g_assert_nonnull (strstr (xrlab_sweep_controls_get_error (sc), "0.0293"));
-  /* Refused: nothing recomputed. */
-  g_assert_true (plot_data () == old);
+  /* Refused: nothing recomputed, the curves kept but marked stale, and the
+   * reason shown over the plot, where it is seen. */
   g_assert_cmpuint (xrlab_window_get_transfers (win), ==, t0);
+  g_assert_cmpuint (xrlab_plot_data_get_n_series (plot_data ()), ==, 3);
+  for (guint i = 0; i < 3; i++)
+    {
+      g_assert_true (series (i)->stale);
+      g_assert_true (series (i)->y == xrlab_plot_data_get_series (old, i)->y);
+    }
+  g_assert_nonnull (xrlab_window_get_plot_notice (win));
+  g_assert_nonnull (strstr (xrlab_window_get_plot_notice (win), "0.0293"));
+  g_assert_nonnull (strstr (xrlab_window_get_plot_notice (win), "last valid sweep, 1 – 30 keV"));
+
+  /* Above the table too (50 keV with Henke). */
+  set_text (xrlab_sweep_controls_get_start_editable (sc), "1");
+  set_text (xrlab_sweep_controls_get_stop_editable (sc), "50");
+  settle ();
+  g_assert_nonnull (strstr (xrlab_window_get_plot_notice (win), "50 keV"));
+  g_assert_true (series (0)->stale);
+  /* Back to the same sweep: fresh curves, no notice. */
+  set_text (xrlab_sweep_controls_get_stop_editable (sc), "30");
+  settle ();
+  g_assert_null (xrlab_window_get_plot_notice (win));
+  g_assert_false (series (0)->stale);
+  t0 = xrlab_window_get_transfers (win);
 
   set_text (xrlab_sweep_controls_get_start_editable (sc), "2");
   settle ();

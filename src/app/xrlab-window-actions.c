@@ -380,6 +380,15 @@ action_add_material (GtkWidget *widget, const char *name, GVariant *param)
 }
 
 static void
+action_edit_sweep (GtkWidget *widget, const char *name, GVariant *param)
+{
+  XrlabWindow *self = XRLAB_WINDOW (widget);
+
+  adw_flap_set_reveal_flap (self->flap, TRUE);
+  xrlab_sweep_controls_focus_error (self->sweep_controls);
+}
+
+static void
 action_toggle_sidebar (GtkWidget *widget, const char *name, GVariant *param)
 {
   XrlabWindow *self = XRLAB_WINDOW (widget);
@@ -573,6 +582,7 @@ xrlab_window_class_install_actions (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.export-plot", NULL, action_export_plot);
   gtk_widget_class_install_action (widget_class, "win.add-material", NULL, action_add_material);
   gtk_widget_class_install_action (widget_class, "win.toggle-sidebar", NULL, action_toggle_sidebar);
+  gtk_widget_class_install_action (widget_class, "win.edit-sweep", NULL, action_edit_sweep);
   gtk_widget_class_install_action (widget_class, "win.show-page", "s", action_show_page);
   gtk_widget_class_install_action (widget_class, "win.toggle-x-log", NULL, action_toggle_x_log);
   gtk_widget_class_install_action (widget_class, "win.toggle-y-log", NULL, action_toggle_y_log);

@@ -34,6 +34,7 @@
 #include "xrlab-elements.h"
 #include "xrlab-formula.h"
 #include "xrlab-presets.h"
+#include "xrlab-user-number.h"
 #include "xrlab-util.h"
 
 static gboolean
@@ -357,8 +358,10 @@ on_plot_fetched (GObject      *source,
       if (m == NULL || arrays->status[i] == XRLAB_ENGINE_VALUES_NONE)
         continue;
       /* A number that does not parse leaves the engine with the last valid
-       * input: that curve is stale too. */
-      stale = arrays->status[i] == XRLAB_ENGINE_VALUES_STALE || xrlab_material_get_input_error (m) != NULL;
+       * input: that curve is stale too, and so is every curve while the
+       * sweep is not the one typed. */
+      stale = arrays->status[i] == XRLAB_ENGINE_VALUES_STALE || xrlab_material_get_input_error (m) != NULL ||
+              !xrlab_sweep_controls_is_valid (self->sweep_controls);
       if (arrays->status[i] == XRLAB_ENGINE_VALUES_STALE && arrays->messages[i] != NULL &&
           xrlab_material_get_error (m) == NULL)
         xrlab_material_set_error (m, arrays->messages[i]);
@@ -627,6 +630,60 @@ on_materials_changed (GListModel  *model,
   xrlab_window_session_changed (self);
 }
 
+/* The plot drawn again from what it has, every curve marked stale. */
+static void
+mark_plot_stale (XrlabWindow *self)
+{
+  XrlabPlotData *old = xrlab_plot_get_data (self->plot);
+  XrlabPlotData *data;
+  guint n;
+
+  if (old == NULL)
+    return;
+  n = xrlab_plot_data_get_n_series (old);
+  data = xrlab_plot_data_new ();
+  xrlab_plot_data_take_buffer (data, xrlab_plot_data_ref (old), (GDestroyNotify) xrlab_plot_data_unref);
+  for (guint i = 0; i < n; i++)
+    {
+      const XrlabPlotSeries *s = xrlab_plot_data_get_series (old, i);
+      xrlab_plot_data_add_series_scaled (data, s->label, &s->color, s->x, s->y, s->n, TRUE, s->y_scale);
+    }
+  xrlab_plot_set_data (self->plot, data);
+  xrlab_plot_data_unref (data);
+}
+
+/* An invalid sweep: the plot keeps the last valid one, marked stale, and
+ * says why above it (the sidebar's message may be scrolled away). */
+static void
+on_sweep_error (XrlabSweepControls *controls,
+                GParamSpec         *pspec,
+                XrlabWindow        *self)
+{
+  const char *error = xrlab_sweep_controls_get_error (controls);
+  gboolean was = gtk_revealer_get_reveal_child (self->plot_notice);
+
+  if (error != NULL)
+    {
+      g_autofree char *start = xrlab_format_user_number (self->grid_sweep.start, FALSE);
+      g_autofree char *stop = xrlab_format_user_number (self->grid_sweep.stop, FALSE);
+      /* TRANSLATORS: the message of the sweep, then the sweep shown, e.g. "1 – 30 keV" */
+      g_autofree char *text = g_strdup_printf (_("%s — the plot shows the last valid sweep, %s – %s %s."),
+                                               error, start, stop,
+                                               xrlab_energy_unit_get_name (self->grid_sweep.unit));
+      gtk_label_set_text (self->plot_notice_label, text);
+      gtk_revealer_set_reveal_child (self->plot_notice, TRUE);
+      xrlab_plot_set_watermark (self->plot, _("last valid sweep"));
+      if (!was)
+        mark_plot_stale (self);
+      return;
+    }
+  gtk_revealer_set_reveal_child (self->plot_notice, FALSE);
+  xrlab_plot_set_watermark (self->plot, NULL);
+  /* Valid again (perhaps the same sweep as before): fresh curves. */
+  if (was)
+    xrlab_window_data_invalidate (self);
+}
+
 static void
 on_sweep_changed (XrlabSweepControls *controls,
                   XrlabWindow        *self)
@@ -734,6 +791,7 @@ xrlab_window_data_init (XrlabWindow *self)
 
   g_signal_connect_object (self->materials, "items-changed", G_CALLBACK (on_materials_changed), self, 0);
   g_signal_connect_object (self->sweep_controls, "changed", G_CALLBACK (on_sweep_changed), self, 0);
+  g_signal_connect_object (self->sweep_controls, "notify::error", G_CALLBACK (on_sweep_error), self, 0);
   g_signal_connect_object (self->plot_controls, "notify::quantity", G_CALLBACK (on_quantity_changed), self, 0);
   g_signal_connect_object (self->plot_controls, "notify::x-log", G_CALLBACK (on_axis_log_changed), self, 0);
   g_signal_connect_object (self->plot_controls, "notify::y-log", G_CALLBACK (on_axis_log_changed), self, 0);

@@ -33,6 +33,8 @@ struct _XrlabWindow {
   XrlabPlotControls *plot_controls;
   XrlabPlot *plot;
   XrlabValuesView *values_view;
+  GtkRevealer *plot_notice;
+  GtkLabel *plot_notice_label;
 
   GSettings *settings;
   GListStore *materials;

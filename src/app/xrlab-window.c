@@ -191,6 +191,8 @@ xrlab_window_class_init (XrlabWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, XrlabWindow, plot_controls);
   gtk_widget_class_bind_template_child (widget_class, XrlabWindow, plot);
   gtk_widget_class_bind_template_child (widget_class, XrlabWindow, values_view);
+  gtk_widget_class_bind_template_child (widget_class, XrlabWindow, plot_notice);
+  gtk_widget_class_bind_template_child (widget_class, XrlabWindow, plot_notice_label);
 
   xrlab_window_class_install_actions (widget_class);
 }
@@ -268,6 +270,15 @@ xrlab_window_get_view_stack (XrlabWindow *self)
 {
   g_return_val_if_fail (XRLAB_IS_WINDOW (self), NULL);
   return self->view_stack;
+}
+
+const char *
+xrlab_window_get_plot_notice (XrlabWindow *self)
+{
+  g_return_val_if_fail (XRLAB_IS_WINDOW (self), NULL);
+  if (!gtk_revealer_get_reveal_child (self->plot_notice))
+    return NULL;
+  return gtk_label_get_text (self->plot_notice_label);
 }
 
 XrlabEngine *

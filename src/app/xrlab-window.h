@@ -34,6 +34,10 @@ XrlabValuesView    *xrlab_window_get_values_view    (XrlabWindow *self);
 GListStore         *xrlab_window_get_materials      (XrlabWindow *self);
 AdwViewStack       *xrlab_window_get_view_stack     (XrlabWindow *self);
 
+/* The notice over the plot (why it shows the last valid sweep), or NULL
+ * when none is shown. */
+const char         *xrlab_window_get_plot_notice    (XrlabWindow *self);
+
 /* The window's engine thread. */
 XrlabEngine        *xrlab_window_get_engine         (XrlabWindow *self);
 

@@ -115,9 +115,8 @@ input_summary (XrlabMaterialRow *self)
 
   if (f == NULL)
     return NULL;
-  m = xrlab_format_user_number (xrlab_formula_get_molecular_weight (f), FALSE);
-  rho_e = xrlab_format_user_number (xrlab_optics_electron_density (f, xrlab_material_get_density (self->material)),
-                                    FALSE);
+  m = g_strdup_printf ("%.5g", xrlab_formula_get_molecular_weight (f));
+  rho_e = g_strdup_printf ("%.4g", xrlab_optics_electron_density (f, xrlab_material_get_density (self->material)));
   /* TRANSLATORS: molar mass and electron density of a material */
   return g_strdup_printf (_("M = %s g/mol, ρₑ = %s e/Å³"), m, rho_e);
 }

@@ -456,6 +456,18 @@ xrlab_sweep_controls_get_error (XrlabSweepControls *self)
   return self->error;
 }
 
+void
+xrlab_sweep_controls_focus_error (XrlabSweepControls *self)
+{
+  GtkWidget *bad = GTK_WIDGET (self->start_entry);
+
+  g_return_if_fail (XRLAB_IS_SWEEP_CONTROLS (self));
+  if (xrlab_entry_get_mark (GTK_WIDGET (self->stop_entry)) == XRLAB_MARK_ERROR &&
+      xrlab_entry_get_mark (GTK_WIDGET (self->start_entry)) != XRLAB_MARK_ERROR)
+    bad = GTK_WIDGET (self->stop_entry);
+  gtk_widget_grab_focus (bad);
+}
+
 const char *
 xrlab_sweep_controls_get_note (XrlabSweepControls *self)
 {

@@ -36,6 +36,8 @@ void        xrlab_sweep_controls_set_range (XrlabSweepControls     *self,
 gboolean    xrlab_sweep_controls_is_valid  (XrlabSweepControls *self);
 /* The inline message, or NULL ("error" notifies when it changes). */
 const char *xrlab_sweep_controls_get_error (XrlabSweepControls *self);
+/* Focuses the entry that is wrong (the start entry when none is). */
+void        xrlab_sweep_controls_focus_error (XrlabSweepControls *self);
 /* What was changed in the input (points beyond the limits were clamped),
  * or NULL. */
 const char *xrlab_sweep_controls_get_note  (XrlabSweepControls *self);

@@ -90,8 +90,10 @@ xrlab_message_label_init (GtkLabel *label,
   gtk_label_set_wrap_mode (label, PANGO_WRAP_WORD_CHAR);
   gtk_label_set_lines (label, lines);
   gtk_label_set_ellipsize (label, PANGO_ELLIPSIZE_END);
-  /* Wrapping labels ask for little width; the box gives them the rest. */
+  /* Wrapping labels ask for little width, whatever the text: a long message
+   * must not widen the sidebar (that folds it away). */
   gtk_label_set_width_chars (label, 20);
+  gtk_label_set_max_width_chars (label, 20);
   gtk_widget_set_visible (GTK_WIDGET (label), TRUE);
   g_object_set_data (G_OBJECT (label), "xrlab-lines", GINT_TO_POINTER (lines));
   reserve_lines (label, lines);
