@@ -750,6 +750,51 @@ test_reset_undo (void)
   g_assert_cmpstr (name_at (0), ==, "Wafer");
 }
 
+static void
+test_save_to_current_file (void)
+{
+  g_autofree char *path = g_build_filename (tmpdir, "current.json", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(XrlabSession) on_disk = NULL;
+
+  reset_to_example ();
+  g_assert_null (xrlab_window_get_session_path (win));
+  g_assert_true (xrlab_window_save_session_file (win, path, &error));
+  g_assert_no_error (error);
+  /* The window now belongs to that file: its name in the title. */
+  g_assert_cmpstr (xrlab_window_get_session_path (win), ==, path);
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (win)), ==, "current.json — xrlab");
+
+  /* Ctrl+S writes there, without asking. */
+  set_text (xrlab_material_row_get_name_editable (row (0)), "Wafer");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (win), "win.save-session", NULL));
+  on_disk = xrlab_session_load (path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (((XrlabSessionMaterial *) g_ptr_array_index (on_disk->materials, 0))->name, ==, "Wafer");
+
+  /* The example is no file of the user's. */
+  reset_to_example ();
+  g_assert_null (xrlab_window_get_session_path (win));
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (win)), ==, "xrlab");
+  g_unlink (path);
+}
+
+static void
+test_file_names (void)
+{
+  g_autofree char *a = xrlab_window_complete_file_name ("/tmp/results", ".csv");
+  g_autofree char *b = xrlab_window_complete_file_name ("/tmp/results.csv", ".csv");
+  g_autofree char *c = xrlab_window_complete_file_name ("/tmp/results.txt", ".csv");
+  g_autofree char *d = xrlab_window_complete_file_name ("/tmp/v1.2/results", ".csv");
+  g_autofree char *e = xrlab_window_complete_file_name ("/tmp/.hidden", ".csv");
+
+  g_assert_cmpstr (a, ==, "/tmp/results.csv");
+  g_assert_cmpstr (b, ==, "/tmp/results.csv");
+  g_assert_cmpstr (c, ==, "/tmp/results.txt");
+  g_assert_cmpstr (d, ==, "/tmp/v1.2/results.csv");
+  g_assert_cmpstr (e, ==, "/tmp/.hidden.csv");
+}
+
 static int
 rm_rf (const char *path)
 {
@@ -807,6 +852,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/window/drag-after-undo", test_drag_after_undo);
   g_test_add_func ("/window/undo-order", test_undo_order);
   g_test_add_func ("/window/reset-undo", test_reset_undo);
+  g_test_add_func ("/window/save-to-current-file", test_save_to_current_file);
+  g_test_add_func ("/window/file-names", test_file_names);
   status = g_test_run ();
 
   gtk_window_destroy (GTK_WINDOW (win));

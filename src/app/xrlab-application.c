@@ -159,6 +159,7 @@ xrlab_application_startup (GApplication *app)
     { "window.close", { "<Control>w", NULL } },
     { "win.open-session", { "<Control>o", NULL } },
     { "win.save-session", { "<Control>s", NULL } },
+    { "win.save-session-as", { "<Control><Shift>s", NULL } },
     { "win.export-csv", { "<Control>e", NULL } },
     { "win.export-plot", { "<Control><Shift>e", NULL } },
     { "win.add-material", { "<Control>n", NULL } },

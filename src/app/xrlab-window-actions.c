@@ -10,6 +10,7 @@
 #include "xrlab-window-private.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include <glib/gi18n-lib.h>
 
@@ -126,6 +127,12 @@ session_save_chosen (XrlabWindow *self, GtkFileChooser *chooser, GFile *file)
       xrlab_window_toast (self, _("Sessions can only be saved to local files."), 10);
       return;
     }
+  if (!g_str_has_suffix (path, ".json") && strchr (strrchr (path, G_DIR_SEPARATOR) + 1, '.') == NULL)
+    {
+      char *with_ext = g_strconcat (path, ".json", NULL);
+      g_free (path);
+      path = with_ext;
+    }
   name = basename_of (path);
   if (!xrlab_window_save_session_file (self, path, &error))
     {
@@ -138,15 +145,46 @@ session_save_chosen (XrlabWindow *self, GtkFileChooser *chooser, GFile *file)
 }
 
 static void
-action_save_session (GtkWidget *widget, const char *name, GVariant *param)
+action_save_session_as (GtkWidget *widget, const char *name, GVariant *param)
 {
   XrlabWindow *self = XRLAB_WINDOW (widget);
   GtkFileChooserNative *native = make_chooser (self, _("Save Session"), GTK_FILE_CHOOSER_ACTION_SAVE,
                                                _("_Save"), session_save_chosen);
 
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (native), "xrlab-session.json");
+  if (self->session_path != NULL)
+    {
+      g_autoptr(GFile) file = g_file_new_for_path (self->session_path);
+      gtk_file_chooser_set_file (GTK_FILE_CHOOSER (native), file, NULL);
+    }
+  else
+    gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (native), "xrlab-session.json");
   add_filter (native, _("xrlab sessions (JSON)"), "*.json", NULL);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (native));
+}
+
+/* Ctrl+S: to the session file of the window once there is one. */
+static void
+action_save_session (GtkWidget *widget, const char *name, GVariant *param)
+{
+  XrlabWindow *self = XRLAB_WINDOW (widget);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *base = NULL;
+  g_autofree char *msg = NULL;
+
+  if (self->session_path == NULL)
+    {
+      action_save_session_as (widget, name, param);
+      return;
+    }
+  base = basename_of (self->session_path);
+  if (!xrlab_window_save_session_file (self, self->session_path, &error))
+    {
+      msg = g_strdup_printf (_("Could not save the session: %s"), error->message);
+      xrlab_window_toast (self, msg, 10);
+      return;
+    }
+  msg = g_strdup_printf (_("Session saved to “%s”"), base);
+  xrlab_window_toast (self, msg, 3);
 }
 
 static void
@@ -192,9 +230,11 @@ action_reset_session (GtkWidget *widget, const char *name, GVariant *param)
   g_autoptr(XrlabSession) session = xrlab_session_new_default ();
   XrlabUndoItem *item = g_new0 (XrlabUndoItem, 1);
 
-  /* Undo brings back everything the reset replaced. */
+  /* Undo brings back everything the reset replaced (not the file name: the
+   * example is no longer that file). */
   item->session = xrlab_window_get_session (self);
   xrlab_window_apply_session (self, session);
+  xrlab_window_set_session_path (self, NULL);
   xrlab_window_session_changed (self);
   push_undo (self, item, _("Reset to the example"));
 }
@@ -265,16 +305,32 @@ on_csv_exported (GObject      *source,
   report_export (self, path, ok, error);
 }
 
+char *
+xrlab_window_complete_file_name (const char *path,
+                                 const char *extension)
+{
+  g_autofree char *base = NULL;
+
+  g_return_val_if_fail (path != NULL && extension != NULL, NULL);
+  base = g_path_get_basename (path);
+  /* A name without any extension gets the format's; "data.txt" stays. */
+  if (strchr (base + 1, '.') != NULL)
+    return g_strdup (path);
+  return g_strconcat (path, extension, NULL);
+}
+
 static void
 csv_chosen (XrlabWindow *self, GtkFileChooser *chooser, GFile *file)
 {
-  char *path = g_file_get_path (file);
+  g_autofree char *chosen = g_file_get_path (file);
+  char *path;
 
-  if (path == NULL)
+  if (chosen == NULL)
     {
       xrlab_window_toast (self, _("Data can only be exported to local files."), 10);
       return;
     }
+  path = xrlab_window_complete_file_name (chosen, ".csv");
   xrlab_window_export_csv (self, path, on_csv_exported, path);
 }
 
@@ -386,6 +442,16 @@ action_edit_sweep (GtkWidget *widget, const char *name, GVariant *param)
 
   adw_flap_set_reveal_flap (self->flap, TRUE);
   xrlab_sweep_controls_focus_error (self->sweep_controls);
+}
+
+/* Hidden (no menu item): the developers' diagnostics overlay. */
+static void
+action_toggle_stats (GtkWidget *widget, const char *name, GVariant *param)
+{
+  XrlabWindow *self = XRLAB_WINDOW (widget);
+
+  self->show_stats = !self->show_stats;
+  xrlab_window_data_invalidate (self);
 }
 
 static void
@@ -577,6 +643,10 @@ xrlab_window_class_install_actions (GtkWidgetClass *widget_class)
 {
   gtk_widget_class_install_action (widget_class, "win.open-session", NULL, action_open_session);
   gtk_widget_class_install_action (widget_class, "win.save-session", NULL, action_save_session);
+  gtk_widget_class_install_action (widget_class, "win.save-session-as", NULL, action_save_session_as);
+  gtk_widget_class_install_action (widget_class, "win.toggle-stats", NULL, action_toggle_stats);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_D, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+                                       "win.toggle-stats", NULL);
   gtk_widget_class_install_action (widget_class, "win.reset-session", NULL, action_reset_session);
   gtk_widget_class_install_action (widget_class, "win.export-csv", NULL, action_export_csv);
   gtk_widget_class_install_action (widget_class, "win.export-plot", NULL, action_export_plot);

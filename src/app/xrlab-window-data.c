@@ -525,22 +525,34 @@ wait_for_replies (XrlabWindow *self, guint budget_ms)
     self->pump_id = g_timeout_add (1, pump_cb, self);
 }
 
+/* The diagnostics overlay: short lines, so that it stays in the corner of
+ * the plot at any window size. */
 static void
 update_stats (XrlabWindow *self)
 {
-  g_autofree char *engine_text = NULL;
-  g_autofree char *text = NULL;
+  static const char *const consumers[] = { "plot", "table" };
+  g_autoptr(GString) text = NULL;
 
   if (!self->show_stats)
     {
       xrlab_plot_set_overlay_text (self->plot, NULL);
       return;
     }
-  engine_text = xrlab_engine_format_stats (self->engine);
-  text = g_strdup_printf ("%s\nlast frame %.2f ms  data→frame %.2f ms", g_strchomp (engine_text),
+  text = g_string_new (NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (consumers); i++)
+    {
+      XrlabEngineStats st = { 0 };
+      xrlab_engine_get_stats (self->engine, consumers[i], &st);
+      g_string_append_printf (text, "%-5s %llu req  %llu xfer  %.1f kB\n"
+                                    "      compute %.2f ms  xfer %.2f ms\n",
+                              consumers[i], (unsigned long long) st.n_requests,
+                              (unsigned long long) st.n_transfers, st.bytes / 1024.0,
+                              st.compute_s * 1e3, st.transfer_s * 1e3);
+    }
+  g_string_append_printf (text, "frame %.2f ms  data→frame %.2f ms",
                           xrlab_plot_get_last_render_ms (self->plot),
                           xrlab_plot_get_data_to_frame_ms (self->plot));
-  xrlab_plot_set_overlay_text (self->plot, text);
+  xrlab_plot_set_overlay_text (self->plot, text->str);
 }
 
 static gboolean

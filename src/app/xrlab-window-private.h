@@ -64,6 +64,7 @@ struct _XrlabWindow {
   guint autosave_id;
   gboolean applying;            /* apply_session in progress: no autosave */
   char *autosave_path;
+  char *session_path;           /* the file saved to or opened, for Ctrl+S and the title */
   gboolean autosave_failed;
 };
 

@@ -34,21 +34,13 @@ bind_plot_settings (XrlabWindow *self)
                      G_SETTINGS_BIND_GET | G_SETTINGS_BIND_NO_SENSITIVITY);
 }
 
+/* The diagnostics overlay is for developers: XRLAB_ENGINE_STATS=1, or the
+ * hidden action win.toggle-stats (Ctrl+Shift+D). */
 static void
 apply_plot_settings (XrlabWindow *self)
 {
-  self->show_stats = g_settings_get_boolean (self->settings, "show-stats") ||
-                     g_strcmp0 (g_getenv ("XRLAB_ENGINE_STATS"), "1") == 0;
+  self->show_stats = g_strcmp0 (g_getenv ("XRLAB_ENGINE_STATS"), "1") == 0;
   xrlab_window_data_invalidate (self);
-}
-
-static void
-on_settings_changed (GSettings   *settings,
-                     const char  *key,
-                     XrlabWindow *self)
-{
-  if (g_str_equal (key, "show-stats"))
-    apply_plot_settings (self);
 }
 
 static void
@@ -94,7 +86,6 @@ xrlab_window_constructed (GObject *object)
                                g_settings_get_int (self->settings, "window-height"));
   if (g_settings_get_boolean (self->settings, "window-maximized"))
     gtk_window_maximize (GTK_WINDOW (self));
-  g_signal_connect_object (self->settings, "changed", G_CALLBACK (on_settings_changed), self, 0);
 
   xrlab_window_data_init (self);
   xrlab_window_actions_init (self);
@@ -111,6 +102,7 @@ xrlab_window_dispose (GObject *object)
   xrlab_window_data_dispose (self);
   g_clear_pointer (&self->undo_stack, g_ptr_array_unref);
   g_clear_object (&self->undo_toast);
+  g_clear_pointer (&self->session_path, g_free);
   gtk_widget_dispose_template (GTK_WIDGET (self), XRLAB_TYPE_WINDOW);
   g_clear_object (&self->materials);
   g_clear_object (&self->settings);
@@ -270,6 +262,35 @@ xrlab_window_get_view_stack (XrlabWindow *self)
 {
   g_return_val_if_fail (XRLAB_IS_WINDOW (self), NULL);
   return self->view_stack;
+}
+
+void
+xrlab_window_set_session_path (XrlabWindow *self,
+                               const char  *path)
+{
+  g_autofree char *base = NULL;
+
+  g_return_if_fail (XRLAB_IS_WINDOW (self));
+  if (g_strcmp0 (self->session_path, path) == 0)
+    return;
+  g_free (self->session_path);
+  self->session_path = g_strdup (path);
+  base = path != NULL ? g_path_get_basename (path) : NULL;
+  adw_view_switcher_title_set_subtitle (self->switcher_title, base);
+  if (base != NULL)
+    {
+      g_autofree char *title = g_strdup_printf ("%s — xrlab", base);
+      gtk_window_set_title (GTK_WINDOW (self), title);
+    }
+  else
+    gtk_window_set_title (GTK_WINDOW (self), "xrlab");
+}
+
+const char *
+xrlab_window_get_session_path (XrlabWindow *self)
+{
+  g_return_val_if_fail (XRLAB_IS_WINDOW (self), NULL);
+  return self->session_path;
 }
 
 const char *

@@ -76,6 +76,16 @@ gboolean            xrlab_window_export_plot_file   (XrlabWindow     *self,
                                                      int              height,
                                                      GError         **error);
 
+/* The session file last saved to or opened (NULL after a reset or at the
+ * start): Ctrl+S saves there, the title shows its name. */
+void                xrlab_window_set_session_path   (XrlabWindow *self,
+                                                     const char  *path);
+const char         *xrlab_window_get_session_path   (XrlabWindow *self);
+
+/* @path, with @extension (".csv") added when its name has none. */
+char               *xrlab_window_complete_file_name (const char *path,
+                                                     const char *extension);
+
 /* Writes the auto-save file now (also done shortly after each change). */
 gboolean            xrlab_window_autosave_now       (XrlabWindow  *self,
                                                      GError      **error);
