@@ -573,9 +573,12 @@ test_actions (void)
   /* Without materials there is nothing to export. */
   {
     GListStore *store = xrlab_window_get_materials (win);
+    g_assert_false (xrlab_window_get_empty (win));
     g_list_store_remove_all (store);
     settle ();
     g_assert_null (plot_data ());
+    /* The empty state says what to do, with a button for it. */
+    g_assert_true (xrlab_window_get_empty (win));
     {
       g_autofree char *path = g_build_filename (tmpdir, "none.csv", NULL);
       g_autoptr(GError) error = NULL;
@@ -591,14 +594,22 @@ test_quantity_switch (void)
 {
   XrlabPlotControls *pc = xrlab_window_get_plot_controls (win);
 
+  int width = -1;
+
   reset_to_example ();
   for (guint q = 0; q < XRLAB_QUANTITY_N; q++)
     {
+      int natural;
       if (!xrlab_quantity_get_info (q)->plottable)
         continue;
       xrlab_plot_controls_set_quantity (pc, q);
       settle ();
       g_assert_cmpuint (xrlab_plot_data_get_n_series (plot_data ()), ==, 3);
+      /* The selector keeps its width: the Log toggles do not move. */
+      gtk_widget_measure (GTK_WIDGET (pc), GTK_ORIENTATION_HORIZONTAL, -1, NULL, &natural, NULL, NULL);
+      if (width < 0)
+        width = natural;
+      g_assert_cmpint (natural, ==, width);
     }
   /* f1 starts at 29.3 eV, and the engine computes every quantity of a
    * material together: 20 eV is refused whatever is plotted. */
@@ -780,6 +791,21 @@ test_save_to_current_file (void)
 }
 
 static void
+test_about_credits (void)
+{
+  g_autoptr(GString) all = g_string_new (NULL);
+  static const char *const needed[] = {
+    "Henke", "1993", "CXRO", "Chantler", "FFAST", "xraylib", "CIAAW", "CODATA 2018",
+  };
+
+  for (guint i = 0; i < xrlab_application_get_n_data_credits (); i++)
+    g_string_append (all, xrlab_application_get_data_credit (i));
+  for (guint i = 0; i < G_N_ELEMENTS (needed); i++)
+    g_assert_nonnull (strstr (all->str, needed[i]));
+  g_assert_true (g_action_group_has_action (G_ACTION_GROUP (app), "about"));
+}
+
+static void
 test_file_names (void)
 {
   g_autofree char *a = xrlab_window_complete_file_name ("/tmp/results", ".csv");
@@ -854,6 +880,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/window/reset-undo", test_reset_undo);
   g_test_add_func ("/window/save-to-current-file", test_save_to_current_file);
   g_test_add_func ("/window/file-names", test_file_names);
+  g_test_add_func ("/window/about-credits", test_about_credits);
   status = g_test_run ();
 
   gtk_window_destroy (GTK_WINDOW (win));

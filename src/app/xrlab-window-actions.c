@@ -517,6 +517,8 @@ xrlab_window_actions_update (XrlabWindow *self)
 {
   gboolean any = g_list_model_get_n_items (G_LIST_MODEL (self->materials)) > 0;
 
+  /* Without materials: the empty state, with its Add button. */
+  gtk_stack_set_visible_child_name (self->content_stack, any ? "pages" : "empty");
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export-csv", any);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export-plot", any);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.undo",

@@ -33,6 +33,7 @@ struct _XrlabWindow {
   XrlabPlotControls *plot_controls;
   XrlabPlot *plot;
   XrlabValuesView *values_view;
+  GtkStack *content_stack;      /* the pages, or the empty state */
   GtkRevealer *plot_notice;
   GtkLabel *plot_notice_label;
 

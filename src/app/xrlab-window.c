@@ -183,6 +183,7 @@ xrlab_window_class_init (XrlabWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, XrlabWindow, plot_controls);
   gtk_widget_class_bind_template_child (widget_class, XrlabWindow, plot);
   gtk_widget_class_bind_template_child (widget_class, XrlabWindow, values_view);
+  gtk_widget_class_bind_template_child (widget_class, XrlabWindow, content_stack);
   gtk_widget_class_bind_template_child (widget_class, XrlabWindow, plot_notice);
   gtk_widget_class_bind_template_child (widget_class, XrlabWindow, plot_notice_label);
 
@@ -291,6 +292,13 @@ xrlab_window_get_session_path (XrlabWindow *self)
 {
   g_return_val_if_fail (XRLAB_IS_WINDOW (self), NULL);
   return self->session_path;
+}
+
+gboolean
+xrlab_window_get_empty (XrlabWindow *self)
+{
+  g_return_val_if_fail (XRLAB_IS_WINDOW (self), FALSE);
+  return g_strcmp0 (gtk_stack_get_visible_child_name (self->content_stack), "empty") == 0;
 }
 
 const char *

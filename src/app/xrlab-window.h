@@ -34,6 +34,9 @@ XrlabValuesView    *xrlab_window_get_values_view    (XrlabWindow *self);
 GListStore         *xrlab_window_get_materials      (XrlabWindow *self);
 AdwViewStack       *xrlab_window_get_view_stack     (XrlabWindow *self);
 
+/* TRUE while the window shows its empty state (no materials). */
+gboolean            xrlab_window_get_empty          (XrlabWindow *self);
+
 /* The notice over the plot (why it shows the last valid sweep), or NULL
  * when none is shown. */
 const char         *xrlab_window_get_plot_notice    (XrlabWindow *self);
