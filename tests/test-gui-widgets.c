@@ -447,8 +447,11 @@ test_values_view (void)
   tsv = xrlab_values_view_to_tsv (v);
   lines = g_strsplit (tsv, "\n", -1);
   g_assert_true (g_str_has_prefix (lines[0], "# 8.048 keV"));
-  g_assert_cmpstr (lines[1], ==, "Quantity\tUnit\tSi\tAu");
-  g_assert_cmpuint (g_strv_length (lines), ==, 2 + XRLAB_QUANTITY_N + 1);
+  /* A column of a material at its last valid input says so when copied. */
+  g_assert_cmpstr (lines[1], ==, "Quantity\tUnit\tSi\tAu (last valid)");
+  /* The quantities, molar mass, electron density and composition. */
+  g_assert_cmpuint (g_strv_length (lines), ==, 2 + XRLAB_QUANTITY_N + 3 + 1);
+  g_assert_true (xrlab_values_view_is_stale (v));
   /* Full precision in the copied text. */
   g_assert_true (g_str_has_prefix (lines[2 + XRLAB_QUANTITY_DELTA], "δ"));
   g_assert_true (g_str_has_suffix (lines[2 + XRLAB_QUANTITY_DELTA], "\t2e-06\t20"));
@@ -456,6 +459,47 @@ test_values_view (void)
 
   xrlab_values_view_set_energy (v, 17479.0);
   g_assert_cmpfloat (xrlab_values_view_get_energy (v), ==, 17479.0);
+
+  /* Properties that do not depend on the energy: rows of their own. */
+  {
+    const double molar[] = { 28.085, 196.97 };
+    const double rho_e[] = { 0.6995, 4.662 };
+    const char *comp[] = { "Si 100 %", "Au 100 %" };
+    g_autofree char *m = NULL;
+    xrlab_values_view_set_properties (v, 2, molar, rho_e, comp);
+    g_clear_pointer (&tsv, g_free);
+    g_clear_pointer (&lines, g_strfreev);
+    tsv = xrlab_values_view_to_tsv (v);
+    lines = g_strsplit (tsv, "\n", -1);
+    g_assert_true (g_str_has_prefix (lines[2 + XRLAB_QUANTITY_N], "Molar mass M\tg/mol\t28.085\t196.97"));
+    g_assert_true (g_str_has_suffix (lines[2 + XRLAB_QUANTITY_N + 2], "\tSi 100 %\tAu 100 %"));
+  }
+
+  /* Typing 50 (keV, above the Henke tables) after 5: the table shows 5 keV,
+   * marked stale, and its copy says so. */
+  gtk_editable_set_text (xrlab_values_view_get_energy_editable (v), "5");
+  g_assert_cmpfloat (xrlab_values_view_get_energy (v), ==, 5000.0);
+  g_assert_null (xrlab_values_view_get_energy_error (v));
+  gtk_editable_set_text (xrlab_values_view_get_energy_editable (v), "50");
+  g_assert_cmpfloat (xrlab_values_view_get_energy (v), ==, 5000.0);
+  g_assert_nonnull (xrlab_values_view_get_energy_error (v));
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (xrlab_values_view_get_energy_editable (v)), "error"));
+  g_clear_pointer (&tsv, g_free);
+  g_clear_pointer (&lines, g_strfreev);
+  tsv = xrlab_values_view_to_tsv (v);
+  lines = g_strsplit (tsv, "\n", -1);
+  g_assert_true (g_str_has_prefix (lines[0], "# 5 keV"));
+  g_assert_nonnull (strstr (lines[0], "last valid energy"));
+  gtk_editable_set_text (xrlab_values_view_get_energy_editable (v), "8.048");
+  g_assert_null (xrlab_values_view_get_energy_error (v));
+
+  /* The entry speaks the sweep's unit: 8.048 keV is 1.54056 Å. */
+  xrlab_values_view_set_unit (v, XRLAB_ENERGY_UNIT_ANGSTROM);
+  g_assert_cmpstr (gtk_editable_get_text (xrlab_values_view_get_energy_editable (v)), ==, "1.54056");
+  gtk_editable_set_text (xrlab_values_view_get_energy_editable (v), "1");
+  g_assert_cmpfloat_with_epsilon (xrlab_values_view_get_energy (v), 12398.4198, 1e-3);
+  xrlab_values_view_set_unit (v, XRLAB_ENERGY_UNIT_EV);
+  g_assert_cmpstr (gtk_editable_get_text (xrlab_values_view_get_energy_editable (v)), ==, "12398.4");
   g_object_unref (v);
 }
 

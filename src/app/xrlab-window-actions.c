@@ -497,7 +497,12 @@ action_copy_values (GtkWidget *widget, const char *name, GVariant *param)
       xrlab_window_data_flush (self);
     }
   xrlab_values_view_copy (self->values_view);
-  xrlab_window_toast (self, _("Table copied as tab-separated text"), 3);
+  if (xrlab_values_view_get_energy_error (self->values_view) != NULL)
+    xrlab_window_toast (self, _("Table copied, at the last valid energy: the energy typed is not valid"), 6);
+  else if (xrlab_values_view_is_stale (self->values_view))
+    xrlab_window_toast (self, _("Table copied; columns marked “last valid” are of an input that is not valid"), 6);
+  else
+    xrlab_window_toast (self, _("Table copied as tab-separated text"), 3);
 }
 
 static void

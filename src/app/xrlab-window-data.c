@@ -33,6 +33,7 @@
 
 #include "xrlab-elements.h"
 #include "xrlab-formula.h"
+#include "xrlab-optics.h"
 #include "xrlab-presets.h"
 #include "xrlab-user-number.h"
 #include "xrlab-util.h"
@@ -411,6 +412,38 @@ fetch_plot (XrlabWindow *self)
 
 /* ---- the table consumer ------------------------------------------------------------- */
 
+/* Molar mass, electron density and composition of the table's materials:
+ * constant data, computed here from the formulas (no engine round trip). */
+static void
+set_value_properties (XrlabWindow *self, const guint *ids, gsize n)
+{
+  g_autofree double *molar = g_new (double, n + 1);
+  g_autofree double *rho_e = g_new (double, n + 1);
+  g_autoptr(GPtrArray) comp = g_ptr_array_new_with_free_func (g_free);
+
+  for (gsize i = 0; i < n; i++)
+    {
+      XrlabMaterial *m = material_by_id (self, ids[i], NULL);
+      g_autoptr(XrlabFormula) f = m != NULL ? xrlab_formula_parse (xrlab_material_get_formula (m), NULL) : NULL;
+      GString *text = g_string_new (NULL);
+
+      molar[i] = rho_e[i] = NAN;
+      if (f != NULL)
+        {
+          const double *w = xrlab_formula_get_mass_fractions (f);
+          const int *z = xrlab_formula_get_ids (f);
+          molar[i] = xrlab_formula_get_molecular_weight (f);
+          rho_e[i] = xrlab_optics_electron_density (f, xrlab_material_get_density (m));
+          for (gsize a = 0; a < xrlab_formula_get_n_atoms (f); a++)
+            g_string_append_printf (text, "%s%s %.3g %%", a > 0 ? ", " : "", xrlab_element_get_symbol (z[a]),
+                                    w[a] * 100);
+        }
+      g_ptr_array_add (comp, g_string_free (text, FALSE));
+    }
+  g_ptr_array_add (comp, NULL);
+  xrlab_values_view_set_properties (self->values_view, (guint) n, molar, rho_e, (const char * const *) comp->pdata);
+}
+
 static void
 on_values_fetched (GObject      *source,
                    GAsyncResult *result,
@@ -455,6 +488,7 @@ on_values_fetched (GObject      *source,
   /* The table keeps the reply; its values are read in place. */
   xrlab_values_view_set_values (self->values_view, (guint) k, (const char * const *) names->pdata,
                                 notes, arrays->values, arrays, (GDestroyNotify) xrlab_engine_arrays_free);
+  set_value_properties (self, c->ids, k);
   closure_free (c);
 }
 
@@ -700,6 +734,11 @@ static void
 on_sweep_changed (XrlabSweepControls *controls,
                   XrlabWindow        *self)
 {
+  XrlabSweep sweep;
+
+  /* The table's energy is typed in the unit of the sweep. */
+  xrlab_sweep_controls_get_sweep (controls, &sweep);
+  xrlab_values_view_set_unit (self->values_view, sweep.unit);
   xrlab_window_data_invalidate (self);
   xrlab_window_session_changed (self);
 }
