@@ -611,6 +611,18 @@ test_quantity_switch (void)
         width = natural;
       g_assert_cmpint (natural, ==, width);
     }
+  /* The critical angle in degrees as well as in mrad. */
+  xrlab_plot_controls_set_quantity (pc, XRLAB_QUANTITY_CRITICAL_ANGLE_DEG);
+  g_assert_cmpint (xrlab_plot_controls_get_quantity (pc), ==, XRLAB_QUANTITY_CRITICAL_ANGLE_DEG);
+  settle ();
+  g_assert_cmpuint (xrlab_plot_data_get_n_series (plot_data ()), ==, 3);
+  /* A transmission is that of a layer: the legend gives its thickness. */
+  set_text (xrlab_material_row_get_thickness_editable (row (2)), "0.25");
+  xrlab_plot_controls_set_quantity (pc, XRLAB_QUANTITY_TRANSMISSION);
+  settle ();
+  g_assert_cmpstr (series (0)->label, ==, "Si, 1 µm");
+  g_assert_cmpstr (series (2)->label, ==, "Au, 0.25 µm");
+
   /* f1 starts at 29.3 eV, and the engine computes every quantity of a
    * material together: 20 eV is refused whatever is plotted. */
   xrlab_plot_controls_set_quantity (pc, XRLAB_QUANTITY_BETA);

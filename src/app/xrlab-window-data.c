@@ -356,6 +356,7 @@ on_plot_fetched (GObject      *source,
     {
       XrlabMaterial *m = material_by_id (self, arrays->ids[i], NULL);
       gboolean stale;
+      char *label;
       if (m == NULL || arrays->status[i] == XRLAB_ENGINE_VALUES_NONE)
         continue;
       /* A number that does not parse leaves the engine with the last valid
@@ -367,9 +368,19 @@ on_plot_fetched (GObject      *source,
           xrlab_material_get_error (m) == NULL)
         xrlab_material_set_error (m, arrays->messages[i]);
       xrlab_material_set_stale (m, stale);
-      xrlab_plot_data_add_series_scaled (data, xrlab_material_get_display_name (m), xrlab_material_get_color (m),
+      /* A transmission is that of a layer: its thickness belongs in the legend. */
+      if (c->quantity == XRLAB_QUANTITY_TRANSMISSION)
+        {
+          g_autofree char *t = xrlab_format_user_number (xrlab_material_get_thickness (m), FALSE);
+          /* TRANSLATORS: legend entry of a layer's transmission, e.g. "Si, 1 µm" */
+          label = g_strdup_printf (_("%s, %s µm"), xrlab_material_get_display_name (m), t);
+        }
+      else
+        label = g_strdup (xrlab_material_get_display_name (m));
+      xrlab_plot_data_add_series_scaled (data, label, xrlab_material_get_color (m),
                                          x, xrlab_engine_arrays_get (arrays, i, c->quantity), n_points,
                                          stale, info->display_scale);
+      g_clear_pointer (&label, g_free);
     }
   set_axes (self, c->quantity, c->sweep.unit);
   xrlab_plot_set_data (self->plot, data);
