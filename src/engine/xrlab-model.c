@@ -22,81 +22,6 @@
 
 G_DEFINE_QUARK (xrlab-model-error-quark, xrlab_model_error)
 
-/* ---- the vocabulary ------------------------------------------------------ */
-
-static const XrlabFnInfo fn_table[XRLAB_FN_COUNT] = {
-  [XRLAB_FN_GAUSS]        = { "Gauss",        XRLAB_FN_CLASS_PEAK, 3, { "A", "x0", "SD" } },
-  [XRLAB_FN_GAUSS_ASYM]   = { "GaussAsym",    XRLAB_FN_CLASS_PEAK, 4, { "A", "x0", "SD", "ratio" } },
-  [XRLAB_FN_LORENTZ]      = { "Lorentz",      XRLAB_FN_CLASS_PEAK, 3, { "A", "x0", "W" } },
-  [XRLAB_FN_VOIGT]        = { "Voigt",        XRLAB_FN_CLASS_PEAK, 4, { "A", "x0", "SD", "W" } },
-  [XRLAB_FN_GLS]          = { "GLS",          XRLAB_FN_CLASS_PEAK, 4, { "A", "x0", "F", "m" } },
-  [XRLAB_FN_GLP]          = { "GLP",          XRLAB_FN_CLASS_PEAK, 4, { "A", "x0", "F", "m" } },
-  [XRLAB_FN_DS]           = { "DS",           XRLAB_FN_CLASS_PEAK, 4, { "A", "x0", "F", "alpha" } },
-  [XRLAB_FN_OFFSET]       = { "Offset",       XRLAB_FN_CLASS_BACKGROUND, 1, { "y0" } },
-  [XRLAB_FN_LINBACK]      = { "LinBack",      XRLAB_FN_CLASS_BACKGROUND, 4, { "m", "b", "xStart", "xStop" } },
-  [XRLAB_FN_SHIRLEY]      = { "Shirley",      XRLAB_FN_CLASS_BACKGROUND, 1, { "pShirley" } },
-  [XRLAB_FN_STEP]         = { "stepFun",      XRLAB_FN_CLASS_TIME, 2, { "A", "t0" } },
-  [XRLAB_FN_LIN]          = { "linFun",       XRLAB_FN_CLASS_TIME, 2, { "m", "t0" } },
-  [XRLAB_FN_EXP]          = { "expFun",       XRLAB_FN_CLASS_TIME, 3, { "A", "tau", "t0" } },
-  [XRLAB_FN_SIN]          = { "sinFun",       XRLAB_FN_CLASS_TIME, 4, { "A", "f", "phi", "t0" } },
-  [XRLAB_FN_SINDIVX]      = { "sinDivX",      XRLAB_FN_CLASS_TIME, 3, { "A", "f", "t0" } },
-  [XRLAB_FN_ERF]          = { "erfFun",       XRLAB_FN_CLASS_TIME, 3, { "A", "SD", "t0" } },
-  [XRLAB_FN_SQRT]         = { "sqrtFun",      XRLAB_FN_CLASS_TIME, 2, { "A", "t0" } },
-  [XRLAB_FN_GAUSSCONV]    = { "gaussCONV",    XRLAB_FN_CLASS_KERNEL, 1, { "SD" } },
-  [XRLAB_FN_EXPSYMCONV]   = { "expSymCONV",   XRLAB_FN_CLASS_KERNEL, 1, { "tau" } },
-  [XRLAB_FN_EXPDECAYCONV] = { "expDecayCONV", XRLAB_FN_CLASS_KERNEL, 1, { "tau" } },
-  [XRLAB_FN_EXPRISECONV]  = { "expRiseCONV",  XRLAB_FN_CLASS_KERNEL, 1, { "tau" } },
-  [XRLAB_FN_BOXCONV]      = { "boxCONV",      XRLAB_FN_CLASS_KERNEL, 1, { "width" } },
-  [XRLAB_FN_PEXPDECAY]    = { "pExpDecay",    XRLAB_FN_CLASS_PROFILE, 2, { "A", "tau" } },
-  [XRLAB_FN_PLINEAR]      = { "pLinear",      XRLAB_FN_CLASS_PROFILE, 2, { "m", "b" } },
-  [XRLAB_FN_PGAUSS]       = { "pGauss",       XRLAB_FN_CLASS_PROFILE, 3, { "A", "x0", "SD" } },
-  [XRLAB_FN_NONE]         = { "none",         XRLAB_FN_CLASS_NONE, 0, { NULL } },
-};
-
-const XrlabFnInfo *
-xrlab_fn_info (XrlabFn fn)
-{
-  g_return_val_if_fail (fn < XRLAB_FN_COUNT, NULL);
-  return &fn_table[fn];
-}
-
-gboolean
-xrlab_fn_lookup (const char *name, XrlabFn *fn)
-{
-  for (guint i = 0; i < XRLAB_FN_COUNT; i++)
-    if (strcmp (fn_table[i].name, name) == 0)
-      {
-        *fn = (XrlabFn) i;
-        return TRUE;
-      }
-  return FALSE;
-}
-
-/* "Gauss, GaussAsym, ..." for the functions of two classes. */
-static char *
-fn_list (XrlabFnClass a, XrlabFnClass b)
-{
-  GString *s = g_string_new (NULL);
-
-  for (guint i = 0; i < XRLAB_FN_COUNT; i++)
-    if (fn_table[i].cls == a || fn_table[i].cls == b)
-      g_string_append_printf (s, "%s%s", s->len ? ", " : "", fn_table[i].name);
-  return g_string_free (s, FALSE);
-}
-
-static char *
-fn_param_list (XrlabFn fn)
-{
-  const XrlabFnInfo *info = &fn_table[fn];
-  GString *s = g_string_new (NULL);
-
-  for (guint i = 0; i < info->n_params; i++)
-    g_string_append_printf (s, "%s%s", i ? ", " : "", info->params[i]);
-  if (info->n_params == 0)
-    g_string_append (s, _("no parameters"));
-  return g_string_free (s, FALSE);
-}
-
 /* ---- a YAML tree that keeps order, repeats and lines ---------------------- */
 
 typedef enum { YN_SCALAR, YN_SEQ, YN_MAP } YNodeKind;
@@ -759,7 +684,7 @@ typedef struct {
 static gboolean
 fn_is_numbered (XrlabFn fn)
 {
-  XrlabFnClass c = fn_table[fn].cls;
+  XrlabFnClass c = xrlab_fn_info (fn)->cls;
   return c != XRLAB_FN_CLASS_BACKGROUND && c != XRLAB_FN_CLASS_KERNEL;
 }
 
@@ -768,7 +693,7 @@ static gboolean
 check_fn_class (Context ctx, const char *fn_name, gboolean known, XrlabFn fn,
                 const char *file, int line, const char *model_name, GError **error)
 {
-  XrlabFnClass c = known ? fn_table[fn].cls : XRLAB_FN_CLASS_NONE;
+  XrlabFnClass c = known ? xrlab_fn_info (fn)->cls : XRLAB_FN_CLASS_NONE;
   g_autofree char *list = NULL;
 
   switch (ctx)
@@ -798,7 +723,7 @@ check_fn_class (Context ctx, const char *fn_name, gboolean known, XrlabFn fn,
                    model_name, fn_name);
       else
         {
-          list = fn_list (XRLAB_FN_CLASS_PEAK, XRLAB_FN_CLASS_BACKGROUND);
+          list = xrlab_fn_list_names (XRLAB_FN_CLASS_PEAK, XRLAB_FN_CLASS_BACKGROUND);
           set_error (error, XRLAB_MODEL_ERROR_INVALID, file, line,
                      _("model “%s”: unknown component “%s” (energy components: %s)"),
                      model_name, fn_name, list);
@@ -809,7 +734,7 @@ check_fn_class (Context ctx, const char *fn_name, gboolean known, XrlabFn fn,
       if (known && (c == XRLAB_FN_CLASS_TIME || c == XRLAB_FN_CLASS_KERNEL
                     || c == XRLAB_FN_CLASS_NONE))
         return TRUE;
-      list = fn_list (XRLAB_FN_CLASS_TIME, XRLAB_FN_CLASS_KERNEL);
+      list = xrlab_fn_list_names (XRLAB_FN_CLASS_TIME, XRLAB_FN_CLASS_KERNEL);
       if (known && (c == XRLAB_FN_CLASS_PEAK || c == XRLAB_FN_CLASS_BACKGROUND))
         set_error (error, XRLAB_MODEL_ERROR_INVALID, file, line,
                    _("time model “%s”: “%s” is an energy component, not a time function "
@@ -831,7 +756,7 @@ check_fn_class (Context ctx, const char *fn_name, gboolean known, XrlabFn fn,
     default:
       if (known && c == XRLAB_FN_CLASS_PROFILE)
         return TRUE;
-      list = fn_list (XRLAB_FN_CLASS_PROFILE, XRLAB_FN_CLASS_PROFILE);
+      list = xrlab_fn_list_names (XRLAB_FN_CLASS_PROFILE, XRLAB_FN_CLASS_PROFILE);
       if (known)
         set_error (error, XRLAB_MODEL_ERROR_INVALID, file, line,
                    _("profile model “%s”: “%s” is not a profile function (profile "
@@ -944,7 +869,7 @@ build_components (const GArray *specs, Context ctx, const char *file, XrlabParam
   for (guint i = 0; i < specs->len; i++)
     {
       const CompSpec *s = &g_array_index (specs, CompSpec, i);
-      const XrlabFnInfo *info = &fn_table[s->fn];
+      const XrlabFnInfo *info = xrlab_fn_info (s->fn);
       XrlabComponent *c = g_new0 (XrlabComponent, 1);
       const YNode *v = s->value;
 
@@ -985,7 +910,7 @@ build_components (const GArray *specs, Context ctx, const char *file, XrlabParam
         }
       if (v->kind != YN_MAP)
         {
-          g_autofree char *plist = fn_param_list (s->fn);
+          g_autofree char *plist = xrlab_fn_list_params (s->fn);
           set_error (error, XRLAB_MODEL_ERROR_INVALID, file, ynode_is_null (v) ? c->line : v->line,
                      _("model “%s”: %s: expected its parameters (%s) as “name: [value, "
                        "vary, min, max]”, found %s"),
@@ -1002,7 +927,7 @@ build_components (const GArray *specs, Context ctx, const char *file, XrlabParam
             found |= strcmp (info->params[q], pk->text) == 0;
           if (!found)
             {
-              g_autofree char *plist = fn_param_list (s->fn);
+              g_autofree char *plist = xrlab_fn_list_params (s->fn);
               set_error (error, XRLAB_MODEL_ERROR_INVALID, file, pk->line,
                          _("model “%s”: %s has no parameter “%s” (%s takes %s)"),
                          s->model_name, c->name, pk->text, info->name, plist);
@@ -1038,7 +963,7 @@ build_components (const GArray *specs, Context ctx, const char *file, XrlabParam
             }
           if (spec == NULL)
             {
-              g_autofree char *plist = fn_param_list (s->fn);
+              g_autofree char *plist = xrlab_fn_list_params (s->fn);
               set_error (error, XRLAB_MODEL_ERROR_INVALID, file, c->line,
                          _("model “%s”: %s lacks parameter “%s” (%s takes %s)"),
                          s->model_name, c->name, info->params[q], info->name, plist);
@@ -1255,7 +1180,7 @@ xrlab_model_new (const XrlabModelFile *file, const char *name, GError **error)
                          model->eparams, error))
     return NULL;
   last = g_ptr_array_index (model->comps, model->comps->len - 1);
-  if (fn_table[last->fn].cls == XRLAB_FN_CLASS_BACKGROUND)
+  if (xrlab_fn_info (last->fn)->cls == XRLAB_FN_CLASS_BACKGROUND)
     {
       set_error (error, XRLAB_MODEL_ERROR_INVALID, file->path, last->line,
                  _("model “%s”: the last component, %s, is a background; backgrounds "
@@ -1402,7 +1327,7 @@ attach (XrlabModel *model, const char *param, const XrlabModelFile *file,
       {
         XrlabComponent *c = g_ptr_array_index (att->comps, i);
         XrlabComponent *next = i + 1 < att->comps->len ? g_ptr_array_index (att->comps, i + 1) : NULL;
-        if (fn_table[c->fn].cls == XRLAB_FN_CLASS_KERNEL
+        if (xrlab_fn_info (c->fn)->cls == XRLAB_FN_CLASS_KERNEL
             && (next == NULL || next->subcycle != c->subcycle))
           {
             set_error (error, XRLAB_MODEL_ERROR_INVALID, file->path, c->line,
@@ -1631,7 +1556,7 @@ const char *
 xrlab_model_component_function (const XrlabModel *model, gsize i)
 {
   g_return_val_if_fail (i < model->comps->len, NULL);
-  return fn_table[((XrlabComponent *) g_ptr_array_index (model->comps, i))->fn].name;
+  return xrlab_fn_info (((XrlabComponent *) g_ptr_array_index (model->comps, i))->fn)->name;
 }
 
 gsize
@@ -1656,7 +1581,7 @@ xrlab_model_get_param (const XrlabModel *model, gsize i, XrlabParamInfo *info)
   p = g_ptr_array_index (model->all, i);
   info->name = p->name;
   info->component = p->comp->name;
-  info->function = fn_table[p->comp->fn].name;
+  info->function = xrlab_fn_info (p->comp->fn)->name;
   info->role = p->role;
   info->host = p->host ? p->host->name : NULL;
   info->value = p->value;

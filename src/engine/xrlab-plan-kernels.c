@@ -3,7 +3,7 @@
  * The loops over the energy axis are written so that the compiler
  * vectorises them (an exp that is plain arithmetic, no branches in the
  * loop bodies) and, with GCC on x86-64, compiled for AVX-512, AVX2+FMA and
- * the baseline, picked at load time. Formulas: xrlab-model-private.h.
+ * the baseline, picked at load time. Formulas: xrlab-fn.h.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
