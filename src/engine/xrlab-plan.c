@@ -226,7 +226,6 @@ cell_of (const Slot *s, gsize t, gsize a, gsize n_a)
 /* ---- building -------------------------------------------------------------------------- */
 
 typedef struct {
-  const XrlabModel *model;
   XrlabPlan *plan;
   XrlabPlanFlags flags;
   GArray *slots;        /* Slot */
@@ -236,7 +235,6 @@ typedef struct {
   GArray *clock_tau, *clock_mask;
   GHashTable *clocks;   /* "attachment:subcycle" -> clock index + 1 */
   gint32 *state;        /* per parameter: 0 new, 1 in progress, 2 done */
-  GError **error;
 } Builder;
 
 static guint32
@@ -357,7 +355,7 @@ clock_for (Builder *b, const XrlabAttachment *att, int sub)
   return b->clock_tau->len / n_t - 1;
 }
 
-static guint32 ensure_param (Builder *b, XrlabParam *p, gboolean *ok);
+static guint32 ensure_param (Builder *b, XrlabParam *p);
 
 static guint32
 add_program (Builder *b, const XrlabExpr *expr)
@@ -387,17 +385,14 @@ add_program (Builder *b, const XrlabExpr *expr)
 /* Builds the steps for the value of an attachment (dynamics or profile) of
  * @p on top of slot @src; returns the new slot. */
 static guint32
-build_attachment (Builder *b, XrlabParam *p, const XrlabAttachment *att, guint32 src,
-                  gboolean *ok)
+build_attachment (Builder *b, XrlabParam *p, const XrlabAttachment *att, guint32 src)
 {
   g_autoptr(GArray) ins = g_array_new (FALSE, FALSE, sizeof (guint32));
   guint32 slot, first_fn = b->fns->len, n_fn = 0;
   GArray *deps;
 
-  for (guint i = 0; i < att->params->len && *ok; i++)
-    ensure_param (b, g_ptr_array_index (att->params, i), ok);
-  if (!*ok)
-    return 0;
+  for (guint i = 0; i < att->params->len; i++)
+    ensure_param (b, g_ptr_array_index (att->params, i));
 
   slot = new_slot (b, att->is_profile ? (SLOT_VA | (slot_at (b, src)->flags & SLOT_VT))
                                       : SLOT_VT);
@@ -442,7 +437,7 @@ build_attachment (Builder *b, XrlabParam *p, const XrlabAttachment *att, guint32
 
 /* Builds the slots and steps of @p (and of what it depends on). */
 static guint32
-ensure_param (Builder *b, XrlabParam *p, gboolean *ok)
+ensure_param (Builder *b, XrlabParam *p)
 {
   XrlabPlan *plan = b->plan;
   guint i = p->index;
@@ -459,13 +454,11 @@ ensure_param (Builder *b, XrlabParam *p, gboolean *ok)
       g_autofree guint32 *ins = g_new (guint32, MAX (1, n));
       guint32 flags = 0, prog;
 
-      for (guint r = 0; r < n && *ok; r++)
+      for (guint r = 0; r < n; r++)
         {
-          ins[r] = ensure_param (b, p->refs[r], ok);
+          ins[r] = ensure_param (b, p->refs[r]);
           flags |= slot_at (b, ins[r])->flags;
         }
-      if (!*ok)
-        return 0;
       slot = new_slot (b, flags);
       for (guint r = 0; r < n; r++)
         deps_union (slot_deps (b, slot), slot_deps (b, ins[r]));
@@ -487,9 +480,9 @@ ensure_param (Builder *b, XrlabParam *p, gboolean *ok)
   plan->param_base_slot[i] = slot;
 
   if (p->role == XRLAB_PARAM_ENERGY && attachment_active (b, p->dyn))
-    slot = build_attachment (b, p, p->dyn, slot, ok);
-  if (*ok && p->role == XRLAB_PARAM_ENERGY && attachment_active (b, p->profile))
-    slot = build_attachment (b, p, p->profile, slot, ok);
+    slot = build_attachment (b, p, p->dyn, slot);
+  if (p->role == XRLAB_PARAM_ENERGY && attachment_active (b, p->profile))
+    slot = build_attachment (b, p, p->profile, slot);
 
   plan->param_slot[i] = slot;
   b->state[i] = 2;
@@ -1520,10 +1513,8 @@ xrlab_plan_new_full (const XrlabModel *model, const double *energy, gsize n_ener
   plan->param_theta = g_new (gint32, plan->n_params);
   plan->param_prog = g_new (gint32, plan->n_params);
   plan->param_refs_off = g_new0 (guint32, plan->n_params);
-  b.model = m;
   b.plan = plan;
   b.flags = flags;
-  b.error = error;
   for (guint i = 0; i < m->all->len; i++)
     {
       XrlabParam *p = g_ptr_array_index (m->all, i);
@@ -1569,9 +1560,8 @@ xrlab_plan_new_full (const XrlabModel *model, const double *energy, gsize n_ener
       g_array_append_val (b.clock_tau, time[i]);
       g_array_append_val (b.clock_mask, one);
     }
-  for (guint i = 0; i < m->all->len && ok; i++)
-    ensure_param (&b, g_ptr_array_index (m->all, i), &ok);
-  g_assert (ok);
+  for (guint i = 0; i < m->all->len; i++)
+    ensure_param (&b, g_ptr_array_index (m->all, i));
 
   /* expressions on base values, for xrlab_plan_param_values */
   for (guint i = 0; i < b.steps->len; i++)
