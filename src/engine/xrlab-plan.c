@@ -24,6 +24,7 @@
 #include "config.h"
 
 #include "xrlab-plan.h"
+#include "xrlab-parallel.h"
 #include "xrlab-plan-private.h"
 #include "xrlab-util.h"
 
@@ -176,13 +177,8 @@ typedef struct {
   double *jtmp;                        /* 8 n_e */
 } Scratch;
 
-typedef void (*RowJob) (XrlabPlanWorkspace *ws, guint tid);
-
-typedef struct {
-  XrlabPlanWorkspace *ws;
-  guint tid;
-  GThread *thread;
-} Worker;
+/* Rows [r0, r1) of the current call, with scratch @sc. */
+typedef void (*RowJob) (XrlabPlanWorkspace *ws, Scratch *sc, gsize r0, gsize r1);
 
 struct _XrlabPlanWorkspace {
   const XrlabPlan *plan;
@@ -200,20 +196,13 @@ struct _XrlabPlanWorkspace {
   double *coef1d;                       /* n_partials1d × nthp */
   guint32 *q1_peak, *q1_other;
   gsize n1_peak, n1_other;
-  Scratch *scratch;                     /* one per thread */
+  Scratch *scratch;                     /* one per part of a call */
 
   /* the current call */
   const double *theta;
   double *out, *jac;
 
-  /* helper threads */
-  guint n_threads;
-  Worker *workers;
-  GMutex lock;
-  GCond start, done;
-  guint generation, pending;
-  gboolean quit;
-  RowJob job;
+  guint n_threads;                      /* parts of a call (xrlab_parallel_run) */
 };
 
 static inline gsize
@@ -991,90 +980,54 @@ jac_row (const XrlabPlan *plan, XrlabPlanWorkspace *ws, Scratch *sc, gsize t, do
 }
 
 static void
-rows_range (const XrlabPlan *plan, const XrlabPlanWorkspace *ws, guint tid, gsize *r0,
-            gsize *r1)
+job_eval (XrlabPlanWorkspace *ws, Scratch *sc, gsize r0, gsize r1)
 {
-  gsize nr = plan->rows_vary ? plan->n_rows : 1;
-  *r0 = nr * tid / ws->n_threads;
-  *r1 = nr * (tid + 1) / ws->n_threads;
+  const XrlabPlan *plan = ws->plan;
+
+  for (gsize t = r0; t < r1; t++)
+    eval_row (plan, ws, sc, t, ws->out + t * plan->n_e);
 }
 
 static void
-job_eval (XrlabPlanWorkspace *ws, guint tid)
+job_jac (XrlabPlanWorkspace *ws, Scratch *sc, gsize r0, gsize r1)
 {
   const XrlabPlan *plan = ws->plan;
-  gsize r0, r1;
 
-  rows_range (plan, ws, tid, &r0, &r1);
   for (gsize t = r0; t < r1; t++)
-    eval_row (plan, ws, &ws->scratch[tid], t, ws->out + t * plan->n_e);
-}
-
-static void
-job_jac (XrlabPlanWorkspace *ws, guint tid)
-{
-  const XrlabPlan *plan = ws->plan;
-  gsize r0, r1;
-
-  rows_range (plan, ws, tid, &r0, &r1);
-  for (gsize t = r0; t < r1; t++)
-    jac_row (plan, ws, &ws->scratch[tid], t, ws->out ? ws->out + t * plan->n_e : NULL,
+    jac_row (plan, ws, sc, t, ws->out ? ws->out + t * plan->n_e : NULL,
              ws->jac + t * plan->n_e * plan->n_theta);
 }
 
-/* ---- helper threads --------------------------------------------------------------------------- */
+/* ---- parts of a call on the pool ---------------------------------------------------------------- */
 
-static gpointer
-worker_main (gpointer data)
+typedef struct {
+  XrlabPlanWorkspace *ws;
+  RowJob job;
+  gsize n_rows;
+} RowRun;
+
+/* Part @part of ws->n_threads: a contiguous block of rows, its own scratch. */
+static void
+run_part (gpointer data, guint part)
 {
-  Worker *wk = data;
-  XrlabPlanWorkspace *ws = wk->ws;
-  guint seen = 0;
+  const RowRun *run = data;
+  guint n_parts = run->ws->n_threads;
 
-  g_mutex_lock (&ws->lock);
-  for (;;)
-    {
-      while (ws->generation == seen && !ws->quit)
-        g_cond_wait (&ws->start, &ws->lock);
-      if (ws->quit)
-        break;
-      seen = ws->generation;
-      g_mutex_unlock (&ws->lock);
-      ws->job (ws, wk->tid);
-      g_mutex_lock (&ws->lock);
-      if (--ws->pending == 0)
-        g_cond_signal (&ws->done);
-    }
-  g_mutex_unlock (&ws->lock);
-  return NULL;
+  run->job (run->ws, &run->ws->scratch[part], run->n_rows * part / n_parts,
+            run->n_rows * (part + 1) / n_parts);
 }
 
 static void
 run_job (XrlabPlanWorkspace *ws, RowJob job)
 {
-  gsize nr = ws->plan->rows_vary ? ws->plan->n_rows : 1;
+  RowRun run = { ws, job, ws->plan->rows_vary ? ws->plan->n_rows : 1 };
 
-  if (ws->n_threads == 1 || nr < 2 * ws->n_threads)
+  if (ws->n_threads == 1 || run.n_rows < 2 * ws->n_threads)
     {
-      guint saved = ws->n_threads;
-      ws->n_threads = 1;
-      job (ws, 0);
-      ws->n_threads = saved;
+      job (ws, &ws->scratch[0], 0, run.n_rows);
       return;
     }
-  g_mutex_lock (&ws->lock);
-  ws->job = job;
-  ws->pending = ws->n_threads - 1;
-  ws->generation++;
-  g_cond_broadcast (&ws->start);
-  g_mutex_unlock (&ws->lock);
-
-  job (ws, 0);
-
-  g_mutex_lock (&ws->lock);
-  while (ws->pending > 0)
-    g_cond_wait (&ws->done, &ws->lock);
-  g_mutex_unlock (&ws->lock);
+  xrlab_parallel_run (xrlab_parallel_default (), ws->n_threads, run_part, &run);
 }
 
 /* ---- calls ---------------------------------------------------------------------------------------- */
@@ -1210,7 +1163,7 @@ auto_threads (const XrlabPlan *plan)
 
   if (!plan->rows_vary || plan->n_rows < 4)
     return 1;
-  return CLAMP (n, 1, MIN (g_get_num_processors (), 8));
+  return CLAMP (n, 1, MIN (xrlab_parallel_n_threads (xrlab_parallel_default ()), 8));
 }
 
 XrlabPlanWorkspace *
@@ -1291,19 +1244,6 @@ xrlab_plan_workspace_new (const XrlabPlan *plan, guint n_threads)
       sc->acc = g_new0 (double, plan->nthp);
       sc->sh = g_new0 (double, plan->nthp);
     }
-  g_mutex_init (&ws->lock);
-  g_cond_init (&ws->start);
-  g_cond_init (&ws->done);
-  if (ws->n_threads > 1)
-    {
-      ws->workers = g_new0 (Worker, ws->n_threads);
-      for (guint i = 1; i < ws->n_threads; i++)
-        {
-          ws->workers[i].ws = ws;
-          ws->workers[i].tid = i;
-          ws->workers[i].thread = g_thread_new ("xrlab-plan", worker_main, &ws->workers[i]);
-        }
-    }
   return ws;
 }
 
@@ -1312,19 +1252,6 @@ xrlab_plan_workspace_free (XrlabPlanWorkspace *ws)
 {
   if (ws == NULL)
     return;
-  if (ws->workers)
-    {
-      g_mutex_lock (&ws->lock);
-      ws->quit = TRUE;
-      g_cond_broadcast (&ws->start);
-      g_mutex_unlock (&ws->lock);
-      for (guint i = 1; i < ws->n_threads; i++)
-        g_thread_join (ws->workers[i].thread);
-      g_free (ws->workers);
-    }
-  g_mutex_clear (&ws->lock);
-  g_cond_clear (&ws->start);
-  g_cond_clear (&ws->done);
   for (guint i = 0; i < ws->n_threads; i++)
     {
       Scratch *sc = &ws->scratch[i];
