@@ -735,6 +735,20 @@ test_seed_and_fix (void)
         g_assert_cmpfloat (d[iF2 * nth + k], ==, 0.0);     /* follows a fixed parameter */
         g_assert_cmpfloat (d[xrlab_plan_theta_param (plan, k) * nth + k], ==, 1.0);
       }
+
+    /* which parameters change with θ: those with a nonzero gradient here */
+    g_assert_true (xrlab_plan_param_depends_on_theta (plan, iA2));
+    g_assert_true (xrlab_plan_param_depends_on_theta (plan, ix2));
+    g_assert_false (xrlab_plan_param_depends_on_theta (plan, iF2));
+    g_assert_false (xrlab_plan_param_depends_on_theta (plan,
+                                                        xrlab_model_find_param (m, "Offset_y0")));
+    for (gsize i = 0; i < np; i++)
+      {
+        gboolean any = FALSE;
+        for (gsize k = 0; k < nth; k++)
+          any |= d[i * nth + k] != 0.0;
+        g_assert_cmpint (xrlab_plan_param_depends_on_theta (plan, i), ==, any);
+      }
   }
 }
 

@@ -12,7 +12,6 @@
 
 #include <glib/gi18n-lib.h>
 
-#include "xrlab-expr.h"
 #include "xrlab-plan.h"
 #include "xrlab-util.h"
 
@@ -953,61 +952,14 @@ xrlab_fitflow_result_find (const XrlabFitflowResult *r, const char *name)
   return -1;
 }
 
-/* Which model parameters depend on θ: the free ones and the expressions
- * reaching one of them (n_params flags, g_free). */
-static gboolean *
-theta_dependence (const XrlabPlan *plan, const XrlabModel *model)
-{
-  const gsize n = xrlab_model_n_params (model);
-  gboolean *dep = g_new0 (gboolean, MAX (n, 1));
-  gboolean changed = TRUE;
-
-  for (gsize i = 0; i < n; i++)
-    {
-      XrlabParamInfo info;
-      xrlab_model_get_param (model, i, &info);
-      dep[i] = xrlab_plan_find_theta (plan, info.name) >= 0;
-    }
-  for (gsize round = 0; changed && round <= n; round++)
-    {
-      changed = FALSE;
-      for (gsize i = 0; i < n; i++)
-        {
-          XrlabParamInfo info;
-          g_autoptr(XrlabExpr) e = NULL;
-
-          xrlab_model_get_param (model, i, &info);
-          if (dep[i] || info.expr == NULL || (e = xrlab_expr_parse (info.expr, NULL)) == NULL)
-            continue;
-          for (guint r = 0; r < xrlab_expr_n_refs (e); r++)
-            {
-              const char *ref = xrlab_expr_ref (e, r);
-              gssize j = xrlab_model_find_param (model, ref);
-              if (j < 0 && info.host != NULL)
-                {
-                  /* names inside a time model or profile are local to it */
-                  g_autofree char *full = g_strdup_printf ("%s_%s", info.host, ref);
-                  j = xrlab_model_find_param (model, full);
-                }
-              if (j >= 0 && dep[j])
-                {
-                  dep[i] = changed = TRUE;
-                  break;
-                }
-            }
-        }
-    }
-  return dep;
-}
-
 /* Values and errors of every model parameter at θ with covariance @covar
- * (NULL or !@valid: errors of derived parameters NaN). @dep from
- * theta_dependence; @values, @errors have n_params entries; @pv, @dv are
- * scratch of n_plan_params and n_plan_params × p. */
+ * (NULL or !@valid: errors of derived parameters NaN, as are those of the
+ * parameters that do not depend on θ); @values, @errors have n_params
+ * entries; @pv, @dv are scratch of n_plan_params and n_plan_params × p. */
 static void
-param_values_errors (const XrlabPlan *plan, const XrlabModel *model, const gboolean *dep,
-                     const double *theta, const double *theta_err, const double *covar,
-                     gboolean valid, double *pv, double *dv, double *values, double *errors)
+param_values_errors (const XrlabPlan *plan, const XrlabModel *model, const double *theta,
+                     const double *theta_err, const double *covar, gboolean valid, double *pv,
+                     double *dv, double *values, double *errors)
 {
   const gsize p = xrlab_plan_n_theta (plan), np = xrlab_plan_n_params (plan);
   const gsize n = xrlab_model_n_params (model);
@@ -1030,7 +982,8 @@ param_values_errors (const XrlabPlan *plan, const XrlabModel *model, const gbool
       k = xrlab_plan_find_theta (plan, info.name);
       if (k >= 0)
         errors[i] = theta_err[k];
-      else if (dep[i] && pi >= 0 && valid && covar != NULL)
+      else if (pi >= 0 && xrlab_plan_param_depends_on_theta (plan, pi) && valid
+               && covar != NULL)
         {
           const double *g = dv + pi * p;
           double var = 0.0;
@@ -1066,11 +1019,8 @@ result_new (const XrlabFitflow *f, Prep *pr, XrlabFitflowCtx *c, XrlabFitResult 
   r->data = g_memdup2 (c->y, (pr->stage == XRLAB_FITFLOW_STAGE_2D ? pr->rows : 1)
                               * f->ncw * sizeof (double));
 
-  {
-    g_autofree gboolean *dep = theta_dependence (c->plan, pr->model);
-    param_values_errors (c->plan, pr->model, dep, fr->values, fr->errors, fr->covar,
-                         fr->errors_valid, pv, dv, values, errors);
-  }
+  param_values_errors (c->plan, pr->model, fr->values, fr->errors, fr->covar,
+                       fr->errors_valid, pv, dv, values, errors);
   r->model = xrlab_model_copy (pr->model);
   for (gsize k = 0; k < p; k++)
     if (!xrlab_model_set_value (r->model, pr->names[k], fr->values[k], error))
@@ -1302,7 +1252,6 @@ typedef struct {
   GError *error;                   /* the first error */
   gssize *x0_theta;                /* θ indices of the tracked positions, −1 terminated */
   double seed_max_e;               /* energy of the baseline maximum (NaN: no tracking) */
-  gboolean *dep;                   /* theta_dependence */
   gsize *column;                   /* model parameter of each output column */
 } SbsJob;
 
@@ -1417,7 +1366,7 @@ sbs_worker (gpointer data)
           sbs_fail (job, g_steal_pointer (&err), out->delay[s]);
           break;
         }
-      param_values_errors (pr->plan, pr->model, job->dep, fr->values, fr->errors,
+      param_values_errors (pr->plan, pr->model, fr->values, fr->errors,
                            fr->covar, fr->errors_valid, pv, dv, values, errors);
       for (gsize i = 0; i < n; i++)
         {
@@ -1515,7 +1464,6 @@ xrlab_fitflow_fit_sbs (XrlabFitflow *flow, const XrlabModel *model, GCancellable
   job.cancellable = cancellable;
   g_mutex_init (&job.lock);
   job.seed_max_e = NAN;
-  job.dep = theta_dependence (pr.plan, pr.model);
   job.x0_theta = g_new (gssize, pr.n_theta + 1);
   {
     gsize m = 0;
@@ -1546,7 +1494,6 @@ xrlab_fitflow_fit_sbs (XrlabFitflow *flow, const XrlabModel *model, GCancellable
     g_thread_join (g_ptr_array_index (threads, t));
 
   g_free (job.x0_theta);
-  g_free (job.dep);
   g_free (job.column);
   g_mutex_clear (&job.lock);
   prep_clear (&pr);

@@ -483,6 +483,20 @@ collect_base_exprs (Builder *b, const XrlabModel *m)
   plan->base_refs = STEAL (g_steal_pointer (&base_refs), guint32);
   plan->n_base_order = base_order->len;
   plan->base_order = STEAL (g_steal_pointer (&base_order), guint32);
+
+  /* θ entries, then the expressions reaching one, in dependence order */
+  plan->param_dep = g_new0 (gboolean, MAX (plan->n_params, 1));
+  for (gsize i = 0; i < plan->n_params; i++)
+    plan->param_dep[i] = plan->param_theta[i] >= 0;
+  for (gsize o = 0; o < plan->n_base_order; o++)
+    {
+      guint32 i = plan->base_order[o];
+      const guint32 *ref = plan->base_refs + plan->param_refs_off[i];
+      XrlabParam *p = g_ptr_array_index (m->all, i);
+
+      for (guint r = 0; r < xrlab_expr_n_refs (p->expr) && !plan->param_dep[i]; r++)
+        plan->param_dep[i] = plan->param_dep[ref[r]];
+    }
 }
 
 /* What kernels need of the delay axis: strictly increasing, its trapezoid
@@ -852,6 +866,7 @@ xrlab_plan_free (XrlabPlan *plan)
   g_free (plan->param_refs_off);
   g_free (plan->base_refs);
   g_free (plan->base_order);
+  g_free (plan->param_dep);
   g_free (plan->theta_param);
   g_free (plan->theta_init);
   g_free (plan->theta_lo);

@@ -215,6 +215,8 @@ struct _XrlabPlan {
 
   GMutex lock;
   XrlabPlanWorkspace *own_ws;
+
+  gboolean *param_dep;       /* per parameter: its base value changes with θ */
 };
 
 /* ---- workspaces (xrlab-plan-workspace.c) ------------------------------------------ */

@@ -153,6 +153,13 @@ xrlab_plan_param_gradients (const XrlabPlan *plan, const double *theta, double *
     }
 }
 
+gboolean
+xrlab_plan_param_depends_on_theta (const XrlabPlan *plan, gsize i)
+{
+  g_return_val_if_fail (i < plan->n_params, FALSE);
+  return plan->param_dep[i];
+}
+
 void
 xrlab_plan_param_values (const XrlabPlan *plan, const double *theta, double *values)
 {

@@ -154,6 +154,10 @@ void        xrlab_plan_param_values (const XrlabPlan *plan, const double *theta,
  * of θ, the variance of parameter i is g_i^T C g_i. */
 void        xrlab_plan_param_gradients (const XrlabPlan *plan, const double *theta,
                                         double *values, double *dvalues);
+/* TRUE when the base value of parameter @i changes with θ: it is a θ entry
+ * or an expression that reaches one (through other expressions); FALSE
+ * when its gradient is zero by construction. */
+gboolean    xrlab_plan_param_depends_on_theta (const XrlabPlan *plan, gsize i);
 
 /* ---- evaluation ------------------------------------------------------------ */
 
