@@ -201,6 +201,142 @@ set_data (XrlabFit *fit, const double *data, XrlabFitSigmaKind kind, const doubl
   return TRUE;
 }
 
+/* The sizes, the layout, the callbacks and the options of @pr; sets the
+ * layout of @fit. */
+static gboolean
+check_problem (XrlabFit *fit, const XrlabFitProblem *pr, GError **error)
+{
+  if (pr->n == 0)
+    {
+      g_set_error (error, XRLAB_FIT_ERROR, XRLAB_FIT_ERROR_EMPTY,
+                   _("There are no points to fit: the fit window is empty"));
+      return FALSE;
+    }
+  if (pr->p == 0)
+    {
+      g_set_error (error, XRLAB_FIT_ERROR, XRLAB_FIT_ERROR_INVALID,
+                   _("There are no free parameters to fit"));
+      return FALSE;
+    }
+  if (pr->n < pr->p)
+    {
+      g_autofree char *params = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                              "%zu free parameter",
+                                                              "%zu free parameters", pr->p),
+                                                 pr->p);
+
+      /* TRANSLATORS: the %s is "%zu free parameters" */
+      g_set_error (error, XRLAB_FIT_ERROR, XRLAB_FIT_ERROR_TOO_FEW_POINTS,
+                   g_dngettext (GETTEXT_PACKAGE,
+                                "%zu point is too few for %s: "
+                                "widen the fit window or fix some parameters",
+                                "%zu points are too few for %s: "
+                                "widen the fit window or fix some parameters", pr->n),
+                   pr->n, params);
+      return FALSE;
+    }
+  if (pr->n_rows == 0 && pr->n_cols == 0)
+    {
+      fit->n_rows = 1;
+      fit->n_cols = pr->n;
+    }
+  else if (pr->n_rows * pr->n_cols != pr->n)
+    {
+      g_set_error (error, XRLAB_FIT_ERROR, XRLAB_FIT_ERROR_INVALID,
+                   g_dngettext (GETTEXT_PACKAGE, "A layout of %zu × %zu does not hold %zu point",
+                                "A layout of %zu × %zu does not hold %zu points", pr->n),
+                   pr->n_rows, pr->n_cols, pr->n);
+      return FALSE;
+    }
+  else
+    {
+      fit->n_rows = pr->n_rows;
+      fit->n_cols = pr->n_cols;
+    }
+  if (pr->model == NULL)
+    {
+      g_set_error (error, XRLAB_FIT_ERROR, XRLAB_FIT_ERROR_INVALID,
+                   _("The fit has no model function"));
+      return FALSE;
+    }
+  if (pr->jacobian == NULL && fit->options.method != XRLAB_FIT_METHOD_FD)
+    {
+      g_set_error (error, XRLAB_FIT_ERROR, XRLAB_FIT_ERROR_INVALID,
+                   _("The fit has no Jacobian function (only the finite-difference "
+                     "method works without one)"));
+      return FALSE;
+    }
+  if (!(fit->options.xtol >= 0 && fit->options.gtol >= 0 && fit->options.ftol >= 0
+        && fit->options.max_iter > 0))
+    {
+      g_set_error (error, XRLAB_FIT_ERROR, XRLAB_FIT_ERROR_INVALID,
+                   _("The tolerances must not be negative and the iteration limit must "
+                     "be positive"));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* The names of the parameters ("p1", ... where none is given), distinct. */
+static gboolean
+set_names (XrlabFit *fit, const XrlabFitProblem *pr, GError **error)
+{
+  fit->names = g_new0 (char *, pr->p + 1);
+  for (gsize j = 0; j < pr->p; j++)
+    {
+      if (pr->names != NULL && pr->names[j] != NULL)
+        fit->names[j] = g_strdup (pr->names[j]);
+      else
+        fit->names[j] = g_strdup_printf ("p%" G_GSIZE_FORMAT, j + 1);
+      for (gsize k = 0; k < j; k++)
+        if (g_str_equal (fit->names[k], fit->names[j]))
+          {
+            g_set_error (error, XRLAB_FIT_ERROR, XRLAB_FIT_ERROR_INVALID,
+                         _("Two parameters are called “%s”"), fit->names[j]);
+            return FALSE;
+          }
+    }
+  return TRUE;
+}
+
+/* The bounds and the kind of transform each parameter gets. */
+static gboolean
+set_bounds (XrlabFit *fit, const XrlabFitProblem *pr, GError **error)
+{
+  fit->lower = g_new (double, pr->p);
+  fit->upper = g_new (double, pr->p);
+  fit->bound = g_new (BoundKind, pr->p);
+  for (gsize j = 0; j < pr->p; j++)
+    {
+      double lo = pr->lower ? pr->lower[j] : -INFINITY;
+      double hi = pr->upper ? pr->upper[j] : INFINITY;
+      char b1[XRLAB_DTOA_BUFSIZE], b2[XRLAB_DTOA_BUFSIZE];
+
+      if (isnan (lo) || isnan (hi) || lo == INFINITY || hi == -INFINITY || !(lo < hi))
+        {
+          g_set_error (error, XRLAB_FIT_ERROR, XRLAB_FIT_ERROR_INVALID,
+                       _("Parameter “%s”: the bounds [%s, %s] leave no room (the lower "
+                         "bound must be below the upper one; fix the parameter instead)"),
+                       fit->names[j], xrlab_format_double (lo, b1),
+                       xrlab_format_double (hi, b2));
+          return FALSE;
+        }
+      fit->lower[j] = lo;
+      fit->upper[j] = hi;
+      if (isfinite (lo) && isfinite (hi))
+        fit->bound[j] = BOUND_BOTH;
+      else if (isfinite (lo))
+        fit->bound[j] = BOUND_LOWER;
+      else if (isfinite (hi))
+        fit->bound[j] = BOUND_UPPER;
+      else
+        fit->bound[j] = BOUND_NONE;
+      if (fit->bound[j] != BOUND_NONE)
+        fit->any_bound = TRUE;
+    }
+  return TRUE;
+}
+
 XrlabFit *
 xrlab_fit_new (const XrlabFitProblem *pr, const XrlabFitOptions *options, GError **error)
 {
@@ -223,126 +359,9 @@ xrlab_fit_new (const XrlabFitProblem *pr, const XrlabFitOptions *options, GError
   fit->sigma_kind = pr->sigma_kind;
   fit->bad_jac_param = -1;
 
-  if (pr->n == 0)
-    {
-      g_set_error (error, XRLAB_FIT_ERROR, XRLAB_FIT_ERROR_EMPTY,
-                   _("There are no points to fit: the fit window is empty"));
-      return NULL;
-    }
-  if (pr->p == 0)
-    {
-      g_set_error (error, XRLAB_FIT_ERROR, XRLAB_FIT_ERROR_INVALID,
-                   _("There are no free parameters to fit"));
-      return NULL;
-    }
-  if (pr->n < pr->p)
-    {
-      g_autofree char *params = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                                              "%zu free parameter",
-                                                              "%zu free parameters", pr->p),
-                                                 pr->p);
-
-      /* TRANSLATORS: the %s is "%zu free parameters" */
-      g_set_error (error, XRLAB_FIT_ERROR, XRLAB_FIT_ERROR_TOO_FEW_POINTS,
-                   g_dngettext (GETTEXT_PACKAGE,
-                                "%zu point is too few for %s: "
-                                "widen the fit window or fix some parameters",
-                                "%zu points are too few for %s: "
-                                "widen the fit window or fix some parameters", pr->n),
-                   pr->n, params);
-      return NULL;
-    }
-  if (pr->n_rows == 0 && pr->n_cols == 0)
-    {
-      fit->n_rows = 1;
-      fit->n_cols = pr->n;
-    }
-  else if (pr->n_rows * pr->n_cols != pr->n)
-    {
-      g_set_error (error, XRLAB_FIT_ERROR, XRLAB_FIT_ERROR_INVALID,
-                   g_dngettext (GETTEXT_PACKAGE, "A layout of %zu × %zu does not hold %zu point",
-                                "A layout of %zu × %zu does not hold %zu points", pr->n),
-                   pr->n_rows, pr->n_cols, pr->n);
-      return NULL;
-    }
-  else
-    {
-      fit->n_rows = pr->n_rows;
-      fit->n_cols = pr->n_cols;
-    }
-  if (pr->model == NULL)
-    {
-      g_set_error (error, XRLAB_FIT_ERROR, XRLAB_FIT_ERROR_INVALID,
-                   _("The fit has no model function"));
-      return NULL;
-    }
-  if (pr->jacobian == NULL && fit->options.method != XRLAB_FIT_METHOD_FD)
-    {
-      g_set_error (error, XRLAB_FIT_ERROR, XRLAB_FIT_ERROR_INVALID,
-                   _("The fit has no Jacobian function (only the finite-difference "
-                     "method works without one)"));
-      return NULL;
-    }
-  if (!(fit->options.xtol >= 0 && fit->options.gtol >= 0 && fit->options.ftol >= 0
-        && fit->options.max_iter > 0))
-    {
-      g_set_error (error, XRLAB_FIT_ERROR, XRLAB_FIT_ERROR_INVALID,
-                   _("The tolerances must not be negative and the iteration limit must "
-                     "be positive"));
-      return NULL;
-    }
-
-  /* names */
-  fit->names = g_new0 (char *, pr->p + 1);
-  for (gsize j = 0; j < pr->p; j++)
-    {
-      if (pr->names != NULL && pr->names[j] != NULL)
-        fit->names[j] = g_strdup (pr->names[j]);
-      else
-        fit->names[j] = g_strdup_printf ("p%" G_GSIZE_FORMAT, j + 1);
-      for (gsize k = 0; k < j; k++)
-        if (g_str_equal (fit->names[k], fit->names[j]))
-          {
-            g_set_error (error, XRLAB_FIT_ERROR, XRLAB_FIT_ERROR_INVALID,
-                         _("Two parameters are called “%s”"), fit->names[j]);
-            return NULL;
-          }
-    }
-
-  /* bounds */
-  fit->lower = g_new (double, pr->p);
-  fit->upper = g_new (double, pr->p);
-  fit->bound = g_new (BoundKind, pr->p);
-  for (gsize j = 0; j < pr->p; j++)
-    {
-      double lo = pr->lower ? pr->lower[j] : -INFINITY;
-      double hi = pr->upper ? pr->upper[j] : INFINITY;
-      char b1[XRLAB_DTOA_BUFSIZE], b2[XRLAB_DTOA_BUFSIZE];
-
-      if (isnan (lo) || isnan (hi) || lo == INFINITY || hi == -INFINITY || !(lo < hi))
-        {
-          g_set_error (error, XRLAB_FIT_ERROR, XRLAB_FIT_ERROR_INVALID,
-                       _("Parameter “%s”: the bounds [%s, %s] leave no room (the lower "
-                         "bound must be below the upper one; fix the parameter instead)"),
-                       fit->names[j], xrlab_format_double (lo, b1),
-                       xrlab_format_double (hi, b2));
-          return NULL;
-        }
-      fit->lower[j] = lo;
-      fit->upper[j] = hi;
-      if (isfinite (lo) && isfinite (hi))
-        fit->bound[j] = BOUND_BOTH;
-      else if (isfinite (lo))
-        fit->bound[j] = BOUND_LOWER;
-      else if (isfinite (hi))
-        fit->bound[j] = BOUND_UPPER;
-      else
-        fit->bound[j] = BOUND_NONE;
-      if (fit->bound[j] != BOUND_NONE)
-        fit->any_bound = TRUE;
-    }
-
-  if (!set_data (fit, pr->data, pr->sigma_kind, pr->sigma, error))
+  if (!check_problem (fit, pr, error) || !set_names (fit, pr, error)
+      || !set_bounds (fit, pr, error)
+      || !set_data (fit, pr->data, pr->sigma_kind, pr->sigma, error))
     return NULL;
 
   fit->theta = g_new0 (double, pr->p);
