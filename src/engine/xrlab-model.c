@@ -1,15 +1,16 @@
 /* xrlab-model.c -- spectral models from trspecfit-format model files
  *
- * The file is read with libyaml's event API into a small tree that keeps
- * the order of keys and repeated keys (a model may list GLP twice) and the
- * line of every node, so that every error can name file and line. Models are
- * checked when they are used, like trspecfit does.
+ * The file is read into a tree that keeps the order of keys and repeated
+ * keys (a model may list GLP twice) and the line of every node, so that
+ * every error can name file and line (xrlab-yaml-tree.c). Models are checked
+ * when they are used, like trspecfit does.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
 
 #include "xrlab-model-private.h"
+#include "xrlab-yaml-tree.h"
 #include "xrlab-util.h"
 
 #include <errno.h>
@@ -18,249 +19,14 @@
 #include <string.h>
 
 #include <glib/gi18n-lib.h>
-#include <yaml.h>
 
 G_DEFINE_QUARK (xrlab-model-error-quark, xrlab_model_error)
-
-/* ---- a YAML tree that keeps order, repeats and lines ---------------------- */
-
-typedef enum { YN_SCALAR, YN_SEQ, YN_MAP } YNodeKind;
-
-typedef struct _YNode YNode;
-struct _YNode {
-  YNodeKind kind;
-  int line, col;      /* 1-based */
-  char *text;         /* scalars */
-  gboolean plain;     /* a plain (unquoted) scalar */
-  GPtrArray *kids;    /* sequences: items; mappings: key, value, key, value, ... */
-};
-
-static void
-ynode_free (YNode *n)
-{
-  if (n == NULL)
-    return;
-  g_free (n->text);
-  if (n->kids)
-    g_ptr_array_unref (n->kids);
-  g_free (n);
-}
-
-static YNode *
-ynode_new (YNodeKind kind, const yaml_mark_t *mark)
-{
-  YNode *n = g_new0 (YNode, 1);
-
-  n->kind = kind;
-  n->line = (int) mark->line + 1;
-  n->col = (int) mark->column + 1;
-  if (kind != YN_SCALAR)
-    n->kids = g_ptr_array_new_with_free_func ((GDestroyNotify) ynode_free);
-  return n;
-}
-
-static gboolean
-ynode_is_null (const YNode *n)
-{
-  return n->kind == YN_SCALAR && n->plain
-         && (n->text[0] == '\0' || strcmp (n->text, "~") == 0
-             || g_ascii_strcasecmp (n->text, "null") == 0);
-}
-
-static const char *
-ynode_kind_name (const YNode *n)
-{
-  switch (n->kind)
-    {
-    case YN_SCALAR:
-      return ynode_is_null (n) ? _("nothing") : _("a single value");
-    case YN_SEQ:
-      return _("a list");
-    case YN_MAP:
-      return _("a mapping");
-    default:
-      return "?";
-    }
-}
-
-typedef struct {
-  yaml_parser_t parser;
-  const char *file;
-  GError **error;
-} YReader;
-
-static gboolean
-yread_event (YReader *r, yaml_event_t *event)
-{
-  if (!yaml_parser_parse (&r->parser, event))
-    {
-      const yaml_parser_t *p = &r->parser;
-      if (p->context)
-        g_set_error (r->error, XRLAB_MODEL_ERROR, XRLAB_MODEL_ERROR_SYNTAX,
-                     _("%s:%d:%d: YAML syntax error: %s %s (line %d)"),
-                     r->file, (int) p->problem_mark.line + 1,
-                     (int) p->problem_mark.column + 1,
-                     p->problem ? p->problem : _("invalid YAML"), p->context,
-                     (int) p->context_mark.line + 1);
-      else
-        g_set_error (r->error, XRLAB_MODEL_ERROR, XRLAB_MODEL_ERROR_SYNTAX,
-                     _("%s:%d:%d: YAML syntax error: %s"),
-                     r->file, (int) p->problem_mark.line + 1,
-                     (int) p->problem_mark.column + 1,
-                     p->problem ? p->problem : _("invalid YAML"));
-      return FALSE;
-    }
-  return TRUE;
-}
-
-/* Reads the node that starts with @event (consumed here). */
-static YNode *
-yread_node (YReader *r, yaml_event_t *event)
-{
-  YNode *node = NULL;
-
-  switch (event->type)
-    {
-    case YAML_SCALAR_EVENT:
-      node = ynode_new (YN_SCALAR, &event->start_mark);
-      node->text = g_strndup ((const char *) event->data.scalar.value,
-                              event->data.scalar.length);
-      node->plain = event->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
-      yaml_event_delete (event);
-      return node;
-
-    case YAML_ALIAS_EVENT:
-      g_set_error (r->error, XRLAB_MODEL_ERROR, XRLAB_MODEL_ERROR_SYNTAX,
-                   _("%s:%d: YAML aliases (*%s) are not supported in model files"),
-                   r->file, (int) event->start_mark.line + 1,
-                   (const char *) event->data.alias.anchor);
-      yaml_event_delete (event);
-      return NULL;
-
-    case YAML_SEQUENCE_START_EVENT:
-    case YAML_MAPPING_START_EVENT:
-      {
-        gboolean is_map = event->type == YAML_MAPPING_START_EVENT;
-        yaml_event_type_t end = is_map ? YAML_MAPPING_END_EVENT : YAML_SEQUENCE_END_EVENT;
-
-        node = ynode_new (is_map ? YN_MAP : YN_SEQ, &event->start_mark);
-        yaml_event_delete (event);
-        for (;;)
-          {
-            yaml_event_t next;
-            YNode *kid;
-
-            if (!yread_event (r, &next))
-              goto fail;
-            if (next.type == end)
-              {
-                yaml_event_delete (&next);
-                break;
-              }
-            if (is_map && node->kids->len % 2 == 0 && next.type != YAML_SCALAR_EVENT)
-              {
-                g_set_error (r->error, XRLAB_MODEL_ERROR, XRLAB_MODEL_ERROR_SYNTAX,
-                             _("%s:%d: a key must be a plain name, not a list or mapping"),
-                             r->file, (int) next.start_mark.line + 1);
-                yaml_event_delete (&next);
-                goto fail;
-              }
-            kid = yread_node (r, &next);
-            if (kid == NULL)
-              goto fail;
-            g_ptr_array_add (node->kids, kid);
-          }
-        return node;
-      }
-
-    default:
-      g_set_error (r->error, XRLAB_MODEL_ERROR, XRLAB_MODEL_ERROR_SYNTAX,
-                   _("%s:%d: unexpected YAML event"), r->file,
-                   (int) event->start_mark.line + 1);
-      yaml_event_delete (event);
-      return NULL;
-    }
-
-fail:
-  ynode_free (node);
-  return NULL;
-}
-
-/* Reads a whole stream: exactly one document. */
-static YNode *
-yread_document (const char *data, gsize len, const char *file, GError **error)
-{
-  YReader r = { .file = file, .error = error };
-  YNode *root = NULL;
-  yaml_event_t event;
-  gboolean done = FALSE;
-
-  if (!yaml_parser_initialize (&r.parser))
-    g_error ("out of memory");
-  yaml_parser_set_input_string (&r.parser, (const unsigned char *) data, len);
-
-  while (!done)
-    {
-      if (!yread_event (&r, &event))
-        goto fail;
-      switch (event.type)
-        {
-        case YAML_STREAM_START_EVENT:
-        case YAML_DOCUMENT_END_EVENT:
-          yaml_event_delete (&event);
-          break;
-        case YAML_DOCUMENT_START_EVENT:
-          if (root != NULL)
-            {
-              g_set_error (error, XRLAB_MODEL_ERROR, XRLAB_MODEL_ERROR_SYNTAX,
-                           _("%s:%d: a model file holds one YAML document; a second "
-                             "one starts here"),
-                           file, (int) event.start_mark.line + 1);
-              yaml_event_delete (&event);
-              goto fail;
-            }
-          yaml_event_delete (&event);
-          if (!yread_event (&r, &event))
-            goto fail;
-          if (event.type == YAML_DOCUMENT_END_EVENT)
-            {
-              yaml_event_delete (&event);
-              break;
-            }
-          root = yread_node (&r, &event);
-          if (root == NULL)
-            goto fail;
-          break;
-        case YAML_STREAM_END_EVENT:
-          yaml_event_delete (&event);
-          done = TRUE;
-          break;
-        default:
-          yaml_event_delete (&event);
-          break;
-        }
-    }
-  yaml_parser_delete (&r.parser);
-  if (root == NULL || ynode_is_null (root))
-    {
-      ynode_free (root);
-      g_set_error (error, XRLAB_MODEL_ERROR, XRLAB_MODEL_ERROR_SYNTAX,
-                   _("%s: the file holds no models"), file);
-      return NULL;
-    }
-  return root;
-
-fail:
-  yaml_parser_delete (&r.parser);
-  ynode_free (root);
-  return NULL;
-}
 
 /* ---- model files --------------------------------------------------------- */
 
 struct _XrlabModelFile {
   char *path;
-  YNode *root;        /* mapping: model name -> components */
+  XrlabYNode *root;        /* mapping: model name -> components */
 };
 
 static XrlabModelFile *
@@ -275,23 +41,23 @@ model_file_from_data (const char *data, gsize len, const char *name, GError **er
                    _("%s: the file is not UTF-8 text"), name);
       return NULL;
     }
-  file->root = yread_document (data, len, name, error);
+  file->root = xrlab_yaml_read_document (data, len, name, error);
   if (file->root == NULL)
     return NULL;
-  if (file->root->kind != YN_MAP)
+  if (file->root->kind != XRLAB_YN_MAP)
     {
       g_set_error (error, XRLAB_MODEL_ERROR, XRLAB_MODEL_ERROR_SYNTAX,
                    _("%s:%d: expected model names at the top level (“name:” followed "
                      "by its components), found %s"),
-                   name, file->root->line, ynode_kind_name (file->root));
+                   name, file->root->line, xrlab_ynode_kind_name (file->root));
       return NULL;
     }
   for (guint i = 0; i < file->root->kids->len; i += 2)
     {
-      YNode *key = g_ptr_array_index (file->root->kids, i);
+      XrlabYNode *key = g_ptr_array_index (file->root->kids, i);
       for (guint j = 0; j < i; j += 2)
         {
-          YNode *other = g_ptr_array_index (file->root->kids, j);
+          XrlabYNode *other = g_ptr_array_index (file->root->kids, j);
           if (strcmp (other->text, key->text) == 0)
             {
               g_set_error (error, XRLAB_MODEL_ERROR, XRLAB_MODEL_ERROR_SYNTAX,
@@ -336,7 +102,7 @@ xrlab_model_file_free (XrlabModelFile *file)
   if (file == NULL)
     return;
   g_free (file->path);
-  ynode_free (file->root);
+  xrlab_ynode_free (file->root);
   g_free (file);
 }
 
@@ -356,15 +122,15 @@ const char *
 xrlab_model_file_model_name (const XrlabModelFile *file, gsize i)
 {
   g_return_val_if_fail (2 * i < file->root->kids->len, NULL);
-  return ((YNode *) g_ptr_array_index (file->root->kids, 2 * i))->text;
+  return ((XrlabYNode *) g_ptr_array_index (file->root->kids, 2 * i))->text;
 }
 
-static YNode *
-model_file_find (const XrlabModelFile *file, const char *name, YNode **key_out)
+static XrlabYNode *
+model_file_find (const XrlabModelFile *file, const char *name, XrlabYNode **key_out)
 {
   for (guint i = 0; i < file->root->kids->len; i += 2)
     {
-      YNode *key = g_ptr_array_index (file->root->kids, i);
+      XrlabYNode *key = g_ptr_array_index (file->root->kids, i);
       if (strcmp (key->text, name) == 0)
         {
           if (key_out)
@@ -500,11 +266,11 @@ set_error (GError **error, int code, const char *file, int line, const char *for
 /* ---- parsing one parameter ------------------------------------------------ */
 
 static gboolean
-parse_number (const YNode *n, gboolean allow_inf, double *out)
+parse_number (const XrlabYNode *n, gboolean allow_inf, double *out)
 {
   const char *t;
 
-  if (n->kind != YN_SCALAR)
+  if (n->kind != XRLAB_YN_SCALAR)
     return FALSE;
   t = n->text;
   if (allow_inf)
@@ -517,7 +283,7 @@ parse_number (const YNode *n, gboolean allow_inf, double *out)
           *out = sign * INFINITY;
           return TRUE;
         }
-      if (n->plain && (g_ascii_strcasecmp (t, "none") == 0 || ynode_is_null (n)))
+      if (n->plain && (g_ascii_strcasecmp (t, "none") == 0 || xrlab_ynode_is_null (n)))
         {
           *out = NAN;   /* unbounded; the caller picks the side */
           return TRUE;
@@ -528,30 +294,30 @@ parse_number (const YNode *n, gboolean allow_inf, double *out)
 
 /* Parses [value, vary, min, max] / [value, vary] / ["expr"] into @p. */
 static gboolean
-parse_param_spec (XrlabParam *p, const YNode *spec, const char *file,
+parse_param_spec (XrlabParam *p, const XrlabYNode *spec, const char *file,
                   const char *model_name, GError **error)
 {
-  const YNode *items[4];
+  const XrlabYNode *items[4];
   guint n;
 
-  if (spec->kind != YN_SEQ)
+  if (spec->kind != XRLAB_YN_SEQ)
     {
       set_error (error, XRLAB_MODEL_ERROR_INVALID, file, spec->line,
                  _("model “%s”: parameter %s: expected [value, vary, min, max], "
                    "[value, vary] or [\"expression\"], found %s"),
-                 model_name, p->name, ynode_kind_name (spec));
+                 model_name, p->name, xrlab_ynode_kind_name (spec));
       return FALSE;
     }
   n = spec->kids->len;
   for (guint i = 0; i < n && i < 4; i++)
     {
       items[i] = g_ptr_array_index (spec->kids, i);
-      if (items[i]->kind != YN_SCALAR)
+      if (items[i]->kind != XRLAB_YN_SCALAR)
         {
           set_error (error, XRLAB_MODEL_ERROR_INVALID, file, items[i]->line,
                      _("model “%s”: parameter %s: item %u is %s; the items are "
                        "plain values"),
-                     model_name, p->name, i + 1, ynode_kind_name (items[i]));
+                     model_name, p->name, i + 1, xrlab_ynode_kind_name (items[i]));
           return FALSE;
         }
     }
@@ -674,8 +440,8 @@ typedef enum { CTX_ENERGY, CTX_TIME, CTX_PROFILE } Context;
 
 typedef struct {
   XrlabFn fn;
-  const YNode *key;
-  const YNode *value;
+  const XrlabYNode *key;
+  const XrlabYNode *value;
   const char *model_name;
   guint model_index;
   int number;         /* numbering; -1 for unnumbered functions */
@@ -777,8 +543,8 @@ static gboolean
 collect_specs (const XrlabModelFile *file, const char *model_name, guint model_index,
                Context ctx, GArray *specs, GError **error)
 {
-  YNode *key = NULL;
-  YNode *node = model_file_find (file, model_name, &key);
+  XrlabYNode *key = NULL;
+  XrlabYNode *node = model_file_find (file, model_name, &key);
   int counts[XRLAB_FN_COUNT] = { 0 };
   const char *what = ctx == CTX_ENERGY ? _("model")
                      : ctx == CTX_TIME ? _("time model") : _("profile model");
@@ -790,23 +556,23 @@ collect_specs (const XrlabModelFile *file, const char *model_name, guint model_i
                  _("no %s “%s” in the file (models: %s)"), what, model_name, names);
       return FALSE;
     }
-  if (ynode_is_null (node) || (node->kind == YN_MAP && node->kids->len == 0))
+  if (xrlab_ynode_is_null (node) || (node->kind == XRLAB_YN_MAP && node->kids->len == 0))
     {
       set_error (error, XRLAB_MODEL_ERROR_INVALID, file->path, key->line,
                  _("%s “%s” has no components"), what, model_name);
       return FALSE;
     }
-  if (node->kind != YN_MAP)
+  if (node->kind != XRLAB_YN_MAP)
     {
       set_error (error, XRLAB_MODEL_ERROR_INVALID, file->path, node->line,
                  _("%s “%s”: expected its components (“Name:” followed by the "
                    "parameters), found %s"),
-                 what, model_name, ynode_kind_name (node));
+                 what, model_name, xrlab_ynode_kind_name (node));
       return FALSE;
     }
   for (guint i = 0; i < node->kids->len; i += 2)
     {
-      const YNode *k = g_ptr_array_index (node->kids, i);
+      const XrlabYNode *k = g_ptr_array_index (node->kids, i);
       CompSpec spec = { 0 };
       gboolean known = xrlab_fn_lookup (k->text, &spec.fn);
 
@@ -871,7 +637,7 @@ build_components (const GArray *specs, Context ctx, const char *file, XrlabParam
       const CompSpec *s = &g_array_index (specs, CompSpec, i);
       const XrlabFnInfo *info = xrlab_fn_info (s->fn);
       XrlabComponent *c = g_new0 (XrlabComponent, 1);
-      const YNode *v = s->value;
+      const XrlabYNode *v = s->value;
 
       c->fn = s->fn;
       c->name = s->number > 0 ? g_strdup_printf ("%s_%02d", info->name, s->number)
@@ -899,7 +665,7 @@ build_components (const GArray *specs, Context ctx, const char *file, XrlabParam
 
       if (info->n_params == 0)
         {
-          if (!(ynode_is_null (v) || (v->kind == YN_MAP && v->kids->len == 0)))
+          if (!(xrlab_ynode_is_null (v) || (v->kind == XRLAB_YN_MAP && v->kids->len == 0)))
             {
               set_error (error, XRLAB_MODEL_ERROR_INVALID, file, v->line,
                          _("model “%s”: “%s” takes no parameters (write “%s: {}”)"),
@@ -908,19 +674,20 @@ build_components (const GArray *specs, Context ctx, const char *file, XrlabParam
             }
           continue;
         }
-      if (v->kind != YN_MAP)
+      if (v->kind != XRLAB_YN_MAP)
         {
           g_autofree char *plist = xrlab_fn_list_params (s->fn);
-          set_error (error, XRLAB_MODEL_ERROR_INVALID, file, ynode_is_null (v) ? c->line : v->line,
+          set_error (error, XRLAB_MODEL_ERROR_INVALID, file,
+                     xrlab_ynode_is_null (v) ? c->line : v->line,
                      _("model “%s”: %s: expected its parameters (%s) as “name: [value, "
                        "vary, min, max]”, found %s"),
-                     s->model_name, c->name, plist, ynode_kind_name (v));
+                     s->model_name, c->name, plist, xrlab_ynode_kind_name (v));
           return FALSE;
         }
       /* Unknown or repeated parameter names. */
       for (guint k = 0; k < v->kids->len; k += 2)
         {
-          const YNode *pk = g_ptr_array_index (v->kids, k);
+          const XrlabYNode *pk = g_ptr_array_index (v->kids, k);
           gboolean found = FALSE;
 
           for (guint q = 0; q < info->n_params; q++)
@@ -935,7 +702,7 @@ build_components (const GArray *specs, Context ctx, const char *file, XrlabParam
             }
           for (guint q = 0; q < k; q += 2)
             {
-              const YNode *other = g_ptr_array_index (v->kids, q);
+              const XrlabYNode *other = g_ptr_array_index (v->kids, q);
               if (strcmp (other->text, pk->text) == 0)
                 {
                   set_error (error, XRLAB_MODEL_ERROR_INVALID, file, pk->line,
@@ -948,13 +715,13 @@ build_components (const GArray *specs, Context ctx, const char *file, XrlabParam
         }
       for (guint q = 0; q < info->n_params; q++)
         {
-          const YNode *spec = NULL;
+          const XrlabYNode *spec = NULL;
           int line = c->line;
           XrlabParam *p;
 
           for (guint k = 0; k < v->kids->len; k += 2)
             {
-              const YNode *pk = g_ptr_array_index (v->kids, k);
+              const XrlabYNode *pk = g_ptr_array_index (v->kids, k);
               if (strcmp (pk->text, info->params[q]) == 0)
                 {
                   spec = g_ptr_array_index (v->kids, k + 1);
