@@ -12,6 +12,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "xrlab-parallel.h"
 #include "xrlab-plan.h"
 #include "xrlab-util.h"
 
@@ -1283,8 +1284,10 @@ sbs_fail (SbsJob *job, GError *err, double delay)
   g_mutex_unlock (&job->lock);
 }
 
-static gpointer
-sbs_worker (gpointer data)
+/* One part of the slice-by-slice loop: fits slices until none is left, with
+ * its own optimizer and plan workspace (made with the first slice). */
+static void
+sbs_worker (gpointer data, guint part)
 {
   SbsJob *job = data;
   XrlabFitflow *f = job->f;
@@ -1292,7 +1295,7 @@ sbs_worker (gpointer data)
   XrlabFitflowSbs *out = job->out;
   const gsize p = pr->n_theta, cols = f->ncw, n = out->n_params;
   const gsize np = xrlab_plan_n_params (pr->plan), nm = xrlab_model_n_params (pr->model);
-  XrlabFitflowCtx *c = ctx_new (f, pr->plan, 1, 0, 1, cols, XRLAB_FITFLOW_STAGE_SBS);
+  XrlabFitflowCtx *c = NULL;
   g_autofree double *theta0 = g_new (double, p);
   g_autofree double *values = g_new (double, nm);
   g_autofree double *errors = g_new (double, nm);
@@ -1312,6 +1315,8 @@ sbs_worker (gpointer data)
 
       if (s >= (gint) out->n_slices || sbs_should_stop (job))
         break;
+      if (c == NULL)
+        c = ctx_new (f, pr->plan, 1, 0, 1, cols, XRLAB_FITFLOW_STAGE_SBS);
       row = out->row[s];
       y = f->data + row * f->n_cols + f->col0;
       switch (f->sigma_kind)
@@ -1390,9 +1395,11 @@ sbs_worker (gpointer data)
       if (!ok)
         break;   /* cancelled */
     }
-  c->plan = NULL;   /* shared: the job's */
-  ctx_free (c);
-  return NULL;
+  if (c != NULL)
+    {
+      c->plan = NULL;   /* shared: the job's */
+      ctx_free (c);
+    }
 }
 
 gboolean
@@ -1402,8 +1409,8 @@ xrlab_fitflow_fit_sbs (XrlabFitflow *flow, const XrlabModel *model, GCancellable
   Prep pr;
   SbsJob job = { 0 };
   g_autoptr(XrlabFitflowSbs) out = NULL;
-  g_autoptr(GPtrArray) threads = g_ptr_array_new ();
-  guint n_threads;
+  XrlabParallel *pool = xrlab_parallel_default ();
+  guint n_parts;
   double t_start = xrlab_now ();
   gsize n;
 
@@ -1485,13 +1492,10 @@ xrlab_fitflow_fit_sbs (XrlabFitflow *flow, const XrlabModel *model, GCancellable
       job.seed_max_e = flow->energy[flow->seed_col0 + imax];
     }
 
-  n_threads = flow->options.n_threads ? flow->options.n_threads : g_get_num_processors ();
-  n_threads = (guint) CLAMP ((gsize) n_threads, 1, MAX (pr.rows, 1));
-  for (guint t = 1; t < n_threads; t++)
-    g_ptr_array_add (threads, g_thread_new ("xrlab-sbs", sbs_worker, &job));
-  sbs_worker (&job);
-  for (guint t = 0; t < threads->len; t++)
-    g_thread_join (g_ptr_array_index (threads, t));
+  /* parts that take slices in turn, on the pool */
+  n_parts = flow->options.n_threads ? flow->options.n_threads : xrlab_parallel_n_threads (pool);
+  n_parts = (guint) CLAMP ((gsize) n_parts, 1, MAX (pr.rows, 1));
+  xrlab_parallel_run (pool, n_parts, sbs_worker, &job);
 
   g_free (job.x0_theta);
   g_free (job.column);
