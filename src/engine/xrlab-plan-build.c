@@ -13,7 +13,7 @@
 
 #include <glib/gi18n-lib.h>
 
-/* ---- building -------------------------------------------------------------------------- */
+/* ---- the builder: slots, steps, programs, attachments --------------------------- */
 
 typedef struct {
   XrlabPlan *plan;
@@ -279,7 +279,7 @@ ensure_param (Builder *b, XrlabParam *p)
   return slot;
 }
 
-/* ---- building the plan ------------------------------------------------------------------------------ */
+/* ---- the phases of xrlab_plan_new_full() ------------------------------------------ */
 
 static gboolean
 check_axis (const double *v, gsize n, const char *what, GError **error)

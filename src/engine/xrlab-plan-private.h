@@ -55,7 +55,7 @@ void xrlab_shirley_accumulate (const double *x, double p, gsize n, double *tmp, 
 /* out[e * n_cols + k] = cols[k * n + e] */
 void xrlab_transpose (const double *cols, gsize n_cols, gsize n, double *out);
 
-/* The row-major assembly of one delay row of the Jacobian (xrlab-plan.c):
+/* The row-major assembly of one delay row of the Jacobian (jac_row, xrlab-plan-eval.c):
  * for θ block b (8 entries) the peak partials peak_d[i] (n values) with θ
  * coefficients peak_c[i] (nthp values), peak_off[b] <= i < peak_off[b + 1],
  * and likewise for other ops. @cum (n) and @tmp (8 n) are scratch. */
