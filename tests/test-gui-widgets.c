@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <locale.h>
 #include <math.h>
 #include <string.h>
 
@@ -503,6 +504,75 @@ test_values_view (void)
   g_object_unref (v);
 }
 
+/* A language with a decimal comma: one convention everywhere a person reads
+ * a number, both accepted when typed, '.' in the text for programs and the
+ * comma in the copy for a spreadsheet. */
+static void
+test_decimal_comma (void)
+{
+  GdkRGBA red = { 1, 0, 0, 1 };
+  g_autoptr(XrlabMaterial) m = xrlab_material_new ("Si", "Si", 2.33, 1.0, &red);
+  XrlabMaterialRow *row;
+  XrlabValuesView *v;
+  XrlabSweepControls *c;
+  const char *names[] = { "Si" };
+  double *values;
+  g_autofree char *cell = NULL;
+  g_autofree char *plain = NULL;
+  g_autofree char *sheet = NULL;
+  g_autofree char *formatted = NULL;
+  double x;
+
+  if (setlocale (LC_NUMERIC, "de_DE.UTF-8") == NULL && setlocale (LC_NUMERIC, "de_DE.utf8") == NULL)
+    {
+      g_test_skip ("the de_DE.UTF-8 locale is not installed");
+      return;
+    }
+  formatted = xrlab_format_user_number (8.048, FALSE);
+  g_assert_cmpstr (formatted, ==, "8,048");
+  g_assert_true (xrlab_parse_user_number ("2,5", &x) && x == 2.5);
+  g_assert_true (xrlab_parse_user_number ("2.5", &x) && x == 2.5);
+
+  /* Entries show the comma, and take either. */
+  row = XRLAB_MATERIAL_ROW (xrlab_material_row_new (m));
+  g_object_ref_sink (row);
+  g_assert_cmpstr (gtk_editable_get_text (xrlab_material_row_get_density_editable (row)), ==, "2,33");
+  gtk_editable_set_text (xrlab_material_row_get_density_editable (row), "2.2");
+  g_assert_cmpfloat (xrlab_material_get_density (m), ==, 2.2);
+  g_assert_false (xrlab_material_row_get_error_visible (row));
+  g_object_unref (row);
+
+  c = XRLAB_SWEEP_CONTROLS (xrlab_sweep_controls_new ());
+  g_object_ref_sink (c);
+  xrlab_sweep_controls_set_unit (c, XRLAB_ENERGY_UNIT_ANGSTROM);
+  g_assert_cmpstr (gtk_editable_get_text (xrlab_sweep_controls_get_start_editable (c)), ==, "0,413281");
+  g_object_unref (c);
+
+  /* The table, its entry and its line list: commas; its copies: both. */
+  v = XRLAB_VALUES_VIEW (xrlab_values_view_new ());
+  g_object_ref_sink (v);
+  g_assert_cmpstr (gtk_editable_get_text (xrlab_values_view_get_energy_editable (v)), ==, "8,048");
+  values = g_new0 (double, XRLAB_QUANTITY_N);
+  values[XRLAB_QUANTITY_F1] = 14.25;
+  values[XRLAB_QUANTITY_DELTA] = 1.5e-5;
+  xrlab_values_view_set_values (v, 1, names, NULL, values, values, g_free);
+  cell = xrlab_values_view_get_cell_text (v, XRLAB_QUANTITY_F1, 0);
+  g_assert_cmpstr (cell, ==, "14,25");
+  g_clear_pointer (&cell, g_free);
+  cell = xrlab_values_view_get_cell_text (v, XRLAB_QUANTITY_DELTA, 0);
+  g_assert_cmpstr (cell, ==, "1,50000×10⁻⁵");
+  plain = xrlab_values_view_to_tsv_full (v, FALSE);
+  sheet = xrlab_values_view_to_tsv_full (v, TRUE);
+  g_assert_nonnull (strstr (plain, "\t14.25\n"));
+  g_assert_nonnull (strstr (plain, "\t1.5e-05\n"));
+  g_assert_nonnull (strstr (sheet, "\t14,25\n"));
+  g_assert_nonnull (strstr (sheet, "\t1,5e-05\n"));
+  g_assert_true (g_str_has_prefix (sheet, "# 8,048 keV"));
+  g_object_unref (v);
+
+  setlocale (LC_NUMERIC, "C");
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -518,5 +588,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/widgets/sweep-fill", test_sweep_fill);
   g_test_add_func ("/widgets/plot-controls", test_plot_controls);
   g_test_add_func ("/widgets/values-view", test_values_view);
+  g_test_add_func ("/widgets/decimal-comma", test_decimal_comma);
   return g_test_run ();
 }

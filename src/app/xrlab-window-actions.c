@@ -485,10 +485,8 @@ action_toggle_y_log (GtkWidget *widget, const char *name, GVariant *param)
 }
 
 static void
-action_copy_values (GtkWidget *widget, const char *name, GVariant *param)
+copy_values (XrlabWindow *self, gboolean localize)
 {
-  XrlabWindow *self = XRLAB_WINDOW (widget);
-
   xrlab_window_data_flush (self);
   if (g_strcmp0 (adw_view_stack_get_visible_child_name (self->view_stack), "values") != 0)
     {
@@ -496,13 +494,27 @@ action_copy_values (GtkWidget *widget, const char *name, GVariant *param)
       xrlab_window_data_invalidate (self);
       xrlab_window_data_flush (self);
     }
-  xrlab_values_view_copy (self->values_view);
+  xrlab_values_view_copy_full (self->values_view, localize);
   if (xrlab_values_view_get_energy_error (self->values_view) != NULL)
     xrlab_window_toast (self, _("Table copied, at the last valid energy: the energy typed is not valid"), 6);
   else if (xrlab_values_view_is_stale (self->values_view))
     xrlab_window_toast (self, _("Table copied; columns marked “last valid” are of an input that is not valid"), 6);
+  else if (localize)
+    xrlab_window_toast (self, _("Table copied for a spreadsheet, with this language’s decimal separator"), 3);
   else
     xrlab_window_toast (self, _("Table copied as tab-separated text"), 3);
+}
+
+static void
+action_copy_values (GtkWidget *widget, const char *name, GVariant *param)
+{
+  copy_values (XRLAB_WINDOW (widget), FALSE);
+}
+
+static void
+action_copy_values_spreadsheet (GtkWidget *widget, const char *name, GVariant *param)
+{
+  copy_values (XRLAB_WINDOW (widget), TRUE);
 }
 
 static void
@@ -664,6 +676,8 @@ xrlab_window_class_install_actions (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.toggle-x-log", NULL, action_toggle_x_log);
   gtk_widget_class_install_action (widget_class, "win.toggle-y-log", NULL, action_toggle_y_log);
   gtk_widget_class_install_action (widget_class, "win.copy-values", NULL, action_copy_values);
+  gtk_widget_class_install_action (widget_class, "win.copy-values-spreadsheet", NULL,
+                                   action_copy_values_spreadsheet);
   gtk_widget_class_install_action (widget_class, "win.undo", NULL, action_undo);
   gtk_widget_class_install_action (widget_class, "win.undo-item", "u", action_undo_item);
   /* In the bubble phase: an entry's own text undo comes first. */

@@ -446,8 +446,12 @@ set_value_properties (XrlabWindow *self, const guint *ids, gsize n)
           molar[i] = xrlab_formula_get_molecular_weight (f);
           rho_e[i] = xrlab_optics_electron_density (f, xrlab_material_get_density (m));
           for (gsize a = 0; a < xrlab_formula_get_n_atoms (f); a++)
-            g_string_append_printf (text, "%s%s %.3g %%", a > 0 ? ", " : "", xrlab_element_get_symbol (z[a]),
-                                    w[a] * 100);
+            {
+              char pct[G_ASCII_DTOSTR_BUF_SIZE];
+              /* With '.': the table puts in the locale's separator. */
+              g_ascii_formatd (pct, sizeof pct, "%.3g", w[a] * 100);
+              g_string_append_printf (text, "%s%s %s %%", a > 0 ? "; " : "", xrlab_element_get_symbol (z[a]), pct);
+            }
         }
       g_ptr_array_add (comp, g_string_free (text, FALSE));
     }

@@ -216,7 +216,7 @@ bind_unit (GtkSignalListItemFactory *factory,
 
 /* The text of a property row for material @m; NULL when unknown. */
 static char *
-property_text (XrlabValuesView *self, guint row, guint m, gboolean display)
+property_text (XrlabValuesView *self, guint row, guint m, gboolean display, gboolean localize)
 {
   char buf[XRLAB_DTOA_BUFSIZE];
   double v;
@@ -224,11 +224,14 @@ property_text (XrlabValuesView *self, guint row, guint m, gboolean display)
   if (m >= self->n_materials || self->molar_mass == NULL)
     return NULL;
   if (row == ROW_COMPOSITION)
-    return g_strdup (self->composition[m]);
+    return localize ? xrlab_localize_decimal_point (g_strdup (self->composition[m])) : g_strdup (self->composition[m]);
   v = row == ROW_MOLAR_MASS ? self->molar_mass[m] : self->electron_density[m];
   if (isnan (v))
     return NULL;
-  return display ? format_display (v) : g_strdup (xrlab_format_double (v, buf));
+  if (display)
+    return format_display (v);
+  return localize ? xrlab_localize_decimal_point (g_strdup (xrlab_format_double (v, buf)))
+                  : g_strdup (xrlab_format_double (v, buf));
 }
 
 typedef struct {
@@ -243,7 +246,7 @@ bind_value (GtkSignalListItemFactory *factory,
 {
   ColumnData *cd = user_data;
   guint row = item_row (item);
-  g_autofree char *text = row >= ROW_MOLAR_MASS ? property_text (cd->view, row, cd->material, TRUE)
+  g_autofree char *text = row >= ROW_MOLAR_MASS ? property_text (cd->view, row, cd->material, TRUE, TRUE)
                                                 : format_display (display_value (cd->view, row, cd->material));
 
   gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)), text != NULL ? text : "—");
@@ -641,8 +644,18 @@ xrlab_values_view_get_n_materials (XrlabValuesView *self)
   return self->n_materials;
 }
 
+/* A number of the copied text: '.' for programs, or the locale's separator
+ * for a spreadsheet of that language. */
+static const char *
+copied_number (double v, gboolean localize, char buf[XRLAB_DTOA_BUFSIZE])
+{
+  xrlab_format_double (v, buf);
+  return localize ? xrlab_localize_decimal_point (buf) : buf;
+}
+
 char *
-xrlab_values_view_to_tsv (XrlabValuesView *self)
+xrlab_values_view_to_tsv_full (XrlabValuesView *self,
+                               gboolean         localize)
 {
   GString *s;
   char buf[XRLAB_DTOA_BUFSIZE];
@@ -650,7 +663,7 @@ xrlab_values_view_to_tsv (XrlabValuesView *self)
   g_return_val_if_fail (XRLAB_IS_VALUES_VIEW (self), NULL);
 
   s = g_string_new (NULL);
-  g_string_append_printf (s, "# %s keV", xrlab_format_double (self->energy_ev * 1e-3, buf));
+  g_string_append_printf (s, "# %s keV", copied_number (self->energy_ev * 1e-3, localize, buf));
   /* Nothing stale leaves without saying so. */
   if (self->energy_error != NULL)
     g_string_append_printf (s, " (%s)", _("the last valid energy: the energy typed is not valid"));
@@ -668,15 +681,21 @@ xrlab_values_view_to_tsv (XrlabValuesView *self)
       g_string_append_printf (s, "%s\t%s", row_title (q), unit != NULL ? unit : "");
       for (guint m = 0; m < self->n_materials; m++)
         {
-          g_autofree char *text = q >= ROW_MOLAR_MASS ? property_text (self, q, m, FALSE) : NULL;
+          g_autofree char *text = q >= ROW_MOLAR_MASS ? property_text (self, q, m, FALSE, localize) : NULL;
           if (q < ROW_MOLAR_MASS)
-            g_string_append_printf (s, "\t%s", xrlab_format_double (display_value (self, q, m), buf));
+            g_string_append_printf (s, "\t%s", copied_number (display_value (self, q, m), localize, buf));
           else
             g_string_append_printf (s, "\t%s", text != NULL ? text : "");
         }
       g_string_append_c (s, '\n');
     }
   return g_string_free (s, FALSE);
+}
+
+char *
+xrlab_values_view_to_tsv (XrlabValuesView *self)
+{
+  return xrlab_values_view_to_tsv_full (self, FALSE);
 }
 
 gboolean
@@ -742,13 +761,20 @@ xrlab_values_view_set_properties (XrlabValuesView    *self,
 }
 
 void
-xrlab_values_view_copy (XrlabValuesView *self)
+xrlab_values_view_copy_full (XrlabValuesView *self,
+                             gboolean         localize)
 {
   g_autofree char *text = NULL;
 
   g_return_if_fail (XRLAB_IS_VALUES_VIEW (self));
-  text = xrlab_values_view_to_tsv (self);
+  text = xrlab_values_view_to_tsv_full (self, localize);
   gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (self)), text);
+}
+
+void
+xrlab_values_view_copy (XrlabValuesView *self)
+{
+  xrlab_values_view_copy_full (self, FALSE);
 }
 
 char *

@@ -71,6 +71,12 @@ GtkEditable *xrlab_values_view_get_energy_editable (XrlabValuesView *self);
  * per row, values in display units with round-trip precision. */
 char      *xrlab_values_view_to_tsv     (XrlabValuesView *self);
 void       xrlab_values_view_copy       (XrlabValuesView *self);
+/* With @localize, the numbers have the locale's decimal separator, as a
+ * spreadsheet in that language reads them ("1,5e-05"). */
+char      *xrlab_values_view_to_tsv_full (XrlabValuesView *self,
+                                          gboolean         localize);
+void       xrlab_values_view_copy_full  (XrlabValuesView *self,
+                                         gboolean         localize);
 
 /* The displayed cell text, for tests. */
 char      *xrlab_values_view_get_cell_text (XrlabValuesView   *self,
