@@ -18,6 +18,7 @@
 #include "xrlab-sweep-controls.h"
 #include "xrlab-user-number.h"
 #include "xrlab-values-view.h"
+#include "xrlab-widget-util.h"
 
 static void
 test_parse_user_number (void)
@@ -504,6 +505,41 @@ test_values_view (void)
   g_object_unref (v);
 }
 
+static void
+spin_loop (double seconds)
+{
+  gint64 end = g_get_monotonic_time () + (gint64) (seconds * G_USEC_PER_SEC);
+  while (g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, FALSE);
+}
+
+/* A tooltip never covers the first item of a popover just opened. */
+static void
+test_tooltip_while_open (void)
+{
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *button = gtk_menu_button_new ();
+  g_autoptr(GMenu) menu = g_menu_new ();
+
+  g_menu_append (menu, "First item", "app.nothing");
+  gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (button), G_MENU_MODEL (menu));
+  gtk_widget_set_tooltip_text (button, "Actions");
+  xrlab_hide_tooltip_while_open (button);
+  gtk_window_set_child (GTK_WINDOW (window), button);
+  gtk_window_present (GTK_WINDOW (window));
+  spin_loop (0.2);
+
+  g_assert_true (gtk_widget_get_has_tooltip (button));
+  gtk_menu_button_popup (GTK_MENU_BUTTON (button));
+  spin_loop (0.2);
+  g_assert_false (gtk_widget_get_has_tooltip (button));
+  gtk_menu_button_popdown (GTK_MENU_BUTTON (button));
+  spin_loop (0.2);
+  g_assert_true (gtk_widget_get_has_tooltip (button));
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (button), ==, "Actions");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* A language with a decimal comma: one convention everywhere a person reads
  * a number, both accepted when typed, '.' in the text for programs and the
  * comma in the copy for a spreadsheet. */
@@ -589,5 +625,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/widgets/plot-controls", test_plot_controls);
   g_test_add_func ("/widgets/values-view", test_values_view);
   g_test_add_func ("/widgets/decimal-comma", test_decimal_comma);
+  g_test_add_func ("/widgets/tooltip-while-open", test_tooltip_while_open);
   return g_test_run ();
 }
