@@ -290,7 +290,7 @@ rebuild (XrlabValuesView *self)
   add_column (self, _("Unit"), factory, FALSE);
   {
     g_autoptr(GtkColumnViewColumn) unit = g_list_model_get_item (columns, 1);
-    gtk_column_view_column_set_fixed_width (unit, 110);
+    gtk_column_view_column_set_fixed_width (unit, 140);
   }
 
   for (guint m = 0; m < self->n_materials; m++)
