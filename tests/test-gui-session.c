@@ -231,6 +231,7 @@ test_old_quantity_ids (void)
     { "beta", XRLAB_QUANTITY_BETA },
     { "f1", XRLAB_QUANTITY_F1 },
     { "f2", XRLAB_QUANTITY_F2 },
+    { "critical_angle_deg", XRLAB_QUANTITY_CRITICAL_ANGLE_DEG },
     { "critical_angle", XRLAB_QUANTITY_CRITICAL_ANGLE_MRAD },
     { "attenuation_length", XRLAB_QUANTITY_ATTENUATION_LENGTH },
     { "mu", XRLAB_QUANTITY_MU },
@@ -248,10 +249,9 @@ test_old_quantity_ids (void)
   g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
   at = strstr (text, quoted);
   g_assert_nonnull (at);
-  for (gsize i = 0; i < G_N_ELEMENTS (ids) + 2; i++)
+  for (gsize i = 0; i < G_N_ELEMENTS (ids) + 1; i++)
     {
-      const char *id = i < G_N_ELEMENTS (ids) ? ids[i].id
-                       : i == G_N_ELEMENTS (ids) ? "wavelength" : "critical_angle_deg";
+      const char *id = i < G_N_ELEMENTS (ids) ? ids[i].id : "wavelength";
       g_autofree char *head = g_strndup (text, (gsize) (at - text));
       g_autofree char *json = g_strdup_printf ("%s\"quantity\": \"%s\"%s", head, id, at + strlen (quoted));
       g_autoptr(GError) error = NULL;
@@ -263,7 +263,7 @@ test_old_quantity_ids (void)
           g_assert_null (s);
           g_assert_error (error, XRLAB_SESSION_ERROR, XRLAB_SESSION_ERROR_INVALID);
           g_assert_nonnull (strstr (error->message,
-                                    "is not a quantity (one of: delta, beta, f1, f2, critical_angle, "
+                                    "is not a quantity (one of: delta, beta, f1, f2, critical_angle_deg, critical_angle, "
                                     "attenuation_length, mu, mu_rho, sld_re, sld_im, transmission)"));
           continue;
         }

@@ -147,7 +147,10 @@ xrlab_window_save_session_file (XrlabWindow  *self,
 
   g_return_val_if_fail (XRLAB_IS_WINDOW (self), FALSE);
   session = xrlab_window_get_session (self);
-  return xrlab_session_save (session, path, error);
+  if (!xrlab_session_save (session, path, error))
+    return FALSE;
+  xrlab_window_set_session_path (self, path);
+  return TRUE;
 }
 
 gboolean
@@ -163,6 +166,7 @@ xrlab_window_open_session_file (XrlabWindow  *self,
   if (session == NULL)
     return FALSE;
   xrlab_window_apply_session (self, session);
+  xrlab_window_set_session_path (self, path);
   xrlab_window_session_changed (self);
   return TRUE;
 }
