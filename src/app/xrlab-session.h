@@ -32,6 +32,8 @@ G_BEGIN_DECLS
 #define XRLAB_SESSION_VERSION  1
 #define XRLAB_SESSION_MAX_MATERIALS 64
 #define XRLAB_SESSION_MAX_BYTES (4 * 1024 * 1024)
+/* Objects and arrays nest at most this deep (a session needs 3). */
+#define XRLAB_SESSION_MAX_DEPTH 64
 
 #define XRLAB_SESSION_ERROR (xrlab_session_error_quark ())
 GQuark xrlab_session_error_quark (void);
@@ -79,12 +81,44 @@ void xrlab_session_add_material (XrlabSession *session,
                                  guint32       color,
                                  gboolean      visible);
 
+/* Always valid UTF-8 JSON. */
 char         *xrlab_session_to_json   (const XrlabSession *session,
                                        gsize              *length);
+
+/* What a reader does with a document that is a session of a version it
+ * reads but has errors inside. Text that is not JSON, a foreign document
+ * and a newer version are refused either way. */
+typedef enum {
+  /* any error refuses the whole document */
+  XRLAB_SESSION_LOAD_STRICT  = 0,
+  /* keep what is sound, with a warning for each thing that is not: a bad
+   * material is left out, a bad "sweep", "plot" or "values" section is
+   * replaced by the default, unknown members are ignored, beyond
+   * XRLAB_SESSION_MAX_MATERIALS the materials are cut off */
+  XRLAB_SESSION_LOAD_SALVAGE = 1 << 0,
+} XrlabSessionLoadFlags;
+
+/* @warnings (optional): a NULL-terminated list (g_strfreev()) of what was
+ * repaired or left out, or NULL when nothing was. In both modes a string
+ * json-glib would decode into bytes that are not UTF-8 (a lone UTF-16
+ * surrogate) or cut short ("\u0000") is read with U+FFFD and a warning.
+ * Errors say where: the line and column for text that is not JSON
+ * (nesting deeper than XRLAB_SESSION_MAX_DEPTH included), the member
+ * ("materials[2].density_g_cm3") for the rest. */
+XrlabSession *xrlab_session_from_json_full (const char              *data,
+                                            gssize                   length,
+                                            XrlabSessionLoadFlags    flags,
+                                            char                  ***warnings,
+                                            GError                 **error);
+/* Strict, warnings dropped. */
 XrlabSession *xrlab_session_from_json (const char         *data,
                                        gssize              length,
                                        GError            **error);
 
+XrlabSession *xrlab_session_load_full (const char              *path,
+                                       XrlabSessionLoadFlags    flags,
+                                       char                  ***warnings,
+                                       GError                 **error);
 XrlabSession *xrlab_session_load (const char          *path,
                                   GError             **error);
 gboolean      xrlab_session_save (const XrlabSession  *session,
