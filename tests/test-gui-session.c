@@ -342,6 +342,23 @@ test_save_atomic (void)
   g_rmdir (blocked);
 }
 
+static int
+rm_rf (const char *path)
+{
+  GDir *d = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  if (d == NULL)
+    return g_unlink (path);
+  while ((name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+      rm_rf (child);
+    }
+  g_dir_close (d);
+  return g_rmdir (path);
+}
+
 /* ---- issue 18: nothing crashes, nothing is lost ---------------------------------------- */
 
 static char *
@@ -670,21 +687,192 @@ test_salvage (void)
                                                XRLAB_SESSION_LOAD_SALVAGE, NULL, NULL));
 }
 
-static int
-rm_rf (const char *path)
+static char *
+read_text (const char *path)
 {
-  GDir *d = g_dir_open (path, 0, NULL);
-  const char *name;
+  char *text = NULL;
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  return text;
+}
 
-  if (d == NULL)
-    return g_unlink (path);
-  while ((name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-      rm_rf (child);
-    }
+static guint
+count_files (const char *dir)
+{
+  GDir *d = g_dir_open (dir, 0, NULL);
+  guint n = 0;
+
+  g_assert_nonnull (d);
+  while (g_dir_read_name (d) != NULL)
+    n++;
   g_dir_close (d);
-  return g_rmdir (path);
+  return n;
+}
+
+/* A bad file is kept under the first free name of .bad, .bad.1, ...: an
+ * earlier one is never overwritten (it was: every bad start replaced
+ * session.json.bad). */
+static void
+test_bad_files_numbered (void)
+{
+  g_autofree char *dir = tmp_path ("kept");
+  g_autofree char *path = g_build_filename (dir, "session.json", NULL);
+  g_autofree char *bad = g_strconcat (path, ".bad", NULL);
+  g_autofree char *bad3 = g_strconcat (path, ".bad.3", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *k0 = NULL, *k1 = NULL, *k2 = NULL, *k4 = NULL;
+  g_autofree char *text = NULL;
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  /* move */
+  g_assert_true (g_file_set_contents (path, "first", -1, NULL));
+  k0 = xrlab_session_keep_aside (path, NULL, 0, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (k0, ==, bad);
+  g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+  g_assert_true (g_file_set_contents (path, "second", -1, NULL));
+  k1 = xrlab_session_keep_aside (path, NULL, 0, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_str_has_suffix (k1, "session.json.bad.1"));
+  /* copy: the file stays */
+  g_assert_true (g_file_set_contents (path, "third", -1, NULL));
+  k2 = xrlab_session_keep_aside (path, "copy of third", -1, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_str_has_suffix (k2, "session.json.bad.2"));
+  g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
+  /* a name taken by something else is skipped too */
+  g_assert_true (g_file_set_contents (bad3, "the user's", -1, NULL));
+  k4 = xrlab_session_keep_aside (path, NULL, 0, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_str_has_suffix (k4, "session.json.bad.4"));
+
+  text = read_text (k0);
+  g_assert_cmpstr (text, ==, "first");
+  g_free (text);
+  text = read_text (k1);
+  g_assert_cmpstr (text, ==, "second");
+  g_free (text);
+  text = read_text (k2);
+  g_assert_cmpstr (text, ==, "copy of third");
+  g_free (text);
+  text = read_text (bad3);
+  g_assert_cmpstr (text, ==, "the user's");
+  g_free (text);
+  text = read_text (k4);
+  g_assert_cmpstr (text, ==, "third");
+  /* .bad, .bad.1 .. .bad.4, no temporary file left */
+  g_assert_cmpuint (count_files (dir), ==, 5);
+
+  /* Two unreadable auto-saves in a row: both kept. */
+  for (int i = 0; i < 2; i++)
+    {
+      g_autoptr(XrlabSessionRestore) r = NULL;
+      g_autofree char *garbage = g_strdup_printf ("garbage %d", i);
+      g_autofree char *kept_text = NULL;
+      g_assert_true (g_file_set_contents (path, garbage, -1, NULL));
+      r = xrlab_session_restore_begin (path);
+      g_assert_cmpint (r->status, ==, XRLAB_SESSION_RESTORE_REFUSED);
+      g_assert_error (r->error, XRLAB_SESSION_ERROR, XRLAB_SESSION_ERROR_PARSE);
+      g_assert_true (g_str_has_suffix (r->kept_path, i == 0 ? ".bad.5" : ".bad.6"));
+      kept_text = read_text (r->kept_path);
+      g_assert_cmpstr (kept_text, ==, garbage);
+      g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+    }
+  g_assert_cmpuint (count_files (dir), ==, 7);
+  rm_rf (dir);
+}
+
+/* A session that crashed the last start is not restored again: the
+ * "restoring" marker written before reading is still there. */
+static void
+test_crash_loop (void)
+{
+  g_autofree char *dir = tmp_path ("crash");
+  g_autofree char *path = g_build_filename (dir, "session.json", NULL);
+  g_autofree char *marker = xrlab_session_get_restore_marker_path (path);
+  g_autoptr(XrlabSession) saved = xrlab_session_new_default ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *before = NULL;
+
+  g_assert_true (g_str_has_suffix (marker, "session.json.restoring"));
+  xrlab_session_add_material (saved, "mine", "Fe2O3", 5.24, 3, 0xabcdef, FALSE);
+  g_assert_true (xrlab_session_save (saved, path, &error));
+  g_assert_no_error (error);
+  before = read_text (path);
+
+  /* A start that reads it and then stops without finishing. */
+  {
+    g_autoptr(XrlabSessionRestore) r = xrlab_session_restore_begin (path);
+    g_assert_cmpint (r->status, ==, XRLAB_SESSION_RESTORE_DONE);
+    g_assert_true (xrlab_session_equal (r->session, saved));
+    g_assert_null (r->warnings);
+    g_assert_null (r->kept_path);
+    g_assert_cmpstr (r->marker_path, ==, marker);
+    g_assert_true (g_file_test (marker, G_FILE_TEST_IS_REGULAR));
+  }
+  /* The next start: not read, kept aside, marker gone. */
+  {
+    g_autoptr(XrlabSessionRestore) r = xrlab_session_restore_begin (path);
+    g_autofree char *kept = NULL;
+    g_assert_cmpint (r->status, ==, XRLAB_SESSION_RESTORE_CRASHED);
+    g_assert_null (r->session);
+    g_assert_nonnull (r->kept_path);
+    g_assert_true (g_str_has_suffix (r->kept_path, "session.json.bad"));
+    kept = read_text (r->kept_path);
+    g_assert_cmpstr (kept, ==, before);
+    g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+    g_assert_false (g_file_test (marker, G_FILE_TEST_EXISTS));
+  }
+  /* And the one after that starts clean. */
+  {
+    g_autoptr(XrlabSessionRestore) r = xrlab_session_restore_begin (path);
+    g_assert_cmpint (r->status, ==, XRLAB_SESSION_RESTORE_NONE);
+    g_assert_false (g_file_test (marker, G_FILE_TEST_EXISTS));
+  }
+  /* A restore that finishes leaves no marker: restored again next time. */
+  g_assert_true (xrlab_session_save (saved, path, &error));
+  for (int i = 0; i < 2; i++)
+    {
+      g_autoptr(XrlabSessionRestore) r = xrlab_session_restore_begin (path);
+      g_assert_cmpint (r->status, ==, XRLAB_SESSION_RESTORE_DONE);
+      xrlab_session_restore_finish (r->marker_path);
+      g_assert_false (g_file_test (marker, G_FILE_TEST_EXISTS));
+    }
+
+  /* The reproducer: 2 MB of "[" as the auto-save. Refused without a
+   * crash, kept, and the marker removed. */
+  {
+    g_autofree char *deep = repeat ('[', 2 * 1024 * 1024);
+    g_autoptr(XrlabSessionRestore) r = NULL;
+    g_assert_true (g_file_set_contents (path, deep, -1, NULL));
+    r = xrlab_session_restore_begin (path);
+    g_assert_cmpint (r->status, ==, XRLAB_SESSION_RESTORE_REFUSED);
+    g_assert_nonnull (strstr (r->error->message, "nested deeper than 64 levels"));
+    g_assert_true (g_str_has_suffix (r->kept_path, "session.json.bad.1"));
+    g_assert_false (g_file_test (marker, G_FILE_TEST_EXISTS));
+  }
+
+  /* A partly readable auto-save: restored with warnings, the file as it was
+   * copied aside before the next auto-save replaces it. */
+  {
+    const char *json = HEAD "\"materials\":[{\"name\":\"\\ud800x\",\"formula\":\"Si\",\"density_g_cm3\":2.33},"
+                       "{\"formula\":\"Au\",\"density_g_cm3\":null}," MAT "]," SWEEP "}";
+    g_autoptr(XrlabSessionRestore) r = NULL;
+    g_autofree char *kept = NULL;
+    g_assert_true (g_file_set_contents (path, json, -1, NULL));
+    r = xrlab_session_restore_begin (path);
+    g_assert_cmpint (r->status, ==, XRLAB_SESSION_RESTORE_DONE);
+    g_assert_cmpuint (r->session->materials->len, ==, 2);
+    g_assert_cmpstr (((XrlabSessionMaterial *) g_ptr_array_index (r->session->materials, 0))->name, ==,
+                     "\xef\xbf\xbdx");
+    g_assert_cmpuint (g_strv_length (r->warnings), ==, 2);
+    g_assert_nonnull (strstr (r->warnings[1], "materials[1].density_g_cm3: expected a number, found null"));
+    g_assert_true (g_str_has_suffix (r->kept_path, "session.json.bad.2"));
+    kept = read_text (r->kept_path);
+    g_assert_cmpstr (kept, ==, json);
+    g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
+    xrlab_session_restore_finish (r->marker_path);
+  }
+  rm_rf (dir);
 }
 
 int
@@ -708,6 +896,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/session/lone-surrogate", test_lone_surrogate);
   g_test_add_func ("/session/load-failures", test_load_failures);
   g_test_add_func ("/session/salvage", test_salvage);
+  g_test_add_func ("/session/bad-files-numbered", test_bad_files_numbered);
+  g_test_add_func ("/session/crash-loop", test_crash_loop);
   status = g_test_run ();
   rm_rf (tmpdir);
   g_free (tmpdir);

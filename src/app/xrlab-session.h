@@ -128,6 +128,51 @@ gboolean      xrlab_session_save (const XrlabSession  *session,
 /* $XDG_STATE_HOME/xrlab/session.json */
 char *xrlab_session_get_autosave_path (void);
 
+/* ---- keeping files, restoring at start ------------------------------------- */
+
+/* Keeps the session file @path under the first free name of @path.bad,
+ * @path.bad.1, @path.bad.2, ..., never replacing an existing file: with
+ * @contents NULL the file itself moves there; else @contents (@length
+ * bytes, -1: a string) are written there whole (the file at @path stays).
+ * Returns the new name. */
+char *xrlab_session_keep_aside (const char  *path,
+                                const char  *contents,
+                                gssize       length,
+                                GError     **error);
+
+/* @path.restoring: present while a restore of @path is under way. */
+char *xrlab_session_get_restore_marker_path (const char *path);
+
+typedef enum {
+  XRLAB_SESSION_RESTORE_NONE,     /* nothing saved: start with the example */
+  XRLAB_SESSION_RESTORE_DONE,     /* restored, perhaps in part (warnings) */
+  XRLAB_SESSION_RESTORE_REFUSED,  /* unreadable (error); kept aside */
+  XRLAB_SESSION_RESTORE_CRASHED,  /* the last start stopped while restoring it:
+                                   * kept aside and not read */
+} XrlabSessionRestoreStatus;
+
+typedef struct {
+  XrlabSessionRestoreStatus status;
+  XrlabSession *session;       /* DONE */
+  char **warnings;             /* DONE: what was repaired or left out; NULL if nothing */
+  GError *error;               /* REFUSED: why; CRASHED: why it could not be kept aside */
+  char *kept_path;             /* REFUSED, CRASHED, DONE with warnings: the file as it was */
+  char *marker_path;           /* DONE: pass to xrlab_session_restore_finish() */
+} XrlabSessionRestore;
+
+/* Restores the auto-save file @path crash-safely: when @path.restoring is
+ * there, the last start stopped while restoring, and the file is kept aside
+ * (CRASHED) instead of read again; otherwise the marker is written
+ * (atomically), the file read with XRLAB_SESSION_LOAD_SALVAGE, and an
+ * unreadable one kept aside (REFUSED), a partly readable one copied aside
+ * (DONE with warnings). After DONE the caller shows the session, then
+ * removes the marker with xrlab_session_restore_finish(). */
+XrlabSessionRestore *xrlab_session_restore_begin  (const char *path);
+void                 xrlab_session_restore_finish (const char *marker_path);
+void                 xrlab_session_restore_free   (XrlabSessionRestore *restore);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (XrlabSessionRestore, xrlab_session_restore_free)
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (XrlabSession, xrlab_session_free)
 
 G_END_DECLS
