@@ -55,6 +55,9 @@ struct _XrlabWindow {
   gboolean applying;            /* apply_session in progress: no autosave */
   char *autosave_path;
   gboolean autosave_failed;
+  char *restore_marker;         /* removed once the restored session is on screen */
+  guint restore_check_id;
+  char *previous_session;       /* kept file of a restore that crashed: offered to open */
 };
 
 void xrlab_window_data_init        (XrlabWindow *self);
