@@ -594,6 +594,16 @@ test_load_failures (void)
                   XRLAB_SESSION_ERROR_INVALID, "sweep.points: 1e+300 is not a whole number");
   expect_refused (HEAD "\"materials\":[],\"sweep\":{\"start\":10,\"stop\":0.5,\"unit\":\"eV\",\"points\":10,\"spacing\":\"log\"}}",
                   XRLAB_SESSION_ERROR_INVALID, "sweep: ");
+  /* Only regular files: /dev/zero would be read for ever. */
+  s = xrlab_session_load ("/dev/zero", &error);
+  g_assert_null (s);
+  g_assert_error (error, XRLAB_SESSION_ERROR, XRLAB_SESSION_ERROR_FOREIGN);
+  g_assert_nonnull (strstr (error->message, "not a regular file"));
+  g_clear_error (&error);
+  s = xrlab_session_load (tmpdir, &error);
+  g_assert_null (s);
+  g_assert_nonnull (error);
+  g_clear_error (&error);
   /* Echoed strings are cut short. */
   {
     g_autofree char *longunit = repeat ('k', 5000);
@@ -679,6 +689,20 @@ test_salvage (void)
     s = xrlab_session_from_json_full (json->str, -1, XRLAB_SESSION_LOAD_SALVAGE, &warnings, NULL);
     g_assert_cmpuint (s->materials->len, ==, XRLAB_SESSION_MAX_MATERIALS);
     g_assert_cmpstr (warnings[0], ==, "materials: 70 materials; at most 64 are allowed; the first 64 were read");
+    g_string_free (json, TRUE);
+  }
+  /* Many warnings: twenty listed, the rest counted. */
+  {
+    GString *json = g_string_new (HEAD "\"materials\":[{\"formula\":\"Si\",\"density_g_cm3\":2.33");
+    g_auto(GStrv) warnings = NULL;
+    g_autoptr(XrlabSession) s = NULL;
+    for (int i = 0; i < 30; i++)
+      g_string_append_printf (json, ",\"typo%d\":%d", i, i);
+    g_string_append (json, "}]," SWEEP "}");
+    s = xrlab_session_from_json_full (json->str, -1, XRLAB_SESSION_LOAD_SALVAGE, &warnings, NULL);
+    g_assert_cmpuint (s->materials->len, ==, 1);
+    g_assert_cmpuint (g_strv_length (warnings), ==, 21);
+    g_assert_cmpstr (warnings[20], ==, "and 10 more warnings");
     g_string_free (json, TRUE);
   }
   /* Foreign and newer documents are refused in either mode. */

@@ -12,6 +12,7 @@
 
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
+#include <gio/gio.h>
 #include <json-glib/json-glib.h>
 
 #include "xrlab-session-private.h"
@@ -217,7 +218,11 @@ xrlab_session_save (const XrlabSession  *session,
 typedef struct {
   XrlabSessionLoadFlags flags;
   GPtrArray *warnings;         /* char *; never NULL */
+  guint n_unlisted;            /* warnings beyond MAX_WARNINGS, counted */
 } Ctx;
+
+/* Warnings listed; the rest are counted in a last one. */
+#define MAX_WARNINGS 20
 
 static gboolean
 salvage (const Ctx *ctx)
@@ -230,6 +235,11 @@ warn (Ctx *ctx, const char *format, ...)
 {
   va_list args;
 
+  if (ctx->warnings->len >= MAX_WARNINGS)
+    {
+      ctx->n_unlisted++;
+      return;
+    }
   va_start (args, format);
   g_ptr_array_add (ctx->warnings, g_strdup_vprintf (format, args));
   va_end (args);
@@ -716,7 +726,7 @@ xrlab_session_from_json_full (const char              *data,
   g_autoptr(GError) local = NULL;
   g_autoptr(GPtrArray) list = g_ptr_array_new_with_free_func (g_free);
   g_autofree char *repaired = NULL;
-  Ctx ctx = { flags, list };
+  Ctx ctx = { flags, list, 0 };
   XrlabSession *session;
   JsonNode *root;
 
@@ -745,6 +755,10 @@ xrlab_session_from_json_full (const char              *data,
       return NULL;
     }
   session = session_from_object (&ctx, json_node_get_object (root), error);
+  if (ctx.n_unlisted > 0)
+    g_ptr_array_add (list, g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "and %u more warning",
+                                                         "and %u more warnings", ctx.n_unlisted),
+                                            ctx.n_unlisted));
   if (session != NULL && warnings != NULL && list->len > 0)
     {
       g_ptr_array_add (list, NULL);
@@ -761,6 +775,51 @@ xrlab_session_from_json (const char  *data,
   return xrlab_session_from_json_full (data, length, XRLAB_SESSION_LOAD_STRICT, NULL, error);
 }
 
+/* The whole file, refused beyond XRLAB_SESSION_MAX_BYTES without reading
+ * further: a session is a regular file (not /dev/zero, not a FIFO). */
+static char *
+read_session_file (const char *path, gsize *length, GError **error)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GError) local = NULL;
+  g_autoptr(GFileInputStream) in = NULL;
+  g_autoptr(GFileInfo) info = NULL;
+  g_autofree char *data = NULL;
+  gsize n = 0;
+
+  in = g_file_read (file, NULL, &local);
+  if (in != NULL)
+    info = g_file_input_stream_query_info (in, G_FILE_ATTRIBUTE_STANDARD_TYPE, NULL, &local);
+  if (info == NULL)
+    {
+      g_set_error_literal (error, XRLAB_SESSION_ERROR, XRLAB_SESSION_ERROR_IO, local->message);
+      return NULL;
+    }
+  if (g_file_info_get_file_type (info) != G_FILE_TYPE_REGULAR)
+    {
+      g_set_error (error, XRLAB_SESSION_ERROR, XRLAB_SESSION_ERROR_FOREIGN,
+                   _("%s is not an xrlab session: it is not a regular file."), path);
+      return NULL;
+    }
+  data = g_malloc (XRLAB_SESSION_MAX_BYTES + 2);
+  if (!g_input_stream_read_all (G_INPUT_STREAM (in), data, XRLAB_SESSION_MAX_BYTES + 1, &n, NULL, &local))
+    {
+      g_set_error (error, XRLAB_SESSION_ERROR, XRLAB_SESSION_ERROR_IO, _("Cannot read %s: %s"), path,
+                   local->message);
+      return NULL;
+    }
+  if (n > XRLAB_SESSION_MAX_BYTES)
+    {
+      g_set_error (error, XRLAB_SESSION_ERROR, XRLAB_SESSION_ERROR_FOREIGN,
+                   _("%s is not an xrlab session: it is larger than %d MiB."),
+                   path, XRLAB_SESSION_MAX_BYTES / (1024 * 1024));
+      return NULL;
+    }
+  data[n] = '\0';
+  *length = n;
+  return g_realloc (g_steal_pointer (&data), n + 1);
+}
+
 XrlabSession *
 xrlab_session_load_full (const char              *path,
                          XrlabSessionLoadFlags    flags,
@@ -775,6 +834,7 @@ xrlab_session_load_full (const char              *path,
 
   if (warnings != NULL)
     *warnings = NULL;
+  /* A huge file is refused without being read. */
   if (g_stat (path, &st) == 0 && st.st_size > XRLAB_SESSION_MAX_BYTES)
     {
       g_set_error (error, XRLAB_SESSION_ERROR, XRLAB_SESSION_ERROR_FOREIGN,
@@ -782,11 +842,9 @@ xrlab_session_load_full (const char              *path,
                    path, XRLAB_SESSION_MAX_BYTES / (1024 * 1024));
       return NULL;
     }
-  if (!g_file_get_contents (path, &data, &len, &local))
-    {
-      g_set_error_literal (error, XRLAB_SESSION_ERROR, XRLAB_SESSION_ERROR_IO, local->message);
-      return NULL;
-    }
+  data = read_session_file (path, &len, error);
+  if (data == NULL)
+    return NULL;
   session = xrlab_session_from_json_full (data, (gssize) len, flags, warnings, &local);
   if (session == NULL)
     {
