@@ -545,6 +545,17 @@ test_load_failures (void)
                       "line 2, column 15: the text ends inside the “{” at line 1, column 52");
   /* json-glib's own messages get the same form. */
   expect_parse_error (HEAD "\"materials\":[]\n\"sweep\":{}}", -1, "not valid JSON: line ");
+  /* json-glib quotes a token cut after so many bytes, here inside “é”: the
+   * message is still UTF-8 (a fuzz finding). */
+  {
+    const char *json = "{\"format\":\"xrlab-session\",\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaééééé\" 1}";
+    s = xrlab_session_from_json (json, -1, &error);
+    g_assert_null (s);
+    g_assert_error (error, XRLAB_SESSION_ERROR, XRLAB_SESSION_ERROR_PARSE);
+    g_assert_nonnull (strstr (error->message, "expected character"));
+    g_assert_true (g_utf8_validate (error->message, -1, NULL));
+    g_clear_error (&error);
+  }
   expect_parse_error ("", 0, "The file is empty.");
   expect_parse_error (" \n\t ", -1, "The file is empty.");
   /* NUL bytes: a file of them, and one inside. */

@@ -634,16 +634,19 @@ check_sweep (Ctx *ctx, XrlabSession *session, GError **error)
 }
 
 /* json-glib says "<data>:2:7: Parse error: unexpected end of file, ...":
- * the position as the scanner's messages give it. */
+ * the position as the scanner's messages give it. json-glib cuts a token it
+ * quotes after so many bytes, in the middle of a character perhaps: the
+ * message is made UTF-8. */
 static char *
-parse_error_text (const char *message)
+parse_error_text (const char *raw)
 {
+  g_autofree char *message = g_utf8_make_valid (raw, -1);
   guint line = 0, column = 0;
   int used = 0;
   const char *rest;
 
   if (sscanf (message, "<data>:%u:%u: %n", &line, &column, &used) < 2 || used == 0)
-    return g_strdup (message);
+    return g_steal_pointer (&message);
   rest = message + used;
   if (g_str_has_prefix (rest, "Parse error: "))
     rest += strlen ("Parse error: ");
