@@ -16,7 +16,6 @@
 #include "xrlab-session-private.h"
 
 #include <errno.h>
-#include <string.h>
 #include <unistd.h>
 
 #include <glib/gi18n-lib.h>
@@ -83,8 +82,8 @@ xrlab_session_keep_aside (const char  *path,
   g_autofree char *dir = NULL;
   g_autofree char *base = NULL;
   g_autofree char *tmp = NULL;
+  g_autoptr(GError) local = NULL;
   char *kept;
-  int fd;
 
   g_return_val_if_fail (path != NULL, NULL);
 
@@ -103,47 +102,17 @@ xrlab_session_keep_aside (const char  *path,
       return kept;
     }
 
-  /* Copy: written whole into a temporary file, which then gets the name. */
-  if (length < 0)
-    length = (gssize) strlen (contents);
+  /* Copy: written whole (atomically) under a name of our own, which the
+   * kept name then links to; a copy left by a crash is replaced next time. */
   dir = g_path_get_dirname (path);
   base = g_path_get_basename (path);
-  tmp = g_strdup_printf ("%s%c.%s.bad-XXXXXX", dir, G_DIR_SEPARATOR, base);
-  fd = g_mkstemp (tmp);
-  if (fd < 0)
+  tmp = g_strdup_printf ("%s%c.%s.bad-copy", dir, G_DIR_SEPARATOR, base);
+  if (!xrlab_write_file_atomic (tmp, contents, length, &local))
     {
-      int err = errno;
       g_set_error (error, XRLAB_SESSION_ERROR, XRLAB_SESSION_ERROR_IO,
-                   _("Cannot keep a copy of %s: %s"), path, g_strerror (err));
+                   _("Cannot keep a copy of %s: %s"), path, local->message);
       return NULL;
     }
-  {
-    gsize done = 0;
-    int err = 0;
-    while (done < (gsize) length)
-      {
-        ssize_t n = write (fd, contents + done, (gsize) length - done);
-        if (n < 0 && errno == EINTR)
-          continue;
-        if (n <= 0)
-          {
-            err = n < 0 ? errno : EIO;
-            break;
-          }
-        done += (gsize) n;
-      }
-    if (err == 0 && fsync (fd) != 0)
-      err = errno;
-    if (close (fd) != 0 && err == 0)
-      err = errno;
-    if (err != 0)
-      {
-        g_unlink (tmp);
-        g_set_error (error, XRLAB_SESSION_ERROR, XRLAB_SESSION_ERROR_IO,
-                     _("Cannot keep a copy of %s: %s"), path, g_strerror (err));
-        return NULL;
-      }
-  }
   kept = link_to_free_name (tmp, path, error);
   g_unlink (tmp);
   return kept;
