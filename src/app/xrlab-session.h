@@ -17,6 +17,13 @@
  * In a material only "formula" and "density_g_cm3" are required; "plot" and
  * "values" may be left out. Unknown members are errors (they are typos).
  *
+ * The text is checked before json-glib parses it (nesting depth, JSON's
+ * tokens only, UTF-8); a salvaging load keeps what is sound in a document
+ * with errors inside, with warnings. The window restores its auto-save with
+ * xrlab_session_restore_begin(): a file that crashed a start is not read
+ * again by itself, and no bad file is ever overwritten. The library
+ * (libxrlab-session) needs GLib, json-glib and the engine, not GTK.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #pragma once
