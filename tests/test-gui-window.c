@@ -444,6 +444,155 @@ test_autosave_and_restore (void)
 }
 
 static gboolean
+file_gone (gpointer data)
+{
+  return !g_file_test (data, G_FILE_TEST_EXISTS);
+}
+
+static char *
+read_file (const char *path)
+{
+  char *text = NULL;
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  return text;
+}
+
+/* A start that crashed while restoring leaves its marker: the next start
+ * has the example, keeps the session file aside and offers to open it. */
+static void
+test_restore_crashed (void)
+{
+  g_autofree char *autosave = xrlab_session_get_autosave_path ();
+  g_autofree char *marker = xrlab_session_get_restore_marker_path (autosave);
+  g_autofree char *aside = g_strconcat (autosave, ".bad", NULL);
+  g_autoptr(XrlabSession) mine = xrlab_session_new ();
+  g_autoptr(XrlabSession) example = xrlab_session_new_default ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *before = NULL;
+  g_autofree char *kept = NULL;
+  GSettings *settings = xrlab_application_get_settings (app);
+  XrlabWindow *second;
+
+  /* Nothing of the main window's pending in the auto-save file. */
+  g_assert_true (xrlab_window_autosave_now (win, &error));
+  g_assert_no_error (error);
+  xrlab_session_add_material (mine, "crashes", "Fe", 7.87, 2, 0x112233, TRUE);
+  g_assert_true (xrlab_session_save (mine, autosave, &error));
+  g_assert_no_error (error);
+  before = read_file (autosave);
+  g_assert_true (g_file_set_contents (marker, "restoring\n", -1, NULL));
+
+  second = xrlab_window_new (GTK_APPLICATION (app), settings, TRUE);
+  {
+    g_autoptr(XrlabSession) now = xrlab_window_get_session (second);
+    g_assert_true (xrlab_session_equal (now, example));
+  }
+  g_assert_false (g_file_test (marker, G_FILE_TEST_EXISTS));
+  g_assert_false (g_file_test (autosave, G_FILE_TEST_EXISTS));
+  kept = read_file (aside);
+  g_assert_cmpstr (kept, ==, before);
+  /* The toast's button: win.open-previous-session. */
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (second), "open-previous-session"));
+  g_action_group_activate_action (G_ACTION_GROUP (second), "open-previous-session", NULL);
+  {
+    g_autoptr(XrlabSession) now = xrlab_window_get_session (second);
+    g_assert_true (xrlab_session_equal (now, mine));
+  }
+  /* The main window never offers one. */
+  g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (win), "open-previous-session"));
+  gtk_window_destroy (GTK_WINDOW (second));
+  xrlab_test_spin (0.1);
+  g_unlink (aside);
+  g_unlink (autosave);
+}
+
+/* The marker stands while the restored session is being shown and goes
+ * once it is on screen, or when the window closes. */
+static void
+test_restore_marker (void)
+{
+  g_autofree char *autosave = xrlab_session_get_autosave_path ();
+  g_autofree char *marker = xrlab_session_get_restore_marker_path (autosave);
+  g_autoptr(XrlabSession) mine = xrlab_session_new_default ();
+  g_autoptr(GError) error = NULL;
+  GSettings *settings = xrlab_application_get_settings (app);
+  XrlabWindow *second;
+
+  g_assert_true (xrlab_window_autosave_now (win, &error));
+  xrlab_session_add_material (mine, "shown", "Cu", 8.96, 1, 0x445566, TRUE);
+  g_assert_true (xrlab_session_save (mine, autosave, &error));
+  g_assert_no_error (error);
+
+  /* Shown: the marker goes when the plot has its data. */
+  second = xrlab_window_new (GTK_APPLICATION (app), settings, TRUE);
+  g_assert_true (g_file_test (marker, G_FILE_TEST_IS_REGULAR));
+  gtk_window_present (GTK_WINDOW (second));
+  xrlab_test_wait_for (file_gone, marker, 20, "the restore marker to go");
+  {
+    g_autoptr(XrlabSession) now = xrlab_window_get_session (second);
+    g_assert_true (xrlab_session_equal (now, mine));
+  }
+  gtk_window_destroy (GTK_WINDOW (second));
+
+  /* Never shown: it goes when the window closes. */
+  second = xrlab_window_new (GTK_APPLICATION (app), settings, TRUE);
+  g_assert_true (g_file_test (marker, G_FILE_TEST_IS_REGULAR));
+  gtk_window_destroy (GTK_WINDOW (second));
+  g_assert_false (g_file_test (marker, G_FILE_TEST_EXISTS));
+  xrlab_test_spin (0.1);
+  g_unlink (autosave);
+}
+
+/* An auto-save with a lone surrogate: restored with U+FFFD (it used to be
+ * moved aside whole), the file as it was kept, and the repaired session
+ * auto-saved as valid UTF-8. */
+static void
+test_restore_lone_surrogate (void)
+{
+  g_autofree char *autosave = xrlab_session_get_autosave_path ();
+  g_autofree char *aside = g_strconcat (autosave, ".bad", NULL);
+  g_autofree char *marker = xrlab_session_get_restore_marker_path (autosave);
+  const char *json =
+    "{\"format\":\"xrlab-session\",\"version\":1,\"materials\":["
+    "{\"name\":\"\\ud800x\",\"formula\":\"Si\",\"density_g_cm3\":2.33},"
+    "{\"name\":\"kept\",\"formula\":\"Au\",\"density_g_cm3\":19.3}],"
+    "\"sweep\":{\"start\":1,\"stop\":30,\"unit\":\"keV\",\"points\":100,\"spacing\":\"log\"}}";
+  g_autoptr(GError) error = NULL;
+  g_autofree char *kept = NULL;
+  g_autofree char *written = NULL;
+  GSettings *settings = xrlab_application_get_settings (app);
+  XrlabWindow *second;
+
+  g_assert_true (xrlab_window_autosave_now (win, &error));
+  g_assert_true (g_file_set_contents (autosave, json, -1, NULL));
+  second = xrlab_window_new (GTK_APPLICATION (app), settings, TRUE);
+  {
+    g_autoptr(XrlabSession) now = xrlab_window_get_session (second);
+    g_assert_cmpuint (now->materials->len, ==, 2);
+    g_assert_cmpstr (((XrlabSessionMaterial *) g_ptr_array_index (now->materials, 0))->name, ==, "\xef\xbf\xbdx");
+    g_assert_cmpstr (((XrlabSessionMaterial *) g_ptr_array_index (now->materials, 1))->name, ==, "kept");
+  }
+  kept = read_file (aside);
+  g_assert_cmpstr (kept, ==, json);
+  /* The repaired session is saved shortly (here: when the window closes). */
+  gtk_window_destroy (GTK_WINDOW (second));
+  g_assert_false (g_file_test (marker, G_FILE_TEST_EXISTS));
+  written = read_file (autosave);
+  g_assert_true (g_utf8_validate (written, -1, NULL));
+  {
+    g_auto(GStrv) warnings = NULL;
+    g_autoptr(XrlabSession) again = xrlab_session_from_json_full (written, -1, XRLAB_SESSION_LOAD_STRICT,
+                                                                  &warnings, &error);
+    g_assert_no_error (error);
+    g_assert_null (warnings);
+    g_assert_cmpuint (again->materials->len, ==, 2);
+  }
+  xrlab_test_spin (0.1);
+  g_unlink (aside);
+  g_unlink (autosave);
+}
+
+static gboolean
 result_ready (gpointer data)
 {
   return *(GAsyncResult **) data != NULL;
@@ -884,6 +1033,9 @@ main (int argc, char *argv[])
   g_test_add_func ("/window/quantity-switch", test_quantity_switch);
   g_test_add_func ("/window/session-round-trip", test_session_round_trip);
   g_test_add_func ("/window/autosave-and-restore", test_autosave_and_restore);
+  g_test_add_func ("/window/restore-crashed", test_restore_crashed);
+  g_test_add_func ("/window/restore-marker", test_restore_marker);
+  g_test_add_func ("/window/restore-lone-surrogate", test_restore_lone_surrogate);
   g_test_add_func ("/window/export-csv", test_export_csv);
   g_test_add_func ("/window/export-plot", test_export_plot);
   g_test_add_func ("/window/actions", test_actions);

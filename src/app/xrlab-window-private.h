@@ -67,6 +67,9 @@ struct _XrlabWindow {
   char *autosave_path;
   char *session_path;           /* the file saved to or opened, for Ctrl+S and the title */
   gboolean autosave_failed;
+  char *restore_marker;         /* removed once the restored session is on screen */
+  guint restore_check_id;
+  char *previous_session;       /* kept file of a restore that crashed: offered to open */
 };
 
 void xrlab_window_data_init        (XrlabWindow *self);

@@ -57,7 +57,9 @@ void                xrlab_window_apply_session      (XrlabWindow        *self,
                                                      const XrlabSession *session);
 
 /* What the Save/Open/Export actions do once a file is chosen. Opening a bad
- * file returns FALSE with the reason and leaves the window as it was. */
+ * file returns FALSE with the reason and leaves the window as it was; a
+ * file bad in part opens with what is sound (XRLAB_SESSION_LOAD_SALVAGE)
+ * and a toast says what was left out. */
 gboolean            xrlab_window_save_session_file  (XrlabWindow  *self,
                                                      const char   *path,
                                                      GError      **error);
