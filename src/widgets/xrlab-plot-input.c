@@ -28,6 +28,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "xrlab-user-number.h"
 #include "xrlab-util.h"
 
 enum { DRAG_NONE, DRAG_RECT, DRAG_PAN };
@@ -406,27 +407,18 @@ pin_near (XrlabPlot *self, double px)
 
 /* ---- the axis limits popover ----------------------------------------------------- */
 
-/* A number as typed: '.' or ',' as the decimal mark, an exponent. */
+/* A number as typed ('.' or ',' as the decimal mark, an exponent), and
+ * as shown (the locale's mark): xrlab-user-number.h. */
 static gboolean
 parse_limit (const char *text, double *v)
 {
-  g_autofree char *t = g_strstrip (g_strdup (text != NULL ? text : ""));
-  char *end;
-
-  for (char *p = t; *p != '\0'; p++)
-    if (*p == ',')
-      *p = '.';
-  if (t[0] == '\0')
-    return FALSE;
-  *v = g_ascii_strtod (t, &end);
-  return *end == '\0' && isfinite (*v);
+  return xrlab_parse_user_number (text, v);
 }
 
 static char *
 format_limit (double v)
 {
-  char buf[G_ASCII_DTOSTR_BUF_SIZE];
-  return g_strdup (g_ascii_formatd (buf, sizeof buf, "%.6g", v));
+  return xrlab_format_user_number (v, FALSE);
 }
 
 static void
