@@ -16,6 +16,8 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 
+#include "plot-file-util.h"
+
 static char *tmpdir;
 
 /* Runs xrlab-cli plot with the NULL-terminated arguments; returns the exit
@@ -56,52 +58,6 @@ out_path (const char *name)
   return g_build_filename (tmpdir, name, NULL);
 }
 
-static GBytes *
-read_file (const char *path)
-{
-  char *data;
-  gsize len;
-
-  g_assert_true (g_file_get_contents (path, &data, &len, NULL));
-  return g_bytes_new_take (data, len);
-}
-
-static guint32
-be32 (const guint8 *p)
-{
-  return (guint32) p[0] << 24 | (guint32) p[1] << 16 | (guint32) p[2] << 8 | p[3];
-}
-
-/* IHDR's size and the pHYs chunk's pixels per metre (0: none). */
-static guint32
-png_info (GBytes *png, guint32 *w, guint32 *h)
-{
-  gsize len;
-  const guint8 *d = g_bytes_get_data (png, &len);
-
-  g_assert_cmpuint (len, >, 33);
-  g_assert_cmpint (memcmp (d, "\x89PNG\r\n\x1a\n", 8), ==, 0);
-  *w = be32 (d + 16);
-  *h = be32 (d + 20);
-  for (gsize pos = 8; pos + 12 <= len; pos += 12 + be32 (d + pos))
-    if (memcmp (d + pos + 4, "pHYs", 4) == 0)
-      return be32 (d + pos + 8);
-  return 0;
-}
-
-static char *
-text_of (GBytes *bytes)
-{
-  gsize len;
-  const char *d = g_bytes_get_data (bytes, &len);
-  char *s = g_malloc (len + 1);
-
-  for (gsize i = 0; i < len; i++)
-    s[i] = d[i] != '\0' ? d[i] : ' ';
-  s[len] = '\0';
-  return s;
-}
-
 /* The <text> elements' contents of an SVG, one per line, after a newline. */
 static char *
 svg_texts (const char *svg)
@@ -130,8 +86,8 @@ test_png (void)
   /* --size and --dpi: 8.5 × 6 cm at 300 dpi, recorded. */
   g_assert_cmpint (plot (NULL, "Si", "Au:19.3", "-e", "1:30:200:log", "--quantity", "delta", "--log-x", "--log-y",
                          "--size", "8.5x6cm", "--dpi", "300", "-o", path, NULL), ==, 0);
-  png = read_file (path);
-  g_assert_cmpuint (png_info (png, &w, &h), ==, 11811);
+  png = xrlab_test_read_file (path);
+  g_assert_cmpuint (xrlab_test_png_info (g_bytes_get_data (png, NULL), g_bytes_get_size (png), &w, &h), ==, 11811);
   g_assert_cmpuint (w, ==, 1004);
   g_assert_cmpuint (h, ==, 709);
 
@@ -139,8 +95,8 @@ test_png (void)
   g_clear_pointer (&png, g_bytes_unref);
   g_assert_cmpint (plot (NULL, "Kapton", "-e", "1:30:50", "--size", "640x400px", "--dpi", "96",
                          "-o", path, NULL), ==, 0);
-  png = read_file (path);
-  g_assert_cmpuint (png_info (png, &w, &h), ==, (guint32) lround (96 / 0.0254));
+  png = xrlab_test_read_file (path);
+  g_assert_cmpuint (xrlab_test_png_info (g_bytes_get_data (png, NULL), g_bytes_get_size (png), &w, &h), ==, (guint32) lround (96 / 0.0254));
   g_assert_cmpuint (w, ==, 640);
   g_assert_cmpuint (h, ==, 400);
   s = cairo_image_surface_create_from_png (path);
@@ -163,8 +119,8 @@ test_svg (void)
 
   g_assert_cmpint (plot (NULL, "Si", "Au:19.3", "-e", "5:15:101", "-q", "beta", "--log-y", "--font-size", "9",
                          "--size", "85x60mm", "--xlim", "8:12", "-o", path, NULL), ==, 0);
-  svg = read_file (path);
-  text = text_of (svg);
+  svg = xrlab_test_read_file (path);
+  text = xrlab_test_flatten (g_bytes_get_data (svg, NULL), g_bytes_get_size (svg));
   texts = svg_texts (text);
   /* 85 × 60 mm, text as text at the size asked for. */
   g_assert_nonnull (strstr (text, "width=\"85.00mm\""));
@@ -188,8 +144,8 @@ test_svg (void)
   g_clear_pointer (&text, g_free);
   g_clear_pointer (&texts, g_free);
   g_assert_cmpint (plot (NULL, "Si", "-e", "5:15:101", "-q", "f1", "--ylim", "13:15", "-o", path, NULL), ==, 0);
-  svg = read_file (path);
-  text = text_of (svg);
+  svg = xrlab_test_read_file (path);
+  text = xrlab_test_flatten (g_bytes_get_data (svg, NULL), g_bytes_get_size (svg));
   texts = svg_texts (text);
   g_assert_nonnull (strstr (texts, "\n13.00\n"));
   g_assert_nonnull (strstr (texts, "\n15.00\n"));
@@ -201,19 +157,14 @@ static void
 test_pdf (void)
 {
   g_autofree char *path = out_path ("mu.pdf");
-  g_autoptr(GBytes) pdf = NULL;
   g_autofree char *text = NULL;
-  const char *box;
-  double x0, y0, w, h;
+  double w, h;
 
   g_assert_cmpint (plot (NULL, "Kapton", "Al:2.7", "-e", "1:30:100:log", "-q", "mu_per_cm", "--log-x", "--log-y",
                          "--size", "3.5x2.5in", "--line-width", "0.5", "-o", path, NULL), ==, 0);
-  pdf = read_file (path);
-  text = text_of (pdf);
+  text = xrlab_test_file_text (path);
   g_assert_true (g_str_has_prefix (text, "%PDF"));
-  box = strstr (text, "/MediaBox");
-  g_assert_nonnull (box);
-  g_assert_cmpint (sscanf (strchr (box, '['), "[ %lf %lf %lf %lf", &x0, &y0, &w, &h), ==, 4);
+  xrlab_test_pdf_page (text, &w, &h);
   g_assert_cmpfloat_with_epsilon (w, 252, 0.01);
   g_assert_cmpfloat_with_epsilon (h, 180, 0.01);
   g_assert_nonnull (strstr (text, "/FontFile"));

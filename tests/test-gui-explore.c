@@ -13,6 +13,7 @@
 #include <glib/gstdio.h>
 
 #include "gui-test-util.h"
+#include "plot-file-util.h"
 #include "xrlab-application.h"
 #include "xrlab-window.h"
 
@@ -68,52 +69,6 @@ find_all (GtkWidget *w, GType type, GPtrArray *out)
         g_ptr_array_add (out, c);
       find_all (c, type, out);
     }
-}
-
-static GBytes *
-read_file (const char *path)
-{
-  char *data;
-  gsize len;
-
-  g_assert_true (g_file_get_contents (path, &data, &len, NULL));
-  return g_bytes_new_take (data, len);
-}
-
-static guint32
-be32 (const guint8 *p)
-{
-  return (guint32) p[0] << 24 | (guint32) p[1] << 16 | (guint32) p[2] << 8 | p[3];
-}
-
-static guint32
-png_info (const char *path, guint32 *w, guint32 *h)
-{
-  g_autoptr(GBytes) png = read_file (path);
-  gsize len;
-  const guint8 *d = g_bytes_get_data (png, &len);
-
-  g_assert_cmpint (memcmp (d, "\x89PNG", 4), ==, 0);
-  *w = be32 (d + 16);
-  *h = be32 (d + 20);
-  for (gsize pos = 8; pos + 12 <= len; pos += 12 + be32 (d + pos))
-    if (memcmp (d + pos + 4, "pHYs", 4) == 0)
-      return be32 (d + pos + 8);
-  return 0;
-}
-
-static char *
-file_text (const char *path)
-{
-  g_autoptr(GBytes) b = read_file (path);
-  gsize len;
-  const char *d = g_bytes_get_data (b, &len);
-  char *s = g_malloc (len + 1);
-
-  for (gsize i = 0; i < len; i++)
-    s[i] = d[i] != '\0' ? d[i] : ' ';
-  s[len] = '\0';
-  return s;
 }
 
 /* ---- zoom, pan, reset ---------------------------------------------------------------- */
@@ -497,7 +452,6 @@ test_export_dialog (void)
   XrlabPlotFigure fig;
   guint32 w, h;
   double mw, mh;
-  const char *box;
 
   reset_to_example ();
   g_settings_set_string (settings, "export-folder", "");
@@ -524,7 +478,7 @@ test_export_dialog (void)
   path = xrlab_export_dialog_export_to (dialog, base, &error);
   g_assert_no_error (error);
   g_assert_true (g_str_has_suffix (path, "figure.png"));
-  g_assert_cmpuint (png_info (path, &w, &h), ==, 11811);
+  g_assert_cmpuint (xrlab_test_png_file_info (path, &w, &h), ==, 11811);
   g_assert_cmpuint (w, ==, 1004);
   g_assert_cmpuint (h, ==, 709);
   g_clear_pointer (&path, g_free);
@@ -542,7 +496,7 @@ test_export_dialog (void)
   xrlab_export_dialog_set_dpi (dialog, 150);
   path = xrlab_export_dialog_export_to (dialog, base, &error);
   g_assert_no_error (error);
-  g_assert_cmpuint (png_info (path, &w, &h), ==, (guint32) lround (150 / 0.0254));
+  g_assert_cmpuint (xrlab_test_png_file_info (path, &w, &h), ==, (guint32) lround (150 / 0.0254));
   g_assert_cmpuint (w, ==, 1600);
   g_assert_cmpuint (h, ==, 1000);
   g_clear_pointer (&path, g_free);
@@ -563,7 +517,7 @@ test_export_dialog (void)
   path = xrlab_export_dialog_export_to (dialog, base, &error);
   g_assert_no_error (error);
   g_assert_true (g_str_has_suffix (path, "figure.svg"));
-  text = file_text (path);
+  text = xrlab_test_file_text (path);
   g_assert_nonnull (strstr (text, "width=\"120.00mm\""));
   g_assert_nonnull (strstr (text, ">Refractive index decrement δ</text>"));
   g_assert_nonnull (strstr (text, ">Photon energy (keV)</text>"));
@@ -579,11 +533,9 @@ test_export_dialog (void)
     g_assert_no_error (error);
     g_assert_cmpstr (path, ==, pdf);
   }
-  text = file_text (path);
+  text = xrlab_test_file_text (path);
   g_assert_true (g_str_has_prefix (text, "%PDF"));
-  box = strstr (text, "/MediaBox");
-  g_assert_nonnull (box);
-  g_assert_cmpint (sscanf (strchr (box, '['), "[ 0 0 %lf %lf", &mw, &mh), ==, 2);
+  xrlab_test_pdf_page (text, &mw, &mh);
   g_assert_cmpfloat_with_epsilon (mw * 2.54 / 72, 12, 0.001);
   g_assert_cmpfloat_with_epsilon (mh * 2.54 / 72, 8, 0.001);
   g_assert_nonnull (strstr (text, "/FontFile"));

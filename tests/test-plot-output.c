@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "plot-file-util.h"
 #include "xrlab-plot-render.h"
 
 #define N 300
@@ -56,36 +57,11 @@ write_page (const XrlabPlotScene *scene, XrlabPlotFormat format, double w_pt, do
   return out;
 }
 
-static guint32
-be32 (const guint8 *p)
-{
-  return (guint32) p[0] << 24 | (guint32) p[1] << 16 | (guint32) p[2] << 8 | p[3];
-}
-
 /* The pHYs chunk's pixels per metre (0: none). */
 static guint32
 png_ppm (const GByteArray *png, guint32 *w, guint32 *h)
 {
-  gsize pos = 8;
-
-  g_assert_cmpint (memcmp (png->data, "\x89PNG\r\n\x1a\n", 8), ==, 0);
-  *w = be32 (png->data + 16);
-  *h = be32 (png->data + 20);
-  while (pos + 12 <= png->len)
-    {
-      guint32 len = be32 (png->data + pos);
-      if (memcmp (png->data + pos + 4, "pHYs", 4) == 0)
-        {
-          g_assert_cmpuint (len, ==, 9);
-          g_assert_cmpuint (png->data[pos + 16], ==, 1);     /* metres */
-          g_assert_cmpuint (be32 (png->data + pos + 8), ==, be32 (png->data + pos + 12));
-          return be32 (png->data + pos + 8);
-        }
-      if (memcmp (png->data + pos + 4, "IDAT", 4) == 0)
-        break;           /* pHYs must come before the image data */
-      pos += 12 + len;
-    }
-  return 0;
+  return xrlab_test_png_info (png->data, png->len, w, h);
 }
 
 static void
@@ -173,34 +149,17 @@ test_svg (void)
 }
 
 /* The MediaBox of the first page: "[ 0 0 W H ]". */
-/* The bytes as a string, NULs (in binary streams) made spaces. */
 static char *
 flatten (const GByteArray *bytes)
 {
-  char *s = g_malloc (bytes->len + 1);
-
-  for (gsize i = 0; i < bytes->len; i++)
-    s[i] = bytes->data[i] != '\0' ? (char) bytes->data[i] : ' ';
-  s[bytes->len] = '\0';
-  return s;
+  return xrlab_test_flatten (bytes->data, bytes->len);
 }
 
 static void
 pdf_media_box (const GByteArray *pdf, double *w, double *h)
 {
-  g_autofree char *copy = flatten (pdf);
-  const char *p;
-
-  p = strstr (copy, "/MediaBox");
-  g_assert_nonnull (p);
-  p = strchr (p, '[');
-  g_assert_nonnull (p);
-  {
-    double x0, y0;
-    g_assert_cmpint (sscanf (p, "[ %lf %lf %lf %lf", &x0, &y0, w, h), ==, 4);
-    g_assert_cmpfloat (x0, ==, 0);
-    g_assert_cmpfloat (y0, ==, 0);
-  }
+  g_autofree char *text = flatten (pdf);
+  xrlab_test_pdf_page (text, w, h);
 }
 
 static void

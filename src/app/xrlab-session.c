@@ -112,22 +112,15 @@ xrlab_session_copy (const XrlabSession *session)
 }
 
 static gboolean
-same_limit (double a, double b)
-{
-  return a == b || (isnan (a) && isnan (b));
-}
-
-static gboolean
 view_equal (const XrlabSession *a, const XrlabSession *b)
 {
-  if (!same_limit (a->view_x_min, b->view_x_min) || !same_limit (a->view_x_max, b->view_x_max) ||
-      !same_limit (a->view_y_min, b->view_y_min) || !same_limit (a->view_y_max, b->view_y_max) ||
-      a->n_pins != b->n_pins)
-    return FALSE;
-  for (guint i = 0; i < a->n_pins; i++)
-    if (a->pins[i] != b->pins[i])
+  const double va[] = { a->view_x_min, a->view_x_max, a->view_y_min, a->view_y_max };
+  const double vb[] = { b->view_x_min, b->view_x_max, b->view_y_min, b->view_y_max };
+
+  for (guint i = 0; i < G_N_ELEMENTS (va); i++)
+    if (!(va[i] == vb[i] || (isnan (va[i]) && isnan (vb[i]))))
       return FALSE;
-  return TRUE;
+  return a->n_pins == b->n_pins && memcmp (a->pins, b->pins, a->n_pins * sizeof (double)) == 0;
 }
 
 gboolean
@@ -157,37 +150,32 @@ xrlab_session_equal (const XrlabSession *a,
 static void
 append_view (GString *s, const XrlabSession *session)
 {
-  gboolean x = !isnan (session->view_x_min), y = !isnan (session->view_y_min);
-  const char *sep = "\n    ";
+  const double x[] = { session->view_x_min, session->view_x_max };
+  const double y[] = { session->view_y_min, session->view_y_max };
+  const struct { const char *name; const double *v; guint n; } members[] = {
+    { "x", x, isnan (x[0]) ? 0 : 2 }, { "y", y, isnan (y[0]) ? 0 : 2 },
+    { "pins", session->pins, session->n_pins },
+  };
+  const char *sep = ",\n  \"view\": {\n    ";
+  gboolean any = FALSE;
 
-  if (!x && !y && session->n_pins == 0)
-    return;
-  g_string_append (s, ",\n  \"view\": {");
-  for (int k = 0; k < 2; k++)
+  for (guint m = 0; m < G_N_ELEMENTS (members); m++)
     {
-      double lo = k == 0 ? session->view_x_min : session->view_y_min;
-      double hi = k == 0 ? session->view_x_max : session->view_y_max;
-      if (isnan (lo))
+      if (members[m].n == 0)
         continue;
-      g_string_append_printf (s, "%s\"%s\": [", sep, k == 0 ? "x" : "y");
-      xrlab_json_append_number (s, lo);
-      g_string_append (s, ", ");
-      xrlab_json_append_number (s, hi);
-      g_string_append_c (s, ']');
-      sep = ",\n    ";
-    }
-  if (session->n_pins > 0)
-    {
-      g_string_append_printf (s, "%s\"pins\": [", sep);
-      for (guint i = 0; i < session->n_pins; i++)
+      g_string_append_printf (s, "%s\"%s\": [", sep, members[m].name);
+      for (guint i = 0; i < members[m].n; i++)
         {
           if (i > 0)
             g_string_append (s, ", ");
-          xrlab_json_append_number (s, session->pins[i]);
+          xrlab_json_append_number (s, members[m].v[i]);
         }
       g_string_append_c (s, ']');
+      sep = ",\n    ";
+      any = TRUE;
     }
-  g_string_append (s, "\n  }");
+  if (any)
+    g_string_append (s, "\n  }");
 }
 
 /* A JSON string of UTF-8 text, always: bytes that are not UTF-8 (a caller's

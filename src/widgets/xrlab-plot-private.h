@@ -3,6 +3,7 @@
  * xrlab-plot.c            the widget: properties, state, drawing, export
  * xrlab-plot-input.c      pointer and keys: zoom, pan, pins, the axis
  *                         limits popover, the context menu, plot.* actions
+ * xrlab-plot-pins.c       the pinned x values and their table
  * xrlab-plot-crosshair.c  the crosshair, the pins and their readouts
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -65,6 +66,9 @@ void  xrlab_plot_invalidate        (XrlabPlot *self);
 /* The view or the pins changed: redraw, notify "zoomed", emit
  * "view-changed". */
 void  xrlab_plot_view_changed      (XrlabPlot *self);
+
+/* xrlab-plot-pins.c: the pin within 5 pixels of @px (frame), or -1. */
+int   xrlab_plot_pin_near          (XrlabPlot *self, double px);
 
 /* xrlab-plot-input.c */
 void  xrlab_plot_input_init        (XrlabPlot *self);
