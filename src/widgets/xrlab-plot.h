@@ -9,7 +9,13 @@
  * light and dark palettes that follow AdwStyleManager. The frame is
  * rendered once per change into an offscreen surface; the crosshair is drawn
  * over it, so moving the pointer never re-runs PLplot. The same drawing code
- * renders to PNG, SVG and PDF files for export.
+ * renders to PNG, SVG and PDF files for export, at a physical size
+ * (xrlab_plot_export_figure()).
+ *
+ * Every XrlabPlot can be explored -- zoom, pan, typed axis limits, pinned
+ * readouts, a context menu and plot.* actions (see "the view" below) --
+ * and keeps its view through new data; a container saves it with
+ * xrlab_plot_get_x_limits(), xrlab_plot_get_pins() and "view-changed".
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
