@@ -21,11 +21,22 @@ static GParamSpec *properties[N_PROPS];
 /* ---- settings that shape the plot ----------------------------------------------- */
 
 static void
+bind_plot_settings (XrlabWindow *self)
+{
+  static const char *const keys[][2] = {
+    { "show-edges", "show-markers" },
+    { "show-legend", "show-legend" },
+    { "line-width", "line-width" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    g_settings_bind (self->settings, keys[i][0], self->plot, keys[i][1],
+                     G_SETTINGS_BIND_GET | G_SETTINGS_BIND_NO_SENSITIVITY);
+}
+
+static void
 apply_plot_settings (XrlabWindow *self)
 {
-  xrlab_plot_set_show_markers (self->plot, g_settings_get_boolean (self->settings, "show-edges"));
-  xrlab_plot_set_show_legend (self->plot, g_settings_get_boolean (self->settings, "show-legend"));
-  xrlab_plot_set_line_width (self->plot, g_settings_get_double (self->settings, "line-width"));
   self->show_stats = g_settings_get_boolean (self->settings, "show-stats") ||
                      g_strcmp0 (g_getenv ("XRLAB_ENGINE_STATS"), "1") == 0;
   xrlab_window_data_invalidate (self);
@@ -36,8 +47,7 @@ on_settings_changed (GSettings   *settings,
                      const char  *key,
                      XrlabWindow *self)
 {
-  if (g_str_equal (key, "show-edges") || g_str_equal (key, "show-legend") ||
-      g_str_equal (key, "line-width") || g_str_equal (key, "show-stats"))
+  if (g_str_equal (key, "show-stats"))
     apply_plot_settings (self);
 }
 
@@ -88,6 +98,7 @@ xrlab_window_constructed (GObject *object)
 
   xrlab_window_data_init (self);
   xrlab_window_actions_init (self);
+  bind_plot_settings (self);
   apply_plot_settings (self);
 }
 
