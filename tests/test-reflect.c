@@ -1377,13 +1377,14 @@ static void
 test_angle_spec (void)
 {
   struct { const char *spec; XrlabAngleUnit unit; gsize n; double first, last; } good[] = {
-    { "5", XRLAB_ANGLE_UNIT_MRAD, 1, 5e-3, 5e-3 },
-    { " 1, 2 ,5 ", XRLAB_ANGLE_UNIT_MRAD, 3, 1e-3, 5e-3 },
-    { "0:10:101", XRLAB_ANGLE_UNIT_MRAD, 101, 0.0, 1e-2 },
-    { "10:0:3", XRLAB_ANGLE_UNIT_MRAD, 3, 1e-2, 0.0 },
-    { "0.1:10:3:log", XRLAB_ANGLE_UNIT_MRAD, 3, 1e-4, 1e-2 },
-    { "0:90:2:lin", XRLAB_ANGLE_UNIT_DEG, 2, 0.0, G_PI / 2 },
-    { "0.5", XRLAB_ANGLE_UNIT_DEG, 1, 0.5 * G_PI / 180, 0.5 * G_PI / 180 },
+    { "5", XRLAB_ANGLE_UNIT_MRAD, 1, 5, 5 },
+    { " 1, 2 ,5 ", XRLAB_ANGLE_UNIT_MRAD, 3, 1, 5 },
+    { "0:10:101", XRLAB_ANGLE_UNIT_MRAD, 101, 0, 10 },
+    { "10:0:3", XRLAB_ANGLE_UNIT_MRAD, 3, 10, 0 },
+    { "0.1:10:3:log", XRLAB_ANGLE_UNIT_MRAD, 3, 0.1, 10 },
+    { "0:90:2:lin", XRLAB_ANGLE_UNIT_DEG, 2, 0, 90 },
+    { "0.5", XRLAB_ANGLE_UNIT_DEG, 1, 0.5, 0.5 },
+    { "1570.7963267948966", XRLAB_ANGLE_UNIT_MRAD, 1, 1570.7963267948966, 1570.7963267948966 },
   };
   struct { const char *spec; XrlabAngleUnit unit; int code; const char *says; } bad[] = {
     { "", XRLAB_ANGLE_UNIT_MRAD, XRLAB_REFLECT_ERROR_ANGLE_SPEC, "Empty" },
@@ -1412,8 +1413,10 @@ test_angle_spec (void)
 
       g_assert_no_error (error);
       g_assert_cmpuint (n, ==, good[i].n);
-      g_assert_cmpfloat_with_epsilon (a[0], good[i].first, 1e-15);
-      g_assert_cmpfloat_with_epsilon (a[n - 1], good[i].last, 1e-15);
+      g_assert_cmpfloat_with_epsilon (a[0], good[i].first, 1e-12 * good[i].first + 1e-300);
+      g_assert_cmpfloat_with_epsilon (a[n - 1], good[i].last, 1e-12 * good[i].last + 1e-300);
+      if (n == 3 && good[i].first == 0.1)
+        g_assert_cmpfloat_with_epsilon (a[1], 1.0, 1e-14);
     }
   for (gsize i = 0; i < G_N_ELEMENTS (bad); i++)
     {
@@ -1433,6 +1436,8 @@ test_angle_spec (void)
   g_assert_cmpstr (xrlab_angle_unit_get_id (XRLAB_ANGLE_UNIT_DEG), ==, "deg");
   g_assert_cmpfloat (xrlab_angle_from_rad (xrlab_angle_to_rad (3.0, XRLAB_ANGLE_UNIT_MRAD),
                                            XRLAB_ANGLE_UNIT_MRAD), ==, 3.0);
+  g_assert_cmpfloat (xrlab_angle_to_rad (90.0, XRLAB_ANGLE_UNIT_DEG), ==, G_PI / 2);
+  g_assert_cmpfloat (xrlab_angle_to_rad (1570.7963267948966, XRLAB_ANGLE_UNIT_MRAD), <=, G_PI / 2);
 }
 
 int

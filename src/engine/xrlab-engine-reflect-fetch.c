@@ -118,6 +118,41 @@ item_n_marks (const Item *it, XrlabReflectCurve curve)
   return xrlab_stack_get_n_materials (stack) - (xrlab_stack_get_ambient (stack) >= 0 ? 1 : 0);
 }
 
+static gsize
+string_size (const char *s)
+{
+  return s != NULL ? strlen (s) + 1 : 0;
+}
+
+static const char *
+copy_string (char **strings, const char *s)
+{
+  gsize len = string_size (s);
+  const char *copy;
+
+  if (s == NULL)
+    return NULL;
+  copy = memcpy (*strings, s, len);
+  *strings += len;
+  return copy;
+}
+
+/* The bytes of the names of @it's marks. */
+static gsize
+item_names_size (const Item *it, XrlabReflectCurve curve)
+{
+  XrlabStack *stack;
+  gsize size = 0;
+
+  if (item_n_marks (it, curve) == 0)
+    return 0;
+  stack = xrlab_reflect_plan_get_stack (it->plan);
+  for (gsize m = 0; m < xrlab_stack_get_n_materials (stack); m++)
+    if ((int) m != xrlab_stack_get_ambient (stack))
+      size += string_size (xrlab_stack_get_material (stack, m)->name);
+  return size;
+}
+
 /* The critical angle of material @m against the ambient at energy @e. */
 static double
 critical_angle (XrlabReflectPlan *plan, gsize m, gsize e)
@@ -146,7 +181,7 @@ cutoff_energy (XrlabReflectPlan *plan, gsize m, double angle, const double *ener
 
 static void
 fill_marks (const Item *it, const CurvesPayload *p, const double *energies, gsize n_e,
-            double *marks, const char **names)
+            double *marks, const char **names, char **strings)
 {
   XrlabStack *stack = xrlab_reflect_plan_get_stack (it->plan);
   int ambient = xrlab_stack_get_ambient (stack);
@@ -156,31 +191,12 @@ fill_marks (const Item *it, const CurvesPayload *p, const double *energies, gsiz
     {
       if ((int) m == ambient)
         continue;
-      names[k] = xrlab_stack_get_material (stack, m)->name;
+      names[k] = copy_string (strings, xrlab_stack_get_material (stack, m)->name);
       marks[k] = p->query.curve == XRLAB_REFLECT_CURVE_ANGLES
                  ? critical_angle (it->plan, m, 0)
                  : cutoff_energy (it->plan, m, p->query.angle_rad, energies, n_e);
       k++;
     }
-}
-
-static gsize
-string_size (const char *s)
-{
-  return s != NULL ? strlen (s) + 1 : 0;
-}
-
-static const char *
-copy_string (char **strings, const char *s)
-{
-  gsize len = string_size (s);
-  const char *copy;
-
-  if (s == NULL)
-    return NULL;
-  copy = memcpy (*strings, s, len);
-  *strings += len;
-  return copy;
 }
 
 /* The reply for @items, everything but the values of the stacks that have
@@ -207,7 +223,7 @@ curves_alloc (const CurvesPayload *p, const Item *items, gsize n_s, GError **err
   for (gsize i = 0; i < n_s; i++)
     {
       n_marks += item_n_marks (&items[i], q->curve);
-      strings += string_size (item_message (&items[i]));
+      strings += string_size (item_message (&items[i])) + item_names_size (&items[i], q->curve);
     }
   if (n_s > 0 && n_v * n_p > G_MAXSIZE / sizeof (double) / n_s / 2)
     goto no_memory;
@@ -271,7 +287,7 @@ curves_alloc (const CurvesPayload *p, const Item *items, gsize n_s, GError **err
       if (item_n_marks (it, q->curve) > 0)
         {
           fill_marks (it, p, c->energies_kev, n_e, (double *) c->marks + n_marks,
-                      c->mark_names + n_marks);
+                      c->mark_names + n_marks, &str);
           n_marks += item_n_marks (it, q->curve);
         }
       if (!item_has_values (it))

@@ -151,7 +151,10 @@ xrlab_angle_unit_get_id (XrlabAngleUnit unit)
 double
 xrlab_angle_to_rad (double value, XrlabAngleUnit unit)
 {
-  return unit == XRLAB_ANGLE_UNIT_DEG ? value * (G_PI / 180.0) : value * 1e-3;
+  double rad = unit == XRLAB_ANGLE_UNIT_DEG ? value * (G_PI / 180.0) : value * 1e-3;
+
+  /* 90° or 1570.796... mrad rounded up: π/2. */
+  return rad > G_PI / 2 && rad <= G_PI / 2 * (1.0 + 1e-12) ? G_PI / 2 : rad;
 }
 
 double
@@ -182,10 +185,11 @@ angle_spec_number (const char *text, const char *spec, const char *what, double 
   return TRUE;
 }
 
-/* @value in @unit within 0..90°, to radians. */
+/* @value in @unit within 0..90° (the limit a little above it counts as
+ * the limit): into *checked. */
 static gboolean
 angle_check (double value, XrlabAngleUnit unit, const char *spec, const char *what,
-             double *rad, GError **error)
+             double *checked, GError **error)
 {
   char buf[XRLAB_DTOA_BUFSIZE], top[XRLAB_DTOA_BUFSIZE];
   double max = xrlab_angle_from_rad (G_PI / 2, unit);
@@ -202,7 +206,7 @@ angle_check (double value, XrlabAngleUnit unit, const char *spec, const char *wh
                    xrlab_format_double (max, top), xrlab_angle_unit_get_id (unit));
       return FALSE;
     }
-  *rad = value == max ? G_PI / 2 : xrlab_angle_to_rad (value, unit);
+  *checked = value;
   return TRUE;
 }
 

@@ -197,13 +197,15 @@ typedef enum {
 gboolean    xrlab_angle_unit_parse  (const char *text, XrlabAngleUnit *unit);
 /* "mrad", "deg": machine names (CSV column suffixes, option values). */
 const char *xrlab_angle_unit_get_id (XrlabAngleUnit unit);
+/* @value in @unit in radians; 90° (and 1570.796... mrad) are π/2 exactly. */
 double      xrlab_angle_to_rad      (double value, XrlabAngleUnit unit);
 double      xrlab_angle_from_rad    (double angle_rad, XrlabAngleUnit unit);
 
 /* Grazing angles in @unit: "5", a list "1,2,5", or a range "a:b:n" or
  * "a:b:n:log" (n ≥ 2 points from a to b inclusive, equally spaced or, for
  * log, in ratio; a, b > 0 then), each from 0 to 90°. Returns the @n angles
- * in radians (g_free()), NULL with XRLAB_REFLECT_ERROR_ANGLE_SPEC or
+ * in @unit (g_free(); xrlab_angle_to_rad() turns each into radians within
+ * 0..π/2), NULL with XRLAB_REFLECT_ERROR_ANGLE_SPEC or
  * XRLAB_REFLECT_ERROR_ANGLE naming the item that is wrong. */
 double *xrlab_angle_spec_parse (const char *spec, XrlabAngleUnit unit, gsize *n, GError **error);
 
