@@ -14,6 +14,7 @@
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 
+#include "xrlab-session-stacks.h"
 #include "xrlab-util.h"
 
 G_DEFINE_QUARK (xrlab-session-error-quark, xrlab_session_error)
@@ -59,6 +60,7 @@ xrlab_session_free (XrlabSession *session)
   if (session == NULL)
     return;
   g_ptr_array_unref (session->materials);
+  xrlab_session_stacks_free (session);
   g_free (session);
 }
 
@@ -98,6 +100,7 @@ xrlab_session_copy (const XrlabSession *session)
   copy->x_log = session->x_log;
   copy->y_log = session->y_log;
   copy->values_energy_ev = session->values_energy_ev;
+  xrlab_session_stacks_copy (copy, session);
   return copy;
 }
 
@@ -108,7 +111,7 @@ xrlab_session_equal (const XrlabSession *a,
   if (a->materials->len != b->materials->len ||
       !xrlab_sweep_equal (&a->sweep, &b->sweep) ||
       a->quantity != b->quantity || !a->x_log != !b->x_log || !a->y_log != !b->y_log ||
-      a->values_energy_ev != b->values_energy_ev)
+      a->values_energy_ev != b->values_energy_ev || !xrlab_session_stacks_equal (a, b))
     return FALSE;
   for (guint i = 0; i < a->materials->len; i++)
     {
@@ -162,6 +165,7 @@ xrlab_session_to_json (const XrlabSession *session,
                           session->sweep.log ? "log" : "linear");
   g_string_append_printf (s, "  \"plot\": {\n    \"quantity\": \"%s\",\n    \"x_log\": %s,\n    \"y_log\": %s\n  },\n",
                           info->session_id, session->x_log ? "true" : "false", session->y_log ? "true" : "false");
+  xrlab_session_stacks_append_json (session, s);
   g_string_append (s, "  \"values\": {\n    \"energy_eV\": ");
   xrlab_json_append_number (s, session->values_energy_ev);
   g_string_append (s, "\n  }\n}\n");
@@ -476,7 +480,7 @@ xrlab_session_from_json (const char  *data,
                          GError     **error)
 {
   static const char *const allowed[] = {
-    "format", "version", "materials", "sweep", "plot", "values", NULL
+    "format", "version", "materials", "sweep", "plot", "values", "stacks", "reflect", NULL
   };
   g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(XrlabSession) session = NULL;
@@ -570,6 +574,8 @@ xrlab_session_from_json (const char  *data,
     return NULL;
   sub = get_object (obj, "values", "session", FALSE, error, &ok);
   if (!ok || (sub != NULL && !parse_values (sub, session, error)))
+    return NULL;
+  if (!xrlab_session_stacks_parse (obj, session, error))
     return NULL;
 
   /* The sweep must be valid for the quantity it is shown with. */
