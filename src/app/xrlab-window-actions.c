@@ -171,6 +171,21 @@ action_reset_session (GtkWidget *widget, const char *name, GVariant *param)
 
 /* ---- export -------------------------------------------------------------------------- */
 
+static gboolean
+reflect_shown (XrlabWindow *self)
+{
+  return g_strcmp0 (adw_view_stack_get_visible_child_name (self->view_stack), "reflect") == 0;
+}
+
+/* The widget the plot export shows: the optics plot, or the Reflectivity
+ * page's plot or map. */
+static GtkWidget *
+export_view (XrlabWindow *self)
+{
+  return reflect_shown (self) ? xrlab_reflect_page_get_shown_view (self->reflect_page)
+                              : GTK_WIDGET (self->plot);
+}
+
 void
 xrlab_window_export_csv (XrlabWindow         *self,
                          const char          *path,
@@ -205,6 +220,9 @@ xrlab_window_export_plot_file (XrlabWindow     *self,
   xrlab_window_data_flush (self);
   light = g_settings_get_boolean (self->settings, "export-light");
   scale = g_settings_get_double (self->settings, "export-png-scale");
+  if (reflect_shown (self))
+    return xrlab_reflect_page_export (self->reflect_page, path, format, width, height, scale,
+                                      light ? FALSE : xrlab_plot_get_dark (self->plot), error);
   return xrlab_plot_export (self->plot, path, format, width, height, scale,
                             light ? FALSE : xrlab_plot_get_dark (self->plot), error);
 }
@@ -308,8 +326,8 @@ plot_chosen (XrlabWindow *self, GtkFileChooser *chooser, GFile *file)
   if (size == NULL || g_strcmp0 (size, "window") == 0 ||
       sscanf (size, "%dx%d", &width, &height) != 2)
     {
-      width = gtk_widget_get_width (GTK_WIDGET (self->plot));
-      height = gtk_widget_get_height (GTK_WIDGET (self->plot));
+      width = gtk_widget_get_width (export_view (self));
+      height = gtk_widget_get_height (export_view (self));
     }
   ok = xrlab_window_export_plot_file (self, path, format, MAX (width, 120), MAX (height, 90), &error);
   report_export (self, path, ok, error);
@@ -325,8 +343,8 @@ action_export_plot (GtkWidget *widget, const char *name, GVariant *param)
   const char *format_labels[] = { _("PNG image"), _("SVG drawing"), _("PDF document"), NULL };
   static const char *size_ids[] = { "window", "800x600", "1200x800", "1600x1000", NULL };
   g_autofree char *window_label = g_strdup_printf (_("As on screen (%d × %d)"),
-                                                   gtk_widget_get_width (GTK_WIDGET (self->plot)),
-                                                   gtk_widget_get_height (GTK_WIDGET (self->plot)));
+                                                   gtk_widget_get_width (export_view (self)),
+                                                   gtk_widget_get_height (export_view (self)));
   const char *size_labels[] = { window_label, "800 × 600", "1200 × 800", "1600 × 1000", NULL };
 
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (native), "xrlab-plot.png");

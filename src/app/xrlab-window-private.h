@@ -11,6 +11,7 @@
 
 #include "xrlab-window.h"
 #include "xrlab-engine.h"
+#include "xrlab-reflect-page.h"
 
 G_BEGIN_DECLS
 
@@ -30,6 +31,7 @@ struct _XrlabWindow {
   XrlabPlotControls *plot_controls;
   XrlabPlot *plot;
   XrlabValuesView *values_view;
+  XrlabReflectPage *reflect_page;
 
   GSettings *settings;
   GListStore *materials;

@@ -79,6 +79,15 @@ xrlab_window_close_request (GtkWindow *window)
   return GTK_WINDOW_CLASS (xrlab_window_parent_class)->close_request (window);
 }
 
+/* The Reflectivity page fetches only while it is shown. */
+static void
+on_page_changed (XrlabWindow *self)
+{
+  xrlab_reflect_page_set_active (self->reflect_page,
+                                 g_strcmp0 (adw_view_stack_get_visible_child_name (self->view_stack),
+                                            "reflect") == 0);
+}
+
 /* ---- GObject ------------------------------------------------------------------------ */
 
 static void
@@ -97,6 +106,11 @@ xrlab_window_constructed (GObject *object)
   g_signal_connect_object (self->settings, "changed", G_CALLBACK (on_settings_changed), self, 0);
 
   xrlab_window_data_init (self);
+  xrlab_reflect_page_set_materials (self->reflect_page, G_LIST_MODEL (self->materials));
+  xrlab_reflect_page_set_engine (self->reflect_page, self->engine);
+  g_signal_connect_object (self->view_stack, "notify::visible-child-name",
+                           G_CALLBACK (on_page_changed), self, G_CONNECT_SWAPPED);
+  on_page_changed (self);
   xrlab_window_actions_init (self);
   bind_plot_settings (self);
   apply_plot_settings (self);
@@ -175,6 +189,7 @@ xrlab_window_class_init (XrlabWindowClass *klass)
   g_type_ensure (XRLAB_TYPE_PLOT_CONTROLS);
   g_type_ensure (XRLAB_TYPE_PLOT);
   g_type_ensure (XRLAB_TYPE_VALUES_VIEW);
+  g_type_ensure (XRLAB_TYPE_REFLECT_PAGE);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/xrlab/Xrlab/xrlab-window.ui");
   gtk_widget_class_bind_template_child (widget_class, XrlabWindow, toast_overlay);
@@ -189,6 +204,7 @@ xrlab_window_class_init (XrlabWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, XrlabWindow, plot_controls);
   gtk_widget_class_bind_template_child (widget_class, XrlabWindow, plot);
   gtk_widget_class_bind_template_child (widget_class, XrlabWindow, values_view);
+  gtk_widget_class_bind_template_child (widget_class, XrlabWindow, reflect_page);
 
   xrlab_window_class_install_actions (widget_class);
 }
@@ -244,6 +260,13 @@ xrlab_window_get_plot_controls (XrlabWindow *self)
 {
   g_return_val_if_fail (XRLAB_IS_WINDOW (self), NULL);
   return self->plot_controls;
+}
+
+XrlabReflectPage *
+xrlab_window_get_reflect_page (XrlabWindow *self)
+{
+  g_return_val_if_fail (XRLAB_IS_WINDOW (self), NULL);
+  return self->reflect_page;
 }
 
 XrlabValuesView *
