@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include <glib.h>
+#include <glib/gstdio.h>
 
 #include "xrlab-engine.h"
 #include "xrlab-engine-reflect.h"
@@ -89,6 +90,15 @@ grid_done (GObject *source, GAsyncResult *result, gpointer data)
   GError *error = NULL;
 
   xrlab_engine_set_grid_finish (XRLAB_ENGINE (source), result, &error);
+  replied (data, error);
+}
+
+static void
+export_done (GObject *source, GAsyncResult *result, gpointer data)
+{
+  GError *error = NULL;
+
+  xrlab_engine_reflect_export_csv_finish (XRLAB_ENGINE (source), result, &error);
   replied (data, error);
 }
 
@@ -885,6 +895,85 @@ test_map_parallel (void)
   xrlab_reflect_plan_free (plan);
 }
 
+/* An export: written by the engine, the fetch's numbers to the last bit, a
+ * header naming each stack's columns; a stack without values refused, and
+ * no file left. */
+static void
+test_export (void)
+{
+  g_autoptr(XrlabEngine) engine = xrlab_engine_new ();
+  g_autofree char *dir = g_dir_make_tmp ("xrlab-reflect-export-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "r.csv", NULL);
+  g_autofree char *bad = g_build_filename (dir, "bad.csv", NULL);
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+  double angles[] = { 0.001, 0.004, 0.008 };
+  XrlabReflectQuery q = {
+    .curve = XRLAB_REFLECT_CURVE_ANGLES, .table = XRLAB_TABLE_HENKE,
+    .values = XRLAB_REFLECT_VALUES_R, .polarization = 0.0, .energy_kev = 10.0,
+    .angles_rad = angles, .n_angles = 3,
+  };
+  Replies r = { 0 }, f = { 0 };
+  XrlabEngineStats st;
+  guint ids[] = { 1, 2 };
+  guint k = 0;
+
+  set_stacks (engine, three, 2);
+  r.pending++;
+  xrlab_engine_reflect_export_csv_async (engine, path, &q, ids, 2, NULL, export_done, &r);
+  wait_for (&r);
+  g_assert_no_error (r.error);
+  fetch (engine, "plot", &q, ids, 2, &f);
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  lines = g_strsplit (text, "\n", -1);
+  while (lines[k] != NULL && lines[k][0] == '#')
+    k++;
+  g_assert_cmpuint (k, ==, 3);
+  g_assert_nonnull (strstr (lines[1], "Rh: Rh:12.41~0.3nm"));
+  g_assert_cmpstr (lines[k], ==, "energy_keV,angle_mrad,Rh:R,Rh:R_s,Rh:R_p,"
+                                 "Pt coating:R,Pt coating:R_s,Pt coating:R_p");
+  for (guint row = 0; row < 3; row++)
+    {
+      g_auto(GStrv) fields = g_strsplit (lines[k + 1 + row], ",", -1);
+      double v;
+
+      g_assert_cmpuint (g_strv_length (fields), ==, 8);
+      g_assert_true (xrlab_parse_double (fields[1], FALSE, &v));
+      g_assert_cmpfloat (v, ==, angles[row] * 1e3);
+      for (guint c = 0; c < 6; c++)
+        {
+          const double *want = xrlab_engine_curves_get (f.curves, c / 3, (XrlabReflectValue) (c % 3));
+          g_assert_true (xrlab_parse_double (fields[2 + c], FALSE, &v));
+          g_assert_cmpfloat (v, ==, want[row]);
+        }
+    }
+  g_assert_true (xrlab_engine_get_stats (engine, "export", &st));
+  g_assert_cmpuint (st.n_exports, ==, 1);
+  g_assert_cmpuint (st.export_bytes, ==, strlen (text));
+  g_assert_cmpuint (st.n_transfers, ==, 0);
+
+  {
+    XrlabStackSpec never = { 9, "never", "Rh/", XRLAB_STACK_REFLECT };
+    Replies e = { 0 };
+    guint id = 9;
+
+    e.pending++;
+    xrlab_engine_update_stack_async (engine, &never, NULL, update_done, &e);
+    wait_for (&e);
+    g_clear_error (&e.error);
+    r.pending++;
+    xrlab_engine_reflect_export_csv_async (engine, bad, &q, &id, 1, NULL, export_done, &r);
+    wait_for (&r);
+    g_assert_error (r.error, XRLAB_ENGINE_ERROR, XRLAB_ENGINE_ERROR_INVALID);
+    g_assert_nonnull (strstr (r.error->message, "never"));
+    g_assert_false (g_file_test (bad, G_FILE_TEST_EXISTS));
+  }
+  g_remove (path);
+  g_rmdir (dir);
+  replies_clear (&r);
+  replies_clear (&f);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -898,5 +987,6 @@ main (int argc, char **argv)
   g_test_add_func ("/engine-reflect/map-job", test_map_job);
   g_test_add_func ("/engine-reflect/map-cancel", test_map_cancel);
   g_test_add_func ("/engine-reflect/map-parallel", test_map_parallel);
+  g_test_add_func ("/engine-reflect/export", test_export);
   return g_test_run ();
 }

@@ -43,6 +43,7 @@ typedef struct {
   double            *angles;
   guint             *ids;       /* NULL: every stack of the kind */
   gsize              n_ids;
+  char              *path;      /* an export's */
   /* The job's. */
   XrlabEngineCurves *curves;
   GArray            *lent;      /* LentPlan */
@@ -60,6 +61,7 @@ curves_payload_free (gpointer data)
   g_clear_pointer (&p->grid, xrlab_energy_grid_unref);
   g_free (p->angles);
   g_free (p->ids);
+  g_free (p->path);
   g_clear_pointer (&p->curves, xrlab_engine_curves_free);
   if (p->lent != NULL)
     {
@@ -439,6 +441,61 @@ serve_fetch (XrlabEngineWorker *worker, gpointer state, XrlabRequest *req)
   xrlab_request_return_pointer (req, c, (GDestroyNotify) xrlab_engine_curves_free);
 }
 
+/* ---- exports ----------------------------------------------------------------- */
+
+static void
+serve_export (XrlabEngineWorker *worker, gpointer state, XrlabRequest *req)
+{
+  CurvesPayload *p = req->payload;
+  double t0 = xrlab_now ();
+  XrlabEngineStats delta = { .n_requests = 1 };
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) texts = g_ptr_array_new_with_free_func (g_free);
+  XrlabEngineCurves *c = NULL;
+  GError *error = NULL;
+  Item *items;
+  gsize n = 0, bytes = 0;
+  gboolean ok = FALSE;
+
+  items = items_resolve (worker, p, FALSE, &n, &error);
+  for (gsize i = 0; items != NULL && i < n && error == NULL; i++)
+    if (!item_has_values (&items[i]))
+      g_set_error (&error, XRLAB_ENGINE_ERROR, XRLAB_ENGINE_ERROR_INVALID,
+                   _("The stack “%s” has nothing to export: %s"),
+                   items[i].s->name != NULL && items[i].s->name[0] ? items[i].s->name : items[i].s->text,
+                   item_message (&items[i]) ? item_message (&items[i]) : "");
+  if (items != NULL && error == NULL && n == 0)
+    g_set_error (&error, XRLAB_ENGINE_ERROR, XRLAB_ENGINE_ERROR_INVALID, _("There is no stack to export"));
+  if (error == NULL)
+    c = curves_alloc (p, items, n, &error);
+  for (gsize i = 0; c != NULL && i < n; i++)
+    {
+      XrlabEngineStack *s = items[i].s;
+      g_ptr_array_add (names, g_strdup (s->name != NULL && s->name[0] ? s->name : s->text));
+      g_ptr_array_add (texts, g_strdup (s->canonical));
+      if (!compute_item (p, c, i, items[i].plan, items[i].transmission, &error))
+        g_clear_pointer (&c, xrlab_engine_curves_free);
+    }
+  if (c != NULL)
+    ok = xrlab_engine_curves_write_csv (c, (const char *const *) names->pdata,
+                                        (const char *const *) texts->pdata, p->path, &bytes, &error);
+  if (items != NULL)
+    items_clear (items, n);
+  g_free (items);
+  g_clear_pointer (&c, xrlab_engine_curves_free);
+  delta.compute_s = xrlab_now () - t0;
+  if (ok)
+    {
+      delta.n_exports = 1;
+      delta.export_bytes = bytes;
+    }
+  xrlab_engine_shared_account (req->shared, req->consumer, &delta);
+  if (ok)
+    xrlab_request_return_boolean (req, TRUE);
+  else
+    xrlab_request_return_error (req, error);
+}
+
 /* ---- the map job --------------------------------------------------------------- */
 
 typedef struct {
@@ -562,6 +619,14 @@ static const XrlabRequestKind fetch_kind = {
   .flags = XRLAB_REQUEST_NEWEST_PER_CONSUMER | XRLAB_REQUEST_STALE_AFTER_EDIT,
   .payload_free = curves_payload_free,
   .serve = serve_fetch,
+};
+
+static const XrlabRequestKind export_kind = {
+  .name = "export-curves",
+  .service = &xrlab_engine_reflect_service,
+  .role = XRLAB_REQUEST_READ,
+  .payload_free = curves_payload_free,
+  .serve = serve_export,
 };
 
 static const XrlabRequestKind map_kind = {
@@ -785,6 +850,37 @@ xrlab_engine_reflect_map_finish (XrlabEngine   *self,
 {
   g_return_val_if_fail (g_task_is_valid (result, self), NULL);
   return curves_propagate (self, result, error);
+}
+
+void
+xrlab_engine_reflect_export_csv_async (XrlabEngine             *self,
+                                       const char              *path,
+                                       const XrlabReflectQuery *query,
+                                       const guint             *ids,
+                                       gsize                    n_ids,
+                                       GCancellable            *cancellable,
+                                       GAsyncReadyCallback      callback,
+                                       gpointer                 user_data)
+{
+  XrlabRequest *req;
+
+  g_return_if_fail (XRLAB_IS_ENGINE (self));
+  g_return_if_fail (path != NULL && query != NULL);
+  req = curves_request_new (self, &export_kind, xrlab_engine_reflect_export_csv_async, "export",
+                            query, ids, n_ids, cancellable, callback, user_data);
+  if (req == NULL)
+    return;
+  ((CurvesPayload *) req->payload)->path = g_strdup (path);
+  xrlab_request_submit (req);
+}
+
+gboolean
+xrlab_engine_reflect_export_csv_finish (XrlabEngine   *self,
+                                        GAsyncResult  *result,
+                                        GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  return g_task_propagate_boolean (G_TASK (result), error);
 }
 
 const double *

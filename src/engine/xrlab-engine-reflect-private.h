@@ -92,6 +92,15 @@ const double *xrlab_engine_stack_transmission (XrlabEngineWorker *worker,
                                                XrlabTable         table,
                                                GError           **error);
 
+/* Writes @curves as CSV to @path atomically (xrlab-engine-reflect-export.c),
+ * the stacks named @names, with their canonical @texts; *bytes the size. */
+gboolean xrlab_engine_curves_write_csv (const XrlabEngineCurves *curves,
+                                        const char *const       *names,
+                                        const char *const       *texts,
+                                        const char              *path,
+                                        gsize                   *bytes,
+                                        GError                 **error);
+
 /* Checks @table: TRUE for the tables stacks can use. */
 gboolean xrlab_engine_reflect_check_table (XrlabTable table, GError **error);
 

@@ -231,4 +231,25 @@ XrlabEngineCurves *xrlab_engine_reflect_map_finish (XrlabEngine   *self,
                                                     GAsyncResult  *result,
                                                     GError       **error);
 
+/* ---- exports ------------------------------------------------------------------- */
+
+/* Writes @query's curves of the stacks @ids (as a fetch) as CSV to @path,
+ * from the engine thread, atomically: '#' lines naming the curve and each
+ * stack (its name and canonical text), a header
+ * "energy_keV,angle_mrad,<name>:R,<name>:R_s,..." (filters:
+ * "energy_keV,<name>:T"), a row per point (energy by energy for a map),
+ * numbers in round-trip precision. A stack without values is refused. The
+ * curves are computed on the worker, a map too. */
+void     xrlab_engine_reflect_export_csv_async  (XrlabEngine             *self,
+                                                 const char              *path,
+                                                 const XrlabReflectQuery *query,
+                                                 const guint             *ids,
+                                                 gsize                    n_ids,
+                                                 GCancellable            *cancellable,
+                                                 GAsyncReadyCallback      callback,
+                                                 gpointer                 user_data);
+gboolean xrlab_engine_reflect_export_csv_finish (XrlabEngine   *self,
+                                                 GAsyncResult  *result,
+                                                 GError       **error);
+
 G_END_DECLS
