@@ -438,7 +438,28 @@ test_session (void)
   }
 }
 
-/* The plot export writes the page's plot, or its map. */
+typedef struct {
+  gboolean pending;
+  GError *error;
+} Wait;
+
+static void
+csv_done (GObject *source, GAsyncResult *result, gpointer data)
+{
+  Wait *w = data;
+
+  xrlab_window_export_csv_finish (XRLAB_WINDOW (source), result, &w->error);
+  w->pending = FALSE;
+}
+
+static gboolean
+not_pending (gpointer data)
+{
+  return !((Wait *) data)->pending;
+}
+
+/* The plot export writes the page's plot, or its map; the CSV export its
+ * curves. */
 static void
 test_export (void)
 {
@@ -454,6 +475,21 @@ test_export (void)
   g_assert_true (g_file_get_contents (png, &contents, &len, NULL));
   g_assert_cmpmem (contents, 4, "\x89PNG", 4);
   g_clear_pointer (&contents, g_free);
+
+  /* The data as CSV, written by the engine: the page's stacks and angles. */
+  {
+    g_autofree char *csv = g_build_filename (tmpdir, "reflect.csv", NULL);
+    g_autofree char *text = NULL;
+    Wait w = { 0 };
+
+    w.pending = TRUE;
+    xrlab_window_export_csv (win, csv, csv_done, &w);
+    xrlab_test_wait_for (not_pending, &w, 20, "the CSV export");
+    g_assert_no_error (w.error);
+    g_assert_true (g_file_get_contents (csv, &text, NULL, NULL));
+    g_assert_nonnull (strstr (text, "\nenergy_keV,angle_mrad,Rh:R,Rh:R_s,Rh:R_p,Pt:R,"));
+    g_assert_nonnull (strstr (text, "\n10,0,1,1,1,"));   /* total reflection at 0 */
+  }
 
   xrlab_reflect_page_select (page (), stack_named ("Rh"));
   set_view (XRLAB_REFLECT_VIEW_MAP, "8:12:20", "0:10:50");

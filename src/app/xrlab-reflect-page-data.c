@@ -269,6 +269,8 @@ spaced_in_log (const double *v, gsize n)
          && fabs ((v[1] - v[0]) - (v[n - 1] - v[n - 2])) > 1e-6 * fabs (v[1] - v[0]);
 }
 
+static gboolean refresh (gpointer data);
+
 /* ---- replies: the plot -------------------------------------------------------------- */
 
 static const char *
@@ -427,6 +429,30 @@ on_fetched (GObject *source, GAsyncResult *result, gpointer data)
   closure_free (cl);
 }
 
+/* The stacks of the shown view: the visible ones of its kind, or the
+ * selected one for a map (NULL with the message when there is none). */
+static GArray *
+view_ids (XrlabReflectPage *self, GError **error)
+{
+  XrlabReflectView view = xrlab_reflect_page_view (self);
+  XrlabStackItem *item = xrlab_stack_editor_get_item (self->editor);
+  GArray *ids;
+  guint id;
+
+  if (view != XRLAB_REFLECT_VIEW_MAP)
+    return shown_ids (self, view == XRLAB_REFLECT_VIEW_FILTERS ? XRLAB_STACK_FILTER : XRLAB_STACK_REFLECT);
+  if (item == NULL || xrlab_stack_item_get_kind (item) != XRLAB_STACK_REFLECT)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                           _("Select a mirror or multilayer for its map"));
+      return NULL;
+    }
+  ids = g_array_new (FALSE, FALSE, sizeof (guint));
+  id = xrlab_stack_item_get_id (item);
+  g_array_append_val (ids, id);
+  return ids;
+}
+
 static void
 fetch_view (XrlabReflectPage *self)
 {
@@ -446,23 +472,13 @@ fetch_view (XrlabReflectPage *self)
       return;
     }
   xrlab_reflect_page_set_message (self, NULL);
-  if (view == XRLAB_REFLECT_VIEW_MAP)
+  ids = view_ids (self, &error);
+  if (ids == NULL)
     {
-      XrlabStackItem *item = xrlab_stack_editor_get_item (self->editor);
-      guint id;
-
-      ids = g_array_new (FALSE, FALSE, sizeof (guint));
-      if (item == NULL || xrlab_stack_item_get_kind (item) != XRLAB_STACK_REFLECT)
-        {
-          xrlab_map_view_set_message (self->map_view, _("Select a mirror or multilayer for its map"));
-          xrlab_map_view_set_map (self->map_view, NULL, NULL, 0, NULL, 0, NULL, NULL);
-          return;
-        }
-      id = xrlab_stack_item_get_id (item);
-      g_array_append_val (ids, id);
+      xrlab_map_view_set_message (self->map_view, error->message);
+      xrlab_map_view_set_map (self->map_view, NULL, NULL, 0, NULL, 0, NULL, NULL);
+      return;
     }
-  else
-    ids = shown_ids (self, view == XRLAB_REFLECT_VIEW_FILTERS ? XRLAB_STACK_FILTER : XRLAB_STACK_REFLECT);
 
   cl = closure_new (self);
   cl->serial = ++self->serial;
@@ -481,6 +497,64 @@ fetch_view (XrlabReflectPage *self)
   else
     xrlab_engine_reflect_fetch_async (self->engine, "reflect-plot", &q, (guint *) (void *) ids->data,
                                       ids->len, self->cancellable, on_fetched, cl);
+}
+
+/* ---- export ------------------------------------------------------------------------ */
+
+static void
+on_csv_written (GObject *source, GAsyncResult *result, gpointer data)
+{
+  GTask *task = data;
+  GError *error = NULL;
+
+  if (xrlab_engine_reflect_export_csv_finish (XRLAB_ENGINE (source), result, &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+  g_object_unref (task);
+}
+
+void
+xrlab_reflect_page_export_csv (XrlabReflectPage    *self,
+                               const char          *path,
+                               GAsyncReadyCallback  callback,
+                               gpointer             user_data)
+{
+  GTask *task;
+  g_autoptr(XrlabEnergyGrid) grid = NULL;
+  g_autofree double *angles_unit = NULL, *angles_rad = NULL;
+  g_autoptr(GArray) ids = NULL;
+  GError *error = NULL;
+  XrlabReflectQuery q;
+  gsize n_a = 0;
+
+  g_return_if_fail (XRLAB_IS_REFLECT_PAGE (self));
+  task = g_task_new (self, NULL, callback, user_data);
+  g_task_set_source_tag (task, xrlab_reflect_page_export_csv);
+  /* The edits so far go first: the file shows what the page shows. */
+  g_clear_handle_id (&self->refresh_id, g_source_remove);
+  refresh (self);
+  if (self->engine == NULL
+      || !build_query (self, &q, &grid, &angles_unit, &angles_rad, &n_a, &error)
+      || (ids = view_ids (self, &error)) == NULL)
+    {
+      if (error == NULL)
+        g_set_error_literal (&error, G_IO_ERROR, G_IO_ERROR_FAILED, _("There is no engine"));
+      g_task_return_error (task, error);
+      g_object_unref (task);
+      return;
+    }
+  /* The file has both polarizations beside the mix the plot shows. */
+  q.values = XRLAB_REFLECT_VALUES_R;
+  xrlab_engine_reflect_export_csv_async (self->engine, path, &q, (guint *) (void *) ids->data, ids->len,
+                                         self->cancellable, on_csv_written, task);
+}
+
+gboolean
+xrlab_reflect_page_export_csv_finish (XrlabReflectPage *self, GAsyncResult *result, GError **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  return g_task_propagate_boolean (G_TASK (result), error);
 }
 
 static gboolean

@@ -99,6 +99,15 @@ gboolean    xrlab_reflect_page_export (XrlabReflectPage *self,
                                        double            scale,
                                        gboolean          dark,
                                        GError          **error);
+/* Writes the shown view's curves (or map) as CSV, from the engine thread
+ * (xrlab_engine_reflect_export_csv_async()). */
+void        xrlab_reflect_page_export_csv        (XrlabReflectPage    *self,
+                                                  const char          *path,
+                                                  GAsyncReadyCallback  callback,
+                                                  gpointer             user_data);
+gboolean    xrlab_reflect_page_export_csv_finish (XrlabReflectPage    *self,
+                                                  GAsyncResult        *result,
+                                                  GError             **error);
 /* The widget export sizes "as on screen" refer to. */
 GtkWidget  *xrlab_reflect_page_get_shown_view (XrlabReflectPage *self);
 
