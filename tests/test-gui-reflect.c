@@ -165,7 +165,7 @@ test_first_start (void)
   g_assert_nonnull (rh);
   g_assert_nonnull (pt);
   g_assert_nonnull (ml);
-  g_assert_null (series_named ("Filters and air"));
+  g_assert_null (series_named ("Al + Kapton + air"));
   g_assert_cmpuint (rh->n, ==, 500);
   g_assert_cmpfloat (rh->x[0], ==, 0.0);
   g_assert_cmpfloat (rh->x[rh->n - 1], ==, 10.0);
@@ -284,7 +284,7 @@ test_map (void)
   g_assert_nonnull (strstr (readout, "R = "));
 
   /* A filter selected has no map: the message says so. */
-  xrlab_reflect_page_select (page (), stack_named ("Filters and air"));
+  xrlab_reflect_page_select (page (), stack_named ("Al + Kapton + air"));
   settle ();
   g_assert_false (xrlab_map_view_has_map (map));
   set_view (XRLAB_REFLECT_VIEW_ANGLES, NULL, NULL);
@@ -299,7 +299,7 @@ test_filters (void)
   reset ();
   set_view (XRLAB_REFLECT_VIEW_FILTERS, "5:30:100", NULL);
   g_assert_null (series_named ("Rh"));
-  f = series_named ("Filters and air");
+  f = series_named ("Al + Kapton + air");
   g_assert_nonnull (f);
   g_assert_cmpuint (f->n, ==, 100);
   g_assert_cmpfloat (f->y[0], <, f->y[99]);
@@ -308,7 +308,7 @@ test_filters (void)
   /* A bad energy spec: the message, the last curve kept. */
   set_view (XRLAB_REFLECT_VIEW_FILTERS, "5:30", NULL);
   g_assert_nonnull (xrlab_reflect_page_get_message (page ()));
-  g_assert_nonnull (series_named ("Filters and air"));
+  g_assert_nonnull (series_named ("Al + Kapton + air"));
   set_view (XRLAB_REFLECT_VIEW_ANGLES, "5:30:500", NULL);
   g_assert_null (xrlab_reflect_page_get_message (page ()));
 }
@@ -409,6 +409,22 @@ test_session (void)
   xrlab_window_apply_session (win, old);
   settle ();
   g_assert_cmpuint (g_list_model_get_n_items (stacks), ==, 4);
+
+  /* Salvaged: a bad "stacks" is left out with a warning (the example shows). */
+  {
+    g_auto(GStrv) warnings = NULL;
+    g_autoptr(GError) e = NULL;
+    g_autoptr(XrlabSession) salvaged =
+      xrlab_session_from_json_full ("{\"format\": \"xrlab-session\", \"version\": 1, \"materials\": [],"
+                                    " \"sweep\": {\"start\": 1, \"stop\": 30, \"unit\": \"keV\", \"points\": 100,"
+                                    " \"spacing\": \"log\"}, \"stacks\": [{\"stack\": 1}]}", -1,
+                                    XRLAB_SESSION_LOAD_SALVAGE, &warnings, &e);
+    g_assert_no_error (e);
+    g_assert_nonnull (salvaged);
+    g_assert_null (salvaged->stacks);
+    g_assert_nonnull (warnings);
+    g_assert_nonnull (strstr (warnings[0], "stacks[0].stack"));
+  }
 
   /* Bad members are refused with where and why. */
   {

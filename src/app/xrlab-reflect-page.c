@@ -635,22 +635,6 @@ xrlab_reflect_page_clear (XrlabReflectPage *self)
 }
 
 void
-xrlab_reflect_page_add_examples (XrlabReflectPage *self)
-{
-  XrlabStackItem *first;
-
-  g_return_if_fail (XRLAB_IS_REFLECT_PAGE (self));
-  first = xrlab_reflect_page_add_stack (self, "Rh", "Rh:12.41~0.3nm", XRLAB_STACK_REFLECT, NULL, TRUE);
-  xrlab_reflect_page_add_stack (self, "Pt", "Pt:21.45~0.3nm", XRLAB_STACK_REFLECT, NULL, TRUE);
-  xrlab_reflect_page_add_stack (self, "W/B4C × 50",
-                                "B4C:2.52:3nm/{W:19.3:1nm~0.3nm/B4C:2.52:1.5nm~0.3nm}x50/Si:2.33~0.3nm",
-                                XRLAB_STACK_REFLECT, NULL, TRUE);
-  xrlab_reflect_page_add_stack (self, _("Filters and air"), "Al:100um/Kapton:50um/air@1atm,295K:1m",
-                                XRLAB_STACK_FILTER, NULL, TRUE);
-  xrlab_reflect_page_select (self, first);
-}
-
-void
 xrlab_reflect_page_get_settings (XrlabReflectPage *self, XrlabReflectSettings *s)
 {
   g_return_if_fail (XRLAB_IS_REFLECT_PAGE (self));

@@ -69,8 +69,6 @@ XrlabStackItem *xrlab_reflect_page_add_stack    (XrlabReflectPage *self, const c
                                                  const char *text, XrlabStackKind kind,
                                                  const GdkRGBA *color, gboolean visible);
 void            xrlab_reflect_page_clear        (XrlabReflectPage *self);
-/* The example: Rh, Pt and a W/B4C multilayer, a filter stack. */
-void            xrlab_reflect_page_add_examples (XrlabReflectPage *self);
 
 void        xrlab_reflect_page_get_settings (XrlabReflectPage *self, XrlabReflectSettings *settings);
 void        xrlab_reflect_page_set_settings (XrlabReflectPage *self, const XrlabReflectSettings *settings);

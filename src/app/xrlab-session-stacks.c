@@ -26,6 +26,23 @@ static const char *const view_ids[] = { "angles", "energies", "map", "filters", 
 #define MAX_SPEC_CHARS 1000
 #define MAX_NAME_CHARS 200
 
+/* The page's example: what a session without stacks shows. */
+static const struct {
+  const char *name, *text;
+  gboolean filter;
+  guint32 color;
+} examples[] = {
+  { "Rh", "Rh:12.41~0.3nm", FALSE, 0x1c71d8 },
+  { "Pt", "Pt:21.45~0.3nm", FALSE, 0xe66100 },
+  { "W/B4C × 50", "B4C:2.52:3nm/{W:19.3:1nm~0.3nm/B4C:2.52:1.5nm~0.3nm}x50/Si:2.33~0.3nm", FALSE, 0x26a269 },
+  { "Al + Kapton + air", "Al:100um/Kapton:50um/air@1atm,295K:1m", TRUE, 0x9141ac },
+};
+
+/* The controls of a session without them. */
+static const XrlabSessionReflect reflect_defaults = {
+  0, (char *) "10", (char *) "5:30:500", (char *) "3", (char *) "0:10:500", FALSE, 0.0, TRUE
+};
+
 static void
 stack_free (gpointer data)
 {
@@ -62,6 +79,20 @@ xrlab_session_add_stack (XrlabSession *session, const char *name, const char *te
   st->color = color & 0xffffff;
   st->visible = !!visible;
   g_ptr_array_add (session->stacks, st);
+}
+
+void
+xrlab_session_add_example_stacks (XrlabSession *session)
+{
+  for (gsize i = 0; i < G_N_ELEMENTS (examples); i++)
+    xrlab_session_add_stack (session, examples[i].name, examples[i].text, examples[i].filter,
+                             examples[i].color, TRUE);
+}
+
+const XrlabSessionReflect *
+xrlab_session_get_reflect (const XrlabSession *session)
+{
+  return session->reflect != NULL ? session->reflect : &reflect_defaults;
 }
 
 void
@@ -109,31 +140,55 @@ xrlab_session_stacks_copy (XrlabSession *copy, const XrlabSession *session)
     xrlab_session_set_reflect (copy, session->reflect);
 }
 
+static gboolean
+stack_equal (const XrlabSessionStack *x, const char *name, const char *text, gboolean filter,
+             guint32 color, gboolean visible)
+{
+  return g_strcmp0 (x->name, name) == 0 && g_strcmp0 (x->text, text) == 0 && !x->filter == !filter
+         && x->color == color && !x->visible == !visible;
+}
+
+/* The stacks @s shows (its own, or the example when it has none) are
+ * @other's. */
+static gboolean
+stacks_shown_equal (const XrlabSession *s, const GPtrArray *other)
+{
+  if (s->stacks == NULL)
+    {
+      if (other->len != G_N_ELEMENTS (examples))
+        return FALSE;
+      for (guint i = 0; i < other->len; i++)
+        if (!stack_equal (g_ptr_array_index (other, i), examples[i].name, examples[i].text,
+                          examples[i].filter, examples[i].color, TRUE))
+          return FALSE;
+      return TRUE;
+    }
+  if (s->stacks->len != other->len)
+    return FALSE;
+  for (guint i = 0; i < other->len; i++)
+    {
+      const XrlabSessionStack *y = g_ptr_array_index (s->stacks, i);
+      if (!stack_equal (g_ptr_array_index (other, i), y->name, y->text, y->filter, y->color, y->visible))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* Equal when they show the same: a session without stacks or controls
+ * shows the example and the defaults. */
 gboolean
 xrlab_session_stacks_equal (const XrlabSession *a, const XrlabSession *b)
 {
-  const XrlabSessionReflect *ra = a->reflect, *rb = b->reflect;
+  const XrlabSessionReflect *ra = xrlab_session_get_reflect (a), *rb = xrlab_session_get_reflect (b);
 
-  if ((a->stacks == NULL) != (b->stacks == NULL) || (ra == NULL) != (rb == NULL))
+  if (a->stacks == NULL && b->stacks == NULL)
+    ;
+  else if (!stacks_shown_equal (a->stacks == NULL ? a : b, a->stacks == NULL ? b->stacks : a->stacks))
     return FALSE;
-  if (a->stacks != NULL)
-    {
-      if (a->stacks->len != b->stacks->len)
-        return FALSE;
-      for (guint i = 0; i < a->stacks->len; i++)
-        {
-          const XrlabSessionStack *x = g_ptr_array_index (a->stacks, i);
-          const XrlabSessionStack *y = g_ptr_array_index (b->stacks, i);
-          if (g_strcmp0 (x->name, y->name) != 0 || g_strcmp0 (x->text, y->text) != 0
-              || !x->filter != !y->filter || x->color != y->color || !x->visible != !y->visible)
-            return FALSE;
-        }
-    }
-  return ra == NULL
-         || (ra->view == rb->view && g_strcmp0 (ra->energy, rb->energy) == 0
-             && g_strcmp0 (ra->energies, rb->energies) == 0 && g_strcmp0 (ra->angle, rb->angle) == 0
-             && g_strcmp0 (ra->angles, rb->angles) == 0 && !ra->degrees == !rb->degrees
-             && ra->polarization == rb->polarization && !ra->y_log == !rb->y_log);
+  return ra->view == rb->view && g_strcmp0 (ra->energy, rb->energy) == 0
+         && g_strcmp0 (ra->energies, rb->energies) == 0 && g_strcmp0 (ra->angle, rb->angle) == 0
+         && g_strcmp0 (ra->angles, rb->angles) == 0 && !ra->degrees == !rb->degrees
+         && ra->polarization == rb->polarization && !ra->y_log == !rb->y_log;
 }
 
 /* ---- writing ------------------------------------------------------------------------ */
@@ -332,7 +387,7 @@ parse_reflect (JsonObject *obj, XrlabSession *session, GError **error)
   static const char *const allowed[] = {
     "view", "energy_keV", "energies_keV", "angle", "angles", "angle_unit", "polarization", "y_log", NULL
   };
-  XrlabSessionReflect r = { 0, "10", "5:30:500", "3", "0:10:500", FALSE, 0.0, TRUE };
+  XrlabSessionReflect r = reflect_defaults;
   const char *view = "angles", *unit = "mrad";
   JsonNode *pol;
   gboolean ok;
