@@ -15,6 +15,7 @@
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
 
+#include "xrlab-session-stacks.h"
 #include "xrlab-session-private.h"
 #include "xrlab-util.h"
 
@@ -61,6 +62,7 @@ xrlab_session_free (XrlabSession *session)
   if (session == NULL)
     return;
   g_ptr_array_unref (session->materials);
+  xrlab_session_stacks_free (session);
   g_free (session);
 }
 
@@ -100,6 +102,7 @@ xrlab_session_copy (const XrlabSession *session)
   copy->x_log = session->x_log;
   copy->y_log = session->y_log;
   copy->values_energy_ev = session->values_energy_ev;
+  xrlab_session_stacks_copy (copy, session);
   return copy;
 }
 
@@ -110,7 +113,7 @@ xrlab_session_equal (const XrlabSession *a,
   if (a->materials->len != b->materials->len ||
       !xrlab_sweep_equal (&a->sweep, &b->sweep) ||
       a->quantity != b->quantity || !a->x_log != !b->x_log || !a->y_log != !b->y_log ||
-      a->values_energy_ev != b->values_energy_ev)
+      a->values_energy_ev != b->values_energy_ev || !xrlab_session_stacks_equal (a, b))
     return FALSE;
   for (guint i = 0; i < a->materials->len; i++)
     {
@@ -178,6 +181,7 @@ xrlab_session_to_json (const XrlabSession *session,
                           session->sweep.log ? "log" : "linear");
   g_string_append_printf (s, "  \"plot\": {\n    \"quantity\": \"%s\",\n    \"x_log\": %s,\n    \"y_log\": %s\n  },\n",
                           info->session_id, session->x_log ? "true" : "false", session->y_log ? "true" : "false");
+  xrlab_session_stacks_append_json (session, s);
   g_string_append (s, "  \"values\": {\n    \"energy_eV\": ");
   xrlab_json_append_number (s, session->values_energy_ev);
   g_string_append (s, "\n  }\n}\n");
@@ -689,7 +693,7 @@ static XrlabSession *
 session_from_object (Ctx *ctx, JsonObject *obj, GError **error)
 {
   static const char *const allowed[] = {
-    "format", "version", "materials", "sweep", "plot", "values", NULL
+    "format", "version", "materials", "sweep", "plot", "values", "stacks", "reflect", NULL
   };
   g_autoptr(XrlabSession) session = NULL;
   g_autoptr(GError) local = NULL;
@@ -715,6 +719,18 @@ session_from_object (Ctx *ctx, JsonObject *obj, GError **error)
                       session, error) ||
       !check_sweep (ctx, session, error))
     return NULL;
+  /* The Reflectivity page's: a bad one is left out when salvaging. */
+  g_clear_error (&local);
+  if (!xrlab_session_stacks_parse (obj, session, &local))
+    {
+      if (!salvage (ctx))
+        {
+          g_propagate_error (error, g_steal_pointer (&local));
+          return NULL;
+        }
+      xrlab_session_stacks_free (session);
+      warn (ctx, _("%s; the Reflectivity page has its example"), local->message);
+    }
   return g_steal_pointer (&session);
 }
 

@@ -241,6 +241,34 @@ action_reset_session (GtkWidget *widget, const char *name, GVariant *param)
 
 /* ---- export -------------------------------------------------------------------------- */
 
+static gboolean
+reflect_shown (XrlabWindow *self)
+{
+  return g_strcmp0 (adw_view_stack_get_visible_child_name (self->view_stack), "reflect") == 0;
+}
+
+/* The widget the plot export shows: the optics plot, or the Reflectivity
+ * page's plot or map. */
+static GtkWidget *
+export_view (XrlabWindow *self)
+{
+  return reflect_shown (self) ? xrlab_reflect_page_get_shown_view (self->reflect_page)
+                              : GTK_WIDGET (self->plot);
+}
+
+static void
+on_page_csv (GObject *source, GAsyncResult *result, gpointer data)
+{
+  GTask *task = data;
+  GError *error = NULL;
+
+  if (xrlab_reflect_page_export_csv_finish (XRLAB_REFLECT_PAGE (source), result, &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+  g_object_unref (task);
+}
+
 void
 xrlab_window_export_csv (XrlabWindow         *self,
                          const char          *path,
@@ -248,7 +276,12 @@ xrlab_window_export_csv (XrlabWindow         *self,
                          gpointer             user_data)
 {
   g_return_if_fail (XRLAB_IS_WINDOW (self));
-  xrlab_window_data_export_csv (self, path, callback, user_data);
+  /* The Reflectivity page exports its own curves. */
+  if (reflect_shown (self))
+    xrlab_reflect_page_export_csv (self->reflect_page, path, on_page_csv,
+                                   g_task_new (self, NULL, callback, user_data));
+  else
+    xrlab_window_data_export_csv (self, path, callback, user_data);
 }
 
 gboolean
@@ -275,6 +308,9 @@ xrlab_window_export_plot_file (XrlabWindow     *self,
   xrlab_window_data_flush (self);
   light = g_settings_get_boolean (self->settings, "export-light");
   scale = g_settings_get_double (self->settings, "export-png-scale");
+  if (reflect_shown (self))
+    return xrlab_reflect_page_export (self->reflect_page, path, format, width, height, scale,
+                                      light ? FALSE : xrlab_plot_get_dark (self->plot), error);
   return xrlab_plot_export (self->plot, path, format, width, height, scale,
                             light ? FALSE : xrlab_plot_get_dark (self->plot), error);
 }
@@ -341,7 +377,8 @@ action_export_csv (GtkWidget *widget, const char *name, GVariant *param)
   GtkFileChooserNative *native = make_chooser (self, _("Export Data as CSV"), GTK_FILE_CHOOSER_ACTION_SAVE,
                                                _("_Export"), csv_chosen);
 
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (native), "xrlab-optical-constants.csv");
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (native), reflect_shown (self) ? "xrlab-reflectivity.csv"
+                                                                                : "xrlab-optical-constants.csv");
   add_filter (native, _("CSV files"), "*.csv", "text/csv");
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (native));
 }
@@ -394,8 +431,8 @@ plot_chosen (XrlabWindow *self, GtkFileChooser *chooser, GFile *file)
   if (size == NULL || g_strcmp0 (size, "window") == 0 ||
       sscanf (size, "%dx%d", &width, &height) != 2)
     {
-      width = gtk_widget_get_width (GTK_WIDGET (self->plot));
-      height = gtk_widget_get_height (GTK_WIDGET (self->plot));
+      width = gtk_widget_get_width (export_view (self));
+      height = gtk_widget_get_height (export_view (self));
     }
   ok = xrlab_window_export_plot_file (self, path, format, MAX (width, 120), MAX (height, 90), &error);
   report_export (self, path, ok, error);
@@ -411,8 +448,8 @@ action_export_plot (GtkWidget *widget, const char *name, GVariant *param)
   const char *format_labels[] = { _("PNG image"), _("SVG drawing"), _("PDF document"), NULL };
   static const char *size_ids[] = { "window", "800x600", "1200x800", "1600x1000", NULL };
   g_autofree char *window_label = g_strdup_printf (_("As on screen (%d × %d)"),
-                                                   gtk_widget_get_width (GTK_WIDGET (self->plot)),
-                                                   gtk_widget_get_height (GTK_WIDGET (self->plot)));
+                                                   gtk_widget_get_width (export_view (self)),
+                                                   gtk_widget_get_height (export_view (self)));
   const char *size_labels[] = { window_label, "800 × 600", "1200 × 800", "1600 × 1000", NULL };
 
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (native), "xrlab-plot.png");
@@ -532,7 +569,8 @@ on_material_removed (XrlabMaterialList *list,
 void
 xrlab_window_actions_update (XrlabWindow *self)
 {
-  gboolean any = g_list_model_get_n_items (G_LIST_MODEL (self->materials)) > 0;
+  /* The Reflectivity page needs no material. */
+  gboolean any = g_list_model_get_n_items (G_LIST_MODEL (self->materials)) > 0 || reflect_shown (self);
 
   /* Without materials: the empty state, with its Add button. */
   gtk_stack_set_visible_child_name (self->content_stack, any ? "pages" : "empty");

@@ -79,6 +79,10 @@ int xrlab_cli_formula   (int argc, char **argv);
 int xrlab_cli_edges     (int argc, char **argv);
 int xrlab_cli_materials (int argc, char **argv);
 
+/* cli-reflect.c: mirrors, multilayers, filters and gas paths. */
+int xrlab_cli_reflect (int argc, char **argv);
+int xrlab_cli_filter  (int argc, char **argv);
+
 /* cli-models.c: spectral models. */
 int xrlab_cli_eval   (int argc, char **argv);
 int xrlab_cli_params (int argc, char **argv);

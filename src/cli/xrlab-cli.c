@@ -23,6 +23,10 @@ static const XrlabCliCommand commands[] = {
   { "edges", N_("Absorption-edge energies of elements"), xrlab_cli_edges },
   { "materials", N_("Preset materials and their densities"), xrlab_cli_materials },
 
+  /* mirrors, multilayers, filters */
+  { "reflect", N_("Reflectivity of a mirror or multilayer vs angle and energy"), xrlab_cli_reflect },
+  { "filter", N_("Transmission of filters and gas paths vs energy"), xrlab_cli_filter },
+
   /* spectral models and fitting */
   { "eval", N_("Evaluate a spectral model on energy (and delay) axes"), xrlab_cli_eval },
   { "params", N_("List the parameters of a spectral model and θ's order"), xrlab_cli_params },
