@@ -49,22 +49,38 @@ void xrlab_string_append_double (GString *out, double x);
 /* Appends @n numbers as one CSV row: comma separated, '\n' at the end. */
 void xrlab_csv_append_row (GString *out, const double *v, gsize n);
 
-/* Atomic file writing: everything goes to a temporary file beside @path
- * (same folder, so rename is atomic); commit flushes, fsyncs and renames it
- * over @path; abort (or a failed commit) removes it, so a failed write never
- * leaves a partial file and never touches an existing one. */
+/* Atomic file writing (xrlab-util-atomic.c): everything goes to a temporary
+ * file beside the target (same folder, so rename is atomic); commit
+ * flushes, fsyncs and renames it over the target; abort (or a failed
+ * commit) removes it, so a failed write never leaves a partial file and
+ * never touches an existing one.
+ *
+ * The target is @path with symbolic links followed: writing through a link
+ * replaces the file it points to and keeps the link. Only a regular file is
+ * replaced: a folder, a device, a named pipe or a socket is refused
+ * (XRLAB_IO_ERROR_FAILED, naming @path and what it is). A replaced file
+ * keeps its permission bits. Errors name @path and the errno of the write
+ * that failed (ENOSPC on a full disk). The temporary file is named
+ * ".NAME.xrlab-PID-XXXXXX"; opening a target removes the ones of that
+ * target left by writers that died (their process gone and their lock
+ * free). */
 typedef struct _XrlabAtomicFile XrlabAtomicFile;
 
 XrlabAtomicFile *xrlab_atomic_file_open   (const char *path, GError **error);
 FILE            *xrlab_atomic_file_stream (XrlabAtomicFile *af);
 gboolean         xrlab_atomic_file_commit (XrlabAtomicFile *af, GError **error);
 void             xrlab_atomic_file_abort  (XrlabAtomicFile *af);
+/* The temporary file's path, for a signal handler that must remove it
+ * before the process ends. */
+const char      *xrlab_atomic_file_get_temp_path (XrlabAtomicFile *af);
 
-/* The first step of the above for writers that need a file name rather
- * than a stream (HDF5): creates an empty temporary file beside @path with the
- * mode a new file gets, sets *@tmp_path (g_free) and returns its descriptor,
- * or -1 with @error set (XRLAB_IO_ERROR_FAILED, naming @path). */
-int xrlab_atomic_temp_open (const char *path, char **tmp_path, GError **error);
+/* The same in two steps, for writers that need a file name rather than a
+ * stream (HDF5): xrlab_atomic_temp_open() creates an empty temporary file
+ * for @path, sets *@tmp_path (g_free) and returns its descriptor, or -1
+ * with @error set; xrlab_atomic_temp_rename() renames it over @path's
+ * target (checked again), or sets @error (the caller removes the file). */
+int      xrlab_atomic_temp_open   (const char *path, char **tmp_path, GError **error);
+gboolean xrlab_atomic_temp_rename (const char *tmp_path, const char *path, GError **error);
 
 /* Writes @len bytes of @contents to @path atomically (see above). */
 gboolean xrlab_write_file_atomic (const char *path, const char *contents,
