@@ -377,13 +377,20 @@ ci_csv (const XrlabFitCI *ci, char **names)
   return g_string_free (s, FALSE);
 }
 
+/* FALSE when Ctrl-C came: the files stop there (the exit status says so). */
+static gboolean
+not_interrupted (GError **error)
+{
+  return !g_cancellable_set_error_if_cancelled (xrlab_cli_interrupt_cancellable (), error);
+}
+
 static gboolean
 write_text (const char *dir, const char *name, char *text, GError **error)
 {
   g_autofree char *path = g_build_filename (dir, name, NULL);
   g_autofree char *owned = text;
 
-  return xrlab_write_file_atomic (path, owned, -1, error);
+  return not_interrupted (error) && xrlab_write_file_atomic (path, owned, -1, error);
 }
 
 /* --sigma: a number, or a file: a matrix of the data's shape (per point),
@@ -506,7 +513,7 @@ fit_failed (const GError *error)
       && g_cancellable_is_cancelled (xrlab_cli_interrupt_cancellable ()))
     {
       g_printerr ("xrlab-cli: %s\n", _("the fit was interrupted; nothing was written"));
-      return XRLAB_CLI_INTERRUPTED;
+      return xrlab_cli_interrupt_status ();
     }
   return xrlab_cli_fail (error);
 }
@@ -671,8 +678,9 @@ fit_parse_options (FitCommand *c, int argc, char **argv)
         "is written whole or not at all, and only when every fit succeeded. Progress goes "
         "to stderr when it is a terminal; a summary to stdout."),
     .description =
-      _("Ctrl-C stops the fits after the current iteration; nothing is written and the "
-        "exit status is 130."),
+      _("Ctrl-C (or SIGTERM) stops the fits after the current iteration; nothing is written "
+        "and the exit status is 130 (143). While the results are written, it stops before "
+        "the next file, with the same exit status and no summary."),
     .entries = { entries, fit_entries },
   };
 
@@ -824,13 +832,19 @@ fit_write_results (FitCommand *c)
   if (!write_text (dir, "params.csv", params_csv (c->main_fit), &error)
       || !write_text (dir, "metrics.csv", metrics_csv (c->main_fit), &error)
       || !write_text (dir, "correl.csv", correl_csv (c->main_fit), &error)
-      || !xrlab_write_csv_matrix (fit_path, model_map, mr, mc, &error)
-      || !xrlab_write_csv_matrix (res_path, resid, mr, mc, &error)
+      || !not_interrupted (&error) || !xrlab_write_csv_matrix (fit_path, model_map, mr, mc, &error)
+      || !not_interrupted (&error) || !xrlab_write_csv_matrix (res_path, resid, mr, mc, &error)
       || (c->base && !write_text (dir, "baseline_params.csv", params_csv (c->base), &error))
       || (c->base && !write_text (dir, "baseline_metrics.csv", metrics_csv (c->base), &error))
       || (c->sbs && !write_text (dir, "sbs.csv", sbs_csv (c->sbs), &error))
-      || (c->ci && !write_text (dir, "ci.csv", ci_csv (c->ci, c->ci_names), &error)))
-    return xrlab_cli_fail (error);
+      || (c->ci && !write_text (dir, "ci.csv", ci_csv (c->ci, c->ci_names), &error))
+      || !not_interrupted (&error))
+    {
+      /* interrupted: nothing more is printed */
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        return xrlab_cli_interrupt_status ();
+      return xrlab_cli_fail (error);
+    }
   return XRLAB_CLI_OK;
 }
 

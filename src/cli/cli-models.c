@@ -16,6 +16,7 @@
 
 #include <glib/gi18n.h>
 
+#include "cli-output.h"
 #include "cli-private.h"
 #include "xrlab-model.h"
 #include "xrlab-plan.h"
@@ -335,13 +336,7 @@ xrlab_cli_params (int argc, char **argv)
                 }
               g_string_append_c (csv, '\n');
             }
-          if (o.output)
-            {
-              if (!xrlab_write_file_atomic (o.output, csv->str, csv->len, &error))
-                status = xrlab_cli_fail (error);
-            }
-          else
-            fputs (csv->str, stdout);
+          status = xrlab_cli_write_output (o.output, csv);
         }
     }
   xrlab_cli_axes_clear (&ax);

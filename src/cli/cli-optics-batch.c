@@ -80,6 +80,7 @@ typedef struct {
   GHashTable *group_of_spec;    /* spec → group index */
   XrlabEngine *engine;
   Progress progress;
+  GCancellable *interrupt;      /* Ctrl-C, SIGTERM */
 } Batch;
 
 /* ---- progress ------------------------------------------------------------- */
@@ -492,7 +493,9 @@ compute_group (Batch *b, BatchGroup *g)
     b->engine = xrlab_engine_new ();
   g->batch = xrlab_engine_batch_sync (b->engine, specs, n_mat, g->grid, b->fields.mask,
                                       b->progress.tty ? progress_cb : NULL, &b->progress,
-                                      NULL, &error);
+                                      b->interrupt, &error);
+  if (g->batch == NULL && g_cancellable_is_cancelled (b->interrupt))
+    return xrlab_cli_interrupt_status ();
   if (g->batch == NULL)
     return xrlab_cli_fail (error);
   for (guint k = 0; k < n_mat; k++)
@@ -556,8 +559,19 @@ output_table (const Batch *b)
 /* Rows per write: a long grid goes out in parts. */
 #define WRITE_CHUNK 4096
 
-/* The lines of @row, one per energy of its grid. */
-static void
+/* Writes @s to @out, or to stdout when @out is NULL. FALSE when the write
+ * failed (the atomic file's commit or xrlab_cli_stdout_fail() says why). */
+static gboolean
+emit (FILE *out, const GString *s)
+{
+  if (out == NULL)
+    return xrlab_cli_stdout_write (s->str, s->len);
+  return fwrite (s->str, 1, s->len, out) == s->len;
+}
+
+/* The lines of @row, one per energy of its grid. FALSE when a write failed
+ * or the batch was interrupted. */
+static gboolean
 write_row (const Batch *b, const BatchRow *row, XrlabCliTable *t, GString *s, FILE *out)
 {
   const BatchGroup *g = &g_array_index (b->groups, BatchGroup, row->group);
@@ -585,12 +599,15 @@ write_row (const Batch *b, const BatchRow *row, XrlabCliTable *t, GString *s, FI
         }
       g_string_truncate (s, 0);
       xrlab_cli_table_append_csv_rows (t, s);
-      fwrite (s->str, 1, s->len, out);
+      if (!emit (out, s) || g_cancellable_is_cancelled (b->interrupt))
+        return FALSE;
     }
+  return TRUE;
 }
 
 /* Writes the good rows in input order to @output (stdout when NULL or "-"),
- * then the problems to stderr. Returns the exit status. */
+ * then the problems to stderr. A failed write or an interrupt stops it at
+ * once (an output file is then removed). Returns the exit status. */
 static int
 batch_write (Batch *b, const char *output)
 {
@@ -598,7 +615,8 @@ batch_write (Batch *b, const char *output)
   g_autoptr(XrlabCliTable) t = output_table (b);
   g_autoptr(GString) s = g_string_new (NULL);
   XrlabAtomicFile *af = NULL;
-  FILE *out = stdout;
+  FILE *out = NULL;
+  gboolean ok;
 
   if (output != NULL && strcmp (output, "-") != 0)
     {
@@ -606,24 +624,34 @@ batch_write (Batch *b, const char *output)
       if (af == NULL)
         return xrlab_cli_fail (error);
       out = xrlab_atomic_file_stream (af);
+      xrlab_cli_interrupt_set_temp_file (xrlab_atomic_file_get_temp_path (af));
     }
   xrlab_cli_table_append_csv_header (t, s);
-  fwrite (s->str, 1, s->len, out);
-  for (guint r = 0; r < b->rows->len; r++)
+  ok = emit (out, s);
+  for (guint r = 0; ok && r < b->rows->len; r++)
     {
       progress_draw (&b->progress, b->progress.total / 2 + r, FALSE);
       if (!row_at (b, r)->failed)
-        write_row (b, row_at (b, r), t, s, out);
+        ok = write_row (b, row_at (b, r), t, s, out);
+    }
+  if (g_cancellable_is_cancelled (b->interrupt))
+    {
+      xrlab_atomic_file_abort (af);
+      xrlab_cli_interrupt_set_temp_file (NULL);
+      return xrlab_cli_interrupt_status ();
     }
   progress_draw (&b->progress, b->progress.total, TRUE);
   print_problems (b);
   if (af != NULL)
     {
-      if (!xrlab_atomic_file_commit (af, &error))
+      /* the commit reports a failed write, with its errno */
+      ok = xrlab_atomic_file_commit (af, &error);
+      xrlab_cli_interrupt_set_temp_file (NULL);
+      if (!ok)
         return xrlab_cli_fail (error);
     }
-  else if (fflush (stdout) != 0)
-    return xrlab_cli_failf (_("Cannot write to standard output: %s"), g_strerror (errno));
+  else if (!ok || !xrlab_cli_stdout_flush ())
+    return xrlab_cli_stdout_fail ();
   return XRLAB_CLI_OK;
 }
 
@@ -658,7 +686,9 @@ xrlab_cli_batch (int argc, char **argv)
         "and then the columns of “xrlab-cli calc --format csv”. A row that fails\n"
         "is reported on stderr with its line number and reason; every good row is\n"
         "still written, and the exit status is then 1."),
-    .description = _("Exit status: 0 success, 1 bad input, 2 usage error."),
+    .description = _("Ctrl-C (or SIGTERM) stops the batch: the output file is not written "
+                     "and the exit status is 130 (143).\n"
+                     "Exit status: 0 success, 1 bad input, 2 usage error."),
     .entries = { entries },
   };
   g_autoptr(GError) error = NULL;
@@ -670,6 +700,8 @@ xrlab_cli_batch (int argc, char **argv)
   batch_init (&b, NULL);
   if (!xrlab_cli_parse_options (&spec, &argc, &argv))
     return XRLAB_CLI_USAGE;
+  /* Ctrl-C and SIGTERM stop the batch; the output file is not written */
+  b.interrupt = xrlab_cli_interrupt_cancellable ();
   if (rest == NULL || rest[0] == NULL)
     return xrlab_cli_usage ("batch", _("missing IN.csv"));
   if (rest[1] != NULL)

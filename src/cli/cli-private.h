@@ -49,14 +49,37 @@ gboolean xrlab_cli_parse_options (const XrlabCliSpec *spec, int *argc, char ***a
  * XRLAB_CLI_BAD_INPUT). */
 gboolean xrlab_cli_parse_number (const char *message, const char *text, double *value);
 
+/* Standard output. Every write to stdout goes through these (g_print() too,
+ * once xrlab_cli_stdout_init() ran), which keep the errno of the first
+ * failure: a full disk, a closed pipe with SIGPIPE ignored, /dev/full.
+ * xrlab_cli_stdout_init() (main, first): routes g_print() here and makes
+ * exit() check stdout too. write: FALSE once a write failed (later ones are
+ * skipped); flush: fflush(). xrlab_cli_stdout_fail(): prints "Cannot write
+ * to standard output: <strerror>" (once) and returns XRLAB_CLI_BAD_INPUT.
+ * xrlab_cli_stdout_close(): main's epilogue: flushes and closes stdout;
+ * when anything failed, prints that (unless printed already) and returns
+ * XRLAB_CLI_BAD_INPUT in place of XRLAB_CLI_OK, else @status. */
+void     xrlab_cli_stdout_init  (void);
+gboolean xrlab_cli_stdout_write (const char *data, gsize len);
+gboolean xrlab_cli_stdout_flush (void);
+int      xrlab_cli_stdout_fail  (void);
+int      xrlab_cli_stdout_close (int status);
+
 /* Exit status after an interrupt (Ctrl-C), as a shell reports SIGINT. */
 #define XRLAB_CLI_INTERRUPTED 130
 
 /* A cancellable that Ctrl-C (SIGINT) or SIGTERM cancels, for long work: the
  * first signal cancels it (the work stops at its next check and the command
- * exits XRLAB_CLI_INTERRUPTED); a later one ends the process at once. Made
- * on first use; the process keeps it. */
+ * exits with xrlab_cli_interrupt_status()); a later one removes the file of
+ * xrlab_cli_interrupt_set_temp_file() and ends the process at once. Made on
+ * first use; the process keeps it. */
 GCancellable *xrlab_cli_interrupt_cancellable (void);
+/* 128 + the signal that cancelled it, as a shell reports a process killed
+ * by it: 130 for SIGINT, 143 for SIGTERM. */
+int           xrlab_cli_interrupt_status (void);
+/* The temporary file being written (NULL: none), removed by a second
+ * signal before the process ends. */
+void          xrlab_cli_interrupt_set_temp_file (const char *path);
 
 /* Prints "xrlab-cli: <message>" to stderr; returns XRLAB_CLI_BAD_INPUT. */
 int xrlab_cli_fail (const GError *error);
