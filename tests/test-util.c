@@ -644,6 +644,154 @@ test_atomic_write_errno_reported (void)
   remove_tree (dir);
 }
 
+/* A NUL byte dropped every later row (exit 0): an error naming its line
+ * (and its column in a matrix), for the file readers and the in-memory
+ * parsers alike. */
+static void
+test_read_nul_byte_refused (void)
+{
+  static const char matrix[] = "1,2\n3,\0004\n5,6\n";
+  static const char column[] = "1\n2\n\0003\n4\n";
+  g_autofree char *mpath = write_tmp ("");
+  g_autofree char *cpath = write_tmp ("");
+  g_autofree char *expected = NULL;
+  g_autoptr(GError) error = NULL;
+  gsize r, c, n;
+
+  g_assert_true (g_file_set_contents (mpath, matrix, sizeof matrix - 1, NULL));
+  g_assert_true (g_file_set_contents (cpath, column, sizeof column - 1, NULL));
+  g_assert_null (xrlab_read_csv_matrix (mpath, TRUE, &r, &c, &error));
+  g_assert_error (error, XRLAB_IO_ERROR, XRLAB_IO_ERROR_PARSE);
+  expected = g_strconcat (mpath, ":2: column 2: a NUL byte (this is not a text file)", NULL);
+  g_assert_cmpstr (error->message, ==, expected);
+  g_clear_error (&error);
+  g_assert_null (xrlab_parse_csv_matrix_data (matrix, sizeof matrix - 1, "m", FALSE, &r, &c,
+                                              &error));
+  g_assert_cmpstr (error->message, ==, "m:2: column 2: a NUL byte (this is not a text file)");
+  g_clear_error (&error);
+
+  g_assert_null (xrlab_read_column_file (cpath, &n, &error));
+  g_clear_pointer (&expected, g_free);
+  expected = g_strconcat (cpath, ":3: a NUL byte (this is not a text file)", NULL);
+  g_assert_cmpstr (error->message, ==, expected);
+  g_clear_error (&error);
+  g_assert_null (xrlab_parse_column_data (column, sizeof column - 1, "c", &n, &error));
+  g_assert_cmpstr (error->message, ==, "c:3: a NUL byte (this is not a text file)");
+  g_unlink (mpath);
+  g_unlink (cpath);
+}
+
+/* A UTF-8 byte order mark made the first row fail: skipped (only at the
+ * start). */
+static void
+test_read_bom_skipped (void)
+{
+  g_autofree char *mpath = write_tmp ("\xEF\xBB\xBF" "1,2\n3,4\n");
+  g_autofree char *cpath = write_tmp ("\xEF\xBB\xBF" "# energies\n1\n2\n");
+  g_autoptr(GError) error = NULL;
+  g_autofree double *m = NULL, *v = NULL;
+  gsize r = 0, c = 0, n = 0;
+
+  m = xrlab_read_csv_matrix (mpath, FALSE, &r, &c, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (r * c, ==, 4);
+  g_assert_cmpfloat (m[0], ==, 1.0);
+  v = xrlab_read_column_file (cpath, &n, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (n, ==, 2);
+  /* a second one is junk like any other */
+  g_assert_null (xrlab_parse_column_data ("1\n\xEF\xBB\xBF" "2\n", 7, "c", &n, &error));
+  g_assert_cmpstr (error->message, ==, "c:2: “\xEF\xBB\xBF" "2” is not a finite number");
+  g_unlink (mpath);
+  g_unlink (cpath);
+}
+
+/* Binary bytes of a bad file were echoed raw to the terminal: escaped. */
+static void
+test_escape_text (void)
+{
+  static const struct {
+    const char *in;
+    gssize len;
+    gsize max;
+    const char *out;
+  } cases[] = {
+    { "plain 1.5e3 ÅÖ", -1, 0, "plain 1.5e3 ÅÖ" },
+    { "\033[31mred\033[0m", -1, 0, "\\x1B[31mred\\x1B[0m" },
+    { "tab\there\r\n", -1, 0, "tab\\x09here\\x0D\\x0A" },
+    { "a\000b", 3, 0, "a\\x00b" },
+    { "latin1 \xE9t\xE9", -1, 0, "latin1 \\xE9t\\xE9" },
+    { "cut \xC3", -1, 0, "cut \\xC3" },
+    { "c1 \xC2\x9B" "31m", -1, 0, "c1 \\xC2\\x9B31m" },
+    { "bidi \xE2\x80\xAE" "evil", -1, 0, "bidi \\u202Eevil" },
+    { "del \x7F", -1, 0, "del \\x7F" },
+    { "0123456789", -1, 4, "0123…" },
+    { "ÅÅÅÅÅ", -1, 3, "ÅÅÅ…" },
+    { "0123", -1, 4, "0123" },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *out = xrlab_escape_text (cases[i].in, cases[i].len, cases[i].max);
+
+      g_assert_cmpstr (out, ==, cases[i].out);
+      g_assert_true (g_utf8_validate (out, -1, NULL));
+    }
+  /* the messages of the readers quote escaped and cut */
+  {
+    g_autoptr(GError) error = NULL;
+    g_autofree char *long_field = g_strnfill (200, 'x');
+    g_autofree char *data = g_strconcat ("1,\033]0;pwned\007\n2,", long_field, "\n", NULL);
+    const char *second = strchr (data, '\n') + 1;
+    gsize r, c;
+
+    g_assert_null (xrlab_parse_csv_matrix_data (data, second - data, "f", FALSE, &r, &c,
+                                                &error));
+    g_assert_cmpstr (error->message, ==,
+                     "f:1: column 2: “\\x1B]0;pwned\\x07” is not a finite number");
+    g_clear_error (&error);
+    g_assert_null (xrlab_parse_csv_matrix_data (data, strlen (data), "f", TRUE, &r, &c,
+                                                &error));
+    g_assert_null (strstr (error->message, "\033"));
+    g_clear_error (&error);
+    g_assert_null (xrlab_parse_csv_matrix_data (second, strlen (second), "f", FALSE, &r, &c,
+                                                &error));
+    g_assert_nonnull (strstr (error->message, "xxx…” is not"));
+    g_assert_cmpuint (g_utf8_strlen (error->message, -1), <, 120);
+  }
+}
+
+/* The in-memory parsers read what the file readers read, without a NUL at
+ * the end of the data. */
+static void
+test_parse_data_in_memory (void)
+{
+  const char *text = "# c\n1,2,3\r\n4,5,6\n7,8,9";
+  g_autofree char *path = write_tmp (text);
+  g_autofree char *exact = g_strndup (text, strlen (text) - 1);
+  g_autoptr(GError) error = NULL;
+  g_autofree double *a = NULL, *b = NULL, *v = NULL;
+  gsize r1, c1, r2, c2, n;
+
+  a = xrlab_read_csv_matrix (path, FALSE, &r1, &c1, &error);
+  g_assert_no_error (error);
+  b = xrlab_parse_csv_matrix_data (text, strlen (text), path, FALSE, &r2, &c2, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (r1, ==, r2);
+  g_assert_cmpuint (c1, ==, c2);
+  g_assert_cmpmem (a, r1 * c1 * sizeof *a, b, r2 * c2 * sizeof *b);
+  g_clear_pointer (&b, g_free);
+  /* the length is the end: "7,8,9" cut to "7,8," reads 7 and 8 */
+  b = xrlab_parse_csv_matrix_data (exact, strlen (exact) - 1, "x", FALSE, &r2, &c2, &error);
+  g_assert_null (b);
+  g_assert_cmpstr (error->message, ==, "x:4: 2 columns, but the first row has 3");
+  g_clear_error (&error);
+  v = xrlab_parse_column_data ("1\n2\n3", 3, "x", &n, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (n, ==, 2);
+  g_unlink (path);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -660,6 +808,10 @@ main (int argc, char **argv)
   g_test_add_func ("/util/read-files", test_read_files);
   g_test_add_func ("/util/read-errors", test_read_errors);
   g_test_add_func ("/util/read-tolerated", test_read_tolerated);
+  g_test_add_func ("/util/read-nul-byte-refused", test_read_nul_byte_refused);
+  g_test_add_func ("/util/read-bom-skipped", test_read_bom_skipped);
+  g_test_add_func ("/util/escape-text", test_escape_text);
+  g_test_add_func ("/util/parse-data-in-memory", test_parse_data_in_memory);
   g_test_add_func ("/util/matrix-roundtrip", test_matrix_roundtrip);
   g_test_add_func ("/util/append-numbers", test_append_numbers);
   return g_test_run ();

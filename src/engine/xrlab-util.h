@@ -89,8 +89,16 @@ gboolean xrlab_write_file_atomic (const char *path, const char *contents,
 /* Reads a file of numbers, one per line (blank lines and lines starting with
  * '#' are skipped; a single value per line, a trailing comma tolerated).
  * Non-finite values are an error naming the line. Returns a newly allocated
- * array (g_free) and its length in @n. An empty file is an error. */
+ * array (g_free) and its length in @n. An empty file is an error.
+ * Both readers skip a UTF-8 byte order mark at the start, refuse a NUL byte
+ * anywhere (an error naming its line, and for a matrix its column), and
+ * quote what is not a number escaped (xrlab_escape_text()). */
 double *xrlab_read_column_file (const char *path, gsize *n, GError **error);
+
+/* The same on the @len bytes at @data (no NUL needed at the end): messages
+ * name @name where the file readers name the path. */
+double *xrlab_parse_column_data (const char *data, gsize len, const char *name,
+                                 gsize *n, GError **error);
 
 /* Reads a comma separated matrix of numbers without a header (blank lines and
  * '#' comments skipped). Every row must have the same number of columns.
@@ -98,10 +106,24 @@ double *xrlab_read_column_file (const char *path, gsize *n, GError **error);
  * is FALSE, "nan"/"inf" are parse errors naming line and column. */
 double *xrlab_read_csv_matrix (const char *path, gboolean allow_nonfinite,
                                gsize *rows, gsize *cols, GError **error);
+double *xrlab_parse_csv_matrix_data (const char *data, gsize len, const char *name,
+                                     gboolean allow_nonfinite, gsize *rows, gsize *cols,
+                                     GError **error);
 
 /* Writes a row-major matrix as comma separated text, round-trip precision. */
 gboolean xrlab_write_csv_matrix (const char *path, const double *m,
                                  gsize rows, gsize cols, GError **error);
+
+/* Content of a file (or any untrusted text) made safe for a message on a
+ * terminal: control characters (C0, DEL, C1), bidirectional formatting
+ * characters and bytes that are not UTF-8 are written as \xNN (\uNNNN for
+ * the bidirectional ones); after @max_chars characters (0: no limit) the
+ * rest is cut and "…" appended. @len -1: up to the NUL. Always valid UTF-8
+ * (g_free). */
+char *xrlab_escape_text (const char *text, gssize len, gsize max_chars);
+
+/* What messages quote of a value: the first 60 characters. */
+#define XRLAB_ESCAPE_MAX_CHARS 60
 
 /* Appends @text to @out as one CSV field, quoted when it holds a comma, a
  * quote or a line break (RFC 4180: quotes doubled). */
