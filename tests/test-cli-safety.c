@@ -136,8 +136,12 @@ setup_files (void)
                          "F: [2, True, 0.2, 30], m: [0.5, True, 0, 1]}\n");
   /* every output over 64 KiB */
   write_spectrum (20000, "energy.csv", "data.csv", &energy_path, &data_path);
-  /* results of several MB: long enough to be interrupted while written */
+  /* results of several MB, long enough to be interrupted while written,
+   * from data the fit converges on at once (the model, simulated) */
   write_spectrum (200000, "big-energy.csv", "big-data.csv", &big_energy_path, &big_data_path);
+  g_assert_cmpint (run_cli ((const char *[]) { "simulate", "--models", model_path, "--model",
+                                               "m", "--energy", big_energy_path, "-o",
+                                               big_data_path, NULL }, NULL, NULL), ==, 0);
   batch_path = tmp_file ("batch.csv", "formula,density,energy\nSi,2.33,1:30:1000\nGe,5.3,8\n");
   /* about 50 MB of output */
   for (int i = 0; i < 20; i++)
@@ -454,6 +458,203 @@ test_disk_full_errno (void)
     }
 }
 
+/* ---- what batch reads ------------------------------------------------------ */
+
+/* Writes @len bytes to a file of the test folder. */
+static char *
+tmp_bytes (const char *name, const char *data, gsize len)
+{
+  char *path = tmp_path (name);
+  g_assert_true (g_file_set_contents (path, data, (gssize) len, NULL));
+  return path;
+}
+
+/* A NUL byte in a batch CSV dropped every later row with exit 0: the whole
+ * file is refused, naming the line and column; eval and fit refuse axis and
+ * data files with one the same way. */
+static void
+test_batch_nul_byte_refused (void)
+{
+  static const char csv[] = "formula,density,energy\nSi,2.33,8\nGe,5\000.3,8\nC,2.2,8\n";
+  static const char axis[] = "1\n2\n3\000\n4\n";
+  g_autofree char *path = tmp_bytes ("nul.csv", csv, sizeof csv - 1);
+  g_autofree char *axis_path = tmp_bytes ("nul-axis.csv", axis, sizeof axis - 1);
+  g_autofree char *out_csv = tmp_path ("nul-out.csv");
+  g_autofree char *out = NULL, *err = NULL, *expected = NULL;
+
+  g_assert_cmpint (run_cli ((const char *[]) { "batch", path, NULL }, &out, &err), ==, 1);
+  g_assert_cmpstr (out, ==, "");
+  expected = g_strdup_printf ("xrlab-cli: %s line 3, column 5: a NUL byte (this is not a "
+                              "text file)\n", path);
+  g_assert_cmpstr (err, ==, expected);
+  g_clear_pointer (&err, g_free);
+  g_clear_pointer (&expected, g_free);
+
+  g_assert_cmpint (run_cli ((const char *[]) { "eval", "--models", model_path, "--model", "m",
+                                               "--energy", axis_path, "-o", out_csv, NULL },
+                            NULL, &err), ==, 1);
+  expected = g_strdup_printf ("xrlab-cli: %s:3: a NUL byte (this is not a text file)\n",
+                              axis_path);
+  g_assert_cmpstr (err, ==, expected);
+  g_assert_false (g_file_test (out_csv, G_FILE_TEST_EXISTS));
+}
+
+/* A UTF-8 byte order mark made the header fail as a row: skipped. */
+static void
+test_batch_bom_skipped (void)
+{
+  g_autofree char *path = tmp_file ("bom.csv", "\xEF\xBB\xBF" "formula,energy,density\n"
+                                    "Si,8,2.33\n");
+  g_autofree char *plain = tmp_file ("plain.csv", "formula,energy,density\nSi,8,2.33\n");
+  g_autofree char *out = NULL, *err = NULL, *expected = NULL;
+
+  g_assert_cmpint (run_cli ((const char *[]) { "batch", path, NULL }, &out, &err), ==, 0);
+  g_assert_cmpstr (err, ==, "");
+  g_assert_cmpint (run_cli ((const char *[]) { "batch", plain, NULL }, &expected, NULL), ==, 0);
+  g_assert_cmpstr (out, ==, expected);
+}
+
+/* A repeated column name won silently: refused, naming both columns. */
+static void
+test_batch_duplicate_column_refused (void)
+{
+  static const struct {
+    const char *header;
+    const char *message;
+  } cases[] = {
+    { "formula,density,energy,density", "column 4 “density” repeats column 2 “density”" },
+    { "formula,density,energy,Density_g_cm3",
+      "column 4 “Density_g_cm3” repeats column 2 “density”" },
+    { "formula,energy_keV,density,energy", "column 4 “energy” repeats column 2 “energy_keV”" },
+    { "formula,formula,density,energy", "column 2 “formula” repeats column 1 “formula”" },
+    { "formula,density,energy,thickness,thickness_um",
+      "column 5 “thickness_um” repeats column 4 “thickness”" },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *text = g_strconcat (cases[i].header, "\nSi,2.33,8,1,1\n", NULL);
+      g_autofree char *path = tmp_file ("dup.csv", text);
+      g_autofree char *out = NULL, *err = NULL;
+      g_autofree char *expected = g_strdup_printf ("xrlab-cli: %s line 1: %s\n", path,
+                                                   cases[i].message);
+
+      g_assert_cmpint (run_cli ((const char *[]) { "batch", path, NULL }, &out, &err), ==, 1);
+      g_assert_cmpstr (out, ==, "");
+      g_assert_cmpstr (err, ==, expected);
+    }
+}
+
+/* Binary bytes of a bad file were echoed raw to the terminal (escape
+ * sequences included): every message quoting a file escapes them. */
+static void
+test_binary_bytes_escaped (void)
+{
+  g_autofree char *batch = tmp_file ("escape.csv",
+                                     "formula,density,energy\n"
+                                     "S\033[2J\033]0;pwned\007i,2.33,8\n"
+                                     "Si,2\033[31m,8\n"
+                                     "Si,2.33,8\302\233\n"
+                                     "Si,2.33,8\n");
+  g_autofree char *header = tmp_file ("escape-header.csv", "formula,density,\033[5menergy\n");
+  g_autofree char *latin1 = tmp_file ("latin1.csv", "formula,density,energy\nSi,2.33,8 \xE9V\n");
+  g_autofree char *axis = tmp_file ("escape-axis.csv", "1\n2\n\033[1;1H\xFF\xFE garbage\n");
+  g_autofree char *data = tmp_file ("escape-data.csv", "1,2\n3,\033[?1049h\n");
+  g_autofree char *fit_dir = tmp_path ("escape-fit");
+  g_autofree char *out_csv = tmp_path ("escape-out.csv");
+  const char *const cases[][12] = {
+    { "batch", batch, NULL },
+    { "batch", header, NULL },
+    { "batch", latin1, NULL },
+    { "eval", "--models", model_path, "--model", "m", "--energy", axis, "-o", out_csv, NULL },
+    { "fit", "--models", model_path, "--model", "m", "--energy", energy_path, "--data", data,
+      "-o", fit_dir, NULL },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *err = NULL;
+
+      g_assert_cmpint (run_cli (cases[i], NULL, &err), ==, 1);
+      g_assert_true (g_utf8_validate (err, -1, NULL));
+      for (const char *p = err; *p != '\0'; p++)
+        if ((guchar) *p < 0x20 && *p != '\n')
+          g_error ("%s: control character \\x%02X in:\n%s", cases[i][0], (guchar) *p, err);
+      g_assert_null (strstr (err, "\302\233"));
+      assert_contains (err, "\\x");
+    }
+}
+
+/* ---- sizes ------------------------------------------------------------------ */
+
+/* Axes of 1e5 × 1e5 in eval and simulate aborted in g_malloc (80 GB): axes
+ * whose product is over the stated limit are refused before anything is
+ * allocated, in eval, simulate and fit; a batch whose results would be over
+ * it too. (The test uses 1e6 × 1e6, over the limit of any machine with less
+ * than 32 TB.) */
+static void
+test_axes_too_large_refused (void)
+{
+  g_autoptr(GString) axis = g_string_new (NULL);
+  g_autofree char *axis_path = NULL, *out_csv = tmp_path ("large-out.csv");
+  g_autofree char *fit_dir = tmp_path ("large-fit");
+  g_autofree char *help = NULL;
+  const char *limit_help = "values in all (energies × delays; the delays squared with time "
+                           "dependence) are refused before anything is allocated";
+
+  for (int i = 0; i < 1000000; i++)
+    g_string_append_printf (axis, "%d\n", i);
+  axis_path = tmp_file ("large-axis.csv", axis->str);
+  {
+    const char *const cases[][14] = {
+      { "eval", "--models", model_path, "--model", "m", "--energy", axis_path, "--time",
+        axis_path, "-o", out_csv, NULL },
+      { "simulate", "--models", model_path, "--model", "m", "--energy", axis_path, "--time",
+        axis_path, "-o", out_csv, NULL },
+      { "fit", "--models", model_path, "--model", "m", "--energy", axis_path, "--time",
+        axis_path, "--data", data_path, "-o", fit_dir, NULL },
+    };
+
+    for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+      {
+        g_autofree char *err = NULL;
+
+        g_assert_cmpint (run_cli (cases[i], NULL, &err), ==, 1);
+        assert_contains (err, "the energy axis × the delay axis: 1000000 × 1000000 values are "
+                              "more than the limit of ");
+        g_assert_false (g_file_test (out_csv, G_FILE_TEST_EXISTS));
+      }
+  }
+  /* the limit is stated in --help */
+  for (const char *const *cmd = (const char *const[]) { "eval", "simulate", "fit", NULL };
+       *cmd != NULL; cmd++)
+    {
+      g_clear_pointer (&help, g_free);
+      g_assert_cmpint (run_cli ((const char *[]) { *cmd, "--help", NULL }, &help, NULL), ==, 0);
+      assert_contains (help, limit_help);
+    }
+
+  /* batch: the rows of 10^6 energies, each twelve quantities, until over
+   * the limit (read from the help of eval) */
+  {
+    const char *p = strstr (help, "Axes of more than ");
+    guint64 limit;
+    g_autoptr(GString) rows = g_string_new ("formula,density,energy\n");
+    g_autofree char *path = NULL, *err = NULL, *out = NULL;
+
+    g_assert_nonnull (p);
+    limit = g_ascii_strtoull (p + strlen ("Axes of more than "), NULL, 10);
+    g_assert_cmpuint (limit, >=, 1 << 24);
+    for (guint64 i = 0; i < limit / 12000000 + 2; i++)
+      g_string_append (rows, "Si,2.33,1:30:1000000\n");
+    path = tmp_file ("large-batch.csv", rows->str);
+    g_assert_cmpint (run_cli ((const char *[]) { "batch", path, "-o", out_csv, NULL }, &out,
+                              &err), ==, 1);
+    assert_contains (err, "split the file");
+    g_assert_false (g_file_test (out_csv, G_FILE_TEST_EXISTS));
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -470,6 +671,12 @@ main (int argc, char **argv)
   g_test_add_func ("/cli-safety/fit-interrupted-while-writing",
                    test_fit_interrupted_while_writing);
   g_test_add_func ("/cli-safety/disk-full-errno", test_disk_full_errno);
+  g_test_add_func ("/cli-safety/batch-nul-byte-refused", test_batch_nul_byte_refused);
+  g_test_add_func ("/cli-safety/batch-bom-skipped", test_batch_bom_skipped);
+  g_test_add_func ("/cli-safety/batch-duplicate-column-refused",
+                   test_batch_duplicate_column_refused);
+  g_test_add_func ("/cli-safety/binary-bytes-escaped", test_binary_bytes_escaped);
+  g_test_add_func ("/cli-safety/axes-too-large-refused", test_axes_too_large_refused);
   status = g_test_run ();
   {
     g_autofree char *cmd = g_strdup_printf ("rm -rf '%s'", tmpdir);

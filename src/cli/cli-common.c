@@ -89,6 +89,35 @@ xrlab_cli_version (int argc, char **argv)
   return XRLAB_CLI_OK;
 }
 
+/* ---- sizes ------------------------------------------------------------------ */
+
+guint64
+xrlab_cli_max_values (void)
+{
+  long pages = sysconf (_SC_PHYS_PAGES), page = sysconf (_SC_PAGE_SIZE);
+  guint64 quarter = 0;
+
+  if (pages > 0 && page > 0)
+    quarter = (guint64) pages * (guint64) page / 4 / sizeof (double);
+  return MAX (quarter, XRLAB_CLI_MIN_VALUES);
+}
+
+gboolean
+xrlab_cli_check_values (const char *what, guint64 a, guint64 b)
+{
+  guint64 limit = xrlab_cli_max_values ();
+
+  if (a == 0 || b == 0 || (a <= limit && b <= limit / a))
+    return TRUE;
+  /* TRANSLATORS: the first %s names the sizes ("the energy axis × the delay
+   * axis"); the numbers are counts of values */
+  xrlab_cli_failf (_("%s: %llu × %llu values are more than the limit of %llu "
+                     "(a quarter of this machine's memory)"),
+                   what, (unsigned long long) a, (unsigned long long) b,
+                   (unsigned long long) limit);
+  return FALSE;
+}
+
 /* ---- standard output ------------------------------------------------------ */
 
 static int stdout_errno;          /* of the first write to stdout that failed */

@@ -49,6 +49,16 @@ gboolean xrlab_cli_parse_options (const XrlabCliSpec *spec, int *argc, char ***a
  * XRLAB_CLI_BAD_INPUT). */
 gboolean xrlab_cli_parse_number (const char *message, const char *text, double *value);
 
+/* Sizes. A command refuses, before allocating, any matrix of more than
+ * xrlab_cli_max_values() values (doubles): a quarter of the physical
+ * memory, at least XRLAB_CLI_MIN_VALUES. xrlab_cli_check_values(): FALSE
+ * after printing why (exit with XRLAB_CLI_BAD_INPUT) when @a × @b values
+ * are more; @what names them in the message ("the energy axis × the delay
+ * axis"). */
+#define XRLAB_CLI_MIN_VALUES ((guint64) 1 << 24)
+guint64  xrlab_cli_max_values   (void);
+gboolean xrlab_cli_check_values (const char *what, guint64 a, guint64 b);
+
 /* Standard output. Every write to stdout goes through these (g_print() too,
  * once xrlab_cli_stdout_init() ran), which keep the errno of the first
  * failure: a full disk, a closed pipe with SIGPIPE ignored, /dev/full.
@@ -138,6 +148,14 @@ XrlabModel   *xrlab_cli_load_model (const char *cmd, const XrlabCliModelOptions 
 /* Reads --energy, --time and --aux (those given). */
 gboolean      xrlab_cli_read_axes (const XrlabCliModelOptions *o, XrlabCliAxes *a,
                                    int *status);
+/* Whether @m on the axes @a fits the size limit (xrlab_cli_max_values()):
+ * the energy axis × the delay axis, the delay axis squared when @m has time
+ * dependence (the kernels of convolutions), and with @fit the Jacobian
+ * (points × free parameters). Else prints why and sets *@status. */
+gboolean      xrlab_cli_check_model_size (const XrlabModel *m, const XrlabCliAxes *a,
+                                          gboolean fit, int *status);
+/* The sentence of --help that states the limit (g_free). */
+char         *xrlab_cli_size_limit_help (void);
 void          xrlab_cli_axes_clear (XrlabCliAxes *a);
 
 /* cli-fit.c: synthetic data and fits. */
