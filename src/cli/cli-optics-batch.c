@@ -478,6 +478,8 @@ batch_read (Batch *b, const char *data, gsize len, GError **error)
   g_autofree char *text = NULL;
   g_auto(GStrv) lines = NULL;
 
+  if (data == NULL)
+    data = "";
   if (len >= 3 && memcmp (data, "\xEF\xBB\xBF", 3) == 0)
     {
       data += 3;

@@ -229,7 +229,13 @@ xrlab_parse_column_data (const char *data, gsize len, const char *name, gsize *n
 {
   gsize lineno = 0;
   Values vals = { NULL, 0, 0 };
-  const char *p = data, *end = data + len;
+  const char *p, *end;
+
+  g_return_val_if_fail (data != NULL || len == 0, NULL);
+  if (data == NULL)
+    data = "";
+  p = data;
+  end = data + len;
 
   if (!text_start (&p, end, name, FALSE, error))
     return NULL;
@@ -334,7 +340,13 @@ xrlab_parse_csv_matrix_data (const char *data, gsize len, const char *name,
 {
   gsize ncols = 0, nrows = 0, lineno = 0;
   Values vals = { NULL, 0, 0 };
-  const char *p = data, *end = data + len;
+  const char *p, *end;
+
+  g_return_val_if_fail (data != NULL || len == 0, NULL);
+  if (data == NULL)
+    data = "";
+  p = data;
+  end = data + len;
 
   if (!text_start (&p, end, name, TRUE, error))
     return NULL;
@@ -490,11 +502,21 @@ xrlab_escape_text (const char *text, gssize len, gsize max_chars)
         }
       if (c < 0x80)
         {
+          const char *q = p;
+
           if (c < 0x20 || c == 0x7F)
-            g_string_append_printf (out, "\\x%02X", c);
-          else
-            g_string_append_c (out, (char) c);
-          p++;
+            {
+              g_string_append_printf (out, "\\x%02X", c);
+              p++;
+              continue;
+            }
+          /* a run of printable ASCII at once */
+          while (q < end && (guchar) *q >= 0x20 && (guchar) *q < 0x7F
+                 && (max_chars == 0 || chars < max_chars))
+            q++, chars++;
+          g_string_append_len (out, p, q - p);
+          p = q;
+          chars--;
           continue;
         }
       u = g_utf8_get_char_validated (p, end - p);

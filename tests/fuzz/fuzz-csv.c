@@ -15,6 +15,17 @@
 #include "fuzz-common.h"
 #include "xrlab-util.h"
 
+/* Exactly the @size bytes of the input, nothing after them (never NULL). */
+static char *
+fuzz_bytes (const uint8_t *data, size_t size)
+{
+  char *copy = g_malloc (MAX (size, 1));
+
+  if (size > 0)
+    memcpy (copy, data, size);
+  return copy;
+}
+
 int
 LLVMFuzzerInitialize (int *argc, char ***argv)
 {
@@ -37,7 +48,7 @@ int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 {
   /* exactly @size bytes, nothing after them */
-  char *text = g_memdup2 (data, size);
+  char *text = fuzz_bytes (data, size);
 
   if (size > 65536)
     {
