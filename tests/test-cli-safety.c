@@ -600,7 +600,8 @@ test_axes_too_large_refused (void)
   g_autofree char *fit_dir = tmp_path ("large-fit");
   g_autofree char *help = NULL;
   const char *limit_help = "values in all (energies × delays; the delays squared with time "
-                           "dependence) are refused before anything is allocated";
+                           "dependence; delays × aux values with profiles) are refused before "
+                           "anything is allocated";
 
   for (int i = 0; i < 1000000; i++)
     g_string_append_printf (axis, "%d\n", i);

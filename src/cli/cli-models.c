@@ -226,6 +226,9 @@ xrlab_cli_check_model_size (const XrlabModel *m, const XrlabCliAxes *a, gboolean
       || (xrlab_model_has_dynamics (m) && a->n_t > 0
           && !xrlab_cli_check_values (_("the delay axis × the delay axis (time dependence)"),
                                       a->n_t, a->n_t))
+      || (xrlab_model_has_profiles (m) && a->n_a > 0
+          && !xrlab_cli_check_values (_("the delay axis × the aux axis (profiles)"), n_t,
+                                      a->n_a))
       || (fit && !xrlab_cli_check_values (_("the points × (the free parameters + 1) of the "
                                             "Jacobian"), (guint64) a->n_e * n_t, n_free + 1)))
     {
@@ -239,9 +242,10 @@ char *
 xrlab_cli_size_limit_help (void)
 {
   return g_strdup_printf (_("Axes of more than %llu values in all (energies × delays; the "
-                            "delays squared with time dependence) are refused before anything "
-                            "is allocated: a quarter of this machine's memory in 8-byte "
-                            "numbers."), (unsigned long long) xrlab_cli_max_values ());
+                            "delays squared with time dependence; delays × aux values with "
+                            "profiles) are refused before anything is allocated: a quarter of "
+                            "this machine's memory in 8-byte numbers."),
+                          (unsigned long long) xrlab_cli_max_values ());
 }
 
 int

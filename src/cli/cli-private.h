@@ -150,8 +150,9 @@ gboolean      xrlab_cli_read_axes (const XrlabCliModelOptions *o, XrlabCliAxes *
                                    int *status);
 /* Whether @m on the axes @a fits the size limit (xrlab_cli_max_values()):
  * the energy axis × the delay axis, the delay axis squared when @m has time
- * dependence (the kernels of convolutions), and with @fit the Jacobian
- * (points × free parameters). Else prints why and sets *@status. */
+ * dependence (the kernels of convolutions), the delay axis × the aux axis
+ * when it has profiles, and with @fit the Jacobian (points × free
+ * parameters). Else prints why and sets *@status. */
 gboolean      xrlab_cli_check_model_size (const XrlabModel *m, const XrlabCliAxes *a,
                                           gboolean fit, int *status);
 /* The sentence of --help that states the limit (g_free). */
