@@ -834,6 +834,13 @@ xrlab_cli_batch (int argc, char **argv)
 {
   g_autofree char *unit_text = NULL, *thickness_text = NULL, *fields_text = NULL;
   g_autofree char *output = NULL;
+  g_autofree char *description = g_strdup_printf (
+      _("A file whose grids and results need more than %llu values in all (a quarter of this "
+        "machine's memory in 8-byte numbers) is refused before anything is computed.\n"
+        "Ctrl-C (or SIGTERM) stops the batch: the output file is not written and the exit "
+        "status is 130 (143).\n"
+        "Exit status: 0 success, 1 bad input, 2 usage error."),
+      (unsigned long long) xrlab_cli_max_values ());
   g_auto(GStrv) rest = NULL;
   const GOptionEntry entries[] = {
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
@@ -858,9 +865,7 @@ xrlab_cli_batch (int argc, char **argv)
         "and then the columns of “xrlab-cli calc --format csv”. A row that fails\n"
         "is reported on stderr with its line number and reason; every good row is\n"
         "still written, and the exit status is then 1."),
-    .description = _("Ctrl-C (or SIGTERM) stops the batch: the output file is not written "
-                     "and the exit status is 130 (143).\n"
-                     "Exit status: 0 success, 1 bad input, 2 usage error."),
+    .description = description,
     .entries = { entries },
   };
   g_autoptr(GError) error = NULL;
