@@ -88,6 +88,7 @@ static const XrlabBenchGroup groups[] = {
   { "models", "Spectral model plans: evaluation and Jacobian", xrlab_bench_models },
   { "fit", "Least-squares fits (optimizer core on a 2D-sized problem)", xrlab_bench_fit },
   { "io", "Numbers to text and back (old and new), CSV and HDF5 files of 2000 x 2000", xrlab_bench_io },
+  { "reflect", "Reflectivity of a thick mirror and a 50-period multilayer on 1000 angles, filters", xrlab_bench_reflect },
 #ifdef XRLAB_BENCH_GUI
   { "gui", "The window: edit to frame for 5 materials x 1000 points (needs a display)", xrlab_bench_gui },
 #endif

@@ -1,6 +1,6 @@
 /* model-reference.c -- a deliberately plain evaluator of parsed models
  *
- * Written from the definitions (xrlab-model-private.h, xrlab-plan.h) without
+ * Written from the definitions (xrlab-fn.h, xrlab-plan.h) without
  * sharing code with the plan: its own expression evaluator, its own
  * functions, kernels and edge masses.
  *

@@ -1,5 +1,5 @@
 /* test-gui-plot.c -- XrlabPlot: rendering, gaps, stale curves, readout,
- * export
+ * export, properties bound to settings
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -385,6 +385,91 @@ test_export_failure_leaves_nothing (void)
 }
 
 static void
+count_notify (GObject *object, GParamSpec *pspec, guint *n)
+{
+  (*n)++;
+}
+
+static void
+test_properties (void)
+{
+  g_autoptr(XrlabPlot) plot = make_plot ();
+  g_autoptr(XrlabPlotData) data = make_data (FALSE, FALSE);
+  XrlabPlotMarker m[] = { { 11.919, (char *) "Au L3" } };
+  cairo_surface_t *thin, *thick, *bare;
+  guint n_width = 0, n_legend = 0, n_markers = 0;
+  double width;
+  gboolean legend, markers;
+
+  xrlab_plot_set_data (plot, data);
+  xrlab_plot_set_markers (plot, m, G_N_ELEMENTS (m));
+  g_signal_connect (plot, "notify::line-width", G_CALLBACK (count_notify), &n_width);
+  g_signal_connect (plot, "notify::show-legend", G_CALLBACK (count_notify), &n_legend);
+  g_signal_connect (plot, "notify::show-markers", G_CALLBACK (count_notify), &n_markers);
+
+  g_object_get (plot, "line-width", &width, "show-legend", &legend, "show-markers", &markers, NULL);
+  g_assert_cmpfloat (width, ==, 2.0);
+  g_assert_true (legend);
+  g_assert_true (markers);
+  thin = render (plot, FALSE);
+
+  g_object_set (plot, "line-width", 5.0, NULL);
+  g_assert_cmpfloat (xrlab_plot_get_line_width (plot), ==, 5.0);
+  g_assert_cmpuint (n_width, ==, 1);
+  /* The same value again: no notification. */
+  xrlab_plot_set_line_width (plot, 5.0);
+  g_assert_cmpuint (n_width, ==, 1);
+  /* Clamped to 0.5 … 8. */
+  xrlab_plot_set_line_width (plot, 20.0);
+  g_assert_cmpfloat (xrlab_plot_get_line_width (plot), ==, 8.0);
+  g_assert_cmpuint (n_width, ==, 2);
+  xrlab_plot_set_line_width (plot, 5.0);
+  thick = render (plot, FALSE);
+  g_assert_cmpuint (xrlab_test_count_color (thick, 0x1c71d8, 40, 0, W), >,
+                    xrlab_test_count_color (thin, 0x1c71d8, 40, 0, W) * 3 / 2);
+
+  g_object_set (plot, "show-legend", FALSE, "show-markers", FALSE, NULL);
+  g_assert_false (xrlab_plot_get_show_legend (plot));
+  g_assert_false (xrlab_plot_get_show_markers (plot));
+  g_assert_cmpuint (n_legend, ==, 1);
+  g_assert_cmpuint (n_markers, ==, 1);
+  xrlab_plot_set_line_width (plot, 2.0);
+  bare = render (plot, FALSE);
+  /* No legend text, no marker line or label. */
+  g_assert_cmpuint (xrlab_test_count_pixels (bare, 0xffffffff, 30, 0, W), <,
+                    xrlab_test_count_pixels (thin, 0xffffffff, 30, 0, W));
+  cairo_surface_destroy (thin);
+  cairo_surface_destroy (thick);
+  cairo_surface_destroy (bare);
+}
+
+static void
+test_settings_bind (void)
+{
+  g_autoptr(XrlabPlot) plot = make_plot ();
+  g_autoptr(GSettings) settings = g_settings_new ("io.github.xrlab.Xrlab");
+
+  g_settings_set_double (settings, "line-width", 3.5);
+  g_settings_set_boolean (settings, "show-legend", FALSE);
+  g_settings_bind (settings, "line-width", plot, "line-width", G_SETTINGS_BIND_GET);
+  g_settings_bind (settings, "show-legend", plot, "show-legend", G_SETTINGS_BIND_GET);
+  g_settings_bind (settings, "show-edges", plot, "show-markers", G_SETTINGS_BIND_GET);
+  g_assert_cmpfloat (xrlab_plot_get_line_width (plot), ==, 3.5);
+  g_assert_false (xrlab_plot_get_show_legend (plot));
+  g_assert_true (xrlab_plot_get_show_markers (plot));
+
+  g_settings_set_double (settings, "line-width", 1.0);
+  g_settings_set_boolean (settings, "show-legend", TRUE);
+  g_settings_set_boolean (settings, "show-edges", FALSE);
+  g_assert_cmpfloat (xrlab_plot_get_line_width (plot), ==, 1.0);
+  g_assert_true (xrlab_plot_get_show_legend (plot));
+  g_assert_false (xrlab_plot_get_show_markers (plot));
+  g_settings_reset (settings, "line-width");
+  g_settings_reset (settings, "show-legend");
+  g_settings_reset (settings, "show-edges");
+}
+
+static void
 test_widget_draws (void)
 {
   GtkWidget *window = gtk_window_new ();
@@ -430,6 +515,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/plot/markers", test_markers);
   g_test_add_func ("/plot/export", test_export);
   g_test_add_func ("/plot/export-failure", test_export_failure_leaves_nothing);
+  g_test_add_func ("/plot/properties", test_properties);
+  g_test_add_func ("/plot/settings-bind", test_settings_bind);
   g_test_add_func ("/plot/widget-draws", test_widget_draws);
   return g_test_run ();
 }

@@ -735,20 +735,51 @@ test_seed_and_fix (void)
         g_assert_cmpfloat (d[iF2 * nth + k], ==, 0.0);     /* follows a fixed parameter */
         g_assert_cmpfloat (d[xrlab_plan_theta_param (plan, k) * nth + k], ==, 1.0);
       }
+
+    /* which parameters change with θ: those with a nonzero gradient here */
+    g_assert_true (xrlab_plan_param_depends_on_theta (plan, iA2));
+    g_assert_true (xrlab_plan_param_depends_on_theta (plan, ix2));
+    g_assert_false (xrlab_plan_param_depends_on_theta (plan, iF2));
+    g_assert_false (xrlab_plan_param_depends_on_theta (plan,
+                                                        xrlab_model_find_param (m, "Offset_y0")));
+    for (gsize i = 0; i < np; i++)
+      {
+        gboolean any = FALSE;
+        for (gsize k = 0; k < nth; k++)
+          any |= d[i * nth + k] != 0.0;
+        g_assert_cmpint (xrlab_plan_param_depends_on_theta (plan, i), ==, any);
+      }
   }
 }
 
-/* Non-finite θ gives non-finite values, not a crash or a hang. */
+static gsize
+count_nonfinite (const double *v, gsize n)
+{
+  gsize bad = 0;
+
+  for (gsize i = 0; i < n; i++)
+    bad += !isfinite (v[i]);
+  return bad;
+}
+
+/* Non-finite θ gives non-finite values, not a crash or a hang: NaN in any
+ * θ entry makes every value of the model NaN; an infinite entry makes every
+ * value non-finite, or none where the model has a finite limit (a width or
+ * a decay time going to infinity). The Jacobian is computed too (its
+ * entries stay finite where θ_k enters linearly). Widths of zero are
+ * evaluated without a crash. */
 static void
 test_nonfinite (void)
 {
   g_autoptr(XrlabModel) m = model_from_text (peak_yaml, "m");
   g_autoptr(XrlabPlan) plan = NULL;
+  g_autoptr(XrlabPlanWorkspace) ws3 = NULL;
   g_autofree double *theta = NULL, *out = NULL, *jac = NULL;
   gsize n, nth;
 
   attach_time_text (m, "GLP_01_x0", kernel_yaml, "GB", 0);
   plan = xrlab_plan_new (m, energy, N_E, time_axis, n_time, NULL, 0, NULL);
+  ws3 = xrlab_plan_workspace_new (plan, 3);
   n = xrlab_plan_n_data (plan);
   nth = xrlab_plan_n_theta (plan);
   theta = g_new (double, nth);
@@ -756,11 +787,29 @@ test_nonfinite (void)
   jac = g_new (double, n * nth);
   for (gsize k = 0; k < nth; k++)
     {
+      gsize bad;
+
       xrlab_plan_theta_initial (plan, theta);
-      theta[k] = k % 2 ? NAN : INFINITY;
+      theta[k] = NAN;
       xrlab_plan_eval (plan, theta, out);
+      for (gsize i = 0; i < n; i++)
+        g_assert_true (isnan (out[i]));
+      memset (out, 0, n * sizeof (double));
+      xrlab_plan_eval_jacobian_ws (plan, ws3, theta, out, jac);
+      for (gsize i = 0; i < n; i++)
+        g_assert_true (isnan (out[i]));
+
+      theta[k] = INFINITY;
+      xrlab_plan_eval (plan, theta, out);
+      bad = count_nonfinite (out, n);
+      if (g_str_has_suffix (xrlab_plan_theta_name (plan, k), "_A")
+          || g_str_has_suffix (xrlab_plan_theta_name (plan, k), "_y0"))
+        g_assert_cmpuint (bad, ==, n);     /* an infinite amplitude */
+      else
+        g_assert_true (bad == 0 || bad == n);
       xrlab_plan_jacobian (plan, theta, jac);
     }
+
   xrlab_plan_theta_initial (plan, theta);
   theta[xrlab_plan_find_theta (plan, "GLP_01_x0_gaussCONV_SD")] = 0.0;
   xrlab_plan_eval (plan, theta, out);

@@ -16,7 +16,6 @@ struct _XrlabPreferencesWindow {
   GtkSwitch *export_light_switch;
   GtkSpinButton *png_scale_spin;
   GtkSwitch *restore_switch;
-  GtkSwitch *stats_switch;
 
   GSettings *settings;
 };
@@ -75,7 +74,6 @@ xrlab_preferences_window_class_init (XrlabPreferencesWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, XrlabPreferencesWindow, export_light_switch);
   gtk_widget_class_bind_template_child (widget_class, XrlabPreferencesWindow, png_scale_spin);
   gtk_widget_class_bind_template_child (widget_class, XrlabPreferencesWindow, restore_switch);
-  gtk_widget_class_bind_template_child (widget_class, XrlabPreferencesWindow, stats_switch);
 }
 
 static void
@@ -98,6 +96,5 @@ xrlab_preferences_window_new (GSettings *settings)
   g_settings_bind (settings, "export-light", self->export_light_switch, "active", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (settings, "export-png-scale", self->png_scale_spin, "value", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (settings, "restore-session", self->restore_switch, "active", G_SETTINGS_BIND_DEFAULT);
-  g_settings_bind (settings, "show-stats", self->stats_switch, "active", G_SETTINGS_BIND_DEFAULT);
   return GTK_WIDGET (self);
 }

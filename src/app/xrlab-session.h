@@ -17,6 +17,13 @@
  * In a material only "formula" and "density_g_cm3" are required; "plot" and
  * "values" may be left out. Unknown members are errors (they are typos).
  *
+ * The text is checked before json-glib parses it (nesting depth, JSON's
+ * tokens only, UTF-8); a salvaging load keeps what is sound in a document
+ * with errors inside, with warnings. The window restores its auto-save with
+ * xrlab_session_restore_begin(): a file that crashed a start is not read
+ * again by itself, and no bad file is ever overwritten. The library
+ * (libxrlab-session) needs GLib, json-glib and the engine, not GTK.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #pragma once
@@ -32,6 +39,8 @@ G_BEGIN_DECLS
 #define XRLAB_SESSION_VERSION  1
 #define XRLAB_SESSION_MAX_MATERIALS 64
 #define XRLAB_SESSION_MAX_BYTES (4 * 1024 * 1024)
+/* Objects and arrays nest at most this deep (a session needs 3). */
+#define XRLAB_SESSION_MAX_DEPTH 64
 
 #define XRLAB_SESSION_ERROR (xrlab_session_error_quark ())
 GQuark xrlab_session_error_quark (void);
@@ -79,12 +88,44 @@ void xrlab_session_add_material (XrlabSession *session,
                                  guint32       color,
                                  gboolean      visible);
 
+/* Always valid UTF-8 JSON. */
 char         *xrlab_session_to_json   (const XrlabSession *session,
                                        gsize              *length);
+
+/* What a reader does with a document that is a session of a version it
+ * reads but has errors inside. Text that is not JSON, a foreign document
+ * and a newer version are refused either way. */
+typedef enum {
+  /* any error refuses the whole document */
+  XRLAB_SESSION_LOAD_STRICT  = 0,
+  /* keep what is sound, with a warning for each thing that is not: a bad
+   * material is left out, a bad "sweep", "plot" or "values" section is
+   * replaced by the default, unknown members are ignored, beyond
+   * XRLAB_SESSION_MAX_MATERIALS the materials are cut off */
+  XRLAB_SESSION_LOAD_SALVAGE = 1 << 0,
+} XrlabSessionLoadFlags;
+
+/* @warnings (optional): a NULL-terminated list (g_strfreev()) of what was
+ * repaired or left out, or NULL when nothing was. In both modes a string
+ * json-glib would decode into bytes that are not UTF-8 (a lone UTF-16
+ * surrogate) or cut short ("\u0000") is read with U+FFFD and a warning.
+ * Errors say where: the line and column for text that is not JSON
+ * (nesting deeper than XRLAB_SESSION_MAX_DEPTH included), the member
+ * ("materials[2].density_g_cm3") for the rest. */
+XrlabSession *xrlab_session_from_json_full (const char              *data,
+                                            gssize                   length,
+                                            XrlabSessionLoadFlags    flags,
+                                            char                  ***warnings,
+                                            GError                 **error);
+/* Strict, warnings dropped. */
 XrlabSession *xrlab_session_from_json (const char         *data,
                                        gssize              length,
                                        GError            **error);
 
+XrlabSession *xrlab_session_load_full (const char              *path,
+                                       XrlabSessionLoadFlags    flags,
+                                       char                  ***warnings,
+                                       GError                 **error);
 XrlabSession *xrlab_session_load (const char          *path,
                                   GError             **error);
 gboolean      xrlab_session_save (const XrlabSession  *session,
@@ -93,6 +134,51 @@ gboolean      xrlab_session_save (const XrlabSession  *session,
 
 /* $XDG_STATE_HOME/xrlab/session.json */
 char *xrlab_session_get_autosave_path (void);
+
+/* ---- keeping files, restoring at start ------------------------------------- */
+
+/* Keeps the session file @path under the first free name of @path.bad,
+ * @path.bad.1, @path.bad.2, ..., never replacing an existing file: with
+ * @contents NULL the file itself moves there; else @contents (@length
+ * bytes, -1: a string) are written there whole (the file at @path stays).
+ * Returns the new name. */
+char *xrlab_session_keep_aside (const char  *path,
+                                const char  *contents,
+                                gssize       length,
+                                GError     **error);
+
+/* @path.restoring: present while a restore of @path is under way. */
+char *xrlab_session_get_restore_marker_path (const char *path);
+
+typedef enum {
+  XRLAB_SESSION_RESTORE_NONE,     /* nothing saved: start with the example */
+  XRLAB_SESSION_RESTORE_DONE,     /* restored, perhaps in part (warnings) */
+  XRLAB_SESSION_RESTORE_REFUSED,  /* unreadable (error); kept aside */
+  XRLAB_SESSION_RESTORE_CRASHED,  /* the last start stopped while restoring it:
+                                   * kept aside and not read */
+} XrlabSessionRestoreStatus;
+
+typedef struct {
+  XrlabSessionRestoreStatus status;
+  XrlabSession *session;       /* DONE */
+  char **warnings;             /* DONE: what was repaired or left out; NULL if nothing */
+  GError *error;               /* REFUSED: why; CRASHED: why it could not be kept aside */
+  char *kept_path;             /* REFUSED, CRASHED, DONE with warnings: the file as it was */
+  char *marker_path;           /* DONE: pass to xrlab_session_restore_finish() */
+} XrlabSessionRestore;
+
+/* Restores the auto-save file @path crash-safely: when @path.restoring is
+ * there, the last start stopped while restoring, and the file is kept aside
+ * (CRASHED) instead of read again; otherwise the marker is written
+ * (atomically), the file read with XRLAB_SESSION_LOAD_SALVAGE, and an
+ * unreadable one kept aside (REFUSED), a partly readable one copied aside
+ * (DONE with warnings). After DONE the caller shows the session, then
+ * removes the marker with xrlab_session_restore_finish(). */
+XrlabSessionRestore *xrlab_session_restore_begin  (const char *path);
+void                 xrlab_session_restore_finish (const char *marker_path);
+void                 xrlab_session_restore_free   (XrlabSessionRestore *restore);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (XrlabSessionRestore, xrlab_session_restore_free)
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (XrlabSession, xrlab_session_free)
 

@@ -14,6 +14,9 @@
 
 G_BEGIN_DECLS
 
+typedef struct _XrlabUndoItem XrlabUndoItem;
+void xrlab_undo_item_free (XrlabUndoItem *item);
+
 struct _XrlabWindow {
   AdwApplicationWindow parent_instance;
 
@@ -30,6 +33,9 @@ struct _XrlabWindow {
   XrlabPlotControls *plot_controls;
   XrlabPlot *plot;
   XrlabValuesView *values_view;
+  GtkStack *content_stack;      /* the pages, or the empty state */
+  GtkRevealer *plot_notice;
+  GtkLabel *plot_notice_label;
 
   GSettings *settings;
   GListStore *materials;
@@ -50,11 +56,20 @@ struct _XrlabWindow {
   GListStore *presets;
   gboolean show_stats;
 
+  /* undo (xrlab-window-actions.c) */
+  GPtrArray *undo_stack;        /* XrlabUndoItem, newest last */
+  guint undo_serial;
+  AdwToast *undo_toast;         /* offers the newest step while shown */
+
   /* session (xrlab-window-session.c) */
   guint autosave_id;
   gboolean applying;            /* apply_session in progress: no autosave */
   char *autosave_path;
+  char *session_path;           /* the file saved to or opened, for Ctrl+S and the title */
   gboolean autosave_failed;
+  char *restore_marker;         /* removed once the restored session is on screen */
+  guint restore_check_id;
+  char *previous_session;       /* kept file of a restore that crashed: offered to open */
 };
 
 void xrlab_window_data_init        (XrlabWindow *self);

@@ -34,6 +34,13 @@ XrlabValuesView    *xrlab_window_get_values_view    (XrlabWindow *self);
 GListStore         *xrlab_window_get_materials      (XrlabWindow *self);
 AdwViewStack       *xrlab_window_get_view_stack     (XrlabWindow *self);
 
+/* TRUE while the window shows its empty state (no materials). */
+gboolean            xrlab_window_get_empty          (XrlabWindow *self);
+
+/* The notice over the plot (why it shows the last valid sweep), or NULL
+ * when none is shown. */
+const char         *xrlab_window_get_plot_notice    (XrlabWindow *self);
+
 /* The window's engine thread. */
 XrlabEngine        *xrlab_window_get_engine         (XrlabWindow *self);
 
@@ -50,7 +57,9 @@ void                xrlab_window_apply_session      (XrlabWindow        *self,
                                                      const XrlabSession *session);
 
 /* What the Save/Open/Export actions do once a file is chosen. Opening a bad
- * file returns FALSE with the reason and leaves the window as it was. */
+ * file returns FALSE with the reason and leaves the window as it was; a
+ * file bad in part opens with what is sound (XRLAB_SESSION_LOAD_SALVAGE)
+ * and a toast says what was left out. */
 gboolean            xrlab_window_save_session_file  (XrlabWindow  *self,
                                                      const char   *path,
                                                      GError      **error);
@@ -72,9 +81,24 @@ gboolean            xrlab_window_export_plot_file   (XrlabWindow     *self,
                                                      int              height,
                                                      GError         **error);
 
+/* The session file last saved to or opened (NULL after a reset or at the
+ * start): Ctrl+S saves there, the title shows its name. */
+void                xrlab_window_set_session_path   (XrlabWindow *self,
+                                                     const char  *path);
+const char         *xrlab_window_get_session_path   (XrlabWindow *self);
+
+/* @path, with @extension (".csv") added when its name has none. */
+char               *xrlab_window_complete_file_name (const char *path,
+                                                     const char *extension);
+
 /* Writes the auto-save file now (also done shortly after each change). */
 gboolean            xrlab_window_autosave_now       (XrlabWindow  *self,
                                                      GError      **error);
+
+/* Undo: the number of steps win.undo (Ctrl+Z) can take back (removed
+ * materials, a reset), and the toast of the newest while it is shown. */
+guint               xrlab_window_get_n_undo         (XrlabWindow *self);
+AdwToast           *xrlab_window_get_undo_toast     (XrlabWindow *self);
 
 /* Shows a toast. */
 void                xrlab_window_toast              (XrlabWindow *self,

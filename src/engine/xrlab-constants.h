@@ -26,6 +26,9 @@
 /* Elementary charge e (C), exact. */
 #define XRLAB_ELEMENTARY_CHARGE_C   1.602176634e-19
 
+/* Boltzmann constant k_B (J/K), exact: the ideal gas law of gas paths. */
+#define XRLAB_BOLTZMANN_J_K         1.380649e-23
+
 /* ---- derived ------------------------------------------------------------ */
 
 /* r_e in cm and in Å. */

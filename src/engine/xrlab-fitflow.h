@@ -44,13 +44,14 @@
  *   - spectrum: one data row (the only row of a single spectrum) fitted the
  *     same way.
  *   - slice-by-slice (SBS): every delay of the window fitted alone with the
- *     model's time dependence left out, on all processors (one optimizer and
- *     one plan workspace per thread). Each slice starts from the baseline
- *     result, never from another slice, so the results do not depend on the
- *     number of threads or the order the slices finish. With track_peaks
- *     (trspecfit's rule) the start of every free energy position "…_x0" is
- *     shifted by E(max of the slice) − E(max of the baseline spectrum),
- *     maxima taken inside the window, unless that leaves its bounds.
+ *     model's time dependence left out, on the thread pool (xrlab-parallel.h;
+ *     one optimizer and one plan workspace per part of the loop). Each slice
+ *     starts from the baseline result, never from another slice, so the
+ *     results do not depend on the number of threads or the order the slices
+ *     finish. With track_peaks (trspecfit's rule) the start of every free
+ *     energy position "…_x0" is shifted by E(max of the slice) − E(max of
+ *     the baseline spectrum), maxima taken inside the window, unless that
+ *     leaves its bounds.
  *   - 2D: the global fit of the whole window.
  *   Seeding: in every stage after a baseline, each parameter of the model
  *   that is neither an expression nor static and has a namesake in the
@@ -76,7 +77,7 @@
  *   FALSE with G_IO_ERROR_CANCELLED and still stores its best parameters so
  *   far (a cancelled SBS stores the slices done). Progress: an optional
  *   callback per iteration of a fit and per finished slice; during SBS it
- *   is called from the worker threads, one call at a time.
+ *   is called from the pool's threads, one call at a time.
  */
 #pragma once
 
@@ -131,7 +132,7 @@ typedef struct {
 
 typedef struct {
   XrlabFitMethod method;
-  guint n_threads;           /* SBS workers; 0: one per processor */
+  guint n_threads;           /* parts of the SBS loop; 0: one per thread of the pool */
   gboolean pin_to_baseline;  /* see "Seeding" */
   gboolean track_peaks;      /* SBS: shift the x0 starts with the maximum (default TRUE) */
   XrlabFitflowProgressFunc progress;

@@ -1,342 +1,26 @@
 /* xrlab-model.c -- spectral models from trspecfit-format model files
  *
- * The file is read with libyaml's event API into a small tree that keeps
- * the order of keys and repeated keys (a model may list GLP twice) and the
- * line of every node, so that every error can name file and line. Models are
- * checked when they are used, like trspecfit does.
+ * The file is read into a tree that keeps the order of keys and repeated
+ * keys (a model may list GLP twice) and the line of every node, so that
+ * every error can name file and line (xrlab-yaml-tree.c); components and
+ * parameters are read from it in xrlab-model-parse.c. Models are checked
+ * when they are used, like trspecfit does.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
 
-#include "xrlab-model-private.h"
+#include "xrlab-model-parse-private.h"
 #include "xrlab-util.h"
 
-#include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <string.h>
 
 #include <glib/gi18n-lib.h>
-#include <yaml.h>
 
 G_DEFINE_QUARK (xrlab-model-error-quark, xrlab_model_error)
 
-/* ---- the vocabulary ------------------------------------------------------ */
-
-static const XrlabFnInfo fn_table[XRLAB_FN_COUNT] = {
-  [XRLAB_FN_GAUSS]        = { "Gauss",        XRLAB_FN_CLASS_PEAK, 3, { "A", "x0", "SD" } },
-  [XRLAB_FN_GAUSS_ASYM]   = { "GaussAsym",    XRLAB_FN_CLASS_PEAK, 4, { "A", "x0", "SD", "ratio" } },
-  [XRLAB_FN_LORENTZ]      = { "Lorentz",      XRLAB_FN_CLASS_PEAK, 3, { "A", "x0", "W" } },
-  [XRLAB_FN_VOIGT]        = { "Voigt",        XRLAB_FN_CLASS_PEAK, 4, { "A", "x0", "SD", "W" } },
-  [XRLAB_FN_GLS]          = { "GLS",          XRLAB_FN_CLASS_PEAK, 4, { "A", "x0", "F", "m" } },
-  [XRLAB_FN_GLP]          = { "GLP",          XRLAB_FN_CLASS_PEAK, 4, { "A", "x0", "F", "m" } },
-  [XRLAB_FN_DS]           = { "DS",           XRLAB_FN_CLASS_PEAK, 4, { "A", "x0", "F", "alpha" } },
-  [XRLAB_FN_OFFSET]       = { "Offset",       XRLAB_FN_CLASS_BACKGROUND, 1, { "y0" } },
-  [XRLAB_FN_LINBACK]      = { "LinBack",      XRLAB_FN_CLASS_BACKGROUND, 4, { "m", "b", "xStart", "xStop" } },
-  [XRLAB_FN_SHIRLEY]      = { "Shirley",      XRLAB_FN_CLASS_BACKGROUND, 1, { "pShirley" } },
-  [XRLAB_FN_STEP]         = { "stepFun",      XRLAB_FN_CLASS_TIME, 2, { "A", "t0" } },
-  [XRLAB_FN_LIN]          = { "linFun",       XRLAB_FN_CLASS_TIME, 2, { "m", "t0" } },
-  [XRLAB_FN_EXP]          = { "expFun",       XRLAB_FN_CLASS_TIME, 3, { "A", "tau", "t0" } },
-  [XRLAB_FN_SIN]          = { "sinFun",       XRLAB_FN_CLASS_TIME, 4, { "A", "f", "phi", "t0" } },
-  [XRLAB_FN_SINDIVX]      = { "sinDivX",      XRLAB_FN_CLASS_TIME, 3, { "A", "f", "t0" } },
-  [XRLAB_FN_ERF]          = { "erfFun",       XRLAB_FN_CLASS_TIME, 3, { "A", "SD", "t0" } },
-  [XRLAB_FN_SQRT]         = { "sqrtFun",      XRLAB_FN_CLASS_TIME, 2, { "A", "t0" } },
-  [XRLAB_FN_GAUSSCONV]    = { "gaussCONV",    XRLAB_FN_CLASS_KERNEL, 1, { "SD" } },
-  [XRLAB_FN_EXPSYMCONV]   = { "expSymCONV",   XRLAB_FN_CLASS_KERNEL, 1, { "tau" } },
-  [XRLAB_FN_EXPDECAYCONV] = { "expDecayCONV", XRLAB_FN_CLASS_KERNEL, 1, { "tau" } },
-  [XRLAB_FN_EXPRISECONV]  = { "expRiseCONV",  XRLAB_FN_CLASS_KERNEL, 1, { "tau" } },
-  [XRLAB_FN_BOXCONV]      = { "boxCONV",      XRLAB_FN_CLASS_KERNEL, 1, { "width" } },
-  [XRLAB_FN_PEXPDECAY]    = { "pExpDecay",    XRLAB_FN_CLASS_PROFILE, 2, { "A", "tau" } },
-  [XRLAB_FN_PLINEAR]      = { "pLinear",      XRLAB_FN_CLASS_PROFILE, 2, { "m", "b" } },
-  [XRLAB_FN_PGAUSS]       = { "pGauss",       XRLAB_FN_CLASS_PROFILE, 3, { "A", "x0", "SD" } },
-  [XRLAB_FN_NONE]         = { "none",         XRLAB_FN_CLASS_NONE, 0, { NULL } },
-};
-
-const XrlabFnInfo *
-xrlab_fn_info (XrlabFn fn)
-{
-  g_return_val_if_fail (fn < XRLAB_FN_COUNT, NULL);
-  return &fn_table[fn];
-}
-
-gboolean
-xrlab_fn_lookup (const char *name, XrlabFn *fn)
-{
-  for (guint i = 0; i < XRLAB_FN_COUNT; i++)
-    if (strcmp (fn_table[i].name, name) == 0)
-      {
-        *fn = (XrlabFn) i;
-        return TRUE;
-      }
-  return FALSE;
-}
-
-/* "Gauss, GaussAsym, ..." for the functions of two classes. */
-static char *
-fn_list (XrlabFnClass a, XrlabFnClass b)
-{
-  GString *s = g_string_new (NULL);
-
-  for (guint i = 0; i < XRLAB_FN_COUNT; i++)
-    if (fn_table[i].cls == a || fn_table[i].cls == b)
-      g_string_append_printf (s, "%s%s", s->len ? ", " : "", fn_table[i].name);
-  return g_string_free (s, FALSE);
-}
-
-static char *
-fn_param_list (XrlabFn fn)
-{
-  const XrlabFnInfo *info = &fn_table[fn];
-  GString *s = g_string_new (NULL);
-
-  for (guint i = 0; i < info->n_params; i++)
-    g_string_append_printf (s, "%s%s", i ? ", " : "", info->params[i]);
-  if (info->n_params == 0)
-    g_string_append (s, _("no parameters"));
-  return g_string_free (s, FALSE);
-}
-
-/* ---- a YAML tree that keeps order, repeats and lines ---------------------- */
-
-typedef enum { YN_SCALAR, YN_SEQ, YN_MAP } YNodeKind;
-
-typedef struct _YNode YNode;
-struct _YNode {
-  YNodeKind kind;
-  int line, col;      /* 1-based */
-  char *text;         /* scalars */
-  gboolean plain;     /* a plain (unquoted) scalar */
-  GPtrArray *kids;    /* sequences: items; mappings: key, value, key, value, ... */
-};
-
-static void
-ynode_free (YNode *n)
-{
-  if (n == NULL)
-    return;
-  g_free (n->text);
-  if (n->kids)
-    g_ptr_array_unref (n->kids);
-  g_free (n);
-}
-
-static YNode *
-ynode_new (YNodeKind kind, const yaml_mark_t *mark)
-{
-  YNode *n = g_new0 (YNode, 1);
-
-  n->kind = kind;
-  n->line = (int) mark->line + 1;
-  n->col = (int) mark->column + 1;
-  if (kind != YN_SCALAR)
-    n->kids = g_ptr_array_new_with_free_func ((GDestroyNotify) ynode_free);
-  return n;
-}
-
-static gboolean
-ynode_is_null (const YNode *n)
-{
-  return n->kind == YN_SCALAR && n->plain
-         && (n->text[0] == '\0' || strcmp (n->text, "~") == 0
-             || g_ascii_strcasecmp (n->text, "null") == 0);
-}
-
-static const char *
-ynode_kind_name (const YNode *n)
-{
-  switch (n->kind)
-    {
-    case YN_SCALAR:
-      return ynode_is_null (n) ? _("nothing") : _("a single value");
-    case YN_SEQ:
-      return _("a list");
-    case YN_MAP:
-      return _("a mapping");
-    default:
-      return "?";
-    }
-}
-
-typedef struct {
-  yaml_parser_t parser;
-  const char *file;
-  GError **error;
-} YReader;
-
-static gboolean
-yread_event (YReader *r, yaml_event_t *event)
-{
-  if (!yaml_parser_parse (&r->parser, event))
-    {
-      const yaml_parser_t *p = &r->parser;
-      if (p->context)
-        g_set_error (r->error, XRLAB_MODEL_ERROR, XRLAB_MODEL_ERROR_SYNTAX,
-                     _("%s:%d:%d: YAML syntax error: %s %s (line %d)"),
-                     r->file, (int) p->problem_mark.line + 1,
-                     (int) p->problem_mark.column + 1,
-                     p->problem ? p->problem : _("invalid YAML"), p->context,
-                     (int) p->context_mark.line + 1);
-      else
-        g_set_error (r->error, XRLAB_MODEL_ERROR, XRLAB_MODEL_ERROR_SYNTAX,
-                     _("%s:%d:%d: YAML syntax error: %s"),
-                     r->file, (int) p->problem_mark.line + 1,
-                     (int) p->problem_mark.column + 1,
-                     p->problem ? p->problem : _("invalid YAML"));
-      return FALSE;
-    }
-  return TRUE;
-}
-
-/* Reads the node that starts with @event (consumed here). */
-static YNode *
-yread_node (YReader *r, yaml_event_t *event)
-{
-  YNode *node = NULL;
-
-  switch (event->type)
-    {
-    case YAML_SCALAR_EVENT:
-      node = ynode_new (YN_SCALAR, &event->start_mark);
-      node->text = g_strndup ((const char *) event->data.scalar.value,
-                              event->data.scalar.length);
-      node->plain = event->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
-      yaml_event_delete (event);
-      return node;
-
-    case YAML_ALIAS_EVENT:
-      g_set_error (r->error, XRLAB_MODEL_ERROR, XRLAB_MODEL_ERROR_SYNTAX,
-                   _("%s:%d: YAML aliases (*%s) are not supported in model files"),
-                   r->file, (int) event->start_mark.line + 1,
-                   (const char *) event->data.alias.anchor);
-      yaml_event_delete (event);
-      return NULL;
-
-    case YAML_SEQUENCE_START_EVENT:
-    case YAML_MAPPING_START_EVENT:
-      {
-        gboolean is_map = event->type == YAML_MAPPING_START_EVENT;
-        yaml_event_type_t end = is_map ? YAML_MAPPING_END_EVENT : YAML_SEQUENCE_END_EVENT;
-
-        node = ynode_new (is_map ? YN_MAP : YN_SEQ, &event->start_mark);
-        yaml_event_delete (event);
-        for (;;)
-          {
-            yaml_event_t next;
-            YNode *kid;
-
-            if (!yread_event (r, &next))
-              goto fail;
-            if (next.type == end)
-              {
-                yaml_event_delete (&next);
-                break;
-              }
-            if (is_map && node->kids->len % 2 == 0 && next.type != YAML_SCALAR_EVENT)
-              {
-                g_set_error (r->error, XRLAB_MODEL_ERROR, XRLAB_MODEL_ERROR_SYNTAX,
-                             _("%s:%d: a key must be a plain name, not a list or mapping"),
-                             r->file, (int) next.start_mark.line + 1);
-                yaml_event_delete (&next);
-                goto fail;
-              }
-            kid = yread_node (r, &next);
-            if (kid == NULL)
-              goto fail;
-            g_ptr_array_add (node->kids, kid);
-          }
-        return node;
-      }
-
-    default:
-      g_set_error (r->error, XRLAB_MODEL_ERROR, XRLAB_MODEL_ERROR_SYNTAX,
-                   _("%s:%d: unexpected YAML event"), r->file,
-                   (int) event->start_mark.line + 1);
-      yaml_event_delete (event);
-      return NULL;
-    }
-
-fail:
-  ynode_free (node);
-  return NULL;
-}
-
-/* Reads a whole stream: exactly one document. */
-static YNode *
-yread_document (const char *data, gsize len, const char *file, GError **error)
-{
-  YReader r = { .file = file, .error = error };
-  YNode *root = NULL;
-  yaml_event_t event;
-  gboolean done = FALSE;
-
-  if (!yaml_parser_initialize (&r.parser))
-    g_error ("out of memory");
-  yaml_parser_set_input_string (&r.parser, (const unsigned char *) data, len);
-
-  while (!done)
-    {
-      if (!yread_event (&r, &event))
-        goto fail;
-      switch (event.type)
-        {
-        case YAML_STREAM_START_EVENT:
-        case YAML_DOCUMENT_END_EVENT:
-          yaml_event_delete (&event);
-          break;
-        case YAML_DOCUMENT_START_EVENT:
-          if (root != NULL)
-            {
-              g_set_error (error, XRLAB_MODEL_ERROR, XRLAB_MODEL_ERROR_SYNTAX,
-                           _("%s:%d: a model file holds one YAML document; a second "
-                             "one starts here"),
-                           file, (int) event.start_mark.line + 1);
-              yaml_event_delete (&event);
-              goto fail;
-            }
-          yaml_event_delete (&event);
-          if (!yread_event (&r, &event))
-            goto fail;
-          if (event.type == YAML_DOCUMENT_END_EVENT)
-            {
-              yaml_event_delete (&event);
-              break;
-            }
-          root = yread_node (&r, &event);
-          if (root == NULL)
-            goto fail;
-          break;
-        case YAML_STREAM_END_EVENT:
-          yaml_event_delete (&event);
-          done = TRUE;
-          break;
-        default:
-          yaml_event_delete (&event);
-          break;
-        }
-    }
-  yaml_parser_delete (&r.parser);
-  if (root == NULL || ynode_is_null (root))
-    {
-      ynode_free (root);
-      g_set_error (error, XRLAB_MODEL_ERROR, XRLAB_MODEL_ERROR_SYNTAX,
-                   _("%s: the file holds no models"), file);
-      return NULL;
-    }
-  return root;
-
-fail:
-  yaml_parser_delete (&r.parser);
-  ynode_free (root);
-  return NULL;
-}
-
 /* ---- model files --------------------------------------------------------- */
-
-struct _XrlabModelFile {
-  char *path;
-  YNode *root;        /* mapping: model name -> components */
-};
 
 static XrlabModelFile *
 model_file_from_data (const char *data, gsize len, const char *name, GError **error)
@@ -350,23 +34,23 @@ model_file_from_data (const char *data, gsize len, const char *name, GError **er
                    _("%s: the file is not UTF-8 text"), name);
       return NULL;
     }
-  file->root = yread_document (data, len, name, error);
+  file->root = xrlab_yaml_read_document (data, len, name, error);
   if (file->root == NULL)
     return NULL;
-  if (file->root->kind != YN_MAP)
+  if (file->root->kind != XRLAB_YN_MAP)
     {
       g_set_error (error, XRLAB_MODEL_ERROR, XRLAB_MODEL_ERROR_SYNTAX,
                    _("%s:%d: expected model names at the top level (“name:” followed "
                      "by its components), found %s"),
-                   name, file->root->line, ynode_kind_name (file->root));
+                   name, file->root->line, xrlab_ynode_kind_name (file->root));
       return NULL;
     }
   for (guint i = 0; i < file->root->kids->len; i += 2)
     {
-      YNode *key = g_ptr_array_index (file->root->kids, i);
+      XrlabYNode *key = g_ptr_array_index (file->root->kids, i);
       for (guint j = 0; j < i; j += 2)
         {
-          YNode *other = g_ptr_array_index (file->root->kids, j);
+          XrlabYNode *other = g_ptr_array_index (file->root->kids, j);
           if (strcmp (other->text, key->text) == 0)
             {
               g_set_error (error, XRLAB_MODEL_ERROR, XRLAB_MODEL_ERROR_SYNTAX,
@@ -411,7 +95,7 @@ xrlab_model_file_free (XrlabModelFile *file)
   if (file == NULL)
     return;
   g_free (file->path);
-  ynode_free (file->root);
+  xrlab_ynode_free (file->root);
   g_free (file);
 }
 
@@ -431,33 +115,7 @@ const char *
 xrlab_model_file_model_name (const XrlabModelFile *file, gsize i)
 {
   g_return_val_if_fail (2 * i < file->root->kids->len, NULL);
-  return ((YNode *) g_ptr_array_index (file->root->kids, 2 * i))->text;
-}
-
-static YNode *
-model_file_find (const XrlabModelFile *file, const char *name, YNode **key_out)
-{
-  for (guint i = 0; i < file->root->kids->len; i += 2)
-    {
-      YNode *key = g_ptr_array_index (file->root->kids, i);
-      if (strcmp (key->text, name) == 0)
-        {
-          if (key_out)
-            *key_out = key;
-          return g_ptr_array_index (file->root->kids, i + 1);
-        }
-    }
-  return NULL;
-}
-
-static char *
-model_file_names (const XrlabModelFile *file)
-{
-  GString *s = g_string_new (NULL);
-
-  for (gsize i = 0; i < xrlab_model_file_n_models (file); i++)
-    g_string_append_printf (s, "%s%s", i ? ", " : "", xrlab_model_file_model_name (file, i));
-  return g_string_free (s, FALSE);
+  return ((XrlabYNode *) g_ptr_array_index (file->root->kids, 2 * i))->text;
 }
 
 /* ---- parameters, components, attachments: life cycle ---------------------- */
@@ -553,528 +211,6 @@ model_reindex (XrlabModel *model)
       p->index = i;
       g_hash_table_insert (model->by_name, p->name, p);
     }
-}
-
-/* ---- errors --------------------------------------------------------------- */
-
-static void G_GNUC_PRINTF (5, 6)
-set_error (GError **error, int code, const char *file, int line, const char *format, ...)
-{
-  g_autofree char *msg = NULL;
-  va_list args;
-
-  va_start (args, format);
-  msg = g_strdup_vprintf (format, args);
-  va_end (args);
-  if (line > 0)
-    g_set_error (error, XRLAB_MODEL_ERROR, code, "%s:%d: %s", file, line, msg);
-  else
-    g_set_error (error, XRLAB_MODEL_ERROR, code, "%s: %s", file, msg);
-}
-
-/* ---- parsing one parameter ------------------------------------------------ */
-
-static gboolean
-parse_number (const YNode *n, gboolean allow_inf, double *out)
-{
-  const char *t;
-
-  if (n->kind != YN_SCALAR)
-    return FALSE;
-  t = n->text;
-  if (allow_inf)
-    {
-      const char *u = (*t == '+' || *t == '-') ? t + 1 : t;
-      double sign = (*t == '-') ? -1.0 : 1.0;
-      if (g_ascii_strcasecmp (u, ".inf") == 0 || g_ascii_strcasecmp (u, "inf") == 0
-          || g_ascii_strcasecmp (u, "infinity") == 0)
-        {
-          *out = sign * INFINITY;
-          return TRUE;
-        }
-      if (n->plain && (g_ascii_strcasecmp (t, "none") == 0 || ynode_is_null (n)))
-        {
-          *out = NAN;   /* unbounded; the caller picks the side */
-          return TRUE;
-        }
-    }
-  return xrlab_parse_double (t, FALSE, out);
-}
-
-/* Parses [value, vary, min, max] / [value, vary] / ["expr"] into @p. */
-static gboolean
-parse_param_spec (XrlabParam *p, const YNode *spec, const char *file,
-                  const char *model_name, GError **error)
-{
-  const YNode *items[4];
-  guint n;
-
-  if (spec->kind != YN_SEQ)
-    {
-      set_error (error, XRLAB_MODEL_ERROR_INVALID, file, spec->line,
-                 _("model “%s”: parameter %s: expected [value, vary, min, max], "
-                   "[value, vary] or [\"expression\"], found %s"),
-                 model_name, p->name, ynode_kind_name (spec));
-      return FALSE;
-    }
-  n = spec->kids->len;
-  for (guint i = 0; i < n && i < 4; i++)
-    {
-      items[i] = g_ptr_array_index (spec->kids, i);
-      if (items[i]->kind != YN_SCALAR)
-        {
-          set_error (error, XRLAB_MODEL_ERROR_INVALID, file, items[i]->line,
-                     _("model “%s”: parameter %s: item %u is %s; the items are "
-                       "plain values"),
-                     model_name, p->name, i + 1, ynode_kind_name (items[i]));
-          return FALSE;
-        }
-    }
-  if (n == 1)
-    {
-      double dummy;
-      g_autoptr(GError) local = NULL;
-
-      if (items[0]->plain && xrlab_parse_double (items[0]->text, FALSE, &dummy))
-        {
-          set_error (error, XRLAB_MODEL_ERROR_INVALID, file, spec->line,
-                     _("model “%s”: parameter %s: a one-item list is an expression "
-                       "in quotes (e.g. [\"GLP_01_x0 + 3.6\"]); a number needs "
-                       "[value, vary] or [value, vary, min, max]"),
-                     model_name, p->name);
-          return FALSE;
-        }
-      p->expr = xrlab_expr_parse (items[0]->text, &local);
-      if (p->expr == NULL)
-        {
-          set_error (error, XRLAB_MODEL_ERROR_EXPR, file, items[0]->line,
-                     _("model “%s”: parameter %s: %s"), model_name, p->name,
-                     local->message);
-          return FALSE;
-        }
-      p->expr_text = g_strdup (items[0]->text);
-      p->refs = g_new0 (XrlabParam *, MAX (1, xrlab_expr_n_refs (p->expr)));
-      p->value = 0.0;
-      p->min = -INFINITY;
-      p->max = INFINITY;
-      p->vary = FALSE;
-      return TRUE;
-    }
-  if (n != 2 && n != 4)
-    {
-      set_error (error, XRLAB_MODEL_ERROR_INVALID, file, spec->line,
-                 g_dngettext (GETTEXT_PACKAGE,
-                              "model “%s”: parameter %s: expected [value, vary, min, max], "
-                              "[value, vary] or [\"expression\"], found %u item",
-                              "model “%s”: parameter %s: expected [value, vary, min, max], "
-                              "[value, vary] or [\"expression\"], found %u items", n),
-                 model_name, p->name, n);
-      return FALSE;
-    }
-  if (!parse_number (items[0], FALSE, &p->value))
-    {
-      set_error (error, XRLAB_MODEL_ERROR_INVALID, file, items[0]->line,
-                 _("model “%s”: parameter %s: the value “%s” is not a finite number"),
-                 model_name, p->name, items[0]->text);
-      return FALSE;
-    }
-  {
-    const char *v = items[1]->text;
-    if (g_ascii_strcasecmp (v, "true") == 0)
-      p->vary = TRUE;
-    else if (g_ascii_strcasecmp (v, "false") == 0)
-      p->vary = FALSE;
-    else if (g_ascii_strcasecmp (v, "static") == 0)
-      {
-        p->vary = FALSE;
-        p->is_static = TRUE;
-      }
-    else
-      {
-        set_error (error, XRLAB_MODEL_ERROR_INVALID, file, items[1]->line,
-                   _("model “%s”: parameter %s: vary (the second item) must be "
-                     "True, False or static, found “%s”"),
-                   model_name, p->name, v);
-        return FALSE;
-      }
-  }
-  p->min = -INFINITY;
-  p->max = INFINITY;
-  if (n == 4)
-    {
-      if (!parse_number (items[2], TRUE, &p->min))
-        {
-          set_error (error, XRLAB_MODEL_ERROR_INVALID, file, items[2]->line,
-                     _("model “%s”: parameter %s: the lower bound “%s” is not a number"),
-                     model_name, p->name, items[2]->text);
-          return FALSE;
-        }
-      if (!parse_number (items[3], TRUE, &p->max))
-        {
-          set_error (error, XRLAB_MODEL_ERROR_INVALID, file, items[3]->line,
-                     _("model “%s”: parameter %s: the upper bound “%s” is not a number"),
-                     model_name, p->name, items[3]->text);
-          return FALSE;
-        }
-      if (isnan (p->min))
-        p->min = -INFINITY;
-      if (isnan (p->max))
-        p->max = INFINITY;
-      if (p->min > p->max)
-        {
-          char a[XRLAB_DTOA_BUFSIZE], b[XRLAB_DTOA_BUFSIZE];
-          set_error (error, XRLAB_MODEL_ERROR_INVALID, file, spec->line,
-                     _("model “%s”: parameter %s: min (%s) is greater than max (%s)"),
-                     model_name, p->name, xrlab_format_double (p->min, a),
-                     xrlab_format_double (p->max, b));
-          return FALSE;
-        }
-      if (p->value < p->min || p->value > p->max)
-        {
-          char v[XRLAB_DTOA_BUFSIZE], a[XRLAB_DTOA_BUFSIZE], b[XRLAB_DTOA_BUFSIZE];
-          set_error (error, XRLAB_MODEL_ERROR_INVALID, file, spec->line,
-                     _("model “%s”: parameter %s: the value %s is outside its bounds "
-                       "[%s, %s]"),
-                     model_name, p->name, xrlab_format_double (p->value, v),
-                     xrlab_format_double (p->min, a), xrlab_format_double (p->max, b));
-          return FALSE;
-        }
-    }
-  return TRUE;
-}
-
-/* ---- parsing components ---------------------------------------------------- */
-
-typedef enum { CTX_ENERGY, CTX_TIME, CTX_PROFILE } Context;
-
-typedef struct {
-  XrlabFn fn;
-  const YNode *key;
-  const YNode *value;
-  const char *model_name;
-  guint model_index;
-  int number;         /* numbering; -1 for unnumbered functions */
-} CompSpec;
-
-static gboolean
-fn_is_numbered (XrlabFn fn)
-{
-  XrlabFnClass c = fn_table[fn].cls;
-  return c != XRLAB_FN_CLASS_BACKGROUND && c != XRLAB_FN_CLASS_KERNEL;
-}
-
-/* Checks that @fn may stand in a model of context @ctx. */
-static gboolean
-check_fn_class (Context ctx, const char *fn_name, gboolean known, XrlabFn fn,
-                const char *file, int line, const char *model_name, GError **error)
-{
-  XrlabFnClass c = known ? fn_table[fn].cls : XRLAB_FN_CLASS_NONE;
-  g_autofree char *list = NULL;
-
-  switch (ctx)
-    {
-    case CTX_ENERGY:
-      if (known && (c == XRLAB_FN_CLASS_PEAK || c == XRLAB_FN_CLASS_BACKGROUND))
-        return TRUE;
-      if (known && c == XRLAB_FN_CLASS_TIME)
-        set_error (error, XRLAB_MODEL_ERROR_INVALID, file, line,
-                   _("model “%s”: “%s” is a time function, not an energy component: "
-                     "time functions belong in a time model attached to a parameter"),
-                   model_name, fn_name);
-      else if (known && c == XRLAB_FN_CLASS_KERNEL)
-        set_error (error, XRLAB_MODEL_ERROR_INVALID, file, line,
-                   _("model “%s”: “%s” is a convolution kernel: kernels act only inside "
-                     "a time model, on the time dependence of a parameter"),
-                   model_name, fn_name);
-      else if (known && c == XRLAB_FN_CLASS_PROFILE)
-        set_error (error, XRLAB_MODEL_ERROR_INVALID, file, line,
-                   _("model “%s”: “%s” is a profile function, not an energy component: "
-                     "attach it to a parameter as a profile"),
-                   model_name, fn_name);
-      else if (known)
-        set_error (error, XRLAB_MODEL_ERROR_INVALID, file, line,
-                   _("model “%s”: “%s” marks an empty time model; it has no place in "
-                     "an energy model"),
-                   model_name, fn_name);
-      else
-        {
-          list = fn_list (XRLAB_FN_CLASS_PEAK, XRLAB_FN_CLASS_BACKGROUND);
-          set_error (error, XRLAB_MODEL_ERROR_INVALID, file, line,
-                     _("model “%s”: unknown component “%s” (energy components: %s)"),
-                     model_name, fn_name, list);
-        }
-      return FALSE;
-
-    case CTX_TIME:
-      if (known && (c == XRLAB_FN_CLASS_TIME || c == XRLAB_FN_CLASS_KERNEL
-                    || c == XRLAB_FN_CLASS_NONE))
-        return TRUE;
-      list = fn_list (XRLAB_FN_CLASS_TIME, XRLAB_FN_CLASS_KERNEL);
-      if (known && (c == XRLAB_FN_CLASS_PEAK || c == XRLAB_FN_CLASS_BACKGROUND))
-        set_error (error, XRLAB_MODEL_ERROR_INVALID, file, line,
-                   _("time model “%s”: “%s” is an energy component, not a time function "
-                     "(time functions and kernels: %s, none)"),
-                   model_name, fn_name, list);
-      else if (known)
-        set_error (error, XRLAB_MODEL_ERROR_INVALID, file, line,
-                   _("time model “%s”: “%s” is a profile function, not a time function "
-                     "(time functions and kernels: %s, none)"),
-                   model_name, fn_name, list);
-      else
-        set_error (error, XRLAB_MODEL_ERROR_INVALID, file, line,
-                   _("time model “%s”: unknown time function “%s” (time functions and "
-                     "kernels: %s, none)"),
-                   model_name, fn_name, list);
-      return FALSE;
-
-    case CTX_PROFILE:
-    default:
-      if (known && c == XRLAB_FN_CLASS_PROFILE)
-        return TRUE;
-      list = fn_list (XRLAB_FN_CLASS_PROFILE, XRLAB_FN_CLASS_PROFILE);
-      if (known)
-        set_error (error, XRLAB_MODEL_ERROR_INVALID, file, line,
-                   _("profile model “%s”: “%s” is not a profile function (profile "
-                     "functions: %s)"),
-                   model_name, fn_name, list);
-      else
-        set_error (error, XRLAB_MODEL_ERROR_INVALID, file, line,
-                   _("profile model “%s”: unknown profile function “%s” (profile "
-                     "functions: %s)"),
-                   model_name, fn_name, list);
-      return FALSE;
-    }
-}
-
-/* Collects the components of model @model_name of @file, numbered within the
- * model (GLP_01, GLP_02; backgrounds and kernels unnumbered). */
-static gboolean
-collect_specs (const XrlabModelFile *file, const char *model_name, guint model_index,
-               Context ctx, GArray *specs, GError **error)
-{
-  YNode *key = NULL;
-  YNode *node = model_file_find (file, model_name, &key);
-  int counts[XRLAB_FN_COUNT] = { 0 };
-  const char *what = ctx == CTX_ENERGY ? _("model")
-                     : ctx == CTX_TIME ? _("time model") : _("profile model");
-
-  if (node == NULL)
-    {
-      g_autofree char *names = model_file_names (file);
-      set_error (error, XRLAB_MODEL_ERROR_NOT_FOUND, file->path, 0,
-                 _("no %s “%s” in the file (models: %s)"), what, model_name, names);
-      return FALSE;
-    }
-  if (ynode_is_null (node) || (node->kind == YN_MAP && node->kids->len == 0))
-    {
-      set_error (error, XRLAB_MODEL_ERROR_INVALID, file->path, key->line,
-                 _("%s “%s” has no components"), what, model_name);
-      return FALSE;
-    }
-  if (node->kind != YN_MAP)
-    {
-      set_error (error, XRLAB_MODEL_ERROR_INVALID, file->path, node->line,
-                 _("%s “%s”: expected its components (“Name:” followed by the "
-                   "parameters), found %s"),
-                 what, model_name, ynode_kind_name (node));
-      return FALSE;
-    }
-  for (guint i = 0; i < node->kids->len; i += 2)
-    {
-      const YNode *k = g_ptr_array_index (node->kids, i);
-      CompSpec spec = { 0 };
-      gboolean known = xrlab_fn_lookup (k->text, &spec.fn);
-
-      if (!check_fn_class (ctx, k->text, known, spec.fn, file->path, k->line,
-                           model_name, error))
-        return FALSE;
-      spec.key = k;
-      spec.value = g_ptr_array_index (node->kids, i + 1);
-      spec.model_name = key->text;
-      spec.model_index = model_index;
-      spec.number = fn_is_numbered (spec.fn) ? ++counts[spec.fn] : -1;
-      g_array_append_val (specs, spec);
-    }
-  return TRUE;
-}
-
-/* Numbering across the models of one time dependence, as trspecfit resolves
- * it: numbers given within each model are kept where they are free, a number
- * already taken by an earlier model moves to the next free one. */
-static void
-number_across_models (GArray *specs)
-{
-  int next[XRLAB_FN_COUNT];
-  GHashTable *assigned[XRLAB_FN_COUNT] = { NULL };
-
-  for (guint f = 0; f < XRLAB_FN_COUNT; f++)
-    next[f] = 1;
-  for (guint i = 0; i < specs->len; i++)
-    {
-      CompSpec *s = &g_array_index (specs, CompSpec, i);
-      if (s->number > 0)
-        next[s->fn] = MAX (next[s->fn], s->number + 1);
-    }
-  for (guint i = 0; i < specs->len; i++)
-    {
-      CompSpec *s = &g_array_index (specs, CompSpec, i);
-      if (s->number < 0)
-        continue;
-      if (assigned[s->fn] == NULL)
-        assigned[s->fn] = g_hash_table_new (g_direct_hash, g_direct_equal);
-      if (g_hash_table_contains (assigned[s->fn], GINT_TO_POINTER (s->number)))
-        {
-          while (g_hash_table_contains (assigned[s->fn], GINT_TO_POINTER (next[s->fn])))
-            next[s->fn]++;
-          s->number = next[s->fn]++;
-        }
-      g_hash_table_add (assigned[s->fn], GINT_TO_POINTER (s->number));
-    }
-  for (guint f = 0; f < XRLAB_FN_COUNT; f++)
-    if (assigned[f])
-      g_hash_table_unref (assigned[f]);
-}
-
-/* Creates the components of @specs and their parameters. @host is NULL for
- * the energy model. */
-static gboolean
-build_components (const GArray *specs, Context ctx, const char *file, XrlabParam *host,
-                  GPtrArray *comps, GPtrArray *params, GError **error)
-{
-  for (guint i = 0; i < specs->len; i++)
-    {
-      const CompSpec *s = &g_array_index (specs, CompSpec, i);
-      const XrlabFnInfo *info = &fn_table[s->fn];
-      XrlabComponent *c = g_new0 (XrlabComponent, 1);
-      const YNode *v = s->value;
-
-      c->fn = s->fn;
-      c->name = s->number > 0 ? g_strdup_printf ("%s_%02d", info->name, s->number)
-                              : g_strdup (info->name);
-      c->model_name = g_strdup (s->model_name);
-      c->file = g_strdup (file);
-      c->line = s->key->line;
-      c->subcycle = ctx == CTX_TIME ? (int) s->model_index : 0;
-      c->n_params = info->n_params;
-      g_ptr_array_add (comps, c);
-
-      for (guint j = 0; j + 1 < comps->len; j++)
-        {
-          XrlabComponent *o = g_ptr_array_index (comps, j);
-          if (strcmp (o->name, c->name) == 0)
-            {
-              set_error (error, XRLAB_MODEL_ERROR_INVALID, file, c->line,
-                         _("model “%s”: “%s” appears twice (also at line %d): "
-                           "backgrounds and kernels are not numbered, so each may "
-                           "appear only once"),
-                         s->model_name, c->name, o->line);
-              return FALSE;
-            }
-        }
-
-      if (info->n_params == 0)
-        {
-          if (!(ynode_is_null (v) || (v->kind == YN_MAP && v->kids->len == 0)))
-            {
-              set_error (error, XRLAB_MODEL_ERROR_INVALID, file, v->line,
-                         _("model “%s”: “%s” takes no parameters (write “%s: {}”)"),
-                         s->model_name, c->name, info->name);
-              return FALSE;
-            }
-          continue;
-        }
-      if (v->kind != YN_MAP)
-        {
-          g_autofree char *plist = fn_param_list (s->fn);
-          set_error (error, XRLAB_MODEL_ERROR_INVALID, file, ynode_is_null (v) ? c->line : v->line,
-                     _("model “%s”: %s: expected its parameters (%s) as “name: [value, "
-                       "vary, min, max]”, found %s"),
-                     s->model_name, c->name, plist, ynode_kind_name (v));
-          return FALSE;
-        }
-      /* Unknown or repeated parameter names. */
-      for (guint k = 0; k < v->kids->len; k += 2)
-        {
-          const YNode *pk = g_ptr_array_index (v->kids, k);
-          gboolean found = FALSE;
-
-          for (guint q = 0; q < info->n_params; q++)
-            found |= strcmp (info->params[q], pk->text) == 0;
-          if (!found)
-            {
-              g_autofree char *plist = fn_param_list (s->fn);
-              set_error (error, XRLAB_MODEL_ERROR_INVALID, file, pk->line,
-                         _("model “%s”: %s has no parameter “%s” (%s takes %s)"),
-                         s->model_name, c->name, pk->text, info->name, plist);
-              return FALSE;
-            }
-          for (guint q = 0; q < k; q += 2)
-            {
-              const YNode *other = g_ptr_array_index (v->kids, q);
-              if (strcmp (other->text, pk->text) == 0)
-                {
-                  set_error (error, XRLAB_MODEL_ERROR_INVALID, file, pk->line,
-                             _("model “%s”: parameter “%s” of %s is given twice (also "
-                               "at line %d)"),
-                             s->model_name, pk->text, c->name, other->line);
-                  return FALSE;
-                }
-            }
-        }
-      for (guint q = 0; q < info->n_params; q++)
-        {
-          const YNode *spec = NULL;
-          int line = c->line;
-          XrlabParam *p;
-
-          for (guint k = 0; k < v->kids->len; k += 2)
-            {
-              const YNode *pk = g_ptr_array_index (v->kids, k);
-              if (strcmp (pk->text, info->params[q]) == 0)
-                {
-                  spec = g_ptr_array_index (v->kids, k + 1);
-                  line = pk->line;
-                }
-            }
-          if (spec == NULL)
-            {
-              g_autofree char *plist = fn_param_list (s->fn);
-              set_error (error, XRLAB_MODEL_ERROR_INVALID, file, c->line,
-                         _("model “%s”: %s lacks parameter “%s” (%s takes %s)"),
-                         s->model_name, c->name, info->params[q], info->name, plist);
-              return FALSE;
-            }
-          p = g_new0 (XrlabParam, 1);
-          p->local = g_strdup_printf ("%s_%s", c->name, info->params[q]);
-          p->name = host ? g_strdup_printf ("%s_%s", host->name, p->local) : g_strdup (p->local);
-          p->role = ctx == CTX_ENERGY ? XRLAB_PARAM_ENERGY
-                    : ctx == CTX_TIME ? XRLAB_PARAM_DYNAMICS : XRLAB_PARAM_PROFILE;
-          p->comp = c;
-          p->host = host;
-          p->file = g_strdup (file);
-          p->line = line;
-          p->model_name = g_strdup (s->model_name);
-          c->params[q] = p;
-          g_ptr_array_add (params, p);
-          if (!parse_param_spec (p, spec, file, s->model_name, error))
-            return FALSE;
-        }
-      if (s->fn == XRLAB_FN_LINBACK)
-        {
-          XrlabParam *a = c->params[2], *b = c->params[3];
-          if (a->expr == NULL && b->expr == NULL && !(a->value < b->value))
-            {
-              char x[XRLAB_DTOA_BUFSIZE], y[XRLAB_DTOA_BUFSIZE];
-              set_error (error, XRLAB_MODEL_ERROR_INVALID, file, a->line,
-                         _("model “%s”: parameter %s: LinBack needs xStart < xStop "
-                           "(found %s and %s)"),
-                         s->model_name, a->name, xrlab_format_double (a->value, x),
-                         xrlab_format_double (b->value, y));
-              return FALSE;
-            }
-        }
-    }
-  return TRUE;
 }
 
 /* ---- expressions: names and cycles ------------------------------------------ */
@@ -1246,16 +382,16 @@ xrlab_model_new (const XrlabModelFile *file, const char *name, GError **error)
 
   g_return_val_if_fail (file != NULL && name != NULL, NULL);
 
-  if (!collect_specs (file, name, 0, CTX_ENERGY, specs, error))
+  if (!xrlab_model_collect_specs (file, name, 0, CTX_ENERGY, specs, error))
     return NULL;
   model = model_alloc ();
   model->name = g_strdup (name);
   model->file = g_strdup (file->path);
-  if (!build_components (specs, CTX_ENERGY, file->path, NULL, model->comps,
-                         model->eparams, error))
+  if (!xrlab_model_build_components (specs, CTX_ENERGY, file->path, NULL, model->comps,
+                                     model->eparams, error))
     return NULL;
   last = g_ptr_array_index (model->comps, model->comps->len - 1);
-  if (fn_table[last->fn].cls == XRLAB_FN_CLASS_BACKGROUND)
+  if (xrlab_fn_info (last->fn)->cls == XRLAB_FN_CLASS_BACKGROUND)
     {
       set_error (error, XRLAB_MODEL_ERROR_INVALID, file->path, last->line,
                  _("model “%s”: the last component, %s, is a background; backgrounds "
@@ -1374,10 +510,11 @@ attach (XrlabModel *model, const char *param, const XrlabModelFile *file,
     }
 
   for (gsize i = 0; i < n_models; i++)
-    if (!collect_specs (file, models[i], i, profile ? CTX_PROFILE : CTX_TIME, specs, error))
+    if (!xrlab_model_collect_specs (file, models[i], i, profile ? CTX_PROFILE : CTX_TIME, specs,
+                                    error))
       return FALSE;
   if (n_models > 1)
-    number_across_models (specs);
+    xrlab_model_number_across_models (specs);
 
   att = g_new0 (XrlabAttachment, 1);
   att->is_profile = profile;
@@ -1392,8 +529,8 @@ attach (XrlabModel *model, const char *param, const XrlabModelFile *file,
   att->comps = g_ptr_array_new_with_free_func ((GDestroyNotify) comp_free);
   att->params = g_ptr_array_new_with_free_func ((GDestroyNotify) param_free);
 
-  if (!build_components (specs, profile ? CTX_PROFILE : CTX_TIME, file->path, host,
-                         att->comps, att->params, error))
+  if (!xrlab_model_build_components (specs, profile ? CTX_PROFILE : CTX_TIME, file->path, host,
+                                     att->comps, att->params, error))
     goto fail;
 
   /* A kernel convolves the functions listed after it: it cannot end a model. */
@@ -1402,7 +539,7 @@ attach (XrlabModel *model, const char *param, const XrlabModelFile *file,
       {
         XrlabComponent *c = g_ptr_array_index (att->comps, i);
         XrlabComponent *next = i + 1 < att->comps->len ? g_ptr_array_index (att->comps, i + 1) : NULL;
-        if (fn_table[c->fn].cls == XRLAB_FN_CLASS_KERNEL
+        if (xrlab_fn_info (c->fn)->cls == XRLAB_FN_CLASS_KERNEL
             && (next == NULL || next->subcycle != c->subcycle))
           {
             set_error (error, XRLAB_MODEL_ERROR_INVALID, file->path, c->line,
@@ -1631,7 +768,7 @@ const char *
 xrlab_model_component_function (const XrlabModel *model, gsize i)
 {
   g_return_val_if_fail (i < model->comps->len, NULL);
-  return fn_table[((XrlabComponent *) g_ptr_array_index (model->comps, i))->fn].name;
+  return xrlab_fn_info (((XrlabComponent *) g_ptr_array_index (model->comps, i))->fn)->name;
 }
 
 gsize
@@ -1656,7 +793,7 @@ xrlab_model_get_param (const XrlabModel *model, gsize i, XrlabParamInfo *info)
   p = g_ptr_array_index (model->all, i);
   info->name = p->name;
   info->component = p->comp->name;
-  info->function = fn_table[p->comp->fn].name;
+  info->function = xrlab_fn_info (p->comp->fn)->name;
   info->role = p->role;
   info->host = p->host ? p->host->name : NULL;
   info->value = p->value;

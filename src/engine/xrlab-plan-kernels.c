@@ -3,7 +3,7 @@
  * The loops over the energy axis are written so that the compiler
  * vectorises them (an exp that is plain arithmetic, no branches in the
  * loop bodies) and, with GCC on x86-64, compiled for AVX-512, AVX2+FMA and
- * the baseline, picked at load time. Formulas: xrlab-model-private.h.
+ * the baseline, picked at load time. Formulas: xrlab-fn.h.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -787,7 +787,7 @@ xrlab_transpose (const double *restrict cols, gsize n_cols, gsize n, double *res
 
 /* ---- one row of the Jacobian, row-major ----------------------------------------------- */
 
-/* See jac_row in xrlab-plan.c. Vectors over θ are nthp long (a multiple of 8),
+/* See jac_row in xrlab-plan-eval.c. Vectors over θ are nthp long (a multiple of 8),
  * handled in blocks of 8 (one or a few vector registers, written with GCC's
  * vector extension so that every clone gets its widest registers). */
 #define MAX_BLOCK_PARTIALS 16

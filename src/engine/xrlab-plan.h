@@ -154,14 +154,19 @@ void        xrlab_plan_param_values (const XrlabPlan *plan, const double *theta,
  * of θ, the variance of parameter i is g_i^T C g_i. */
 void        xrlab_plan_param_gradients (const XrlabPlan *plan, const double *theta,
                                         double *values, double *dvalues);
+/* TRUE when the base value of parameter @i changes with θ: it is a θ entry
+ * or an expression that reaches one (through other expressions); FALSE
+ * when its gradient is zero by construction. */
+gboolean    xrlab_plan_param_depends_on_theta (const XrlabPlan *plan, gsize i);
 
 /* ---- evaluation ------------------------------------------------------------ */
 
-/* A workspace: the scratch memory of one evaluating thread, and optionally
- * a small pool of helper threads that share big evaluations by delay rows.
- * @n_threads 0 picks a count from the size of the plan and the processors
- * (at most 8); 1 evaluates on the calling thread only (give each thread of
- * a parallel fitter its own such workspace). */
+/* A workspace: the scratch memory of one evaluation. A big evaluation is
+ * cut by delay rows into @n_threads parts with their own scratch, run on the
+ * process's thread pool (xrlab-parallel.h; a plan starts no threads of its
+ * own). @n_threads 0 picks a count from the size of the plan and the pool's
+ * threads (at most 8); 1 evaluates on the calling thread only (give each
+ * thread of a parallel fitter its own such workspace). */
 XrlabPlanWorkspace *xrlab_plan_workspace_new  (const XrlabPlan *plan, guint n_threads);
 void                xrlab_plan_workspace_free (XrlabPlanWorkspace *ws);
 guint               xrlab_plan_workspace_n_threads (const XrlabPlanWorkspace *ws);

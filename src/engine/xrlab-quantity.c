@@ -31,7 +31,7 @@ static const XrlabQuantityInfo table[XRLAB_QUANTITY_N] = {
     "e", N_("e/formula unit"), 1.0, TRUE, TRUE },
   { XRLAB_QUANTITY_CRITICAL_ANGLE_DEG, "critical_angle_deg", "critical_angle_deg",
     N_("Critical angle"), N_("Critical angle θc"), "θc",
-    "°", "°", 1.0, FALSE, TRUE },
+    "°", "°", 1.0, TRUE, TRUE },
   { XRLAB_QUANTITY_CRITICAL_ANGLE_MRAD, "critical_angle_mrad", "critical_angle",
     N_("Critical angle"), N_("Critical angle θc"), "θc",
     "mrad", "mrad", 1.0, TRUE, TRUE },

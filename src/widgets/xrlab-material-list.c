@@ -10,6 +10,8 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "xrlab-widget-util.h"
+
 struct _XrlabMaterialList {
   GtkWidget parent_instance;
 
@@ -127,6 +129,30 @@ on_row_move (XrlabMaterialRow  *row,
     gtk_widget_grab_focus (GTK_WIDGET (xrlab_material_row_get_name_editable (row)));
 }
 
+/* A drop moves the material after the drag has ended: the move replaces
+ * the rows, the dragged one included, and its drag source still has to
+ * report the end of the drag. */
+typedef struct {
+  XrlabMaterialList *self;
+  XrlabMaterial *dragged;
+  XrlabMaterial *target;
+} DeferredMove;
+
+static gboolean
+deferred_move_cb (gpointer user_data)
+{
+  DeferredMove *d = user_data;
+  guint to = position_of (d->self, d->target);
+
+  if (to != G_MAXUINT && position_of (d->self, d->dragged) != G_MAXUINT)
+    xrlab_material_list_move (d->self, d->dragged, to);
+  g_object_unref (d->self);
+  g_object_unref (d->dragged);
+  g_object_unref (d->target);
+  g_free (d);
+  return G_SOURCE_REMOVE;
+}
+
 static gboolean
 on_row_drop (GtkDropTarget    *target,
              const GValue     *value,
@@ -136,7 +162,7 @@ on_row_drop (GtkDropTarget    *target,
 {
   XrlabMaterialList *self;
   XrlabMaterial *dragged;
-  guint to;
+  DeferredMove *d;
 
   if (!G_VALUE_HOLDS (value, XRLAB_TYPE_MATERIAL))
     return FALSE;
@@ -144,10 +170,14 @@ on_row_drop (GtkDropTarget    *target,
   if (self == NULL)
     return FALSE;
   dragged = g_value_get_object (value);
-  to = position_of (self, xrlab_material_row_get_material (row));
-  if (to == G_MAXUINT || position_of (self, dragged) == G_MAXUINT)
+  if (position_of (self, xrlab_material_row_get_material (row)) == G_MAXUINT ||
+      position_of (self, dragged) == G_MAXUINT)
     return FALSE;
-  xrlab_material_list_move (self, dragged, to);
+  d = g_new0 (DeferredMove, 1);
+  d->self = g_object_ref (self);
+  d->dragged = g_object_ref (dragged);
+  d->target = g_object_ref (xrlab_material_row_get_material (row));
+  g_idle_add (deferred_move_cb, d);
   return TRUE;
 }
 
@@ -167,6 +197,44 @@ create_row (gpointer item,
   g_signal_connect (drop, "drop", G_CALLBACK (on_row_drop), row);
   gtk_widget_add_controller (row, GTK_EVENT_CONTROLLER (drop));
   return row;
+}
+
+/* Move Up on the first row and Move Down on the last are off. */
+static void
+update_movable (XrlabMaterialList *self)
+{
+  guint n = self->store != NULL ? g_list_model_get_n_items (G_LIST_MODEL (self->store)) : 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      XrlabMaterialRow *r = xrlab_material_list_get_row (self, i);
+      if (r != NULL)
+        xrlab_material_row_set_movable (r, i > 0, i + 1 < n);
+    }
+}
+
+/* @base, or "@base 2", "@base 3"… when a material of the list is already
+ * called that: legends, tables and CSV columns tell them apart. */
+static char *
+unique_name (XrlabMaterialList *self, const char *base)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->store));
+  char *name = g_strdup (base);
+
+  for (guint k = 2; ; k++)
+    {
+      gboolean taken = FALSE;
+      for (guint i = 0; i < n && !taken; i++)
+        {
+          g_autoptr(XrlabMaterial) m = g_list_model_get_item (G_LIST_MODEL (self->store), i);
+          taken = g_strcmp0 (xrlab_material_get_display_name (m), name) == 0;
+        }
+      if (!taken)
+        return name;
+      g_free (name);
+      /* TRANSLATORS: the second material of one name, e.g. "Kapton 2" */
+      name = g_strdup_printf (_("%s %u"), base, k);
+    }
 }
 
 /* ---- presets ------------------------------------------------------------------------ */
@@ -373,6 +441,7 @@ xrlab_material_list_init (XrlabMaterialList *self)
   g_signal_connect (self->preset_search, "search-changed", G_CALLBACK (on_search_changed), self);
   g_signal_connect (self->preset_search, "activate", G_CALLBACK (on_search_activate), self);
   g_signal_connect (self->add_popover, "show", G_CALLBACK (on_popover_show), self);
+  xrlab_hide_tooltip_while_open (GTK_WIDGET (self->add_button));
   update_preset_status (self);
 }
 
@@ -391,9 +460,15 @@ xrlab_material_list_set_store (XrlabMaterialList *self,
   g_return_if_fail (XRLAB_IS_MATERIAL_LIST (self));
   g_return_if_fail (store == NULL || G_IS_LIST_STORE (store));
 
+  if (self->store != NULL)
+    g_signal_handlers_disconnect_by_func (self->store, update_movable, self);
   if (!g_set_object (&self->store, store))
     return;
   gtk_list_box_bind_model (self->list_box, G_LIST_MODEL (store), create_row, self, NULL);
+  /* After the list box's own handler: the rows exist. */
+  if (store != NULL)
+    g_signal_connect_object (store, "items-changed", G_CALLBACK (update_movable), self, G_CONNECT_SWAPPED);
+  update_movable (self);
 }
 
 GListStore *
@@ -465,6 +540,10 @@ xrlab_material_list_add_preset (XrlabMaterialList *self,
     return NULL;
 
   m = xrlab_material_copy (preset);
+  {
+    g_autofree char *name = unique_name (self, xrlab_material_get_display_name (preset));
+    xrlab_material_set_name (m, name);
+  }
   xrlab_material_palette_next (G_LIST_MODEL (self->store), &color);
   xrlab_material_set_color (m, &color);
   xrlab_material_set_visible (m, TRUE);

@@ -12,6 +12,8 @@
 
 #include <gdk/gdk.h>
 
+#include "xrlab-plot-render.h"   /* XrlabPlotMarker */
+
 G_BEGIN_DECLS
 
 typedef struct {
@@ -72,18 +74,20 @@ xrlab_plot_series_y (const XrlabPlotSeries *series, gsize i)
   return series->y[i] * series->y_scale;
 }
 
+/* The series' colour in the renderer's terms (xrlab-plot-render.h). */
+static inline XrlabPlotColor
+xrlab_plot_series_get_color (const XrlabPlotSeries *series)
+{
+  return (XrlabPlotColor) { series->color.red, series->color.green,
+                            series->color.blue, series->color.alpha };
+}
+
 /* Interpolates series @i at @x (shown values), linearly in x (or in log10 x when @x_log),
  * across the finite neighbours only. Returns NaN outside the series' range
  * or when a neighbour is a gap. */
 double xrlab_plot_series_value_at (const XrlabPlotSeries *series,
                                    double                 x,
                                    gboolean               x_log);
-
-/* An absorption edge (or any vertical marker) along the x axis. */
-typedef struct {
-  double  x;
-  char   *label;
-} XrlabPlotMarker;
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (XrlabPlotData, xrlab_plot_data_unref)
 

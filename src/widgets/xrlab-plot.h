@@ -1,11 +1,12 @@
 /* xrlab-plot.h -- a PLplot chart in a GtkDrawingArea
  *
- * XrlabPlot draws XrlabPlotData with PLplot's extcairo driver: one PLplot
- * stream per widget, every PLplot call on the main thread. Log or linear
- * axes with readable ticks, axis labels with units, a legend in the series'
- * colours, stale series dashed and faded, vertical markers (absorption edges)
- * labelled along the x axis, a crosshair that reads every series out at the
- * pointer, light and dark palettes that follow AdwStyleManager. The frame is
+ * XrlabPlot draws XrlabPlotData with the plot renderer (xrlab-plot-render.h,
+ * PLplot's extcairo driver): one renderer, so one PLplot stream, per widget,
+ * every PLplot call on the main thread. Log or linear axes with readable
+ * ticks, axis labels with units, a legend in the series' colours, stale
+ * series dashed and faded, vertical markers (absorption edges) labelled
+ * along the x axis, a crosshair that reads every series out at the pointer,
+ * light and dark palettes that follow AdwStyleManager. The frame is
  * rendered once per change into an offscreen surface; the crosshair is drawn
  * over it, so moving the pointer never re-runs PLplot. The same drawing code
  * renders to PNG, SVG and PDF files for export.
@@ -17,31 +18,14 @@
 #include <gtk/gtk.h>
 
 #include "xrlab-plot-data.h"
+/* The error domain XRLAB_PLOT_ERROR, XrlabPlotFormat and
+ * xrlab_plot_check_driver() */
+#include "xrlab-plot-render.h"
 
 G_BEGIN_DECLS
 
-#define XRLAB_PLOT_ERROR (xrlab_plot_error_quark ())
-GQuark xrlab_plot_error_quark (void);
-
-typedef enum {
-  XRLAB_PLOT_ERROR_NO_DRIVER,   /* PLplot or its extcairo driver is missing */
-  XRLAB_PLOT_ERROR_FAILED,      /* a cairo surface or file could not be written */
-} XrlabPlotError;
-
-typedef enum {
-  XRLAB_PLOT_FORMAT_PNG,
-  XRLAB_PLOT_FORMAT_SVG,
-  XRLAB_PLOT_FORMAT_PDF,
-} XrlabPlotFormat;
-
 #define XRLAB_TYPE_PLOT (xrlab_plot_get_type ())
 G_DECLARE_FINAL_TYPE (XrlabPlot, xrlab_plot, XRLAB, PLOT, GtkDrawingArea)
-
-/* Checks once per process that PLplot can open its extcairo device (a trial
- * stream is opened and closed; PLplot's exit-on-error is intercepted during
- * the probe). When this fails every XrlabPlot shows the message instead of a
- * chart and never calls PLplot. */
-gboolean xrlab_plot_check_driver (GError **error);
 
 GtkWidget     *xrlab_plot_new          (void);
 
@@ -78,9 +62,15 @@ void           xrlab_plot_set_overlay_text (XrlabPlot *self, const char *text);
 void           xrlab_plot_set_dark      (XrlabPlot *self, gboolean dark);
 gboolean       xrlab_plot_get_dark      (XrlabPlot *self);
 void           xrlab_plot_set_follow_style (XrlabPlot *self, gboolean follow);
+
+/* Properties "line-width" (pixels, 0.5 … 8), "show-markers" and
+ * "show-legend", for g_settings_bind(). */
 void           xrlab_plot_set_line_width (XrlabPlot *self, double width_px);
+double         xrlab_plot_get_line_width (XrlabPlot *self);
 void           xrlab_plot_set_show_markers (XrlabPlot *self, gboolean show);
+gboolean       xrlab_plot_get_show_markers (XrlabPlot *self);
 void           xrlab_plot_set_show_legend (XrlabPlot *self, gboolean show);
+gboolean       xrlab_plot_get_show_legend (XrlabPlot *self);
 
 /* Moves the crosshair to @x in data units (NaN hides it), as the pointer
  * does. Returns the readout text shown next to it ("" when hidden): the x

@@ -1,0 +1,448 @@
+/* test-plot-render.c -- the plot renderer without GTK and without a display:
+ * a scene drawn into a cairo image surface, its pixels checked; documents
+ * written to memory
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "xrlab-plot-render.h"
+
+#define W 800
+#define H 500
+#define N 400
+
+/* Colours as 0xRRGGBB. */
+#define BLUE   0x1c71d8
+#define ORANGE 0xe66100
+
+static double xs[N], ya[N], yb[N];
+
+static void
+make_arrays (void)
+{
+  /* x from 1 to 30 (log spaced); a = 1e-5 x^-2, b = 3 x^-1 */
+  for (int i = 0; i < N; i++)
+    {
+      xs[i] = pow (30.0, (double) i / (N - 1));
+      ya[i] = 1e-5 / (xs[i] * xs[i]);
+      yb[i] = 3.0 / xs[i];
+    }
+}
+
+static XrlabPlotColor
+rgb (guint32 c)
+{
+  return (XrlabPlotColor) { ((c >> 16) & 0xff) / 255.0, ((c >> 8) & 0xff) / 255.0, (c & 0xff) / 255.0, 1.0 };
+}
+
+static XrlabPlotCurve curves[2];
+static XrlabPlotMarker markers[] = { { 1.839, (char *) "Si K" }, { 11.919, (char *) "Au L3" } };
+
+/* Two curves on log axes, two markers, the legend on. */
+static void
+make_scene (XrlabPlotScene *scene)
+{
+  curves[0] = (XrlabPlotCurve) { "A", rgb (BLUE), xs, ya, N, 1.0, FALSE };
+  curves[1] = (XrlabPlotCurve) { "B", rgb (ORANGE), xs, yb, N, 1.0, FALSE };
+  xrlab_plot_scene_init (scene);
+  scene->curves = curves;
+  scene->n_curves = G_N_ELEMENTS (curves);
+  scene->markers = markers;
+  scene->n_markers = G_N_ELEMENTS (markers);
+  scene->x = (XrlabPlotAxisSpec) { "Photon energy", "keV", TRUE };
+  scene->y = (XrlabPlotAxisSpec) { "δ", NULL, TRUE };
+}
+
+static cairo_surface_t *
+draw (XrlabPlotRenderer *r, const XrlabPlotScene *scene, XrlabPlotFrame *frame)
+{
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, W, H);
+  cairo_t *cr = cairo_create (s);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (xrlab_plot_renderer_draw (r, scene, cr, W, H, frame, &error));
+  g_assert_no_error (error);
+  cairo_destroy (cr);
+  cairo_surface_flush (s);
+  return s;
+}
+
+/* Pixels of @s in the rectangle [x0, x1) x [y0, y1) whose channels are all
+ * within @tolerance of @color (0xRRGGBB). */
+static guint
+count_near (cairo_surface_t *s, guint32 color, int tolerance, double x0, double y0, double x1, double y1)
+{
+  int w = cairo_image_surface_get_width (s), h = cairo_image_surface_get_height (s);
+  int stride = cairo_image_surface_get_stride (s);
+  const guchar *data = cairo_image_surface_get_data (s);
+  int ix0 = CLAMP ((int) floor (x0), 0, w), ix1 = CLAMP ((int) ceil (x1), 0, w);
+  int iy0 = CLAMP ((int) floor (y0), 0, h), iy1 = CLAMP ((int) ceil (y1), 0, h);
+  guint n = 0;
+
+  for (int y = iy0; y < iy1; y++)
+    {
+      const guint32 *row = (const guint32 *) (const void *) (data + (gsize) y * stride);
+      for (int x = ix0; x < ix1; x++)
+        {
+          int dr = (int) ((row[x] >> 16) & 0xff) - (int) ((color >> 16) & 0xff);
+          int dg = (int) ((row[x] >> 8) & 0xff) - (int) ((color >> 8) & 0xff);
+          int db = (int) (row[x] & 0xff) - (int) (color & 0xff);
+          n += ABS (dr) <= tolerance && ABS (dg) <= tolerance && ABS (db) <= tolerance;
+        }
+    }
+  return n;
+}
+
+/* Pixels in the rectangle that are not the background @bg. */
+static guint
+count_ink (cairo_surface_t *s, guint32 bg, double x0, double y0, double x1, double y1)
+{
+  guint all = (guint) ((CLAMP ((int) ceil (x1), 0, W) - CLAMP ((int) floor (x0), 0, W)) *
+                       (CLAMP ((int) ceil (y1), 0, H) - CLAMP ((int) floor (y0), 0, H)));
+  return all - count_near (s, bg, 24, x0, y0, x1, y1);
+}
+
+static void
+test_driver (void)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (xrlab_plot_check_driver (&error));
+  g_assert_no_error (error);
+}
+
+static void
+test_axes_and_curves (void)
+{
+  g_autoptr(XrlabPlotRenderer) r = xrlab_plot_renderer_new ();
+  XrlabPlotScene scene;
+  XrlabPlotFrame f;
+  cairo_surface_t *s;
+  guint left_edge, bottom_edge;
+
+  make_scene (&scene);
+  s = draw (r, &scene, &f);
+
+  /* The plot area sits inside the image with room for labels. */
+  g_assert_true (f.valid);
+  g_assert_cmpfloat (f.px0, >, 40);
+  g_assert_cmpfloat (f.px1, <, W);
+  g_assert_cmpfloat (f.py0, >, 0);
+  g_assert_cmpfloat (f.py1, <, H - 30);
+  g_assert_true (f.x_log && f.y_log);
+  g_assert_cmpfloat_with_epsilon (f.wx0, 0, 1e-12);               /* log10 (1) */
+  g_assert_cmpfloat_with_epsilon (f.wx1, log10 (30), 1e-12);
+
+  /* The axes: the box's left and bottom sides in the frame colour (the
+   * light palette's #595a5c). */
+  left_edge = count_near (s, 0x595a5c, 60, f.px0 - 1, f.py0, f.px0 + 1, f.py1);
+  bottom_edge = count_near (s, 0x595a5c, 60, f.px0, f.py1 - 1, f.px1, f.py1 + 1);
+  g_assert_cmpuint (left_edge, >, (f.py1 - f.py0) * 0.8);
+  g_assert_cmpuint (bottom_edge, >, (f.px1 - f.px0) * 0.8);
+  /* Tick labels and the axis title below and left of the plot area. */
+  g_assert_cmpuint (count_ink (s, 0xffffff, f.px0, f.py1 + 3, f.px1, H), >, 300);
+  g_assert_cmpuint (count_ink (s, 0xffffff, 0, f.py0, f.px0 - 3, f.py1), >, 300);
+
+  /* Both curves, in their colours, across most of the plot width. */
+  g_assert_cmpuint (count_near (s, BLUE, 40, f.px0, f.py0, f.px1, f.py1), >, W / 2);
+  g_assert_cmpuint (count_near (s, ORANGE, 40, f.px0, f.py0, f.px1, f.py1), >, W / 2);
+  /* Nothing in those colours outside the plot area but the legend. */
+  g_assert_cmpuint (count_near (s, BLUE, 40, 0, f.py1 + 2, W, H), ==, 0);
+
+  /* Frame geometry round trip. */
+  g_assert_cmpfloat_with_epsilon (xrlab_plot_frame_x_to_px (&f, 1.0), f.px0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (xrlab_plot_frame_px_to_x (&f, xrlab_plot_frame_x_to_px (&f, 7.5)), 7.5, 1e-9);
+  g_assert_true (isnan (xrlab_plot_frame_y_to_py (&f, -1.0)));
+  g_assert_cmpfloat (xrlab_plot_frame_y_to_py (&f, 1e-3), <, xrlab_plot_frame_y_to_py (&f, 1e-6));
+  cairo_surface_destroy (s);
+}
+
+static void
+test_legend (void)
+{
+  g_autoptr(XrlabPlotRenderer) r = xrlab_plot_renderer_new ();
+  XrlabPlotScene scene;
+  XrlabPlotFrame with, without;
+  cairo_surface_t *s, *t;
+  guint text_with, text_without;
+
+  make_scene (&scene);
+  s = draw (r, &scene, &with);
+  /* A box in a corner of the plot area, with a line sample in each curve's
+   * colour and dark text. */
+  g_assert_cmpfloat (with.lx1 - with.lx0, >, 30);
+  g_assert_cmpfloat (with.ly1 - with.ly0, >, 20);
+  g_assert_cmpfloat (with.lx0, >=, with.px0);
+  g_assert_cmpfloat (with.lx1, <=, with.px1);
+  g_assert_cmpfloat (with.ly0, >=, with.py0);
+  g_assert_cmpfloat (with.ly1, <=, with.py1);
+  g_assert_cmpuint (count_near (s, BLUE, 40, with.lx0, with.ly0, with.lx1, with.ly1), >, 10);
+  g_assert_cmpuint (count_near (s, ORANGE, 40, with.lx0, with.ly0, with.lx1, with.ly1), >, 10);
+  text_with = count_near (s, 0x232323, 90, with.lx0, with.ly0, with.lx1, with.ly1);
+  g_assert_cmpuint (text_with, >, 10);
+
+  scene.show_legend = FALSE;
+  t = draw (r, &scene, &without);
+  g_assert_cmpfloat (without.lx1, ==, without.lx0);
+  text_without = count_near (t, 0x232323, 90, with.lx0, with.ly0, with.lx1, with.ly1);
+  g_assert_cmpuint (text_without, <, text_with);
+  cairo_surface_destroy (s);
+  cairo_surface_destroy (t);
+}
+
+static void
+test_markers (void)
+{
+  g_autoptr(XrlabPlotRenderer) r = xrlab_plot_renderer_new ();
+  XrlabPlotScene scene;
+  XrlabPlotFrame f, g;
+  cairo_surface_t *with, *without;
+  double px;
+
+  make_scene (&scene);
+  with = draw (r, &scene, &f);
+  scene.show_markers = FALSE;
+  without = draw (r, &scene, &g);
+
+  /* The labels need room above the plot area. */
+  g_assert_cmpfloat (f.py0, >, g.py0);
+  /* A dashed line at Au L3 (11.919 keV): ink in its column where the
+   * plot without markers has only the grid. */
+  px = xrlab_plot_frame_x_to_px (&f, 11.919);
+  g_assert_cmpuint (count_ink (with, 0xffffff, px - 1, f.py0, px + 1, f.py1), >,
+                    count_ink (without, 0xffffff, px - 1, f.py0, px + 1, f.py1) + 50);
+  /* Its label above the plot area. */
+  g_assert_cmpuint (count_ink (with, 0xffffff, px - 20, 0, px + 20, f.py0 - 2), >, 20);
+  cairo_surface_destroy (with);
+  cairo_surface_destroy (without);
+}
+
+static void
+test_dark (void)
+{
+  g_autoptr(XrlabPlotRenderer) r = xrlab_plot_renderer_new ();
+  XrlabPlotScene scene;
+  XrlabPlotFrame f;
+  cairo_surface_t *s;
+
+  make_scene (&scene);
+  scene.dark = TRUE;
+  s = draw (r, &scene, &f);
+  /* The dark palette's background (#1e1e1e), light text and lines. */
+  g_assert_cmpuint (count_near (s, 0x1e1e1e, 2, 0, 0, 10, 10), ==, 100);
+  g_assert_cmpuint (count_near (s, 0xececec, 80, 0, 0, W, H), >, 1000);
+  cairo_surface_destroy (s);
+}
+
+static void
+test_stale (void)
+{
+  g_autoptr(XrlabPlotRenderer) r = xrlab_plot_renderer_new ();
+  XrlabPlotScene scene;
+  XrlabPlotFrame f;
+  cairo_surface_t *s;
+  guint solid;
+
+  make_scene (&scene);
+  s = draw (r, &scene, &f);
+  solid = count_near (s, ORANGE, 30, f.px0, f.py0, f.px1, f.py1);
+  cairo_surface_destroy (s);
+
+  curves[1].stale = TRUE;
+  s = draw (r, &scene, &f);
+  /* Dashed and faded (55 % orange over white: #ee9e66). */
+  g_assert_cmpuint (count_near (s, ORANGE, 30, f.px0, f.py0, f.px1, f.py1), <, solid / 10);
+  g_assert_cmpuint (count_near (s, 0xee9e66, 40, f.px0, f.py0, f.px1, f.py1), >, 50);
+  cairo_surface_destroy (s);
+}
+
+static void
+test_nothing_to_draw (void)
+{
+  g_autoptr(XrlabPlotRenderer) r = xrlab_plot_renderer_new ();
+  double neg[N];
+  XrlabPlotCurve c = { "neg", rgb (BLUE), xs, neg, N, 1.0, FALSE };
+  XrlabPlotScene scene;
+  XrlabPlotFrame f;
+  cairo_surface_t *s;
+
+  for (int i = 0; i < N; i++)
+    neg[i] = -1;
+  xrlab_plot_scene_init (&scene);
+  scene.curves = &c;
+  scene.n_curves = 1;
+  scene.y.log = TRUE;
+  /* No positive value on a log axis: a message, no curve, no frame. */
+  s = draw (r, &scene, &f);
+  g_assert_false (f.valid);
+  g_assert_cmpuint (count_near (s, BLUE, 40, 0, 0, W, H), ==, 0);
+  g_assert_cmpuint (count_ink (s, 0xffffff, 0, 0, W, H), >, 50);
+  cairo_surface_destroy (s);
+
+  /* No curves: the scene's message, or a blank frame without one. */
+  scene.n_curves = 0;
+  scene.message = "Add a material";
+  s = draw (r, &scene, &f);
+  g_assert_cmpuint (count_ink (s, 0xffffff, 0, 0, W, H), >, 50);
+  cairo_surface_destroy (s);
+  scene.message = NULL;
+  s = draw (r, &scene, &f);
+  g_assert_cmpuint (count_ink (s, 0xffffff, 0, 0, W, H), ==, 0);
+  cairo_surface_destroy (s);
+}
+
+static void
+test_linear_and_sizes (void)
+{
+  g_autoptr(XrlabPlotRenderer) r = xrlab_plot_renderer_new ();
+  XrlabPlotScene scene;
+  XrlabPlotFrame f;
+  int sizes[][2] = { { 300, 200 }, { W, H }, { 100, 80 }, { W, H } };
+
+  make_scene (&scene);
+  scene.x.log = scene.y.log = FALSE;
+  /* One stream, reopened at each size; too small a size gives a blank
+   * background and no frame. */
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+    {
+      int w = sizes[i][0], h = sizes[i][1];
+      cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
+      cairo_t *cr = cairo_create (s);
+      g_assert_true (xrlab_plot_renderer_draw (r, &scene, cr, w, h, &f, NULL));
+      cairo_destroy (cr);
+      g_assert_cmpint (f.valid, ==, w >= 120);
+      if (f.valid)
+        {
+          g_assert_cmpfloat (f.px1, <, w);
+          g_assert_cmpfloat (f.py1, <, h);
+          g_assert_cmpuint (count_near (s, BLUE, 40, f.px0, f.py0, f.px1, f.py1), >, (guint) w / 4);
+        }
+      else
+        g_assert_cmpuint (count_near (s, 0xffffff, 0, 0, 0, w, h), ==, (guint) (w * h));
+      cairo_surface_destroy (s);
+    }
+}
+
+static cairo_status_t
+append_bytes (void *closure, const unsigned char *data, unsigned int length)
+{
+  g_byte_array_append (closure, data, length);
+  return CAIRO_STATUS_SUCCESS;
+}
+
+static cairo_status_t
+fail_write (void *closure, const unsigned char *data, unsigned int length)
+{
+  return CAIRO_STATUS_WRITE_ERROR;
+}
+
+static void
+test_write (void)
+{
+  g_autoptr(XrlabPlotRenderer) r = xrlab_plot_renderer_new ();
+  g_autoptr(GByteArray) png = g_byte_array_new ();
+  g_autoptr(GByteArray) svg = g_byte_array_new ();
+  g_autoptr(GByteArray) pdf = g_byte_array_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *svg_text = NULL;
+  XrlabPlotScene scene;
+
+  make_scene (&scene);
+
+  g_assert_true (xrlab_plot_renderer_write (r, &scene, XRLAB_PLOT_FORMAT_PNG, 640, 400, 2.0,
+                                            append_bytes, png, "p.png", &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (png->len, >, 24);
+  g_assert_cmpint (memcmp (png->data, "\x89PNG", 4), ==, 0);
+  /* IHDR: width and height (big-endian) at bytes 16 and 20: 2 × 640 x 400. */
+  g_assert_cmpuint (GUINT32_FROM_BE (*(guint32 *) (void *) (png->data + 16)), ==, 1280);
+  g_assert_cmpuint (GUINT32_FROM_BE (*(guint32 *) (void *) (png->data + 20)), ==, 800);
+
+  g_assert_true (xrlab_plot_renderer_write (r, &scene, XRLAB_PLOT_FORMAT_SVG, 640, 400, 1.0,
+                                            append_bytes, svg, "p.svg", &error));
+  g_assert_no_error (error);
+  svg_text = g_strndup ((const char *) svg->data, svg->len);
+  g_assert_nonnull (strstr (svg_text, "<svg"));
+  g_assert_nonnull (strstr (svg_text, "width=\"640\""));
+
+  g_assert_true (xrlab_plot_renderer_write (r, &scene, XRLAB_PLOT_FORMAT_PDF, 640, 400, 1.0,
+                                            append_bytes, pdf, "p.pdf", &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (pdf->len, >, 1000);
+  g_assert_cmpint (memcmp (pdf->data, "%PDF", 4), ==, 0);
+
+  /* Sizes and scales out of range, and a failing writer, name the problem. */
+  g_assert_false (xrlab_plot_output_check (XRLAB_PLOT_FORMAT_SVG, 10, 10, 1.0, &error));
+  g_assert_error (error, XRLAB_PLOT_ERROR, XRLAB_PLOT_ERROR_FAILED);
+  g_assert_nonnull (strstr (error->message, "10 × 10"));
+  g_clear_error (&error);
+  g_assert_false (xrlab_plot_output_check (XRLAB_PLOT_FORMAT_PNG, 640, 400, 20.0, &error));
+  g_assert_error (error, XRLAB_PLOT_ERROR, XRLAB_PLOT_ERROR_FAILED);
+  g_clear_error (&error);
+  g_assert_true (xrlab_plot_output_check (XRLAB_PLOT_FORMAT_SVG, 640, 400, 20.0, NULL));
+  g_assert_false (xrlab_plot_renderer_write (r, &scene, XRLAB_PLOT_FORMAT_PNG, 640, 400, 1.0,
+                                             fail_write, NULL, "out.png", &error));
+  g_assert_error (error, XRLAB_PLOT_ERROR, XRLAB_PLOT_ERROR_FAILED);
+  g_assert_nonnull (strstr (error->message, "out.png"));
+}
+
+static gpointer
+draw_in_thread (gpointer data)
+{
+  XrlabPlotRenderer *r = data;
+  XrlabPlotScene scene;
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, W, H);
+  cairo_t *cr = cairo_create (s);
+  gboolean ok;
+
+  make_scene (&scene);
+  ok = xrlab_plot_renderer_draw (r, &scene, cr, W, H, NULL, NULL);
+  cairo_destroy (cr);
+  cairo_surface_destroy (s);
+  return GINT_TO_POINTER (ok);
+}
+
+static void
+test_one_thread (void)
+{
+  if (g_test_subprocess ())
+    {
+      g_autoptr(XrlabPlotRenderer) r = xrlab_plot_renderer_new ();
+      XrlabPlotScene scene;
+      cairo_surface_t *s;
+      XrlabPlotFrame f;
+
+      make_scene (&scene);
+      s = draw (r, &scene, &f);
+      cairo_surface_destroy (s);
+      /* PLplot belongs to this thread now: another one is refused. */
+      g_thread_join (g_thread_new ("second", draw_in_thread, r));
+      return;
+    }
+  g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_assert_failed ();
+  g_test_trap_assert_stderr ("*second thread*");
+}
+
+int
+main (int argc, char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  make_arrays ();
+
+  g_test_add_func ("/plot-render/driver", test_driver);
+  g_test_add_func ("/plot-render/axes-and-curves", test_axes_and_curves);
+  g_test_add_func ("/plot-render/legend", test_legend);
+  g_test_add_func ("/plot-render/markers", test_markers);
+  g_test_add_func ("/plot-render/dark", test_dark);
+  g_test_add_func ("/plot-render/stale", test_stale);
+  g_test_add_func ("/plot-render/nothing-to-draw", test_nothing_to_draw);
+  g_test_add_func ("/plot-render/linear-and-sizes", test_linear_and_sizes);
+  g_test_add_func ("/plot-render/write", test_write);
+  g_test_add_func ("/plot-render/one-thread", test_one_thread);
+  return g_test_run ();
+}
