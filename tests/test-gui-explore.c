@@ -551,6 +551,7 @@ test_export_dialog (void)
     g_assert_null (xrlab_export_dialog_export_to (dialog, big, &error));
     g_assert_nonnull (strstr (error->message, "pixels"));
     g_assert_false (g_file_test (big, G_FILE_TEST_EXISTS));
+    g_clear_error (&error);
   }
 
   /* The path helper on its own. */
@@ -565,6 +566,24 @@ test_export_dialog (void)
     g_assert_cmpstr (p3, ==, "/a/fig.v2.pdf");
   }
   gtk_window_destroy (GTK_WINDOW (dialog));
+  xrlab_test_spin (0.05);
+
+  /* On the Reflectivity page the dialog writes that page's plot. */
+  adw_view_stack_set_visible_child_name (xrlab_window_get_view_stack (win), "reflect");
+  xrlab_test_spin (0.5);
+  dialog = xrlab_window_show_export_dialog (win);
+  xrlab_export_dialog_set_format (dialog, XRLAB_PLOT_FORMAT_SVG);
+  xrlab_export_dialog_set_unit (dialog, "cm");
+  xrlab_export_dialog_set_size (dialog, 12, 8);
+  g_clear_pointer (&path, g_free);
+  g_clear_pointer (&text, g_free);
+  path = xrlab_export_dialog_export_to (dialog, base, &error);
+  g_assert_no_error (error);
+  text = xrlab_test_file_text (path);
+  g_assert_nonnull (strstr (text, ">Grazing angle"));
+  g_assert_null (strstr (text, ">Photon energy (keV)</text>"));
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  adw_view_stack_set_visible_child_name (xrlab_window_get_view_stack (win), "plot");
   xrlab_test_spin (0.05);
 }
 

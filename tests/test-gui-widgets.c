@@ -561,7 +561,7 @@ test_decimal_comma (void)
 
   if (setlocale (LC_NUMERIC, "de_DE.UTF-8") == NULL && setlocale (LC_NUMERIC, "de_DE.utf8") == NULL)
     {
-      /* scripts/test compiles one into build/locale/ (LOCPATH) when the
+      /* scripts/test compiles one into the build folder (LOCPATH) when the
        * system has none, so CI always has it */
       if (g_strcmp0 (g_getenv ("CI"), "true") == 0)
         g_error ("CI: the de_DE.UTF-8 locale is missing (LOCPATH=%s)", g_getenv ("LOCPATH"));

@@ -212,6 +212,7 @@ xrlab_application_startup (GApplication *app)
     { "win.toggle-sidebar", { "F9", NULL } },
     { "win.show-page::plot", { "<Alt>1", NULL } },
     { "win.show-page::values", { "<Alt>2", NULL } },
+    { "win.show-page::reflect", { "<Alt>3", NULL } },
     { "win.toggle-x-log", { "<Control><Shift>x", NULL } },
     { "win.toggle-y-log", { "<Control><Shift>y", NULL } },
     { "win.copy-values", { "<Control><Shift>c", NULL } },
@@ -274,9 +275,9 @@ xrlab_application_handle_local_options (GApplication *app,
 
   if (g_variant_dict_lookup (options, "page", "&s", &page))
     {
-      if (!g_str_equal (page, "plot") && !g_str_equal (page, "values"))
+      if (!g_str_equal (page, "plot") && !g_str_equal (page, "values") && !g_str_equal (page, "reflect"))
         {
-          g_printerr (_("xrlab: --page must be “plot” or “values”, not “%s”\n"), page);
+          g_printerr (_("xrlab: --page must be “plot”, “values” or “reflect”, not “%s”\n"), page);
           return 2;
         }
       g_free (self->page);
@@ -355,7 +356,7 @@ xrlab_application_init (XrlabApplication *self)
 {
   self->restore = TRUE;
   g_application_add_main_option (G_APPLICATION (self), "page", 0, 0, G_OPTION_ARG_STRING,
-                                 _("Start on the plot or the values table"), "plot|values");
+                                 _("Start on the plot, the values table or the reflectivity page"), "plot|values|reflect");
 }
 
 XrlabApplication *

@@ -30,7 +30,8 @@
 struct _XrlabExportDialog {
   AdwWindow parent_instance;
 
-  XrlabPlot *plot;
+  XrlabPlot *plot;              /* the view: a plot, */
+  XrlabMapView *map;            /* or a map */
   GSettings *settings;
   XrlabExportDone written;
   gpointer user_data;
@@ -83,7 +84,8 @@ xrlab_export_dialog_get_figure (XrlabExportDialog *self, XrlabPlotFigure *figure
   figure->page.dpi = gtk_spin_button_get_value (self->dpi_spin);
   figure->font_size_pt = gtk_spin_button_get_value (self->font_spin);
   figure->line_width_pt = gtk_spin_button_get_value (self->line_spin);
-  figure->dark = !gtk_switch_get_active (self->light_switch) && xrlab_plot_get_dark (self->plot);
+  figure->dark = !gtk_switch_get_active (self->light_switch) &&
+                 (self->plot != NULL ? xrlab_plot_get_dark (self->plot) : xrlab_map_view_get_dark (self->map));
 }
 
 char *
@@ -115,6 +117,34 @@ xrlab_export_dialog_get_summary (XrlabExportDialog *self)
 
 /* ---- the preview ------------------------------------------------------------------- */
 
+/* A map's page, scaled down to at most @max_w x @max_h. */
+static GdkTexture *
+map_preview (XrlabMapView *map, const XrlabPlotFigure *f, int max_w, int max_h)
+{
+  int uw = (int) lround (f->page.width_pt), uh = (int) lround (f->page.height_pt), w, h;
+  double k = MIN ((double) max_w / MAX (uw, 1), (double) max_h / MAX (uh, 1));
+  cairo_surface_t *s;
+  cairo_t *cr;
+  GBytes *bytes;
+  GdkTexture *texture;
+
+  if (!xrlab_plot_page_check (&f->page, NULL))
+    return NULL;
+  w = MAX (1, (int) ceil (uw * k));
+  h = MAX (1, (int) ceil (uh * k));
+  s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
+  cr = cairo_create (s);
+  cairo_scale (cr, k, k);
+  xrlab_map_view_render (map, cr, uw, uh, f->dark);
+  cairo_destroy (cr);
+  cairo_surface_flush (s);
+  bytes = g_bytes_new (cairo_image_surface_get_data (s), (gsize) cairo_image_surface_get_stride (s) * h);
+  texture = gdk_memory_texture_new (w, h, GDK_MEMORY_DEFAULT, bytes, (gsize) cairo_image_surface_get_stride (s));
+  g_bytes_unref (bytes);
+  cairo_surface_destroy (s);
+  return texture;
+}
+
 static gboolean
 preview_cb (gpointer user_data)
 {
@@ -124,7 +154,10 @@ preview_cb (gpointer user_data)
 
   self->preview_id = 0;
   xrlab_export_dialog_get_figure (self, &f);
-  texture = xrlab_plot_render_figure_preview (self->plot, &f, 420, 300);
+  if (self->plot != NULL)
+    texture = xrlab_plot_render_figure_preview (self->plot, &f, 420, 300);
+  else
+    texture = map_preview (self->map, &f, 420, 300);
   gtk_picture_set_paintable (self->preview, GDK_PAINTABLE (texture));
   return G_SOURCE_REMOVE;
 }
@@ -271,7 +304,11 @@ xrlab_export_dialog_export_to (XrlabExportDialog  *self,
 
   xrlab_export_dialog_get_figure (self, &f);
   path = xrlab_export_path_for_format (chosen_path, f.page.format, &f.page.format);
-  if (!xrlab_plot_export_figure (self->plot, path, &f, error))
+  if (self->plot != NULL ? !xrlab_plot_export_figure (self->plot, path, &f, error)
+                         : (!xrlab_plot_page_check (&f.page, error) ||
+                            !xrlab_map_view_export (self->map, path, f.page.format, (int) lround (f.page.width_pt),
+                                                    (int) lround (f.page.height_pt), f.page.dpi / 72.0, f.dark,
+                                                    error)))
     return NULL;
   remember (self, path);
   return g_steal_pointer (&path);
@@ -492,6 +529,7 @@ xrlab_export_dialog_dispose (GObject *object)
 
   g_clear_handle_id (&self->preview_id, g_source_remove);
   g_clear_object (&self->plot);
+  g_clear_object (&self->map);
   g_clear_object (&self->settings);
   G_OBJECT_CLASS (xrlab_export_dialog_parent_class)->dispose (object);
 }
@@ -513,16 +551,24 @@ xrlab_export_dialog_init (XrlabExportDialog *self)
 
 XrlabExportDialog *
 xrlab_export_dialog_new (GtkWindow       *parent,
-                         XrlabPlot       *plot,
+                         GtkWidget       *view,
                          GSettings       *settings,
                          XrlabExportDone  written,
                          gpointer         user_data)
 {
   XrlabExportDialog *self;
 
-  g_return_val_if_fail (XRLAB_IS_PLOT (plot), NULL);
+  g_return_val_if_fail (XRLAB_IS_PLOT (view) || XRLAB_IS_MAP_VIEW (view), NULL);
   self = g_object_new (XRLAB_TYPE_EXPORT_DIALOG, "transient-for", parent, NULL);
-  self->plot = g_object_ref (plot);
+  if (XRLAB_IS_PLOT (view))
+    self->plot = g_object_ref (XRLAB_PLOT (view));
+  else
+    {
+      /* A map has its own type and lines. */
+      self->map = g_object_ref (XRLAB_MAP_VIEW (view));
+      gtk_widget_set_sensitive (gtk_widget_get_ancestor (GTK_WIDGET (self->font_spin), ADW_TYPE_ACTION_ROW), FALSE);
+      gtk_widget_set_sensitive (gtk_widget_get_ancestor (GTK_WIDGET (self->line_spin), ADW_TYPE_ACTION_ROW), FALSE);
+    }
   self->settings = settings != NULL ? g_object_ref (settings) : NULL;
   self->written = written;
   self->user_data = user_data;

@@ -2,12 +2,16 @@
  * in cm, inches or pixels, PNG resolution, type size, line width, with a
  * preview of the page
  *
+ * The view exported is an XrlabPlot, or an XrlabMapView (a map: its own
+ * type and lines, so those fields are off).
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #pragma once
 
 #include <adwaita.h>
 
+#include "xrlab-map-view.h"
 #include "xrlab-plot.h"
 
 G_BEGIN_DECLS
@@ -15,7 +19,8 @@ G_BEGIN_DECLS
 #define XRLAB_TYPE_EXPORT_DIALOG (xrlab_export_dialog_get_type ())
 G_DECLARE_FINAL_TYPE (XrlabExportDialog, xrlab_export_dialog, XRLAB, EXPORT_DIALOG, AdwWindow)
 
-/* A dialog for @plot, its choices from @settings (export-format,
+/* A dialog for @view (an XrlabPlot or an XrlabMapView), its choices from
+ * @settings (export-format,
  * export-width, export-height, export-unit, export-dpi, export-font-size,
  * export-line-width, export-light, export-folder), transient for @parent.
  * Its Export button asks for a file name in the last folder; @written is
@@ -25,7 +30,7 @@ typedef void (*XrlabExportDone) (gpointer     user_data,
                                  const GError *error);
 
 XrlabExportDialog *xrlab_export_dialog_new (GtkWindow       *parent,
-                                            XrlabPlot       *plot,
+                                            GtkWidget       *view,
                                             GSettings       *settings,
                                             XrlabExportDone  written,
                                             gpointer         user_data);

@@ -15,6 +15,7 @@
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
 
+#include "xrlab-session-stacks.h"
 #include "xrlab-session-private.h"
 #include "xrlab-util.h"
 
@@ -63,6 +64,7 @@ xrlab_session_free (XrlabSession *session)
   if (session == NULL)
     return;
   g_ptr_array_unref (session->materials);
+  xrlab_session_stacks_free (session);
   g_free (session);
 }
 
@@ -102,25 +104,9 @@ xrlab_session_copy (const XrlabSession *session)
   copy->x_log = session->x_log;
   copy->y_log = session->y_log;
   copy->values_energy_ev = session->values_energy_ev;
-  copy->view_x_min = session->view_x_min;
-  copy->view_x_max = session->view_x_max;
-  copy->view_y_min = session->view_y_min;
-  copy->view_y_max = session->view_y_max;
-  memcpy (copy->pins, session->pins, sizeof copy->pins);
-  copy->n_pins = session->n_pins;
+  xrlab_session_view_copy (copy, session);
+  xrlab_session_stacks_copy (copy, session);
   return copy;
-}
-
-static gboolean
-view_equal (const XrlabSession *a, const XrlabSession *b)
-{
-  const double va[] = { a->view_x_min, a->view_x_max, a->view_y_min, a->view_y_max };
-  const double vb[] = { b->view_x_min, b->view_x_max, b->view_y_min, b->view_y_max };
-
-  for (guint i = 0; i < G_N_ELEMENTS (va); i++)
-    if (!(va[i] == vb[i] || (isnan (va[i]) && isnan (vb[i]))))
-      return FALSE;
-  return a->n_pins == b->n_pins && memcmp (a->pins, b->pins, a->n_pins * sizeof (double)) == 0;
 }
 
 gboolean
@@ -130,7 +116,7 @@ xrlab_session_equal (const XrlabSession *a,
   if (a->materials->len != b->materials->len ||
       !xrlab_sweep_equal (&a->sweep, &b->sweep) ||
       a->quantity != b->quantity || !a->x_log != !b->x_log || !a->y_log != !b->y_log ||
-      a->values_energy_ev != b->values_energy_ev || !view_equal (a, b))
+      a->values_energy_ev != b->values_energy_ev || !xrlab_session_view_equal (a, b) || !xrlab_session_stacks_equal (a, b))
     return FALSE;
   for (guint i = 0; i < a->materials->len; i++)
     {
@@ -145,38 +131,6 @@ xrlab_session_equal (const XrlabSession *a,
 }
 
 /* ---- writing ------------------------------------------------------------------------ */
-
-/* ",\n  "view": {...}" when the plot is zoomed or has pins. */
-static void
-append_view (GString *s, const XrlabSession *session)
-{
-  const double x[] = { session->view_x_min, session->view_x_max };
-  const double y[] = { session->view_y_min, session->view_y_max };
-  const struct { const char *name; const double *v; guint n; } members[] = {
-    { "x", x, isnan (x[0]) ? 0 : 2 }, { "y", y, isnan (y[0]) ? 0 : 2 },
-    { "pins", session->pins, session->n_pins },
-  };
-  const char *sep = ",\n  \"view\": {\n    ";
-  gboolean any = FALSE;
-
-  for (guint m = 0; m < G_N_ELEMENTS (members); m++)
-    {
-      if (members[m].n == 0)
-        continue;
-      g_string_append_printf (s, "%s\"%s\": [", sep, members[m].name);
-      for (guint i = 0; i < members[m].n; i++)
-        {
-          if (i > 0)
-            g_string_append (s, ", ");
-          xrlab_json_append_number (s, members[m].v[i]);
-        }
-      g_string_append_c (s, ']');
-      sep = ",\n    ";
-      any = TRUE;
-    }
-  if (any)
-    g_string_append (s, "\n  }");
-}
 
 /* A JSON string of UTF-8 text, always: bytes that are not UTF-8 (a caller's
  * bug; the reader never returns them) are written as U+FFFD. */
@@ -230,10 +184,11 @@ xrlab_session_to_json (const XrlabSession *session,
                           session->sweep.log ? "log" : "linear");
   g_string_append_printf (s, "  \"plot\": {\n    \"quantity\": \"%s\",\n    \"x_log\": %s,\n    \"y_log\": %s\n  },\n",
                           info->session_id, session->x_log ? "true" : "false", session->y_log ? "true" : "false");
+  xrlab_session_stacks_append_json (session, s);
   g_string_append (s, "  \"values\": {\n    \"energy_eV\": ");
   xrlab_json_append_number (s, session->values_energy_ev);
   g_string_append (s, "\n  }");
-  append_view (s, session);
+  xrlab_session_view_append_json (session, s);
   g_string_append (s, "\n}\n");
 
   if (length != NULL)
@@ -814,7 +769,7 @@ static XrlabSession *
 session_from_object (Ctx *ctx, JsonObject *obj, GError **error)
 {
   static const char *const allowed[] = {
-    "format", "version", "materials", "sweep", "plot", "values", "view", NULL
+    "format", "version", "materials", "sweep", "plot", "values", "view", "stacks", "reflect", NULL
   };
   g_autoptr(XrlabSession) session = NULL;
   g_autoptr(GError) local = NULL;
@@ -842,6 +797,18 @@ session_from_object (Ctx *ctx, JsonObject *obj, GError **error)
                       session, error) ||
       !check_sweep (ctx, session, error))
     return NULL;
+  /* The Reflectivity page's: a bad one is left out when salvaging. */
+  g_clear_error (&local);
+  if (!xrlab_session_stacks_parse (obj, session, &local))
+    {
+      if (!salvage (ctx))
+        {
+          g_propagate_error (error, g_steal_pointer (&local));
+          return NULL;
+        }
+      xrlab_session_stacks_free (session);
+      warn (ctx, _("%s; the Reflectivity page has its example"), local->message);
+    }
   return g_steal_pointer (&session);
 }
 

@@ -14,12 +14,20 @@
  *                "spacing": "log" },
  *     "plot": { "quantity": "delta", "x_log": true, "y_log": true },
  *     "values": { "energy_eV": 8048 },
- *     "view": { "x": [8.8, 9.2], "y": [1e-6, 2e-5], "pins": [8.979] } }
+ *     "view": { "x": [8.8, 9.2], "y": [1e-6, 2e-5], "pins": [8.979] },
+ *     "stacks": [ { "name": "Rh", "stack": "Rh:12.41~0.3nm", "kind": "reflect",
+ *                   "color": "#1c71d8", "visible": true } ],
+ *     "reflect": { "view": "angles", "energy_keV": "10", "energies_keV": "5:30:500",
+ *                  "angle": "3", "angles": "0:10:500", "angle_unit": "mrad",
+ *                  "polarization": 0, "y_log": true } }
  * In a material only "formula" and "density_g_cm3" are required; "plot",
  * "values" and "view" may be left out, and so may each member of "view"
  * (an axis without limits follows the data). The view is in the sweep's
  * unit (x) and the quantity's display unit (y). Unknown members are errors
- * (they are typos).
+ * (they are typos). "stacks" and "reflect" (the Reflectivity page,
+ * xrlab-session-stacks.c) may be left out too: sessions written before the
+ * page have neither; in a stack only "stack" is required, and the specs are
+ * kept as typed.
  *
  * The text is checked before json-glib parses it (nesting depth, JSON's
  * tokens only, UTF-8); a salvaging load keeps what is sound in a document
@@ -67,6 +75,29 @@ typedef struct {
   gboolean visible;
 } XrlabSessionMaterial;
 
+/* A stack of the Reflectivity page, as typed (valid or not). */
+typedef struct {
+  char *name;
+  char *text;
+  gboolean filter;             /* a filter stack, else a reflectivity stack */
+  guint32 color;               /* 0xRRGGBB */
+  gboolean visible;
+} XrlabSessionStack;
+
+/* The Reflectivity page's controls. */
+typedef struct {
+  int view;                    /* XrlabReflectView (xrlab-reflect-page.h) */
+  char *energy;                /* the specs as typed */
+  char *energies;
+  char *angle;
+  char *angles;
+  gboolean degrees;
+  double polarization;         /* −1 … 1 */
+  gboolean y_log;
+} XrlabSessionReflect;
+
+#define XRLAB_SESSION_MAX_STACKS 64
+
 typedef struct {
   GPtrArray *materials;        /* XrlabSessionMaterial */
   XrlabSweep sweep;
@@ -78,6 +109,10 @@ typedef struct {
   double view_x_min, view_x_max, view_y_min, view_y_max;
   double pins[XRLAB_SESSION_MAX_PINS];
   guint n_pins;
+  /* The Reflectivity page: NULL when the session has none (written before
+   * there was one). */
+  GPtrArray *stacks;           /* XrlabSessionStack */
+  XrlabSessionReflect *reflect;
 } XrlabSession;
 
 /* No materials; 1–30 keV log sweep of 1000 points, δ on log axes, Cu Kα. */
@@ -96,6 +131,26 @@ void xrlab_session_add_material (XrlabSession *session,
                                  double        thickness_um,
                                  guint32       color,
                                  gboolean      visible);
+
+/* Appends a stack (making the list when the session had none). */
+void xrlab_session_add_stack (XrlabSession *session,
+                              const char   *name,
+                              const char   *text,
+                              gboolean      filter,
+                              guint32       color,
+                              gboolean      visible);
+/* The page's example (Rh, Pt, a W/B4C multilayer, a filter stack):
+ * what a session without stacks shows. Sessions compare equal when they
+ * show the same (xrlab_session_equal()): no stacks equal the example, no
+ * controls the defaults. */
+void xrlab_session_add_example_stacks (XrlabSession *session);
+/* The controls, or the defaults when the session has none. */
+const XrlabSessionReflect *xrlab_session_get_reflect (const XrlabSession *session);
+/* An empty list of stacks (a session with the page, but no stack). */
+void xrlab_session_clear_stacks (XrlabSession *session);
+/* The page's controls (replacing any). */
+void xrlab_session_set_reflect (XrlabSession              *session,
+                                const XrlabSessionReflect *reflect);
 
 /* Always valid UTF-8 JSON. */
 char         *xrlab_session_to_json   (const XrlabSession *session,

@@ -243,6 +243,25 @@ action_reset_session (GtkWidget *widget, const char *name, GVariant *param)
 
 /* ---- export -------------------------------------------------------------------------- */
 
+static gboolean
+reflect_shown (XrlabWindow *self)
+{
+  return g_strcmp0 (adw_view_stack_get_visible_child_name (self->view_stack), "reflect") == 0;
+}
+
+static void
+on_page_csv (GObject *source, GAsyncResult *result, gpointer data)
+{
+  GTask *task = data;
+  GError *error = NULL;
+
+  if (xrlab_reflect_page_export_csv_finish (XRLAB_REFLECT_PAGE (source), result, &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+  g_object_unref (task);
+}
+
 void
 xrlab_window_export_csv (XrlabWindow         *self,
                          const char          *path,
@@ -250,7 +269,12 @@ xrlab_window_export_csv (XrlabWindow         *self,
                          gpointer             user_data)
 {
   g_return_if_fail (XRLAB_IS_WINDOW (self));
-  xrlab_window_data_export_csv (self, path, callback, user_data);
+  /* The Reflectivity page exports its own curves. */
+  if (reflect_shown (self))
+    xrlab_reflect_page_export_csv (self->reflect_page, path, on_page_csv,
+                                   g_task_new (self, NULL, callback, user_data));
+  else
+    xrlab_window_data_export_csv (self, path, callback, user_data);
 }
 
 gboolean
@@ -324,7 +348,8 @@ action_export_csv (GtkWidget *widget, const char *name, GVariant *param)
   GtkFileChooserNative *native = make_chooser (self, _("Export Data as CSV"), GTK_FILE_CHOOSER_ACTION_SAVE,
                                                _("_Export"), csv_chosen);
 
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (native), "xrlab-optical-constants.csv");
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (native), reflect_shown (self) ? "xrlab-reflectivity.csv"
+                                                                                : "xrlab-optical-constants.csv");
   add_filter (native, _("CSV files"), "*.csv", "text/csv");
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (native));
 }
@@ -439,7 +464,8 @@ on_material_removed (XrlabMaterialList *list,
 void
 xrlab_window_actions_update (XrlabWindow *self)
 {
-  gboolean any = g_list_model_get_n_items (G_LIST_MODEL (self->materials)) > 0;
+  /* The Reflectivity page needs no material. */
+  gboolean any = g_list_model_get_n_items (G_LIST_MODEL (self->materials)) > 0 || reflect_shown (self);
 
   /* Without materials: the empty state, with its Add button. */
   gtk_stack_set_visible_child_name (self->content_stack, any ? "pages" : "empty");

@@ -7,10 +7,22 @@
 
 #include "xrlab-window-private.h"
 
+#include <math.h>
+
 #include <glib/gi18n-lib.h>
 
 #include "xrlab-export-dialog.h"
 #include "xrlab-util.h"
+
+/* The view the plot export writes: the optics plot, or the Reflectivity
+ * page's plot or map. */
+static GtkWidget *
+export_view (XrlabWindow *self)
+{
+  if (g_strcmp0 (adw_view_stack_get_visible_child_name (self->view_stack), "reflect") == 0)
+    return xrlab_reflect_page_get_shown_view (self->reflect_page);
+  return GTK_WIDGET (self->plot);
+}
 
 gboolean
 xrlab_window_export_plot_file (XrlabWindow     *self,
@@ -26,6 +38,9 @@ xrlab_window_export_plot_file (XrlabWindow     *self,
   xrlab_window_data_flush (self);
   light = g_settings_get_boolean (self->settings, "export-light");
   /* What is asked for is what is written: a PNG of width x height pixels. */
+  if (export_view (self) != GTK_WIDGET (self->plot))
+    return xrlab_reflect_page_export (self->reflect_page, path, format, width, height, 1.0,
+                                      light ? FALSE : xrlab_plot_get_dark (self->plot), error);
   return xrlab_plot_export (self->plot, path, format, width, height, 1.0,
                             light ? FALSE : xrlab_plot_get_dark (self->plot), error);
 }
@@ -38,7 +53,13 @@ xrlab_window_export_figure (XrlabWindow           *self,
 {
   g_return_val_if_fail (XRLAB_IS_WINDOW (self), FALSE);
   xrlab_window_data_flush (self);
-  return xrlab_plot_export_figure (self->plot, path, figure, error);
+  if (XRLAB_IS_MAP_VIEW (export_view (self)))
+    /* A map: the page and its resolution (its own type and lines). */
+    return xrlab_plot_page_check (&figure->page, error) &&
+           xrlab_map_view_export (XRLAB_MAP_VIEW (export_view (self)), path, figure->page.format,
+                                  (int) lround (figure->page.width_pt), (int) lround (figure->page.height_pt),
+                                  figure->page.dpi / 72.0, figure->dark, error);
+  return xrlab_plot_export_figure (XRLAB_PLOT (export_view (self)), path, figure, error);
 }
 
 static void
@@ -62,7 +83,7 @@ xrlab_window_show_export_dialog (XrlabWindow *self)
 
   g_return_val_if_fail (XRLAB_IS_WINDOW (self), NULL);
   xrlab_window_data_flush (self);
-  dialog = xrlab_export_dialog_new (GTK_WINDOW (self), self->plot, self->settings, on_figure_written, self);
+  dialog = xrlab_export_dialog_new (GTK_WINDOW (self), export_view (self), self->settings, on_figure_written, self);
   gtk_window_present (GTK_WINDOW (dialog));
   return dialog;
 }
@@ -83,7 +104,9 @@ xrlab_window_export_pins (XrlabWindow  *self,
   g_autofree char *table = NULL;
 
   g_return_val_if_fail (XRLAB_IS_WINDOW (self), FALSE);
-  table = xrlab_plot_get_pins_table (self->plot, ',');
+  /* The shown plot's (a map has no pins). */
+  if (XRLAB_IS_PLOT (export_view (self)))
+    table = xrlab_plot_get_pins_table (XRLAB_PLOT (export_view (self)), ',');
   if (table == NULL)
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
@@ -143,21 +166,13 @@ on_pins_copied (XrlabPlot *plot, guint n, XrlabWindow *self)
   xrlab_window_toast (self, msg, 3);
 }
 
-static void
-on_plot_view_changed (XrlabPlot *plot, XrlabWindow *self)
-{
-  guint n;
-
-  xrlab_plot_get_pins (plot, &n);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export-pins", n > 0);
-}
-
 void
 xrlab_window_plot_init (XrlabWindow *self)
 {
   g_signal_connect_object (self->plot, "pins-copied", G_CALLBACK (on_pins_copied), self, 0);
-  g_signal_connect_object (self->plot, "view-changed", G_CALLBACK (on_plot_view_changed), self, 0);
-  on_plot_view_changed (self->plot, self);
+  if (self->reflect_page != NULL)
+    g_signal_connect_object (xrlab_reflect_page_get_plot (self->reflect_page), "pins-copied",
+                             G_CALLBACK (on_pins_copied), self, 0);
 }
 
 void

@@ -12,6 +12,7 @@
 
 #include "xrlab-window.h"
 #include "xrlab-engine.h"
+#include "xrlab-reflect-page.h"
 
 G_BEGIN_DECLS
 
@@ -34,6 +35,7 @@ struct _XrlabWindow {
   XrlabPlotControls *plot_controls;
   XrlabPlot *plot;
   XrlabValuesView *values_view;
+  XrlabReflectPage *reflect_page;
   GtkStack *content_stack;      /* the pages, or the empty state */
   GtkRevealer *plot_notice;
   GtkLabel *plot_notice_label;

@@ -30,6 +30,65 @@ rgb_to_rgba (guint32 rgb)
   return (GdkRGBA) { ((rgb >> 16) & 0xff) / 255.0, ((rgb >> 8) & 0xff) / 255.0, (rgb & 0xff) / 255.0, 1.0 };
 }
 
+/* The Reflectivity page into @s, and back. */
+static void
+get_reflect (XrlabWindow *self, XrlabSession *s)
+{
+  GListModel *stacks = G_LIST_MODEL (xrlab_reflect_page_get_stacks (self->reflect_page));
+  XrlabReflectSettings rs;
+  XrlabSessionReflect r;
+
+  for (guint i = 0; i < g_list_model_get_n_items (stacks); i++)
+    {
+      g_autoptr(XrlabStackItem) item = g_list_model_get_item (stacks, i);
+      xrlab_session_add_stack (s, xrlab_stack_item_get_name (item), xrlab_stack_item_get_text (item),
+                               xrlab_stack_item_get_kind (item) == XRLAB_STACK_FILTER,
+                               rgba_to_rgb (xrlab_stack_item_get_color (item)),
+                               xrlab_stack_item_get_visible (item));
+    }
+  if (s->stacks == NULL)
+    xrlab_session_clear_stacks (s);   /* none, not "a session without the page" */
+  xrlab_reflect_page_get_settings (self->reflect_page, &rs);
+  r = (XrlabSessionReflect) { rs.view, rs.energy, rs.energies, rs.angle, rs.angles, rs.degrees,
+                              rs.polarization, rs.y_log };
+  xrlab_session_set_reflect (s, &r);
+  xrlab_reflect_settings_clear (&rs);
+}
+
+static void
+apply_reflect (XrlabWindow *self, const XrlabSession *session)
+{
+  g_autoptr(XrlabSession) example = NULL;
+  const GPtrArray *stacks = session->stacks;
+  const XrlabSessionReflect *r = xrlab_session_get_reflect (session);
+  XrlabReflectSettings rs = { r->view, r->energy, r->energies, r->angle, r->angles, r->degrees,
+                              r->polarization, r->y_log };
+
+  /* A session from before the page shows the page's example. */
+  if (stacks == NULL)
+    {
+      example = xrlab_session_new ();
+      xrlab_session_add_example_stacks (example);
+      stacks = example->stacks;
+    }
+  xrlab_reflect_page_clear (self->reflect_page);
+  for (guint i = 0; i < stacks->len; i++)
+    {
+      const XrlabSessionStack *st = g_ptr_array_index (stacks, i);
+      GdkRGBA color = rgb_to_rgba (st->color);
+      xrlab_reflect_page_add_stack (self->reflect_page, st->name, st->text,
+                                    st->filter ? XRLAB_STACK_FILTER : XRLAB_STACK_REFLECT,
+                                    &color, st->visible);
+    }
+  if (stacks->len > 0)
+    {
+      g_autoptr(XrlabStackItem) first =
+        g_list_model_get_item (G_LIST_MODEL (xrlab_reflect_page_get_stacks (self->reflect_page)), 0);
+      xrlab_reflect_page_select (self->reflect_page, first);
+    }
+  xrlab_reflect_page_set_settings (self->reflect_page, &rs);
+}
+
 XrlabSession *
 xrlab_window_get_session (XrlabWindow *self)
 {
@@ -61,6 +120,7 @@ xrlab_window_get_session (XrlabWindow *self)
     s->n_pins = MIN (n_pins, XRLAB_SESSION_MAX_PINS);
     memcpy (s->pins, pins, s->n_pins * sizeof (double));
   }
+  get_reflect (self, s);
   return s;
 }
 
@@ -96,6 +156,7 @@ xrlab_window_apply_session (XrlabWindow        *self,
   xrlab_plot_set_x_limits (self->plot, session->view_x_min, session->view_x_max);
   xrlab_plot_set_y_limits (self->plot, session->view_y_min, session->view_y_max);
   xrlab_plot_set_pins (self->plot, session->pins, session->n_pins);
+  apply_reflect (self, session);
   self->applying = FALSE;
 
   xrlab_window_data_quantity_changed (self);
@@ -309,6 +370,8 @@ xrlab_window_session_init (XrlabWindow *self,
   g_action_map_add_action (G_ACTION_MAP (self), G_ACTION (previous));
 
   self->autosave_path = xrlab_session_get_autosave_path ();
+  g_signal_connect_object (self->reflect_page, "changed", G_CALLBACK (xrlab_window_session_changed),
+                           self, G_CONNECT_SWAPPED);
   if (restore)
     r = xrlab_session_restore_begin (self->autosave_path);
   if (r != NULL && r->status == XRLAB_SESSION_RESTORE_DONE)
