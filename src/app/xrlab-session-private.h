@@ -3,6 +3,7 @@
  * xrlab-session.c          the document: model, writer, reader
  * xrlab-session-scan.c     the lexical check of the text before json-glib
  * xrlab-session-restore.c  keeping bad files aside, the crash-safe restore
+ * xrlab-session-view.c     the plot's view: copied, compared, written
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -24,6 +25,12 @@ gboolean xrlab_session_scan (const char  *data,
                              char       **repaired,
                              GPtrArray   *warnings,
                              GError     **error);
+
+/* The plot's view (limits and pins) of @session: into @copy; equal in
+ * both (NaN limits alike); ",\n  \"view\": {...}" when it has any. */
+void     xrlab_session_view_copy        (XrlabSession *copy, const XrlabSession *session);
+gboolean xrlab_session_view_equal       (const XrlabSession *a, const XrlabSession *b);
+void     xrlab_session_view_append_json (const XrlabSession *session, GString *s);
 
 /* "line 3, column 12" */
 char *xrlab_session_position (guint line, guint column);

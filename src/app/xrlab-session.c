@@ -42,6 +42,7 @@ xrlab_session_new (void)
   s->x_log = TRUE;
   s->y_log = TRUE;
   s->values_energy_ev = 8048.0;
+  s->view_x_min = s->view_x_max = s->view_y_min = s->view_y_max = NAN;
   return s;
 }
 
@@ -50,9 +51,10 @@ xrlab_session_new_default (void)
 {
   XrlabSession *s = xrlab_session_new ();
 
-  xrlab_session_add_material (s, "Si", "Si", 2.33, 1.0, 0x1c71d8, TRUE);
-  xrlab_session_add_material (s, "SiO₂", "SiO2", 2.2, 1.0, 0xe66100, TRUE);
-  xrlab_session_add_material (s, "Au", "Au", 19.3, 1.0, 0x26a269, TRUE);
+  /* The plot palette's first three colours. */
+  xrlab_session_add_material (s, "Si", "Si", 2.33, 1.0, 0x0072b2, TRUE);
+  xrlab_session_add_material (s, "SiO₂", "SiO2", 2.2, 1.0, 0xe69f00, TRUE);
+  xrlab_session_add_material (s, "Au", "Au", 19.3, 1.0, 0x009e73, TRUE);
   return s;
 }
 
@@ -102,6 +104,7 @@ xrlab_session_copy (const XrlabSession *session)
   copy->x_log = session->x_log;
   copy->y_log = session->y_log;
   copy->values_energy_ev = session->values_energy_ev;
+  xrlab_session_view_copy (copy, session);
   xrlab_session_stacks_copy (copy, session);
   return copy;
 }
@@ -113,7 +116,7 @@ xrlab_session_equal (const XrlabSession *a,
   if (a->materials->len != b->materials->len ||
       !xrlab_sweep_equal (&a->sweep, &b->sweep) ||
       a->quantity != b->quantity || !a->x_log != !b->x_log || !a->y_log != !b->y_log ||
-      a->values_energy_ev != b->values_energy_ev || !xrlab_session_stacks_equal (a, b))
+      a->values_energy_ev != b->values_energy_ev || !xrlab_session_view_equal (a, b) || !xrlab_session_stacks_equal (a, b))
     return FALSE;
   for (guint i = 0; i < a->materials->len; i++)
     {
@@ -184,7 +187,9 @@ xrlab_session_to_json (const XrlabSession *session,
   xrlab_session_stacks_append_json (session, s);
   g_string_append (s, "  \"values\": {\n    \"energy_eV\": ");
   xrlab_json_append_number (s, session->values_energy_ev);
-  g_string_append (s, "\n  }\n}\n");
+  g_string_append (s, "\n  }");
+  xrlab_session_view_append_json (session, s);
+  g_string_append (s, "\n}\n");
 
   if (length != NULL)
     *length = s->len;
@@ -593,6 +598,77 @@ parse_values (Ctx *ctx, JsonObject *obj, XrlabSession *session, GError **error)
   return TRUE;
 }
 
+/* An array of finite numbers at @obj.@member: at most @max into @out. */
+static gboolean
+get_numbers (JsonObject *obj, const char *member, const char *path, double *out, guint max,
+             guint *n_out, GError **error)
+{
+  JsonNode *node = json_object_get_member (obj, member);
+  g_autofree char *p = g_strdup_printf ("%s.%s", path, member);
+  JsonArray *array;
+  guint n;
+
+  *n_out = 0;
+  if (node == NULL)
+    return TRUE;
+  if (!JSON_NODE_HOLDS_ARRAY (node))
+    return wrong_type (error, p, _("an array"), node);
+  array = json_node_get_array (node);
+  n = json_array_get_length (array);
+  if (n > max)
+    return fail (error, p, g_dngettext (GETTEXT_PACKAGE, "%u number; at most %u are allowed",
+                                        "%u numbers; at most %u are allowed", n), n, max);
+  for (guint i = 0; i < n; i++)
+    {
+      JsonNode *v = json_array_get_element (array, i);
+      g_autofree char *pi = g_strdup_printf ("%s[%u]", p, i);
+      if (!is_number (v))
+        return wrong_type (error, pi, _("a number"), v);
+      out[i] = json_node_get_double (v);
+      if (!isfinite (out[i]))
+        return fail (error, pi, _("the number is not finite"));
+    }
+  *n_out = n;
+  return TRUE;
+}
+
+/* All or nothing: a bad view leaves the session's (automatic) one. */
+static gboolean
+parse_view (Ctx *ctx, JsonObject *obj, XrlabSession *session, GError **error)
+{
+  static const char *const allowed[] = { "x", "y", "pins", NULL };
+  double limits[4] = { NAN, NAN, NAN, NAN }, pins[XRLAB_SESSION_MAX_PINS];
+  double range[2];
+  guint n, n_pins;
+
+  if (!check_members (ctx, obj, "view", allowed, error))
+    return FALSE;
+  for (int k = 0; k < 2; k++)
+    {
+      const char *axis = k == 0 ? "x" : "y";
+      if (!get_numbers (obj, axis, "view", range, 2, &n, error))
+        return FALSE;
+      if (n == 0 && json_object_get_member (obj, axis) == NULL)
+        continue;
+      if (n != 2 || !(range[0] < range[1]))
+        {
+          g_autofree char *p = g_strdup_printf ("view.%s", axis);
+          return fail (error, p, _("expected [from, to] with from < to"));
+        }
+      limits[2 * k] = range[0];
+      limits[2 * k + 1] = range[1];
+    }
+  if (!get_numbers (obj, "pins", "view", pins, XRLAB_SESSION_MAX_PINS, &n_pins, error))
+    return FALSE;
+  session->view_x_min = limits[0];
+  session->view_x_max = limits[1];
+  session->view_y_min = limits[2];
+  session->view_y_max = limits[3];
+  memcpy (session->pins, pins, n_pins * sizeof (double));
+  session->n_pins = n_pins;
+  return TRUE;
+}
+
 typedef gboolean (*SectionFunc) (Ctx *ctx, JsonObject *obj, XrlabSession *session, GError **error);
 
 /* One section of the document ("sweep", "plot", "values"): parsed, or when
@@ -693,7 +769,7 @@ static XrlabSession *
 session_from_object (Ctx *ctx, JsonObject *obj, GError **error)
 {
   static const char *const allowed[] = {
-    "format", "version", "materials", "sweep", "plot", "values", "stacks", "reflect", NULL
+    "format", "version", "materials", "sweep", "plot", "values", "view", "stacks", "reflect", NULL
   };
   g_autoptr(XrlabSession) session = NULL;
   g_autoptr(GError) local = NULL;
@@ -716,6 +792,8 @@ session_from_object (Ctx *ctx, JsonObject *obj, GError **error)
       !parse_section (ctx, obj, "plot", FALSE, parse_plot, _("the plot shows δ on logarithmic axes"),
                       session, error) ||
       !parse_section (ctx, obj, "values", FALSE, parse_values, _("the values table is at 8048 eV"),
+                      session, error) ||
+      !parse_section (ctx, obj, "view", FALSE, parse_view, _("the plot follows the data"),
                       session, error) ||
       !check_sweep (ctx, session, error))
     return NULL;

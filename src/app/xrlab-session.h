@@ -14,16 +14,20 @@
  *                "spacing": "log" },
  *     "plot": { "quantity": "delta", "x_log": true, "y_log": true },
  *     "values": { "energy_eV": 8048 },
+ *     "view": { "x": [8.8, 9.2], "y": [1e-6, 2e-5], "pins": [8.979] },
  *     "stacks": [ { "name": "Rh", "stack": "Rh:12.41~0.3nm", "kind": "reflect",
  *                   "color": "#1c71d8", "visible": true } ],
  *     "reflect": { "view": "angles", "energy_keV": "10", "energies_keV": "5:30:500",
  *                  "angle": "3", "angles": "0:10:500", "angle_unit": "mrad",
  *                  "polarization": 0, "y_log": true } }
- * In a material only "formula" and "density_g_cm3" are required; "plot" and
- * "values" may be left out. Unknown members are errors (they are typos).
- * "stacks" and "reflect" (the Reflectivity page, xrlab-session-stacks.c)
- * may be left out too: sessions written before the page have neither; in a
- * stack only "stack" is required, and the specs are kept as typed.
+ * In a material only "formula" and "density_g_cm3" are required; "plot",
+ * "values" and "view" may be left out, and so may each member of "view"
+ * (an axis without limits follows the data). The view is in the sweep's
+ * unit (x) and the quantity's display unit (y). Unknown members are errors
+ * (they are typos). "stacks" and "reflect" (the Reflectivity page,
+ * xrlab-session-stacks.c) may be left out too: sessions written before the
+ * page have neither; in a stack only "stack" is required, and the specs are
+ * kept as typed.
  *
  * The text is checked before json-glib parses it (nesting depth, JSON's
  * tokens only, UTF-8); a salvaging load keeps what is sound in a document
@@ -47,6 +51,7 @@ G_BEGIN_DECLS
 #define XRLAB_SESSION_VERSION  1
 #define XRLAB_SESSION_MAX_MATERIALS 64
 #define XRLAB_SESSION_MAX_BYTES (4 * 1024 * 1024)
+#define XRLAB_SESSION_MAX_PINS 64
 /* Objects and arrays nest at most this deep (a session needs 3). */
 #define XRLAB_SESSION_MAX_DEPTH 64
 
@@ -100,6 +105,10 @@ typedef struct {
   gboolean x_log;
   gboolean y_log;
   double values_energy_ev;
+  /* the plot's view: axis limits (NaN: automatic) and pinned x values */
+  double view_x_min, view_x_max, view_y_min, view_y_max;
+  double pins[XRLAB_SESSION_MAX_PINS];
+  guint n_pins;
   /* The Reflectivity page: NULL when the session has none (written before
    * there was one). */
   GPtrArray *stacks;           /* XrlabSessionStack */

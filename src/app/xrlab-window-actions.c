@@ -1,5 +1,7 @@
 /* xrlab-window-actions.c -- win.* actions: sessions, export, view toggles
  *
+ * The plot's export and pins: xrlab-window-plot.c.
+ *
  * Files are chosen with GtkFileChooserNative, which goes through the file
  * chooser portal inside a Flatpak.
  *
@@ -247,15 +249,6 @@ reflect_shown (XrlabWindow *self)
   return g_strcmp0 (adw_view_stack_get_visible_child_name (self->view_stack), "reflect") == 0;
 }
 
-/* The widget the plot export shows: the optics plot, or the Reflectivity
- * page's plot or map. */
-static GtkWidget *
-export_view (XrlabWindow *self)
-{
-  return reflect_shown (self) ? xrlab_reflect_page_get_shown_view (self->reflect_page)
-                              : GTK_WIDGET (self->plot);
-}
-
 static void
 on_page_csv (GObject *source, GAsyncResult *result, gpointer data)
 {
@@ -291,28 +284,6 @@ xrlab_window_export_csv_finish (XrlabWindow   *self,
 {
   g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
   return g_task_propagate_boolean (G_TASK (result), error);
-}
-
-gboolean
-xrlab_window_export_plot_file (XrlabWindow     *self,
-                               const char      *path,
-                               XrlabPlotFormat  format,
-                               int              width,
-                               int              height,
-                               GError         **error)
-{
-  gboolean light;
-  double scale;
-
-  g_return_val_if_fail (XRLAB_IS_WINDOW (self), FALSE);
-  xrlab_window_data_flush (self);
-  light = g_settings_get_boolean (self->settings, "export-light");
-  scale = g_settings_get_double (self->settings, "export-png-scale");
-  if (reflect_shown (self))
-    return xrlab_reflect_page_export (self->reflect_page, path, format, width, height, scale,
-                                      light ? FALSE : xrlab_plot_get_dark (self->plot), error);
-  return xrlab_plot_export (self->plot, path, format, width, height, scale,
-                            light ? FALSE : xrlab_plot_get_dark (self->plot), error);
 }
 
 static void
@@ -383,83 +354,7 @@ action_export_csv (GtkWidget *widget, const char *name, GVariant *param)
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (native));
 }
 
-static gboolean
-format_from_name (const char *path, XrlabPlotFormat *format)
-{
-  g_autofree char *lower = g_ascii_strdown (path, -1);
-
-  if (g_str_has_suffix (lower, ".png"))
-    *format = XRLAB_PLOT_FORMAT_PNG;
-  else if (g_str_has_suffix (lower, ".svg"))
-    *format = XRLAB_PLOT_FORMAT_SVG;
-  else if (g_str_has_suffix (lower, ".pdf"))
-    *format = XRLAB_PLOT_FORMAT_PDF;
-  else
-    return FALSE;
-  return TRUE;
-}
-
-static void
-plot_chosen (XrlabWindow *self, GtkFileChooser *chooser, GFile *file)
-{
-  g_autofree char *path = g_file_get_path (file);
-  const char *fmt = gtk_file_chooser_get_choice (chooser, "format");
-  const char *size = gtk_file_chooser_get_choice (chooser, "size");
-  static const char *const ext[] = { ".png", ".svg", ".pdf" };
-  XrlabPlotFormat format = XRLAB_PLOT_FORMAT_PNG;
-  g_autoptr(GError) error = NULL;
-  int width = 0, height = 0;
-  gboolean ok;
-
-  if (path == NULL)
-    {
-      xrlab_window_toast (self, _("Plots can only be exported to local files."), 10);
-      return;
-    }
-  /* The file name's extension wins; without one the chosen format applies. */
-  if (!format_from_name (path, &format))
-    {
-      char *with_ext;
-      if (g_strcmp0 (fmt, "svg") == 0)
-        format = XRLAB_PLOT_FORMAT_SVG;
-      else if (g_strcmp0 (fmt, "pdf") == 0)
-        format = XRLAB_PLOT_FORMAT_PDF;
-      with_ext = g_strconcat (path, ext[format], NULL);
-      g_free (path);
-      path = with_ext;
-    }
-  if (size == NULL || g_strcmp0 (size, "window") == 0 ||
-      sscanf (size, "%dx%d", &width, &height) != 2)
-    {
-      width = gtk_widget_get_width (export_view (self));
-      height = gtk_widget_get_height (export_view (self));
-    }
-  ok = xrlab_window_export_plot_file (self, path, format, MAX (width, 120), MAX (height, 90), &error);
-  report_export (self, path, ok, error);
-}
-
-static void
-action_export_plot (GtkWidget *widget, const char *name, GVariant *param)
-{
-  XrlabWindow *self = XRLAB_WINDOW (widget);
-  GtkFileChooserNative *native = make_chooser (self, _("Export Plot"), GTK_FILE_CHOOSER_ACTION_SAVE,
-                                               _("_Export"), plot_chosen);
-  static const char *format_ids[] = { "png", "svg", "pdf", NULL };
-  const char *format_labels[] = { _("PNG image"), _("SVG drawing"), _("PDF document"), NULL };
-  static const char *size_ids[] = { "window", "800x600", "1200x800", "1600x1000", NULL };
-  g_autofree char *window_label = g_strdup_printf (_("As on screen (%d × %d)"),
-                                                   gtk_widget_get_width (export_view (self)),
-                                                   gtk_widget_get_height (export_view (self)));
-  const char *size_labels[] = { window_label, "800 × 600", "1200 × 800", "1600 × 1000", NULL };
-
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (native), "xrlab-plot.png");
-  add_filter (native, _("Images and documents (PNG, SVG, PDF)"), NULL, NULL);
-  gtk_file_chooser_add_choice (GTK_FILE_CHOOSER (native), "format", _("Format"), format_ids, format_labels);
-  gtk_file_chooser_set_choice (GTK_FILE_CHOOSER (native), "format", "png");
-  gtk_file_chooser_add_choice (GTK_FILE_CHOOSER (native), "size", _("Size"), size_ids, size_labels);
-  gtk_file_chooser_set_choice (GTK_FILE_CHOOSER (native), "size", "window");
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (native));
-}
+/* The plot: xrlab-window-plot.c (win.export-plot, win.export-pins). */
 
 /* ---- view ------------------------------------------------------------------------------ */
 
@@ -692,6 +587,7 @@ xrlab_window_actions_init (XrlabWindow *self)
                            self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->material_list, "removed", G_CALLBACK (on_material_removed), self, 0);
   xrlab_window_actions_update (self);
+  xrlab_window_plot_init (self);
 }
 
 /* Called from class_init (xrlab-window.c). */
@@ -706,7 +602,7 @@ xrlab_window_class_install_actions (GtkWidgetClass *widget_class)
                                        "win.toggle-stats", NULL);
   gtk_widget_class_install_action (widget_class, "win.reset-session", NULL, action_reset_session);
   gtk_widget_class_install_action (widget_class, "win.export-csv", NULL, action_export_csv);
-  gtk_widget_class_install_action (widget_class, "win.export-plot", NULL, action_export_plot);
+  xrlab_window_class_install_plot_actions (widget_class);
   gtk_widget_class_install_action (widget_class, "win.add-material", NULL, action_add_material);
   gtk_widget_class_install_action (widget_class, "win.toggle-sidebar", NULL, action_toggle_sidebar);
   gtk_widget_class_install_action (widget_class, "win.edit-sweep", NULL, action_edit_sweep);

@@ -261,19 +261,64 @@ send_grid (XrlabWindow *self)
 
 /* ---- the plot consumer -------------------------------------------------------------- */
 
+/* The view in the sweep's new unit: limits and pins converted (a
+ * wavelength axis runs the other way), as the plot drops them when its
+ * unit changes. */
 static void
 set_axes (XrlabWindow *self, XrlabQuantity quantity, XrlabEnergyUnit unit)
 {
   const XrlabQuantityInfo *info = xrlab_quantity_get_info (quantity);
+  const char *old_name = xrlab_plot_get_x_unit (self->plot);
+  gboolean convert = FALSE, x_fixed;
+  XrlabEnergyUnit old = unit;
+  double x0, x1;
+  guint n_pins;
+  const double *pins;
+  g_autofree double *pins_new = NULL;
+
+  for (int u = XRLAB_ENERGY_UNIT_KEV; u <= XRLAB_ENERGY_UNIT_ANGSTROM; u++)
+    if (g_strcmp0 (old_name, xrlab_energy_unit_get_name ((XrlabEnergyUnit) u)) == 0)
+      {
+        old = (XrlabEnergyUnit) u;
+        convert = old != unit;
+      }
+  x_fixed = xrlab_plot_get_x_limits (self->plot, &x0, &x1);
+  pins = xrlab_plot_get_pins (self->plot, &n_pins);
+  if (convert)
+    {
+      pins_new = g_new (double, n_pins + 1);
+      for (guint i = 0; i < n_pins; i++)
+        pins_new[i] = xrlab_energy_convert (pins[i], old, unit);
+    }
 
   xrlab_plot_set_axes (self->plot,
                        unit == XRLAB_ENERGY_UNIT_ANGSTROM ? _("Wavelength") : _("Photon energy"),
-                       xrlab_energy_unit_get_name (unit), info->symbol, info->display_unit);
+                       xrlab_energy_unit_get_name (unit), xrlab_quantity_get_axis_name (quantity),
+                       info->display_unit);
+  xrlab_plot_set_y_symbol (self->plot, info->symbol);
+  if (convert)
+    {
+      if (x_fixed)
+        {
+          double a = xrlab_energy_convert (x0, old, unit), b = xrlab_energy_convert (x1, old, unit);
+          xrlab_plot_set_x_limits (self->plot, MIN (a, b), MAX (a, b));
+        }
+      if (n_pins > 0)
+        xrlab_plot_set_pins (self->plot, pins_new, n_pins);
+    }
+}
+
+void
+xrlab_window_data_set_axes (XrlabWindow *self, XrlabQuantity quantity, XrlabEnergyUnit unit)
+{
+  set_axes (self, quantity, unit);
 }
 
 /* Absorption edges of the elements in the current (valid) formulas shown,
- * within the sweep, in its unit. Edge energies are constant data (xraylib),
- * looked up here without a round trip to the engine. */
+ * within the sweep, in its unit: K to O shells, so the N and O edges of
+ * soft X-rays are there too; each labelled "Si K", grouped by element, its
+ * priority for a crowded axis from its shell. Edge energies are constant
+ * data (xraylib), looked up here without a round trip to the engine. */
 static void
 update_edges (XrlabWindow *self, const guint *ids, gsize n_ids, const XrlabSweep *sweep)
 {
@@ -293,17 +338,19 @@ update_edges (XrlabWindow *self, const guint *ids, gsize n_ids, const XrlabSweep
       formula = xrlab_formula_parse (xrlab_material_get_formula (m), NULL);
       if (formula == NULL)
         continue;
-      edges = xrlab_presets_get_formula_edges (formula, lo_ev * 1e-3, hi_ev * 1e-3);
+      edges = xrlab_presets_get_formula_shells (formula, lo_ev * 1e-3, hi_ev * 1e-3, XRLAB_SHELL_O7);
       for (guint k = 0; k < edges->len; k++)
         {
-          const XrlabEdgeEnergy *e = &g_array_index (edges, XrlabEdgeEnergy, k);
-          gpointer key = GINT_TO_POINTER (e->z * 16 + (int) e->edge);
+          const XrlabShellEdge *e = &g_array_index (edges, XrlabShellEdge, k);
+          gpointer key = GINT_TO_POINTER (e->z * 32 + e->shell);
           XrlabPlotMarker mk;
           if (g_hash_table_contains (seen, key))
             continue;
           g_hash_table_add (seen, key);
           mk.x = xrlab_energy_from_kev (e->energy_kev, sweep->unit);
-          mk.label = g_strdup_printf ("%s %s", xrlab_element_get_symbol (e->z), xrlab_edge_get_name (e->edge));
+          mk.label = g_strdup_printf ("%s %s", xrlab_element_get_symbol (e->z), xrlab_edges_shell_name (e->shell));
+          mk.group = e->z;
+          mk.priority = xrlab_presets_shell_priority (e->shell);
           g_array_append_val (markers, mk);
         }
     }
@@ -815,6 +862,14 @@ on_plot_rendered (XrlabPlot   *plot,
 }
 
 static void
+on_plot_view_changed (XrlabPlot   *plot,
+                      XrlabWindow *self)
+{
+  if (!self->applying)
+    xrlab_window_session_changed (self);
+}
+
+static void
 on_map (GtkWidget   *widget,
         XrlabWindow *self)
 {
@@ -864,6 +919,7 @@ xrlab_window_data_init (XrlabWindow *self)
   g_signal_connect_object (self->values_view, "notify::energy-ev", G_CALLBACK (on_values_energy_changed), self, 0);
   g_signal_connect_object (self->view_stack, "notify::visible-child-name", G_CALLBACK (on_page_changed), self, 0);
   g_signal_connect_object (self->plot, "rendered", G_CALLBACK (on_plot_rendered), self, 0);
+  g_signal_connect_object (self->plot, "view-changed", G_CALLBACK (on_plot_view_changed), self, 0);
   g_signal_connect (self, "map", G_CALLBACK (on_map), self);
 
   xrlab_plot_set_x_log (self->plot, xrlab_plot_controls_get_x_log (self->plot_controls));

@@ -4,6 +4,7 @@
  * xrlab-window-data.c     the link to the data source: requests and replies
  * xrlab-window-actions.c  win.* actions, file choosers, export
  * xrlab-window-session.c  session snapshot/apply, auto-save and restore
+ * xrlab-window-plot.c     the plot's export dialog and pins
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -80,6 +81,9 @@ void xrlab_window_data_dispose     (XrlabWindow *self);
 void xrlab_window_data_invalidate  (XrlabWindow *self);
 /* The quantity changed: new axis labels, sweep limits, data. */
 void xrlab_window_data_quantity_changed (XrlabWindow *self);
+/* The plot's axes for @quantity over a sweep in @unit (the view
+ * converted to a new unit). */
+void xrlab_window_data_set_axes    (XrlabWindow *self, XrlabQuantity quantity, XrlabEnergyUnit unit);
 /* Runs a pending recompute now (tests, export). */
 void xrlab_window_data_flush       (XrlabWindow *self);
 void xrlab_window_data_export_csv (XrlabWindow *self, const char *path,
@@ -88,6 +92,9 @@ void xrlab_window_data_export_csv (XrlabWindow *self, const char *path,
 void xrlab_window_class_install_actions (GtkWidgetClass *widget_class);
 void xrlab_window_actions_init     (XrlabWindow *self);
 void xrlab_window_actions_update   (XrlabWindow *self);
+
+void xrlab_window_class_install_plot_actions (GtkWidgetClass *widget_class);
+void xrlab_window_plot_init        (XrlabWindow *self);
 
 void xrlab_window_session_init     (XrlabWindow *self, gboolean restore);
 void xrlab_window_session_dispose  (XrlabWindow *self);

@@ -8,6 +8,7 @@
 #include "xrlab-window-private.h"
 
 #include <math.h>
+#include <string.h>
 
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
@@ -111,6 +112,14 @@ xrlab_window_get_session (XrlabWindow *self)
   s->x_log = xrlab_plot_controls_get_x_log (self->plot_controls);
   s->y_log = xrlab_plot_controls_get_y_log (self->plot_controls);
   s->values_energy_ev = xrlab_values_view_get_energy (self->values_view);
+  xrlab_plot_get_x_limits (self->plot, &s->view_x_min, &s->view_x_max);
+  xrlab_plot_get_y_limits (self->plot, &s->view_y_min, &s->view_y_max);
+  {
+    guint n_pins;
+    const double *pins = xrlab_plot_get_pins (self->plot, &n_pins);
+    s->n_pins = MIN (n_pins, XRLAB_SESSION_MAX_PINS);
+    memcpy (s->pins, pins, s->n_pins * sizeof (double));
+  }
   get_reflect (self, s);
   return s;
 }
@@ -142,6 +151,11 @@ xrlab_window_apply_session (XrlabWindow        *self,
   xrlab_plot_controls_set_x_log (self->plot_controls, session->x_log);
   xrlab_plot_controls_set_y_log (self->plot_controls, session->y_log);
   xrlab_values_view_set_energy (self->values_view, session->values_energy_ev);
+  /* The axes first: a change of unit would drop the view. */
+  xrlab_window_data_set_axes (self, session->quantity, session->sweep.unit);
+  xrlab_plot_set_x_limits (self->plot, session->view_x_min, session->view_x_max);
+  xrlab_plot_set_y_limits (self->plot, session->view_y_min, session->view_y_max);
+  xrlab_plot_set_pins (self->plot, session->pins, session->n_pins);
   apply_reflect (self, session);
   self->applying = FALSE;
 

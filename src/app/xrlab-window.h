@@ -8,6 +8,7 @@
 #include <adwaita.h>
 
 #include "xrlab-engine.h"
+#include "xrlab-export-dialog.h"
 #include "xrlab-material-list.h"
 #include "xrlab-plot.h"
 #include "xrlab-plot-controls.h"
@@ -76,12 +77,24 @@ void                xrlab_window_export_csv         (XrlabWindow         *self,
 gboolean            xrlab_window_export_csv_finish  (XrlabWindow   *self,
                                                      GAsyncResult  *result,
                                                      GError       **error);
+/* The plot as @width x @height (PNG pixels, SVG/PDF points), as shown. */
 gboolean            xrlab_window_export_plot_file   (XrlabWindow     *self,
                                                      const char      *path,
                                                      XrlabPlotFormat  format,
                                                      int              width,
                                                      int              height,
                                                      GError         **error);
+/* The plot as a figure of a physical size (the export dialog's choice). */
+gboolean            xrlab_window_export_figure      (XrlabWindow           *self,
+                                                     const char            *path,
+                                                     const XrlabPlotFigure *figure,
+                                                     GError               **error);
+/* The export dialog (win.export-plot), shown. */
+XrlabExportDialog  *xrlab_window_show_export_dialog (XrlabWindow *self);
+/* The pins' values as CSV (win.export-pins). */
+gboolean            xrlab_window_export_pins        (XrlabWindow  *self,
+                                                     const char   *path,
+                                                     GError      **error);
 
 /* The session file last saved to or opened (NULL after a reset or at the
  * start): Ctrl+S saves there, the title shows its name. */

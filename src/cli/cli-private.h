@@ -112,6 +112,9 @@ int xrlab_cli_formula   (int argc, char **argv);
 int xrlab_cli_edges     (int argc, char **argv);
 int xrlab_cli_materials (int argc, char **argv);
 
+/* cli-plot.c: figures with the plot renderer. */
+int xrlab_cli_plot      (int argc, char **argv);
+
 /* cli-reflect.c: mirrors, multilayers, filters and gas paths. */
 int xrlab_cli_reflect (int argc, char **argv);
 int xrlab_cli_filter  (int argc, char **argv);

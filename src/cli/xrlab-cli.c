@@ -22,6 +22,7 @@ static const XrlabCliCommand commands[] = {
   { "formula", N_("Composition, molar mass and electrons of a formula"), xrlab_cli_formula },
   { "edges", N_("Absorption-edge energies of elements"), xrlab_cli_edges },
   { "materials", N_("Preset materials and their densities"), xrlab_cli_materials },
+  { "plot", N_("A figure (PNG, SVG, PDF) of one quantity of several materials"), xrlab_cli_plot },
 
   /* mirrors, multilayers, filters */
   { "reflect", N_("Reflectivity of a mirror or multilayer vs angle and energy"), xrlab_cli_reflect },

@@ -6,6 +6,8 @@
 
 #include "xrlab-material-list.h"
 
+#include "xrlab-plot-palette.h"
+
 #include <string.h>
 
 #include <glib/gi18n-lib.h>
@@ -39,36 +41,32 @@ enum {
 
 static guint signals[N_SIGNALS];
 
-/* Curve colours: GNOME palette hues, distinguishable on white and (lifted by
- * the plot) on dark backgrounds. */
-static const char *const palette[] = {
-  "#1c71d8", "#e66100", "#26a269", "#9141ac", "#c01c28",
-  "#986a44", "#1a8a97", "#c88800", "#c061cb", "#5e5c64",
-};
-
+/* Curve colours: the plot's palette (xrlab-plot-palette.h), colour-blind
+ * safe; the least used one next, so no two materials share a colour until
+ * every one is used. */
 void
 xrlab_material_palette_next (GListModel *store,
                              GdkRGBA    *color)
 {
-  guint uses[G_N_ELEMENTS (palette)] = { 0 };
+  guint uses[XRLAB_PLOT_N_SERIES_COLORS] = { 0 };
   guint n = store != NULL ? g_list_model_get_n_items (store) : 0;
   guint best = 0;
+  XrlabPlotColor c;
 
   for (guint i = 0; i < n; i++)
     {
       g_autoptr(XrlabMaterial) m = g_list_model_get_item (store, i);
-      for (guint p = 0; p < G_N_ELEMENTS (palette); p++)
-        {
-          GdkRGBA c;
-          gdk_rgba_parse (&c, palette[p]);
-          if (gdk_rgba_equal (&c, xrlab_material_get_color (m)))
-            uses[p]++;
-        }
+      const GdkRGBA *rgba = xrlab_material_get_color (m);
+      XrlabPlotColor mc = { rgba->red, rgba->green, rgba->blue, 1.0 };
+      int p = xrlab_plot_palette_series_index (&mc);
+      if (p >= 0)
+        uses[p]++;
     }
-  for (guint p = 1; p < G_N_ELEMENTS (palette); p++)
+  for (guint p = 1; p < XRLAB_PLOT_N_SERIES_COLORS; p++)
     if (uses[p] < uses[best])
       best = p;
-  gdk_rgba_parse (color, palette[best]);
+  c = xrlab_plot_palette_series (best);
+  *color = (GdkRGBA) { (float) c.red, (float) c.green, (float) c.blue, 1.0f };
 }
 
 /* ---- rows ------------------------------------------------------------------------- */
