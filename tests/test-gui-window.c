@@ -128,6 +128,11 @@ test_first_start (void)
 
   /* Absorption edges of the elements present are marked. */
   g_assert_cmpuint (xrlab_plot_get_n_markers (xrlab_window_get_plot (win)), >, 0);
+
+  /* At the default size the sidebar with the materials and the sweep is
+   * shown beside the plot: no other page's width folds it away. */
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (xrlab_window_get_material_list (win))));
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (xrlab_window_get_sweep_controls (win))));
 }
 
 static void
