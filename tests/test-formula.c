@@ -435,6 +435,16 @@ test_zero_atom_formula (void)
     g_assert_nonnull (strstr (error->message, "Part 1 of the mixture"));
   }
 
+  /* parts whose molar masses are ~300 orders apart: the mixture's counts of
+   * the heavy part would be subnormal (found by the fuzz suite) */
+  {
+    g_autoptr(GError) error = NULL;
+    g_autofree char *light = g_strdup_printf ("50wt%% (H1e-300)1e-7 // SiO2");
+    g_assert_null (xrlab_formula_parse (light, &error));
+    g_assert_error (error, XRLAB_FORMULA_ERROR, XRLAB_FORMULA_ERROR_COUNT);
+    g_assert_nonnull (strstr (error->message, "too far apart"));
+  }
+
   /* small but normal counts are fine, and print back to a formula that parses */
   tiny = parse_ok ("(((H)0.0000000001)0.0000000001)0.0000000001");
   g_assert_cmpfloat_with_epsilon (count_of (tiny, "H"), 1e-30, 1e-40);

@@ -868,8 +868,28 @@ parse_into (Parser *p, XrlabFormula **out)
 
   if (!check_counts (p, parts))
     return FALSE;
-  if (out)
-    *out = build_formula (p, parts);
+  {
+    XrlabFormula *f = build_formula (p, parts);
+
+    /* A mixture's counts are scaled by the parts' moles: parts whose molar
+     * masses differ by hundreds of orders of magnitude leave counts too
+     * small to compute with. */
+    for (gsize i = 0; i < f->n_atoms; i++)
+      if (fpclassify (f->counts[i]) != FP_NORMAL || !isfinite (f->molecular_weight))
+        {
+          double c = f->counts[i];
+          const char *symbol = xrlab_element_get_symbol (f->ids[i]);
+          xrlab_formula_unref (f);
+          return fail (p, 0, XRLAB_FORMULA_ERROR_COUNT,
+                       _("The mixture: the count of %s (%g) is too small to compute with; "
+                         "the molar masses of its parts are too far apart"),
+                       symbol, c);
+        }
+    if (out)
+      *out = f;
+    else
+      xrlab_formula_unref (f);
+  }
   return TRUE;
 }
 
