@@ -31,24 +31,27 @@
 typedef struct {
   guint setup;
   XrlabFitJobKind kind;
+  XrlabFitStages stages;            /* what runs (CI: none, see ci_names) */
+  gboolean is2d;                    /* the main stage is 2D (else one spectrum) */
   gsize row;
-  char **ci_names;
+  char **ci_names;                  /* NULL: no confidence intervals */
   double *ci_sigmas;
   gsize n_ci_sigmas;
   /* filled by prepare */
   FitDataset *ds;
-  XrlabModel *model;
+  XrlabModel *model, *bmodel;
   FitStage *seed;                   /* the baseline result, for later stages */
-  FitStage *main;                   /* CI: the result it analyses */
+  FitStage *main_in;                /* CI alone: the result it analyses */
   XrlabFitSetupSpec spec;           /* windows and options (no pointers used) */
   double *sigma;
   gsize n_sigma;
   XrlabFitSigmaKind sigma_kind;
   FitLive *live;
-  /* made by run */
-  XrlabFitflowResult *result;
+  /* made by run, in order; *_done: run to the end */
+  XrlabFitflowResult *base, *main;
   XrlabFitflowSbs *sbs;
   XrlabFitCI *ci;
+  gboolean base_done, sbs_done, main_done;
   GError *error;
   double t0;
   double compute_s;
@@ -63,11 +66,13 @@ job_payload_free (gpointer data)
   g_free (p->ci_sigmas);
   g_clear_pointer (&p->ds, xrlab_fit_dataset_unref);
   g_clear_pointer (&p->model, xrlab_model_free);
+  g_clear_pointer (&p->bmodel, xrlab_model_free);
   g_clear_pointer (&p->seed, xrlab_fit_stage_unref);
-  g_clear_pointer (&p->main, xrlab_fit_stage_unref);
+  g_clear_pointer (&p->main_in, xrlab_fit_stage_unref);
   g_free (p->sigma);
   g_clear_pointer (&p->live, xrlab_fit_live_unref);
-  g_clear_pointer (&p->result, xrlab_fitflow_result_free);
+  g_clear_pointer (&p->base, xrlab_fitflow_result_free);
+  g_clear_pointer (&p->main, xrlab_fitflow_result_free);
   g_clear_pointer (&p->sbs, xrlab_fitflow_sbs_free);
   g_clear_pointer (&p->ci, xrlab_fit_ci_free);
   g_clear_error (&p->error);
@@ -75,21 +80,9 @@ job_payload_free (gpointer data)
 }
 
 static XrlabFitflowStage
-job_stage (XrlabFitJobKind kind)
+main_stage (const JobPayload *p)
 {
-  switch (kind)
-    {
-    case XRLAB_FIT_JOB_BASELINE:
-      return XRLAB_FITFLOW_STAGE_BASELINE;
-    case XRLAB_FIT_JOB_SBS:
-      return XRLAB_FITFLOW_STAGE_SBS;
-    case XRLAB_FIT_JOB_SPECTRUM:
-      return XRLAB_FITFLOW_STAGE_SPECTRUM;
-    case XRLAB_FIT_JOB_2D:
-    case XRLAB_FIT_JOB_CI:
-    default:
-      return XRLAB_FITFLOW_STAGE_2D;
-    }
+  return p->is2d ? XRLAB_FITFLOW_STAGE_2D : XRLAB_FITFLOW_STAGE_SPECTRUM;
 }
 
 /* ---- progress ---------------------------------------------------------------- */
@@ -155,23 +148,40 @@ fail (XrlabRequest *req, GError *error)
   return FALSE;
 }
 
-/* What the stage of @p needs from @setup; FALSE (answered) when it cannot
+/* Confidence intervals need a converged fit with valid errors. */
+static gboolean
+ci_possible (const XrlabFitflowResult *main, GError **error)
+{
+  if (main != NULL && main->fit->converged && main->fit->errors_valid)
+    return TRUE;
+  g_set_error (error, XRLAB_ENGINE_FIT_ERROR, XRLAB_ENGINE_FIT_ERROR_NOT_READY,
+               _("Confidence intervals need a fit that converged to a minimum with valid "
+                 "errors (%s)"), main ? main->fit->message : _("no 2D or spectrum fit has run"));
+  return FALSE;
+}
+
+/* What the stages of @p need from @setup; FALSE (answered) when they cannot
  * run. */
 static gboolean
 job_take_inputs (FitSetup *setup, JobPayload *p, XrlabRequest *req)
 {
-  const gboolean base = p->kind == XRLAB_FIT_JOB_BASELINE;
-  const XrlabModel *m = base ? setup->bmodel : setup->model;
+  const gboolean base = (p->stages & XRLAB_FIT_STAGES_BASELINE) != 0;
   g_autoptr(XrlabModel) start = NULL;
   GError *error = NULL;
 
-  if (m == NULL)
+  if (base && setup->bmodel == NULL)
     return fail (req, g_error_new (XRLAB_ENGINE_FIT_ERROR, XRLAB_ENGINE_FIT_ERROR_NOT_READY,
                                    _("The fit setup has no baseline model")));
-  start = xrlab_fitflow_seeded_model (setup->flow, job_stage (p->kind), m, &error);
+  /* the model the first fit starts from, for the previews */
+  start = base ? xrlab_model_copy (setup->bmodel)
+               : xrlab_fitflow_seeded_model (setup->flow, p->stages & XRLAB_FIT_STAGES_SBS
+                                                            ? XRLAB_FITFLOW_STAGE_SBS
+                                                            : main_stage (p),
+                                             setup->model, &error);
   if (start == NULL)
     return fail (req, error);
-  p->model = xrlab_model_copy (m);
+  p->model = xrlab_model_copy (setup->model);
+  p->bmodel = setup->bmodel ? xrlab_model_copy (setup->bmodel) : NULL;
   p->ds = xrlab_fit_dataset_ref (setup->ds);
   p->spec = *xrlab_fit_setup_spec (setup);
   p->sigma = g_memdup2 (setup->sigma, setup->n_sigma * sizeof (double));
@@ -180,11 +190,8 @@ job_take_inputs (FitSetup *setup, JobPayload *p, XrlabRequest *req)
   if (!base && xrlab_fit_setup_seeded (setup))
     p->seed = xrlab_fit_stage_ref (setup->stages[FIT_SLOT_BASELINE]);
   p->live = xrlab_fit_live_new (base ? XRLAB_FIT_MODEL_BASELINE : XRLAB_FIT_MODEL_MAIN, start);
-  if (p->kind != XRLAB_FIT_JOB_SBS)
-    {
-      g_clear_pointer (&setup->live, xrlab_fit_live_unref);
-      setup->live = xrlab_fit_live_ref (p->live);
-    }
+  g_clear_pointer (&setup->live, xrlab_fit_live_unref);
+  setup->live = xrlab_fit_live_ref (p->live);
   return TRUE;
 }
 
@@ -194,25 +201,20 @@ job_prepare (XrlabEngineWorker *worker, gpointer state, XrlabRequest *req)
   JobPayload *p = req->payload;
   GError *error = NULL;
   FitSetup *setup = xrlab_fit_state_ready_setup (state, p->setup, &error);
-  const FitStage *main;
 
   if (setup == NULL)
     return fail (req, error);
+  p->is2d = p->kind == XRLAB_FIT_JOB_2D
+            || (p->kind == XRLAB_FIT_JOB_WORKFLOW && setup->ds->time != NULL);
   if (p->kind == XRLAB_FIT_JOB_CI)
     {
-      main = setup->stages[FIT_SLOT_MAIN];
-      if (main == NULL || !main->complete || !main->result->fit->converged
-          || !main->result->fit->errors_valid)
-        return fail (req, g_error_new (XRLAB_ENGINE_FIT_ERROR, XRLAB_ENGINE_FIT_ERROR_NOT_READY,
-                                       _("Confidence intervals need a fit that converged to a "
-                                         "minimum with valid errors (%s)"),
-                                       main ? main->result->fit->message
-                                            : _("no 2D or spectrum fit has run")));
-      p->main = xrlab_fit_stage_ref (setup->stages[FIT_SLOT_MAIN]);
-      setup->stats.n_jobs++;
-      return TRUE;
+      const FitStage *main = setup->stages[FIT_SLOT_MAIN];
+
+      if (!ci_possible (main && main->complete ? main->result : NULL, &error))
+        return fail (req, error);
+      p->main_in = xrlab_fit_stage_ref (setup->stages[FIT_SLOT_MAIN]);
     }
-  if (!job_take_inputs (setup, p, req))
+  else if (!job_take_inputs (setup, p, req))
     return FALSE;
   setup->stats.n_jobs++;
   return TRUE;
@@ -247,6 +249,58 @@ job_flow (XrlabRequest *req, GError **error)
   return g_steal_pointer (&flow);
 }
 
+/* Every check of the workflow's stages before any fit (the later stages
+ * pinned by the names of the baseline model still to run). */
+static gboolean
+job_check (JobPayload *p, XrlabFitflow *flow, GError **error)
+{
+  const XrlabModel *names = (p->stages & XRLAB_FIT_STAGES_BASELINE) ? p->bmodel : NULL;
+
+  return (!(p->stages & XRLAB_FIT_STAGES_BASELINE)
+          || xrlab_fitflow_check (flow, XRLAB_FITFLOW_STAGE_BASELINE, p->bmodel, p->spec.b0,
+                                  p->spec.b1, 0, NULL, error))
+         && (!(p->stages & XRLAB_FIT_STAGES_SBS)
+             || xrlab_fitflow_check (flow, XRLAB_FITFLOW_STAGE_SBS, p->model, NAN, NAN, 0,
+                                     names, error))
+         && (!(p->stages & XRLAB_FIT_STAGES_MAIN)
+             || xrlab_fitflow_check (flow, main_stage (p), p->model, NAN, NAN, p->row, names,
+                                     error));
+}
+
+/* The stages in order, each from the ones before (the baseline result
+ * seeds @flow); stops at the first failure or cancellation. */
+static void
+job_stages (JobPayload *p, XrlabFitflow *flow, GCancellable *cancellable)
+{
+  gboolean ok = TRUE;
+
+  if (p->kind == XRLAB_FIT_JOB_WORKFLOW && !job_check (p, flow, &p->error))
+    return;
+  if (p->stages & XRLAB_FIT_STAGES_BASELINE)
+    {
+      xrlab_fit_live_restart (p->live, XRLAB_FIT_MODEL_BASELINE, p->bmodel);
+      ok = p->base_done = xrlab_fitflow_fit_baseline (flow, p->bmodel, p->spec.b0, p->spec.b1,
+                                                      cancellable, &p->base, &p->error);
+    }
+  if (ok && (p->stages & XRLAB_FIT_STAGES_SBS))
+    ok = p->sbs_done = xrlab_fitflow_fit_sbs (flow, p->model, cancellable, &p->sbs, &p->error);
+  if (ok && (p->stages & XRLAB_FIT_STAGES_MAIN))
+    {
+      g_autoptr(XrlabModel) start = xrlab_fitflow_seeded_model (flow, main_stage (p), p->model,
+                                                                NULL);
+      if (start != NULL)
+        xrlab_fit_live_restart (p->live, XRLAB_FIT_MODEL_MAIN, start);
+      ok = p->main_done = p->is2d
+             ? xrlab_fitflow_fit_2d (flow, p->model, cancellable, &p->main, &p->error)
+             : xrlab_fitflow_fit_spectrum (flow, p->model, p->row, cancellable, &p->main,
+                                           &p->error);
+    }
+  if (ok && p->ci_names != NULL && ci_possible (p->main, &p->error))
+    p->ci = xrlab_fitflow_conf_interval (p->main, (const char *const *) p->ci_names,
+                                         g_strv_length (p->ci_names), p->ci_sigmas,
+                                         p->n_ci_sigmas, cancellable, &p->error);
+}
+
 /* On the lane: touches only the payload (and its FitLive). */
 static void
 job_run (XrlabRequest *req, GCancellable *cancellable)
@@ -256,97 +310,75 @@ job_run (XrlabRequest *req, GCancellable *cancellable)
 
   p->t0 = xrlab_now ();
   if (p->kind == XRLAB_FIT_JOB_CI)
-    {
-      p->ci = xrlab_fitflow_conf_interval (p->main->result, (const char *const *) p->ci_names,
-                                           g_strv_length (p->ci_names), p->ci_sigmas,
-                                           p->n_ci_sigmas, cancellable, &p->error);
-      p->compute_s = xrlab_now () - p->t0;
-      return;
-    }
-  flow = job_flow (req, &p->error);
-  if (flow == NULL)
-    return;
-  switch (p->kind)
-    {
-    case XRLAB_FIT_JOB_BASELINE:
-      xrlab_fitflow_fit_baseline (flow, p->model, p->spec.b0, p->spec.b1, cancellable,
-                                  &p->result, &p->error);
-      break;
-    case XRLAB_FIT_JOB_SBS:
-      xrlab_fitflow_fit_sbs (flow, p->model, cancellable, &p->sbs, &p->error);
-      break;
-    case XRLAB_FIT_JOB_SPECTRUM:
-      xrlab_fitflow_fit_spectrum (flow, p->model, p->row, cancellable, &p->result, &p->error);
-      break;
-    case XRLAB_FIT_JOB_2D:
-    default:
-      xrlab_fitflow_fit_2d (flow, p->model, cancellable, &p->result, &p->error);
-      break;
-    }
+    p->ci = xrlab_fitflow_conf_interval (p->main_in->result, (const char *const *) p->ci_names,
+                                         g_strv_length (p->ci_names), p->ci_sigmas,
+                                         p->n_ci_sigmas, cancellable, &p->error);
+  else if ((flow = job_flow (req, &p->error)) != NULL)
+    job_stages (p, flow, cancellable);
   p->compute_s = xrlab_now () - p->t0;
 }
 
 static FitStage *
-stage_new (FitSlot slot, JobPayload *p)
+stage_new (FitSlot slot, gboolean complete, FitDataset *ds)
 {
   FitStage *st = g_new0 (FitStage, 1);
 
   g_atomic_ref_count_init (&st->ref);
   st->slot = slot;
-  st->complete = p->error == NULL;
-  st->result = g_steal_pointer (&p->result);
-  st->sbs = g_steal_pointer (&p->sbs);
-  st->ci = g_steal_pointer (&p->ci);
-  if (st->ci)
-    st->ci_names = g_strdupv (p->ci_names);
-  st->ds = p->ds ? xrlab_fit_dataset_ref (p->ds) : NULL;
+  st->complete = complete;
+  st->ds = ds ? xrlab_fit_dataset_ref (ds) : NULL;
   return st;
 }
 
-/* The job's results become the setup's. */
+/* A baseline result becomes the setup's: the later stages' results go,
+ * the models start where the later stages start them. */
+static void
+keep_baseline (FitSetup *setup, JobPayload *p)
+{
+  FitStage *st = stage_new (FIT_SLOT_BASELINE, p->base_done, p->ds);
+  g_autoptr(XrlabModel) seeded = NULL;
+
+  st->result = g_steal_pointer (&p->base);
+  xrlab_fit_setup_set_stage (setup, FIT_SLOT_BASELINE, st);
+  for (int s = FIT_SLOT_SBS; s < FIT_N_SLOTS; s++)
+    xrlab_fit_setup_set_stage (setup, s, NULL);
+  xrlab_fit_setup_take_values (setup, XRLAB_FIT_MODEL_BASELINE, st->result->model);
+  if (!st->complete)
+    return;
+  xrlab_fitflow_set_seed (setup->flow, st->result);
+  seeded = xrlab_fitflow_seeded_model (setup->flow, setup->ds->time ? XRLAB_FITFLOW_STAGE_2D
+                                                                    : XRLAB_FITFLOW_STAGE_SPECTRUM,
+                                       setup->model, NULL);
+  xrlab_fit_setup_take_values (setup, XRLAB_FIT_MODEL_MAIN, seeded);
+  setup->recheck = TRUE;
+}
+
+/* What the job made becomes the setup's, in the order it was made. */
 static void
 job_keep (FitSetup *setup, JobPayload *p)
 {
-  switch (p->kind)
+  if (p->base != NULL)
+    keep_baseline (setup, p);
+  if (p->sbs != NULL)
     {
-    case XRLAB_FIT_JOB_BASELINE:
-      {
-        FitStage *st = stage_new (FIT_SLOT_BASELINE, p);
-        g_autoptr(XrlabModel) seeded = NULL;
-
-        xrlab_fit_setup_set_stage (setup, FIT_SLOT_BASELINE, st);
-        for (int s = FIT_SLOT_SBS; s < FIT_N_SLOTS; s++)
-          xrlab_fit_setup_set_stage (setup, s, NULL);
-        xrlab_fit_setup_take_values (setup, XRLAB_FIT_MODEL_BASELINE, st->result->model);
-        if (!st->complete)
-          break;
-        /* the model now starts where the later stages start it */
-        xrlab_fitflow_set_seed (setup->flow, st->result);
-        seeded = xrlab_fitflow_seeded_model (setup->flow, setup->ds->time
-                                                          ? XRLAB_FITFLOW_STAGE_2D
-                                                          : XRLAB_FITFLOW_STAGE_SPECTRUM,
-                                             setup->model, NULL);
-        xrlab_fit_setup_take_values (setup, XRLAB_FIT_MODEL_MAIN, seeded);
-        setup->recheck = TRUE;
-      }
-      break;
-    case XRLAB_FIT_JOB_SBS:
-      xrlab_fit_setup_set_stage (setup, FIT_SLOT_SBS, stage_new (FIT_SLOT_SBS, p));
-      break;
-    case XRLAB_FIT_JOB_CI:
-      xrlab_fit_setup_set_stage (setup, FIT_SLOT_CI, stage_new (FIT_SLOT_CI, p));
-      break;
-    case XRLAB_FIT_JOB_2D:
-    case XRLAB_FIT_JOB_SPECTRUM:
-    default:
-      {
-        FitStage *st = stage_new (FIT_SLOT_MAIN, p);
-
-        xrlab_fit_setup_set_stage (setup, FIT_SLOT_MAIN, st);
-        xrlab_fit_setup_set_stage (setup, FIT_SLOT_CI, NULL);
-        xrlab_fit_setup_take_values (setup, XRLAB_FIT_MODEL_MAIN, st->result->model);
-      }
-      break;
+      FitStage *st = stage_new (FIT_SLOT_SBS, p->sbs_done, p->ds);
+      st->sbs = g_steal_pointer (&p->sbs);
+      xrlab_fit_setup_set_stage (setup, FIT_SLOT_SBS, st);
+    }
+  if (p->main != NULL)
+    {
+      FitStage *st = stage_new (FIT_SLOT_MAIN, p->main_done, p->ds);
+      st->result = g_steal_pointer (&p->main);
+      xrlab_fit_setup_set_stage (setup, FIT_SLOT_MAIN, st);
+      xrlab_fit_setup_set_stage (setup, FIT_SLOT_CI, NULL);
+      xrlab_fit_setup_take_values (setup, XRLAB_FIT_MODEL_MAIN, st->result->model);
+    }
+  if (p->ci != NULL)
+    {
+      FitStage *st = stage_new (FIT_SLOT_CI, TRUE, NULL);
+      st->ci = g_steal_pointer (&p->ci);
+      st->ci_names = g_strdupv (p->ci_names);
+      xrlab_fit_setup_set_stage (setup, FIT_SLOT_CI, st);
     }
 }
 
@@ -356,21 +388,17 @@ job_finish (XrlabEngineWorker *worker, gpointer state, XrlabRequest *req)
   JobPayload *p = req->payload;
   FitSetup *setup = xrlab_fit_state_setup (state, p->setup, NULL);
   XrlabEngineStats delta = { .n_requests = 1, .compute_s = p->compute_s };
-  gboolean cancelled = g_error_matches (p->error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
 
   xrlab_engine_shared_account (req->shared, req->consumer, &delta);
-  if (setup != NULL && setup->live == p->live)
-    g_clear_pointer (&setup->live, xrlab_fit_live_unref);
-  if (setup != NULL && (p->error == NULL || cancelled) && (p->result || p->sbs || p->ci))
-    job_keep (setup, p);
-  else if (setup != NULL)
+  if (setup != NULL)
     {
-      /* back to the setup's own values */
+      if (p->live != NULL && setup->live == p->live)
+        g_clear_pointer (&setup->live, xrlab_fit_live_unref);
       xrlab_fit_preview_values_changed (setup, XRLAB_FIT_MODEL_MAIN);
       xrlab_fit_preview_values_changed (setup, XRLAB_FIT_MODEL_BASELINE);
+      job_keep (setup, p);
+      xrlab_fit_setup_commit (setup);
     }
-  if (setup != NULL)
-    xrlab_fit_setup_commit (setup);
   if (p->error != NULL)
     xrlab_request_return_error (req, g_steal_pointer (&p->error));
   else
@@ -407,7 +435,27 @@ xrlab_engine_fit_run_async (XrlabEngine            *self,
   p->setup = setup;
   p->kind = job->kind;
   p->row = job->row;
-  if (job->kind == XRLAB_FIT_JOB_CI)
+  switch (job->kind)
+    {
+    case XRLAB_FIT_JOB_BASELINE:
+      p->stages = XRLAB_FIT_STAGES_BASELINE;
+      break;
+    case XRLAB_FIT_JOB_SBS:
+      p->stages = XRLAB_FIT_STAGES_SBS;
+      break;
+    case XRLAB_FIT_JOB_2D:
+    case XRLAB_FIT_JOB_SPECTRUM:
+      p->stages = XRLAB_FIT_STAGES_MAIN;
+      break;
+    case XRLAB_FIT_JOB_WORKFLOW:
+      p->stages = job->stages;
+      break;
+    case XRLAB_FIT_JOB_CI:
+    default:
+      break;
+    }
+  if ((job->kind == XRLAB_FIT_JOB_CI || job->kind == XRLAB_FIT_JOB_WORKFLOW)
+      && job->n_ci_names > 0)
     {
       p->ci_names = g_new0 (char *, job->n_ci_names + 1);
       for (gsize i = 0; i < job->n_ci_names; i++)
@@ -415,6 +463,8 @@ xrlab_engine_fit_run_async (XrlabEngine            *self,
       p->ci_sigmas = g_memdup2 (job->ci_sigmas, job->n_ci_sigmas * sizeof (double));
       p->n_ci_sigmas = job->ci_sigmas ? job->n_ci_sigmas : 0;
     }
+  else if (job->kind == XRLAB_FIT_JOB_CI)
+    p->ci_names = g_new0 (char *, 1);
   req = xrlab_request_new (self, &job_kind, p, xrlab_engine_fit_run_async, cancellable,
                            callback, user_data);
   xrlab_request_set_consumer (req, "fit");

@@ -103,11 +103,21 @@ preview_follow_live (FitSetup *setup, XrlabFitModelRole role)
   FitLive *live = setup->live;
   gsize n_params;
 
-  if (live == NULL || live->role != role || pv->plan == NULL)
+  gboolean follows;
+
+  if (live == NULL || pv->plan == NULL)
     return FALSE;
   n_params = xrlab_plan_n_params (pv->plan);
   g_mutex_lock (&live->lock);
-  if (live->serial != pv->live_serial && live->n_start == n_params)
+  follows = live->role == role && live->n_start == n_params;
+  if (!follows && pv->live_serial != 0)
+    {
+      /* the job fits the other model now: back to this one's values */
+      g_mutex_unlock (&live->lock);
+      xrlab_fit_preview_values_changed (setup, role);
+      return FALSE;
+    }
+  if (follows && live->serial != pv->live_serial)
     {
       for (gsize k = 0; k < pv->n_theta; k++)
         {
@@ -123,7 +133,7 @@ preview_follow_live (FitSetup *setup, XrlabFitModelRole role)
       pv->map_valid = FALSE;
     }
   g_mutex_unlock (&live->lock);
-  return TRUE;
+  return follows;
 }
 
 /* The whole model map, computed when it is not kept. */

@@ -93,6 +93,8 @@ typedef struct {
 } FitLive;
 
 FitLive *xrlab_fit_live_new   (XrlabFitModelRole role, const XrlabModel *start);
+/* The next stage of a job: another model, its start values, no θ yet. */
+void     xrlab_fit_live_restart (FitLive *live, XrlabFitModelRole role, const XrlabModel *start);
 FitLive *xrlab_fit_live_ref   (FitLive *live);
 void     xrlab_fit_live_unref (FitLive *live);
 void     xrlab_fit_live_post  (FitLive *live, const char *const *names, const double *theta,

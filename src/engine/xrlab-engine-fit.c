@@ -701,15 +701,12 @@ xrlab_fit_stage_unref (FitStage *st)
 
 /* ---- live parameters -------------------------------------------------------------- */
 
-FitLive *
-xrlab_fit_live_new (XrlabFitModelRole role, const XrlabModel *start)
+static void
+live_set_start (FitLive *live, XrlabFitModelRole role, const XrlabModel *start)
 {
-  FitLive *live = g_new0 (FitLive, 1);
-
-  g_atomic_ref_count_init (&live->ref);
-  g_mutex_init (&live->lock);
   live->role = role;
   live->n_start = xrlab_model_n_params (start);
+  g_free (live->start);
   live->start = g_new (double, MAX (live->n_start, 1));
   for (gsize i = 0; i < live->n_start; i++)
     {
@@ -717,7 +714,29 @@ xrlab_fit_live_new (XrlabFitModelRole role, const XrlabModel *start)
       xrlab_model_get_param (start, i, &info);
       live->start[i] = info.value;
     }
+  g_clear_pointer (&live->names, g_strfreev);
+  g_clear_pointer (&live->theta, g_free);
+  live->p = 0;
+  live->serial++;
+}
+
+FitLive *
+xrlab_fit_live_new (XrlabFitModelRole role, const XrlabModel *start)
+{
+  FitLive *live = g_new0 (FitLive, 1);
+
+  g_atomic_ref_count_init (&live->ref);
+  g_mutex_init (&live->lock);
+  live_set_start (live, role, start);
   return live;
+}
+
+void
+xrlab_fit_live_restart (FitLive *live, XrlabFitModelRole role, const XrlabModel *start)
+{
+  g_mutex_lock (&live->lock);
+  live_set_start (live, role, start);
+  g_mutex_unlock (&live->lock);
 }
 
 FitLive *

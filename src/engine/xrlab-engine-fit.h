@@ -421,20 +421,28 @@ typedef enum {
   XRLAB_FIT_JOB_2D,
   XRLAB_FIT_JOB_SPECTRUM,         /* one data row with the model (1D data: row 0) */
   XRLAB_FIT_JOB_CI,               /* confidence intervals on the 2D or spectrum result */
+  /* The workflow of xrlab-cli fit in one job: every stage of @stages
+   * checked first (xrlab_engine_fit_check_async()), then the baseline, slice
+   * by slice, the main fit (2D, or the spectrum of a single spectrum) and,
+   * with @ci_names, the confidence intervals of the main fit, each starting
+   * from the ones before; it stops at the first failure, keeping the results
+   * of the stages done. */
+  XRLAB_FIT_JOB_WORKFLOW,
 } XrlabFitJobKind;
 
 typedef struct {
   XrlabFitJobKind kind;
   gsize row;                      /* SPECTRUM */
-  const char *const *ci_names;    /* CI: fitted parameters */
+  XrlabFitStages stages;          /* WORKFLOW */
+  const char *const *ci_names;    /* CI, WORKFLOW: fitted parameters */
   gsize n_ci_names;
-  const double *ci_sigmas;        /* CI: NULL for 1, 2, 3 */
+  const double *ci_sigmas;        /* NULL for 1, 2, 3 */
   gsize n_ci_sigmas;
 } XrlabFitJobSpec;
 
 typedef struct {
   XrlabFitJobKind job;
-  XrlabFitflowStage stage;
+  XrlabFitflowStage stage;        /* of the running fit (CI: the main fit's) */
   guint iteration;                /* of a fit (0: the start) */
   double chi2;                    /* NaN for slice by slice and CIs */
   guint slices_done, n_slices;    /* slice by slice */
