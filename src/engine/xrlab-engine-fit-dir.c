@@ -77,12 +77,19 @@ xrlab_fit_write_hook_step (const char *step)
 
 /* ---- small helpers ------------------------------------------------------------ */
 
+/* A file of a result set, or a temporary file of a writer of one
+ * (".NAME.XXXXXX", xrlab_write_file_atomic()): never kept as the user's. */
 static gboolean
 is_result_name (const char *name)
 {
   for (const char *const *n = xrlab_fit_result_names; *n; n++)
-    if (strcmp (*n, name) == 0)
-      return TRUE;
+    {
+      gsize len = strlen (*n);
+
+      if (strcmp (*n, name) == 0
+          || (name[0] == '.' && strncmp (name + 1, *n, len) == 0 && name[1 + len] == '.'))
+        return TRUE;
+    }
   return FALSE;
 }
 
