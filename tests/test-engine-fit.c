@@ -16,6 +16,7 @@
 #include <glib/gstdio.h>
 
 #include "xrlab-engine-fit-private.h"
+#include "xrlab-h5.h"
 #include "xrlab-init.h"
 #include "xrlab-simulate.h"
 #include "xrlab-util.h"
@@ -695,6 +696,119 @@ test_workflow (void)
   g_assert_cmpuint (stats_of (e, s).n_jobs, ==, 4);
 }
 
+/* ---- sources ------------------------------------------------------------------------- */
+
+static XrlabDatasetInfo *
+open_source (XrlabEngine *e, const XrlabDatasetSource *src, GError **error)
+{
+  Reply r = { 0 };
+  XrlabDatasetInfo *info;
+
+  xrlab_engine_dataset_open_async (e, src, NULL, on_reply, &r);
+  info = xrlab_engine_dataset_open_finish (e, wait_for (&r), error);
+  reply_clear (&r);
+  return info;
+}
+
+static void
+test_sources (void)
+{
+  g_autoptr(XrlabEngine) e = xrlab_engine_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("xrlab-engine-fit-XXXXXX", &error);
+  g_autofree char *sub = g_build_filename (dir, "data", NULL);
+  g_autofree char *dp = g_build_filename (sub, "data.csv", NULL);
+  g_autofree char *ep = g_build_filename (sub, "energy.csv", NULL);
+  g_autofree char *tp = g_build_filename (sub, "time.csv", NULL);
+  g_autofree char *h5 = g_build_filename (dir, "scan.h5", NULL);
+  double m[15], energy[5] = { 5, 4, 3, 2, 1 }, time[3] = { -1, 0, 2 };
+  gsize dims[2] = { 3, 5 }, edims[2] = { 5, 1 }, tdims[2] = { 3, 1 };
+  const char *axes[] = { "time", "energy" };
+  XrlabDatasetFiles files;
+  XrlabDatasetSource src;
+  XrlabH5Writer *w;
+
+  for (int i = 0; i < 15; i++)
+    m[i] = i * 0.5;
+  g_assert_cmpint (g_mkdir (sub, 0755), ==, 0);
+  g_assert_true (xrlab_write_csv_matrix (dp, m, 3, 5, NULL));
+  g_assert_true (g_file_set_contents (ep, "5\n4\n3\n2\n1\n", -1, NULL));
+  g_assert_true (g_file_set_contents (tp, "-1\n0\n2\n", -1, NULL));
+
+  /* trspecfit's folder layout, a descending energy axis */
+  g_assert_true (xrlab_dataset_files_find (dir, &files, &src, &error));
+  {
+    g_autofree XrlabDatasetInfo *info = open_source (e, &src, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (info->n_rows, ==, 3);
+    g_assert_cmpfloat (info->energy_first, ==, 5);
+    g_assert_cmpfloat (info->energy_last, ==, 1);
+    g_assert_cmpfloat (info->time_last, ==, 2);
+    g_assert_cmpfloat (info->data_max, ==, 7);
+  }
+  xrlab_dataset_files_clear (&files);
+
+  /* text in a cell: the file, the line and the column */
+  g_assert_true (g_file_set_contents (dp, "0,1,2,3,4\n5,6,x7,8,9\n1,1,1,1,1\n", -1, NULL));
+  src = (XrlabDatasetSource) { .kind = XRLAB_DATASET_FILES, .data = dp, .energy = ep,
+                               .time = tp };
+  g_assert_null (open_source (e, &src, &error));
+  g_assert_nonnull (strstr (error->message, "data.csv:2: column 3"));
+  g_clear_error (&error);
+  /* a shape that does not fit the axes */
+  g_assert_true (g_file_set_contents (dp, "0,1,2,3\n5,6,7,8\n1,1,1,1\n", -1, NULL));
+  g_assert_null (open_source (e, &src, &error));
+  g_assert_nonnull (strstr (error->message, "data.csv has 4 columns but energy.csv has 5 energies"));
+  g_clear_error (&error);
+
+  /* HDF5 datasets, and the NXdata group of the same file */
+  w = xrlab_h5_writer_new (h5, &error);
+  g_assert_true (xrlab_h5_writer_add_group (w, "/entry/data", "NXdata", &error));
+  g_assert_true (xrlab_h5_writer_set_string (w, "/entry/data", "signal", "counts", &error));
+  g_assert_true (xrlab_h5_writer_set_strings (w, "/entry/data", "axes", axes, 2, &error));
+  g_assert_true (xrlab_h5_writer_add_dataset (w, "/entry/data/counts", m, 2, dims, NULL, &error));
+  g_assert_true (xrlab_h5_writer_add_dataset (w, "/entry/data/time", time, 1, tdims, "ps", &error));
+  g_assert_true (xrlab_h5_writer_add_dataset (w, "/entry/data/energy", energy, 1, edims, "eV",
+                                              &error));
+  g_assert_true (xrlab_h5_writer_commit (w, &error));
+  {
+    g_autofree char *d = g_strconcat (h5, ":/entry/data/counts", NULL);
+    g_autofree char *en = g_strconcat (h5, ":/entry/data/energy", NULL);
+    g_autofree char *t = g_strconcat (h5, ":/entry/data/time", NULL);
+    g_autofree XrlabDatasetInfo *a = NULL, *b = NULL;
+
+    src = (XrlabDatasetSource) { .kind = XRLAB_DATASET_FILES, .data = d, .energy = en,
+                                 .time = t };
+    a = open_source (e, &src, &error);
+    g_assert_no_error (error);
+    src = (XrlabDatasetSource) { .kind = XRLAB_DATASET_NEXUS, .data = h5 };
+    b = open_source (e, &src, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (a->n_rows, ==, 3);
+    g_assert_cmpuint (b->n_rows, ==, 3);
+    g_assert_cmpuint (b->n_energies, ==, 5);
+    g_assert_cmpfloat (b->time_first, ==, -1);
+    g_assert_cmpfloat (a->data_max, ==, b->data_max);
+
+    /* closed: a setup finds it no more */
+    xrlab_engine_dataset_close (e, b->id);
+    {
+      XrlabFitSetupSpec spec;
+      XrlabFitDynamics dyn;
+      Reply r = { 0 };
+
+      expirf_spec (&spec, b->id, &dyn);
+      spec.n_dynamics = 0;
+      xrlab_engine_fit_setup_new_async (e, &spec, NULL, on_reply, &r);
+      g_assert_false (setup_done (e, &r, &error));
+      g_assert_error (error, XRLAB_ENGINE_FIT_ERROR, XRLAB_ENGINE_FIT_ERROR_NO_DATASET);
+      g_clear_error (&error);
+    }
+  }
+  g_unlink (dp), g_unlink (ep), g_unlink (tp), g_unlink (h5);
+  g_rmdir (sub), g_rmdir (dir);
+}
+
 /* ---- the Au 4f workflow, through the service and directly ------------------------- */
 
 static const char *
@@ -844,6 +958,7 @@ main (int argc, char **argv)
   g_test_add_func ("/engine-fit/rebuilds", test_rebuilds);
   g_test_add_func ("/engine-fit/previews", test_previews);
   g_test_add_func ("/engine-fit/setup-errors", test_setup_errors);
+  g_test_add_func ("/engine-fit/sources", test_sources);
   g_test_add_func ("/engine-fit/workflow", test_workflow);
   g_test_add_func ("/engine-fit/cancel", test_cancel);
   g_test_add_func ("/engine-fit/optics-during-fit", test_optics_during_fit);

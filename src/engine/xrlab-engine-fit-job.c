@@ -42,7 +42,7 @@ typedef struct {
   XrlabModel *model, *bmodel;
   FitStage *seed;                   /* the baseline result, for later stages */
   FitStage *main_in;                /* CI alone: the result it analyses */
-  XrlabFitSetupSpec spec;           /* windows and options (no pointers used) */
+  XrlabFitSetupSpec spec;           /* windows and options (no pointers) */
   double *sigma;
   gsize n_sigma;
   XrlabFitSigmaKind sigma_kind;
@@ -183,7 +183,12 @@ job_take_inputs (FitSetup *setup, JobPayload *p, XrlabRequest *req)
   p->model = xrlab_model_copy (setup->model);
   p->bmodel = setup->bmodel ? xrlab_model_copy (setup->bmodel) : NULL;
   p->ds = xrlab_fit_dataset_ref (setup->ds);
+  /* the windows and the options; the strings and arrays stay the setup's */
   p->spec = *xrlab_fit_setup_spec (setup);
+  p->spec.models = p->spec.model = p->spec.baseline_model = NULL;
+  p->spec.dynamics = NULL, p->spec.profiles = p->spec.baseline_profiles = NULL;
+  p->spec.values = p->spec.baseline_values = NULL;
+  p->spec.sigma.file = NULL, p->spec.sigma.values = NULL;
   p->sigma = g_memdup2 (setup->sigma, setup->n_sigma * sizeof (double));
   p->n_sigma = setup->n_sigma;
   p->sigma_kind = setup->sigma_kind;
