@@ -347,6 +347,20 @@ test_refused (void)
   g_assert_error (error, XRLAB_ENGINE_FIT_ERROR, XRLAB_ENGINE_FIT_ERROR_OUTPUT);
   g_clear_error (&error);
   g_assert_cmpint (g_chdir (cwd), ==, 0);
+  /* xrlab-cli fit says so before it fits */
+  if (g_getenv ("XRLAB_CLI") != NULL)
+    {
+      const char *argv[] = { g_getenv ("XRLAB_CLI"), "fit", "--models", MODELS "/expirf.yaml",
+                             "--model", "base", "--data", data, "--energy", energy, "--time",
+                             time, "-o", ".", NULL };
+      g_autofree char *err = NULL;
+      int status;
+
+      g_assert_true (g_spawn_sync (out, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL,
+                                   NULL, NULL, &err, &status, NULL));
+      g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 1);
+      g_assert_nonnull (strstr (err, "is the current folder"));
+    }
   g_assert_true (g_file_set_contents (file, "x", -1, NULL));
   g_assert_false (write_set (e, s, file, &error));
   g_assert_error (error, XRLAB_ENGINE_FIT_ERROR, XRLAB_ENGINE_FIT_ERROR_OUTPUT);

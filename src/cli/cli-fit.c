@@ -585,15 +585,19 @@ fit_parse_options (FitCommand *c, int argc, char **argv)
   return fit_check_options (c, argc, argv);
 }
 
-/* The model options as the service takes them, and --sigma: a number or
- * a file. Returns the exit status. */
+/* The model options as the service takes them, OUTDIR, and --sigma: a
+ * number or a file. Returns the exit status. */
 static int
 fit_prepare (FitCommand *c)
 {
   int status = XRLAB_CLI_OK;
 
+  g_autoptr(GError) error = NULL;
+
   if (!model_parts_parse ("fit", &c->o, &c->parts, &status))
     return status;
+  if (!xrlab_fit_result_dir_check (c->o.output, &error))
+    return xrlab_cli_fail (error);
   if (c->fo.sigma && !xrlab_parse_double (c->fo.sigma, FALSE, &c->sigma_value)
       && !g_file_test (c->fo.sigma, G_FILE_TEST_EXISTS))
     return xrlab_cli_failf (_("--sigma “%s”: neither a number nor a file"), c->fo.sigma);

@@ -348,6 +348,25 @@ keep_foreign (FitResultDir *d, GError **error)
   return TRUE;
 }
 
+gboolean
+xrlab_fit_result_dir_check (const char *outdir, GError **error)
+{
+  g_autofree char *target = resolve_outdir (outdir, error);
+  GStatBuf st;
+
+  if (target == NULL)
+    return FALSE;
+  if (g_stat (target, &st) != 0)
+    return TRUE;
+  if (!S_ISDIR (st.st_mode))
+    {
+      g_set_error (error, XRLAB_ENGINE_FIT_ERROR, XRLAB_ENGINE_FIT_ERROR_OUTPUT,
+                   _("%s exists and is not a folder"), target);
+      return FALSE;
+    }
+  return check_not_cwd (target, error);
+}
+
 FitResultDir *
 xrlab_fit_result_dir_begin (const char *outdir, GError **error)
 {

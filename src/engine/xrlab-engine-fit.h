@@ -513,6 +513,11 @@ gboolean xrlab_engine_fit_write_finish (XrlabEngine   *self,
                                         GAsyncResult  *result,
                                         GError       **error);
 
+/* The checks of @outdir that a write makes first (a folder or nothing yet,
+ * not the current folder nor one that holds it), for a caller that wants
+ * to know before it fits. Any thread. */
+gboolean xrlab_fit_result_dir_check (const char *outdir, GError **error);
+
 /* ---- synthetic data -------------------------------------------------------- */
 
 typedef struct {
