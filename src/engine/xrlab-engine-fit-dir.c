@@ -429,6 +429,12 @@ xrlab_fit_result_dir_path (FitResultDir *d)
 }
 
 void
+xrlab_fit_result_dir_leave (FitResultDir *d)
+{
+  result_dir_free (d);
+}
+
+void
 xrlab_fit_result_dir_abort (FitResultDir *d)
 {
   if (d == NULL)

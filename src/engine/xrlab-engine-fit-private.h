@@ -214,6 +214,8 @@ const char   *xrlab_fit_result_dir_path   (FitResultDir *dir);   /* the temporar
 gboolean      xrlab_fit_result_dir_commit (FitResultDir *dir, GError **error);
 /* Removes the temporary folder; frees @dir. */
 void          xrlab_fit_result_dir_abort  (FitResultDir *dir);
+/* Frees @dir and leaves its folder, as a kill would (the test hook). */
+void          xrlab_fit_result_dir_leave  (FitResultDir *dir);
 /* Restores a whole set after a writer died between the renames and removes
  * the temporary folders of dead writers beside @outdir. */
 void          xrlab_fit_result_dir_recover (const char *outdir);

@@ -306,8 +306,11 @@ write_run (XrlabRequest *req, GCancellable *cancellable)
   if (!write_files (&w, model_map, resid, mr, mc, &p->error))
     {
       if (w.stopped)
-        g_set_error (&p->error, XRLAB_ENGINE_FIT_ERROR, XRLAB_ENGINE_FIT_ERROR_OUTPUT,
-                     "stopped by the test hook");
+        {
+          g_set_error (&p->error, XRLAB_ENGINE_FIT_ERROR, XRLAB_ENGINE_FIT_ERROR_OUTPUT,
+                       "stopped by the test hook");
+          xrlab_fit_result_dir_leave (dir);
+        }
       else
         xrlab_fit_result_dir_abort (dir);
       return;
