@@ -402,12 +402,15 @@ job_finish (XrlabEngineWorker *worker, gpointer state, XrlabRequest *req)
       xrlab_fit_preview_values_changed (setup, XRLAB_FIT_MODEL_MAIN);
       xrlab_fit_preview_values_changed (setup, XRLAB_FIT_MODEL_BASELINE);
       job_keep (setup, p);
-      xrlab_fit_setup_commit (setup);
     }
   if (p->error != NULL)
     xrlab_request_return_error (req, g_steal_pointer (&p->error));
   else
     xrlab_request_return_boolean (req, TRUE);
+  /* the checks against the new seed, after the reply has left: the next
+   * request of the caller is served after them */
+  if (setup != NULL)
+    xrlab_fit_setup_commit (setup);
 }
 
 static const XrlabRequestKind job_kind = {
