@@ -49,30 +49,6 @@
 #define N_REPEATS 15
 #define AU4F_2D_REDCHI 197.27072574211948
 
-typedef struct {
-  GAsyncResult *result;
-} Reply;
-
-static void
-on_reply (GObject *source, GAsyncResult *result, gpointer data)
-{
-  ((Reply *) data)->result = g_object_ref (result);
-}
-
-static GAsyncResult *
-wait_for (Reply *r)
-{
-  while (r->result == NULL)
-    g_main_context_iteration (NULL, TRUE);
-  return r->result;
-}
-
-static void
-reply_clear (Reply *r)
-{
-  g_clear_object (&r->result);
-}
-
 static char *
 model_path (const char *file)
 {
@@ -128,12 +104,12 @@ static guint
 new_setup (XrlabEngine *e, const XrlabFitSetupSpec *spec)
 {
   g_autoptr(GError) error = NULL;
-  Reply r = { 0 };
-  guint s = xrlab_engine_fit_setup_new_async (e, spec, NULL, on_reply, &r);
+  XrlabEngineReply r = { 0 };
+  guint s = xrlab_engine_fit_setup_new_async (e, spec, NULL, xrlab_engine_reply_cb, &r);
 
-  if (!xrlab_engine_fit_setup_finish (e, wait_for (&r), &error))
+  if (!xrlab_engine_fit_setup_finish (e, xrlab_engine_reply_wait (&r), &error))
     xrlab_bench_check (FALSE, "fitengine: setup: %s", error->message);
-  reply_clear (&r);
+  xrlab_engine_reply_clear (&r);
   return s;
 }
 
@@ -151,20 +127,20 @@ edit_to_preview (XrlabEngine *e, guint s, XrlabFitView view, const char *consume
       XrlabFitParamEdit ed = { .name = "GLP_01_A", .fields = XRLAB_FIT_PARAM_VALUE,
                                .value = 300 + (i % 2 ? 1.0 : -1.0) * (1 + i % 7) };
       g_autoptr(GError) error = NULL;
-      Reply re = { 0 }, rp = { 0 };
+      XrlabEngineReply re = { 0 }, rp = { 0 };
       double t0 = xrlab_now ();
       XrlabFitPreview *p;
 
-      xrlab_engine_fit_edit_params_async (e, s, &ed, 1, NULL, on_reply, &re);
-      xrlab_engine_fit_preview_async (e, s, consumer, &spec, NULL, on_reply, &rp);
-      p = xrlab_engine_fit_preview_finish (e, wait_for (&rp), &error);
+      xrlab_engine_fit_edit_params_async (e, s, &ed, 1, NULL, xrlab_engine_reply_cb, &re);
+      xrlab_engine_fit_preview_async (e, s, consumer, &spec, NULL, xrlab_engine_reply_cb, &rp);
+      p = xrlab_engine_fit_preview_finish (e, xrlab_engine_reply_wait (&rp), &error);
       lat[i] = xrlab_now () - t0;
       if (p == NULL)
         xrlab_bench_check (FALSE, "fitengine: preview: %s", error->message);
-      xrlab_bench_check (xrlab_engine_fit_edit_params_finish (e, wait_for (&re), NULL),
+      xrlab_bench_check (xrlab_engine_fit_edit_params_finish (e, xrlab_engine_reply_wait (&re), NULL),
                          "fitengine: the edit is answered");
-      reply_clear (&re);
-      reply_clear (&rp);
+      xrlab_engine_reply_clear (&re);
+      xrlab_engine_reply_clear (&rp);
       g_clear_pointer (last, g_free);
       *last = p;
     }
@@ -227,21 +203,21 @@ service_fit (XrlabEngine *e, const XrlabFitSetupSpec *spec, double *seconds)
   g_autoptr(GError) error = NULL;
   guint s = new_setup (e, spec);
   XrlabFitResults *res;
-  Reply rb = { 0 }, r2 = { 0 }, r = { 0 };
+  XrlabEngineReply rb = { 0 }, r2 = { 0 }, r = { 0 };
   double t0 = xrlab_now ();
 
-  xrlab_engine_fit_run_async (e, s, &base, NULL, NULL, NULL, NULL, on_reply, &rb);
-  xrlab_engine_fit_run_async (e, s, &twod, NULL, NULL, NULL, NULL, on_reply, &r2);
-  wait_for (&r2);
+  xrlab_engine_fit_run_async (e, s, &base, NULL, NULL, NULL, NULL, xrlab_engine_reply_cb, &rb);
+  xrlab_engine_fit_run_async (e, s, &twod, NULL, NULL, NULL, NULL, xrlab_engine_reply_cb, &r2);
+  xrlab_engine_reply_wait (&r2);
   *seconds = xrlab_now () - t0;
-  if (!xrlab_engine_fit_run_finish (e, wait_for (&rb), &error)
+  if (!xrlab_engine_fit_run_finish (e, xrlab_engine_reply_wait (&rb), &error)
       || !xrlab_engine_fit_run_finish (e, r2.result, &error))
     xrlab_bench_check (FALSE, "fitengine: the fit jobs: %s", error->message);
-  reply_clear (&rb);
-  reply_clear (&r2);
-  xrlab_engine_fit_results_async (e, s, "bench", NULL, on_reply, &r);
-  res = xrlab_engine_fit_results_finish (e, wait_for (&r), NULL);
-  reply_clear (&r);
+  xrlab_engine_reply_clear (&rb);
+  xrlab_engine_reply_clear (&r2);
+  xrlab_engine_fit_results_async (e, s, "bench", NULL, xrlab_engine_reply_cb, &r);
+  res = xrlab_engine_fit_results_finish (e, xrlab_engine_reply_wait (&r), NULL);
+  xrlab_engine_reply_clear (&r);
   xrlab_engine_fit_setup_close (e, s);
   return res;
 }
@@ -272,18 +248,18 @@ cancel_once (XrlabEngine *e, guint setup, double after_ms)
   XrlabFitJobSpec job = { .kind = XRLAB_FIT_JOB_2D };
   g_autoptr(GError) error = NULL;
   Cancel c = { cancellable, NAN };
-  Reply r = { 0 };
+  XrlabEngineReply r = { 0 };
   guint timer;
   double ms = NAN;
 
-  xrlab_engine_fit_run_async (e, setup, &job, NULL, NULL, NULL, cancellable, on_reply, &r);
+  xrlab_engine_fit_run_async (e, setup, &job, NULL, NULL, NULL, cancellable, xrlab_engine_reply_cb, &r);
   timer = g_timeout_add_full (G_PRIORITY_HIGH, (guint) after_ms, cancel_now, &c, NULL);
-  if (!xrlab_engine_fit_run_finish (e, wait_for (&r), &error)
+  if (!xrlab_engine_fit_run_finish (e, xrlab_engine_reply_wait (&r), &error)
       && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     ms = (xrlab_now () - c.at) * 1e3;
   if (isnan (c.at))
     g_source_remove (timer);
-  reply_clear (&r);
+  xrlab_engine_reply_clear (&r);
   return ms;
 }
 
@@ -302,7 +278,7 @@ slow_setup (XrlabEngine *e)
   XrlabFitSetupSpec spec;
   XrlabFitParamEdit start = { .name = "GLP_01_x0_expFun_01_tau",
                               .fields = XRLAB_FIT_PARAM_VALUE, .value = 90 };
-  Reply r = { 0 };
+  XrlabEngineReply r = { 0 };
   double scale;
   guint s;
 
@@ -318,16 +294,16 @@ slow_setup (XrlabEngine *e)
   src.energy_values = energy, src.n_energy = n_e;
   src.time_values = time, src.n_time = n_t;
   xrlab_fit_setup_spec_init (&spec);
-  spec.dataset = xrlab_engine_dataset_open_async (e, &src, NULL, on_reply, &r);
-  g_free (xrlab_engine_dataset_open_finish (e, wait_for (&r), NULL));
-  reply_clear (&r);
+  spec.dataset = xrlab_engine_dataset_open_async (e, &src, NULL, xrlab_engine_reply_cb, &r);
+  g_free (xrlab_engine_dataset_open_finish (e, xrlab_engine_reply_wait (&r), NULL));
+  xrlab_engine_reply_clear (&r);
   spec.models = models;
   spec.model = "base";
   spec.dynamics = &dyn, spec.n_dynamics = 1;
   s = new_setup (e, &spec);
-  xrlab_engine_fit_edit_params_async (e, s, &start, 1, NULL, on_reply, &r);
-  xrlab_engine_fit_edit_params_finish (e, wait_for (&r), NULL);
-  reply_clear (&r);
+  xrlab_engine_fit_edit_params_async (e, s, &start, 1, NULL, xrlab_engine_reply_cb, &r);
+  xrlab_engine_fit_edit_params_finish (e, xrlab_engine_reply_wait (&r), NULL);
+  xrlab_engine_reply_clear (&r);
   return s;
 }
 
@@ -387,7 +363,7 @@ xrlab_bench_fitengine (int argc, char **argv)
   XrlabDatasetFiles files;
   XrlabDatasetSource src;
   Au4fSpec a = { 0 };
-  Reply r = { 0 };
+  XrlabEngineReply r = { 0 };
   guint s;
 
   xrlab_bench_report ("fitengine.load_avg", load_average ());
@@ -398,9 +374,9 @@ xrlab_bench_fitengine (int argc, char **argv)
       return 1;
     }
   e = xrlab_engine_new ();
-  xrlab_engine_dataset_open_async (e, &src, NULL, on_reply, &r);
-  info = xrlab_engine_dataset_open_finish (e, wait_for (&r), &error);
-  reply_clear (&r);
+  xrlab_engine_dataset_open_async (e, &src, NULL, xrlab_engine_reply_cb, &r);
+  info = xrlab_engine_dataset_open_finish (e, xrlab_engine_reply_wait (&r), &error);
+  xrlab_engine_reply_clear (&r);
   xrlab_dataset_files_clear (&files);
   if (info == NULL)
     {

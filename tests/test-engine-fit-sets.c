@@ -139,24 +139,6 @@ n_temporaries (const char *outdir)
 
 /* ---- the engine ----------------------------------------------------------------------- */
 
-typedef struct {
-  GAsyncResult *result;
-} Reply;
-
-static void
-on_reply (GObject *source, GAsyncResult *result, gpointer data)
-{
-  ((Reply *) data)->result = g_object_ref (result);
-}
-
-static GAsyncResult *
-wait_for (Reply *r)
-{
-  while (r->result == NULL)
-    g_main_context_iteration (NULL, TRUE);
-  return r->result;
-}
-
 /* Synthetic data of the expirf model (no dynamics: a fast 2D fit) as files. */
 static void
 write_data (gsize n_t, gsize n_e, char **data, char **energy, char **time)
@@ -195,7 +177,7 @@ fitted_setup (XrlabEngine *e, guint ds, double e0)
   XrlabFitSetupSpec spec;
   XrlabFitJobSpec job = { .kind = XRLAB_FIT_JOB_2D };
   g_autoptr(GError) error = NULL;
-  Reply r = { 0 };
+  XrlabEngineReply r = { 0 };
   guint s;
 
   xrlab_fit_setup_spec_init (&spec);
@@ -203,11 +185,11 @@ fitted_setup (XrlabEngine *e, guint ds, double e0)
   spec.models = MODELS "/expirf.yaml";
   spec.model = "base";
   spec.e0 = e0;
-  s = xrlab_engine_fit_setup_new_async (e, &spec, NULL, on_reply, &r);
-  g_assert_true (xrlab_engine_fit_setup_finish (e, wait_for (&r), &error));
+  s = xrlab_engine_fit_setup_new_async (e, &spec, NULL, xrlab_engine_reply_cb, &r);
+  g_assert_true (xrlab_engine_fit_setup_finish (e, xrlab_engine_reply_wait (&r), &error));
   g_clear_object (&r.result);
-  xrlab_engine_fit_run_async (e, s, &job, NULL, NULL, NULL, NULL, on_reply, &r);
-  g_assert_true (xrlab_engine_fit_run_finish (e, wait_for (&r), &error));
+  xrlab_engine_fit_run_async (e, s, &job, NULL, NULL, NULL, NULL, xrlab_engine_reply_cb, &r);
+  g_assert_true (xrlab_engine_fit_run_finish (e, xrlab_engine_reply_wait (&r), &error));
   g_assert_no_error (error);
   g_clear_object (&r.result);
   return s;
@@ -216,11 +198,11 @@ fitted_setup (XrlabEngine *e, guint ds, double e0)
 static gboolean
 write_set (XrlabEngine *e, guint setup, const char *outdir, GError **error)
 {
-  Reply r = { 0 };
+  XrlabEngineReply r = { 0 };
   gboolean ok;
 
-  xrlab_engine_fit_write_async (e, setup, outdir, NULL, on_reply, &r);
-  ok = xrlab_engine_fit_write_finish (e, wait_for (&r), error);
+  xrlab_engine_fit_write_async (e, setup, outdir, NULL, xrlab_engine_reply_cb, &r);
+  ok = xrlab_engine_fit_write_finish (e, xrlab_engine_reply_wait (&r), error);
   g_clear_object (&r.result);
   return ok;
 }
@@ -255,14 +237,14 @@ test_hook (void)
   g_autoptr(GHashTable) set_a = NULL, set_b = NULL;
   XrlabDatasetSource src = { .kind = XRLAB_DATASET_FILES };
   g_autoptr(GError) error = NULL;
-  Reply r = { 0 };
+  XrlabEngineReply r = { 0 };
   guint ds, sa, sb;
   Hook h = { .steps = g_ptr_array_new_with_free_func (g_free), .stop_at = -1 };
 
   write_data (41, 301, &data, &energy, &time);
   src.data = data, src.energy = energy, src.time = time;
-  ds = xrlab_engine_dataset_open_async (e, &src, NULL, on_reply, &r);
-  g_free (xrlab_engine_dataset_open_finish (e, wait_for (&r), &error));
+  ds = xrlab_engine_dataset_open_async (e, &src, NULL, xrlab_engine_reply_cb, &r);
+  g_free (xrlab_engine_dataset_open_finish (e, xrlab_engine_reply_wait (&r), &error));
   g_assert_no_error (error);
   g_clear_object (&r.result);
   sa = fitted_setup (e, ds, 1);
@@ -328,14 +310,14 @@ test_refused (void)
   g_autoptr(XrlabEngine) e = xrlab_engine_new ();
   XrlabDatasetSource src = { .kind = XRLAB_DATASET_FILES };
   g_autoptr(GError) error = NULL;
-  Reply r = { 0 };
+  XrlabEngineReply r = { 0 };
   guint s;
 
   write_data (21, 101, &data, &energy, &time);
   src.data = data, src.energy = energy, src.time = time;
-  xrlab_engine_dataset_open_async (e, &src, NULL, on_reply, &r);
+  xrlab_engine_dataset_open_async (e, &src, NULL, xrlab_engine_reply_cb, &r);
   {
-    g_autofree XrlabDatasetInfo *info = xrlab_engine_dataset_open_finish (e, wait_for (&r),
+    g_autofree XrlabDatasetInfo *info = xrlab_engine_dataset_open_finish (e, xrlab_engine_reply_wait (&r),
                                                                          &error);
     g_assert_no_error (error);
     s = fitted_setup (e, info->id, 1);

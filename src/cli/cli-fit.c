@@ -43,31 +43,6 @@ set_output_help (GOptionEntry *entries, const char *desc, const char *arg)
 
 /* ---- the engine, waited for ------------------------------------------------------------- */
 
-/* A request's reply on the command's own main context. */
-typedef struct {
-  GAsyncResult *result;
-} Reply;
-
-static void
-on_reply (GObject *source, GAsyncResult *result, gpointer data)
-{
-  ((Reply *) data)->result = g_object_ref (result);
-}
-
-static GAsyncResult *
-wait_for (Reply *r)
-{
-  while (r->result == NULL)
-    g_main_context_iteration (g_main_context_get_thread_default (), TRUE);
-  return r->result;
-}
-
-static void
-reply_clear (Reply *r)
-{
-  g_clear_object (&r->result);
-}
-
 /* An engine whose replies come to a main context of the command's own. */
 typedef struct {
   GMainContext *context;
@@ -273,11 +248,11 @@ xrlab_cli_simulate (int argc, char **argv)
         .energy = o.energy, .time = o.time, .aux = o.aux,
         .noise = kind, .level = level, .seed = seed, .output = o.output,
       };
-      Reply r = { 0 };
+      XrlabEngineReply r = { 0 };
 
       client_init (&c);
-      xrlab_engine_fit_simulate_async (c.engine, &sim, NULL, on_reply, &r);
-      if (!xrlab_engine_fit_simulate_finish (c.engine, wait_for (&r), &scale, &error))
+      xrlab_engine_fit_simulate_async (c.engine, &sim, NULL, xrlab_engine_reply_cb, &r);
+      if (!xrlab_engine_fit_simulate_finish (c.engine, xrlab_engine_reply_wait (&r), &scale, &error))
         status = xrlab_cli_fail (error);
       else if (kind != XRLAB_NOISE_NONE && level > 0)
         {
@@ -286,7 +261,7 @@ xrlab_cli_simulate (int argc, char **argv)
                                                             : "noise_counts_per_unit",
                    xrlab_format_double (scale, b));
         }
-      reply_clear (&r);
+      xrlab_engine_reply_clear (&r);
     }
   xrlab_cli_model_options_clear (&o);
   return status;
@@ -616,11 +591,11 @@ fit_open (FitCommand *c)
   g_autoptr(GError) ds_error = NULL, error = NULL;
   g_autofree XrlabDatasetInfo *info = NULL;
   XrlabFitSetupSpec spec;
-  Reply rd = { 0 }, rs = { 0 };
+  XrlabEngineReply rd = { 0 }, rs = { 0 };
   gboolean ok;
 
   xrlab_fit_setup_spec_init (&spec);
-  spec.dataset = xrlab_engine_dataset_open_async (c->client.engine, &src, NULL, on_reply, &rd);
+  spec.dataset = xrlab_engine_dataset_open_async (c->client.engine, &src, NULL, xrlab_engine_reply_cb, &rd);
   spec.models = c->o.models;
   spec.model = c->o.model;
   spec.dynamics = (const XrlabFitDynamics *) mp->dynamics->data;
@@ -642,12 +617,12 @@ fit_open (FitCommand *c)
     spec.sigma.from = XRLAB_FIT_SIGMA_FROM_VALUE, spec.sigma.value = c->sigma_value;
   else if (c->fo.sigma)
     spec.sigma.from = XRLAB_FIT_SIGMA_FROM_FILE, spec.sigma.file = c->fo.sigma;
-  c->setup = xrlab_engine_fit_setup_new_async (c->client.engine, &spec, NULL, on_reply, &rs);
+  c->setup = xrlab_engine_fit_setup_new_async (c->client.engine, &spec, NULL, xrlab_engine_reply_cb, &rs);
 
-  info = xrlab_engine_dataset_open_finish (c->client.engine, wait_for (&rd), &ds_error);
-  ok = xrlab_engine_fit_setup_finish (c->client.engine, wait_for (&rs), &error);
-  reply_clear (&rd);
-  reply_clear (&rs);
+  info = xrlab_engine_dataset_open_finish (c->client.engine, xrlab_engine_reply_wait (&rd), &ds_error);
+  ok = xrlab_engine_fit_setup_finish (c->client.engine, xrlab_engine_reply_wait (&rs), &error);
+  xrlab_engine_reply_clear (&rd);
+  xrlab_engine_reply_clear (&rs);
   if (ok)
     return XRLAB_CLI_OK;
   if (ds_error != NULL
@@ -671,13 +646,13 @@ fit_run (FitCommand *c)
     .n_ci_names = c->ci_names ? g_strv_length (c->ci_names) : 0,
   };
   g_autoptr(GError) error = NULL;
-  Reply r = { 0 };
+  XrlabEngineReply r = { 0 };
   gboolean ok;
 
   xrlab_engine_fit_run_async (c->client.engine, c->setup, &job, progress_cb, &c->progress, NULL,
-                              xrlab_cli_interrupt_cancellable (), on_reply, &r);
-  ok = xrlab_engine_fit_run_finish (c->client.engine, wait_for (&r), &error);
-  reply_clear (&r);
+                              xrlab_cli_interrupt_cancellable (), xrlab_engine_reply_cb, &r);
+  ok = xrlab_engine_fit_run_finish (c->client.engine, xrlab_engine_reply_wait (&r), &error);
+  xrlab_engine_reply_clear (&r);
   progress_end (&c->progress);
   return ok ? XRLAB_CLI_OK : fit_failed (error);
 }
@@ -688,18 +663,18 @@ static int
 fit_write (FitCommand *c)
 {
   g_autoptr(GError) error = NULL;
-  Reply r = { 0 };
+  XrlabEngineReply r = { 0 };
   gboolean ok;
 
   xrlab_engine_fit_write_async (c->client.engine, c->setup, c->o.output,
-                                xrlab_cli_interrupt_cancellable (), on_reply, &r);
-  ok = xrlab_engine_fit_write_finish (c->client.engine, wait_for (&r), &error);
-  reply_clear (&r);
+                                xrlab_cli_interrupt_cancellable (), xrlab_engine_reply_cb, &r);
+  ok = xrlab_engine_fit_write_finish (c->client.engine, xrlab_engine_reply_wait (&r), &error);
+  xrlab_engine_reply_clear (&r);
   if (!ok)
     return fit_failed (error);
-  xrlab_engine_fit_results_async (c->client.engine, c->setup, "summary", NULL, on_reply, &r);
-  c->results = xrlab_engine_fit_results_finish (c->client.engine, wait_for (&r), &error);
-  reply_clear (&r);
+  xrlab_engine_fit_results_async (c->client.engine, c->setup, "summary", NULL, xrlab_engine_reply_cb, &r);
+  c->results = xrlab_engine_fit_results_finish (c->client.engine, xrlab_engine_reply_wait (&r), &error);
+  xrlab_engine_reply_clear (&r);
   return c->results ? XRLAB_CLI_OK : xrlab_cli_fail (error);
 }
 

@@ -100,6 +100,26 @@ xrlab_fit_state_ready_setup (FitState *state, guint id, GError **error)
   return setup;
 }
 
+void
+xrlab_engine_reply_cb (GObject *source, GAsyncResult *result, gpointer reply)
+{
+  ((XrlabEngineReply *) reply)->result = g_object_ref (result);
+}
+
+GAsyncResult *
+xrlab_engine_reply_wait (XrlabEngineReply *reply)
+{
+  while (reply->result == NULL)
+    g_main_context_iteration (g_main_context_get_thread_default (), TRUE);
+  return reply->result;
+}
+
+void
+xrlab_engine_reply_clear (XrlabEngineReply *reply)
+{
+  g_clear_object (&reply->result);
+}
+
 guint64
 xrlab_engine_fit_get_generation (XrlabEngine *self)
 {

@@ -79,6 +79,18 @@ typedef enum {
   XRLAB_ENGINE_FIT_ERROR_OUTPUT,      /* a result-set folder that cannot be replaced */
 } XrlabEngineFitError;
 
+/* Waiting for a reply, for callers that wait (the CLI, tests, benchmarks):
+ * pass xrlab_engine_reply_cb and a zeroed XrlabEngineReply as the callback
+ * and its data; xrlab_engine_reply_wait() iterates the thread-default main
+ * context until the reply came and returns it for the *_finish() call. */
+typedef struct {
+  GAsyncResult *result;
+} XrlabEngineReply;
+
+void          xrlab_engine_reply_cb    (GObject *source, GAsyncResult *result, gpointer reply);
+GAsyncResult *xrlab_engine_reply_wait  (XrlabEngineReply *reply);
+void          xrlab_engine_reply_clear (XrlabEngineReply *reply);
+
 /* The generation of the newest edit of the fit service submitted so far
  * (replies carry the one they show). */
 guint64 xrlab_engine_fit_get_generation (XrlabEngine *self);
