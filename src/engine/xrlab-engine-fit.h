@@ -271,7 +271,8 @@ void     xrlab_engine_fit_setup_update_async (XrlabEngine             *self,
 gboolean xrlab_engine_fit_setup_finish       (XrlabEngine   *self,
                                               GAsyncResult  *result,
                                               GError       **error);
-/* Frees a setup and its results (a running job of it ends first). No reply. */
+/* Frees a setup and its results (a job of it that is running runs to its
+ * end, and what it makes is dropped). No reply. */
 void     xrlab_engine_fit_setup_close        (XrlabEngine *self, guint setup);
 
 typedef enum {
@@ -512,9 +513,10 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (XrlabFitResults, xrlab_fit_results_free)
  * metrics.csv, correl.csv, fit.csv, residual.csv of the 2D or spectrum
  * result; baseline_params.csv, baseline_metrics.csv, sbs.csv and ci.csv
  * when those results exist (the formats of `xrlab-cli fit --help`). The
- * folder is replaced as a whole: files in it that are not part of a result
- * set stay; a folder inside it, or the current folder, is refused. A
- * cancelled write leaves the previous set. */
+ * folder is replaced as a whole (result files of an earlier set that this
+ * one lacks go): files and folders in it that are not part of a result set
+ * stay; a symbolic link is followed; the current folder, or one that holds
+ * it, is refused. A cancelled write leaves the previous set. */
 void     xrlab_engine_fit_write_async  (XrlabEngine         *self,
                                         guint                setup,
                                         const char          *outdir,
