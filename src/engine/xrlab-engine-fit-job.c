@@ -279,7 +279,8 @@ job_stages (JobPayload *p, XrlabFitflow *flow, GCancellable *cancellable)
 {
   gboolean ok = TRUE;
 
-  if (p->kind == XRLAB_FIT_JOB_WORKFLOW && !job_check (p, flow, &p->error))
+  if (g_cancellable_set_error_if_cancelled (cancellable, &p->error)
+      || (p->kind == XRLAB_FIT_JOB_WORKFLOW && !job_check (p, flow, &p->error)))
     return;
   if (p->stages & XRLAB_FIT_STAGES_BASELINE)
     {
@@ -287,8 +288,11 @@ job_stages (JobPayload *p, XrlabFitflow *flow, GCancellable *cancellable)
       ok = p->base_done = xrlab_fitflow_fit_baseline (flow, p->bmodel, p->spec.b0, p->spec.b1,
                                                       cancellable, &p->base, &p->error);
     }
+  /* a cancel between stages starts no other */
+  ok = ok && !g_cancellable_set_error_if_cancelled (cancellable, &p->error);
   if (ok && (p->stages & XRLAB_FIT_STAGES_SBS))
     ok = p->sbs_done = xrlab_fitflow_fit_sbs (flow, p->model, cancellable, &p->sbs, &p->error);
+  ok = ok && !g_cancellable_set_error_if_cancelled (cancellable, &p->error);
   if (ok && (p->stages & XRLAB_FIT_STAGES_MAIN))
     {
       g_autoptr(XrlabModel) start = xrlab_fitflow_seeded_model (flow, main_stage (p), p->model,
