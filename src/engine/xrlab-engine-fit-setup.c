@@ -525,8 +525,8 @@ setup_configure (FitState *state, FitSetup *setup, FitConfig *cfg, XrlabFitSetup
   if (!plans)
     for (int r = 0; r < 2; r++)
       xrlab_fit_preview_values_changed (setup, r);
+  /* the stages are checked again once after the burst (a rebuild) */
   setup->recheck = TRUE;
-  setup->stats.n_rebuilds++;
   return TRUE;
 }
 
