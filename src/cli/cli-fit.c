@@ -183,6 +183,7 @@ xrlab_cli_simulate (int argc, char **argv)
   g_auto(ModelParts) mp = { 0 };
   g_autofree GOptionEntry *entries = xrlab_cli_model_entries (&o);
   g_autofree char *noise = NULL, *level_text = NULL, *seed_text = NULL;
+  g_autofree char *limit = xrlab_cli_size_limit_help ();
   GOptionEntry sim_entries[] = {
     { "noise", 0, 0, G_OPTION_ARG_STRING, &noise,
       N_("Noise: none, gaussian or poisson (default gaussian when --level is given)"),
@@ -204,6 +205,7 @@ xrlab_cli_simulate (int argc, char **argv)
         "numbers are GSL's MT19937 seeded with --seed (gsl_ran_gaussian, gsl_ran_poisson; "
         "one draw per point, row by row): the same seed gives the same data. Prints "
         "noise_sigma= (Gaussian) or noise_counts_per_unit= (Poisson) on stdout."),
+    .description = limit,
     .entries = { entries, sim_entries },
   };
   g_autoptr(GError) error = NULL;
@@ -247,6 +249,7 @@ xrlab_cli_simulate (int argc, char **argv)
         .values = (const XrlabFitValue *) mp.values->data, .n_values = mp.values->len,
         .energy = o.energy, .time = o.time, .aux = o.aux,
         .noise = kind, .level = level, .seed = seed, .output = o.output,
+        .max_values = xrlab_cli_max_values (),
       };
       XrlabEngineReply r = { 0 };
 
@@ -397,7 +400,7 @@ fit_failed (const GError *error)
       && g_cancellable_is_cancelled (xrlab_cli_interrupt_cancellable ()))
     {
       g_printerr ("xrlab-cli: %s\n", _("the fit was interrupted; nothing was written"));
-      return XRLAB_CLI_INTERRUPTED;
+      return xrlab_cli_interrupt_status ();
     }
   return xrlab_cli_fail (error);
 }
@@ -494,6 +497,12 @@ fit_parse_options (FitCommand *c, int argc, char **argv)
 {
   FitOptions *fo = &c->fo;
   g_autofree GOptionEntry *entries = xrlab_cli_model_entries (&c->o);
+  g_autofree char *limit = xrlab_cli_size_limit_help ();
+  g_autofree char *description = g_strconcat (
+      _("Ctrl-C (or SIGTERM) stops the fits after the current iteration; nothing is written "
+        "and the exit status is 130 (143). While the results are written, it stops them: "
+        "OUTDIR keeps the previous set, the exit status is the same and there is no "
+        "summary."), "\n", limit, NULL);
   const GOptionEntry fit_entries[] = {
     { "data", 0, 0, G_OPTION_ARG_FILENAME, &fo->data,
       N_("The measurement: one row per delay, one column per energy, comma separated, no "
@@ -548,9 +557,7 @@ fit_parse_options (FitCommand *c, int argc, char **argv)
         "OUTDIR stay): a run interrupted or killed at any moment leaves the previous set or "
         "the new one, never a mix. Progress goes to stderr when it is a terminal; a summary "
         "to stdout."),
-    .description =
-      _("Ctrl-C stops the fits after the current iteration; nothing is written and the "
-        "exit status is 130."),
+    .description = description,
     .entries = { entries, fit_entries },
   };
 
@@ -587,7 +594,8 @@ fit_open (FitCommand *c)
 {
   ModelParts *mp = &c->parts;
   XrlabDatasetSource src = { .kind = XRLAB_DATASET_FILES, .data = c->fo.data,
-                             .energy = c->o.energy, .time = c->o.time, .aux = c->o.aux };
+                             .energy = c->o.energy, .time = c->o.time, .aux = c->o.aux,
+                             .max_values = xrlab_cli_max_values () };
   g_autoptr(GError) ds_error = NULL, error = NULL;
   g_autofree XrlabDatasetInfo *info = NULL;
   XrlabFitSetupSpec spec;
@@ -613,6 +621,7 @@ fit_open (FitCommand *c)
   spec.method = c->method;
   spec.pin_to_baseline = c->fo.pin;
   spec.n_threads = (guint) c->fo.threads;
+  spec.max_values = xrlab_cli_max_values ();
   if (c->fo.sigma && xrlab_parse_double (c->fo.sigma, FALSE, &c->sigma_value))
     spec.sigma.from = XRLAB_FIT_SIGMA_FROM_VALUE, spec.sigma.value = c->sigma_value;
   else if (c->fo.sigma)

@@ -150,6 +150,7 @@ config_merge (const XrlabFitSetupSpec *base, const XrlabFitSetupSpec *update,
     {
       s.method = u->method, s.pin_to_baseline = u->pin_to_baseline;
       s.track_peaks = u->track_peaks, s.n_threads = u->n_threads;
+      s.max_values = u->max_values;
     }
   c->spec = s;
   c->spec.models = keep_str (c, s.models);
@@ -414,6 +415,9 @@ candidate_build (FitState *state, FitSetup *setup, const XrlabFitSetupSpec *s,
       return FALSE;
     }
   xrlab_fit_dataset_ref (c->ds);
+  if (!xrlab_fit_model_size_check (c->model, c->ds->n_e, c->ds->n_t, c->ds->n_a, TRUE,
+                                   s->max_values, error))
+    return FALSE;
   if (all || (fields & (XRLAB_FIT_SETUP_SIGMA | XRLAB_FIT_SETUP_DATASET)))
     {
       if (!sigma_read (&s->sigma, c->ds, &c->sigma_kind, &c->sigma, &c->n_sigma, error))

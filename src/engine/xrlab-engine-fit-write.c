@@ -386,6 +386,7 @@ typedef struct {
   XrlabNoiseKind noise;
   double level;
   guint64 seed;
+  guint64 max_values;
   double scale;
   GError *error;
 } SimulatePayload;
@@ -420,7 +421,8 @@ simulate_run (XrlabRequest *req, GCancellable *cancellable)
   if (m == NULL
       || (energy = xrlab_read_column_file (p->energy, &n_e, &p->error)) == NULL
       || (p->time && (time = xrlab_read_column_file (p->time, &n_t, &p->error)) == NULL)
-      || (p->aux && (aux = xrlab_read_column_file (p->aux, &n_a, &p->error)) == NULL))
+      || (p->aux && (aux = xrlab_read_column_file (p->aux, &n_a, &p->error)) == NULL)
+      || !xrlab_fit_model_size_check (m, n_e, n_t, n_a, FALSE, p->max_values, &p->error))
     return;
   y = xrlab_simulate (m, energy, n_e, time, n_t, aux, n_a, p->noise, p->level, p->seed,
                       &p->scale, &p->error);
@@ -475,6 +477,7 @@ xrlab_engine_fit_simulate_async (XrlabEngine                *self,
   p->noise = spec->noise;
   p->level = spec->level;
   p->seed = spec->seed;
+  p->max_values = spec->max_values;
   xrlab_request_submit (xrlab_request_new (self, &simulate_kind, p,
                                            xrlab_engine_fit_simulate_async, cancellable,
                                            callback, user_data));

@@ -248,6 +248,47 @@ source_name (const char *spec)
   return g_path_get_basename (spec);
 }
 
+/* ---- sizes -------------------------------------------------------------------- */
+
+static gboolean
+check_values (const char *what, guint64 a, guint64 b, guint64 limit, GError **error)
+{
+  if (limit == 0 || a == 0 || b == 0 || (a <= limit && b <= limit / a))
+    return TRUE;
+  /* TRANSLATORS: the first %s names the sizes ("the energy axis × the delay
+   * axis"); the numbers are counts of values */
+  g_set_error (error, XRLAB_ENGINE_FIT_ERROR, XRLAB_ENGINE_FIT_ERROR_SIZE,
+               _("%s: %llu × %llu values are more than the limit of %llu "
+                 "(a quarter of this machine's memory)"),
+               what, (unsigned long long) a, (unsigned long long) b,
+               (unsigned long long) limit);
+  return FALSE;
+}
+
+gboolean
+xrlab_fit_model_size_check (const XrlabModel *m, gsize n_e, gsize n_t, gsize n_a,
+                            gboolean fit, guint64 max_values, GError **error)
+{
+  guint64 rows = MAX (n_t, 1), n_free = 0;
+
+  for (gsize i = 0; fit && i < xrlab_model_n_params (m); i++)
+    {
+      XrlabParamInfo info;
+
+      xrlab_model_get_param (m, i, &info);
+      n_free += info.vary && info.expr == NULL;
+    }
+  return check_values (_("the energy axis × the delay axis"), n_e, rows, max_values, error)
+         && (!xrlab_model_has_dynamics (m) || n_t == 0
+             || check_values (_("the delay axis × the delay axis (time dependence)"), n_t, n_t,
+                              max_values, error))
+         && (!xrlab_model_has_profiles (m) || n_a == 0
+             || check_values (_("the delay axis × the aux axis (profiles)"), rows, n_a,
+                              max_values, error))
+         && (!fit || check_values (_("the points × (the free parameters + 1) of the Jacobian"),
+                                   (guint64) n_e * rows, n_free + 1, max_values, error));
+}
+
 /* A column of numbers from a file or an HDF5 dataset. */
 static double *
 read_axis (const char *spec, gsize *n, GError **error)
@@ -301,7 +342,9 @@ read_files (const XrlabDatasetSource *src, FitDataset *ds, GError **error)
     }
   if ((ds->energy = read_axis (src->energy, &ds->n_e, error)) == NULL
       || (src->time && (ds->time = read_axis (src->time, &ds->n_t, error)) == NULL)
-      || (src->aux && (ds->aux = read_axis (src->aux, &ds->n_a, error)) == NULL))
+      || (src->aux && (ds->aux = read_axis (src->aux, &ds->n_a, error)) == NULL)
+      || !check_values (_("the energy axis × the delay axis"), ds->n_e, MAX (ds->n_t, 1),
+                        src->max_values, error))
     return FALSE;
   ds->data = read_matrix (src->data, &ds->n_rows, &ds->n_cols, error);
   if (ds->data == NULL)

@@ -77,7 +77,17 @@ typedef enum {
   XRLAB_ENGINE_FIT_ERROR_SOURCE,      /* a dataset source that cannot be read (folder layout) */
   XRLAB_ENGINE_FIT_ERROR_SIGMA,       /* σ of a shape that fits neither the data nor an axis */
   XRLAB_ENGINE_FIT_ERROR_OUTPUT,      /* a result-set folder that cannot be replaced */
+  XRLAB_ENGINE_FIT_ERROR_SIZE,        /* arrays over the caller's limit (max_values) */
 } XrlabEngineFitError;
+
+/* Whether @model on axes of @n_e energies, @n_t delays (0: none) and @n_a
+ * aux values (0: none) stays within @max_values values (0: no limit): the
+ * energies × the delays, the delays squared when it has time dependence
+ * (the kernels of convolutions), the delays × the aux values when it has
+ * profiles, and with @fit the Jacobian (points × free parameters + 1). The
+ * error names the product over the limit. Any thread. */
+gboolean xrlab_fit_model_size_check (const XrlabModel *model, gsize n_e, gsize n_t, gsize n_a,
+                                     gboolean fit, guint64 max_values, GError **error);
 
 /* Waiting for a reply, for callers that wait (the CLI, tests, benchmarks):
  * pass xrlab_engine_reply_cb and a zeroed XrlabEngineReply as the callback
@@ -123,6 +133,9 @@ typedef struct {
   gsize n_time;
   const double *aux_values;       /* NULL: none */
   gsize n_aux;
+  /* FILES: the most values the axes may imply (energies × delays), checked
+   * before the data are read; 0: no limit */
+  guint64 max_values;
 } XrlabDatasetSource;
 
 /* The files of a measurement folder in trspecfit's layout: data.csv (or
@@ -234,6 +247,9 @@ typedef struct {
   gboolean pin_to_baseline;
   gboolean track_peaks;
   guint n_threads;                /* of slice-by-slice fits (0: the pool's) */
+  /* the most values of the model's arrays (xrlab_fit_model_size_check(),
+   * with the Jacobian); 0: no limit */
+  guint64 max_values;
 } XrlabFitSetupSpec;
 
 /* Windows open, no baseline, no σ, LM, peak tracking on. */
@@ -246,7 +262,7 @@ typedef enum {
   XRLAB_FIT_SETUP_WINDOW          = 1 << 3,  /* e0, e1, t0, t1 */
   XRLAB_FIT_SETUP_BASELINE_DELAYS = 1 << 4,  /* b0, b1 */
   XRLAB_FIT_SETUP_SIGMA           = 1 << 5,
-  XRLAB_FIT_SETUP_OPTIONS         = 1 << 6,  /* method, pin, track_peaks, n_threads */
+  XRLAB_FIT_SETUP_OPTIONS         = 1 << 6,  /* method, pin, track_peaks, n_threads, max_values */
   XRLAB_FIT_SETUP_ALL             = 0x7f,
 } XrlabFitSetupFields;
 
@@ -548,6 +564,7 @@ typedef struct {
   double level;
   guint64 seed;
   const char *output;                /* CSV, the layout of the data of a fit */
+  guint64 max_values;                /* xrlab_fit_model_size_check(); 0: no limit */
 } XrlabFitSimulateSpec;
 
 /* The model plus noise (xrlab_simulate()) written to @output (a job). The
