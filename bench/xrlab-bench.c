@@ -87,6 +87,7 @@ static const XrlabBenchGroup groups[] = {
   { "engine", "Engine thread: edit-to-redraw latency and transfers per redraw", xrlab_bench_engine },
   { "models", "Spectral model plans: evaluation and Jacobian", xrlab_bench_models },
   { "fit", "Least-squares fits (optimizer core on a 2D-sized problem)", xrlab_bench_fit },
+  { "fitengine", "The fit service: edit to preview, cancel, Au 4f fits through the engine", xrlab_bench_fitengine },
   { "io", "Numbers to text and back (old and new), CSV and HDF5 files of 2000 x 2000", xrlab_bench_io },
   { "reflect", "Reflectivity of a thick mirror and a 50-period multilayer on 1000 angles, filters", xrlab_bench_reflect },
 #ifdef XRLAB_BENCH_GUI

@@ -1,4 +1,5 @@
-/* cli-fit.c -- xrlab-cli simulate and fit
+/* cli-fit.c -- xrlab-cli simulate and fit: options in, requests to the
+ * engine's fit service (xrlab-engine-fit.h), the reply printed
  *
  *   xrlab-cli simulate (the model options of eval) [--noise gaussian|poisson]
  *                      [--level L] [--seed N] -o data.csv
@@ -22,6 +23,7 @@
 #include <glib/gstdio.h>
 
 #include "cli-private.h"
+#include "xrlab-engine-fit.h"
 #include "xrlab-fitflow.h"
 #include "xrlab-model.h"
 #include "xrlab-simulate.h"
@@ -39,13 +41,146 @@ set_output_help (GOptionEntry *entries, const char *desc, const char *arg)
       }
 }
 
+/* ---- the engine, waited for ------------------------------------------------------------- */
+
+/* An engine whose replies come to a main context of the command's own. */
+typedef struct {
+  GMainContext *context;
+  XrlabEngine *engine;
+} Client;
+
+static void
+client_init (Client *c)
+{
+  c->context = g_main_context_new ();
+  g_main_context_push_thread_default (c->context);
+  c->engine = xrlab_engine_new ();
+}
+
+static void
+client_clear (Client *c)
+{
+  if (c->engine == NULL)
+    return;
+  xrlab_engine_shutdown (c->engine);
+  g_clear_object (&c->engine);
+  while (g_main_context_iteration (c->context, FALSE))
+    ;
+  g_main_context_pop_thread_default (c->context);
+  g_clear_pointer (&c->context, g_main_context_unref);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Client, client_clear)
+
+/* ---- the model options as the service takes them ------------------------------------ */
+
+typedef struct {
+  GArray *dynamics;   /* XrlabFitDynamics */
+  GArray *profiles;   /* XrlabFitProfile */
+  GArray *values;     /* XrlabFitValue */
+  GPtrArray *owned;   /* the strings and string vectors they point to */
+} ModelParts;
+
+static void
+model_parts_clear (ModelParts *mp)
+{
+  g_clear_pointer (&mp->dynamics, g_array_unref);
+  g_clear_pointer (&mp->profiles, g_array_unref);
+  g_clear_pointer (&mp->values, g_array_unref);
+  g_clear_pointer (&mp->owned, g_ptr_array_unref);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (ModelParts, model_parts_clear)
+
+/* --models, --model, --dynamics, --profile and --set, checked (usage errors
+ * exit 2, a --set value that is not a number 1). */
+static gboolean
+model_parts_parse (const char *cmd, const XrlabCliModelOptions *o, ModelParts *mp, int *status)
+{
+  mp->dynamics = g_array_new (FALSE, TRUE, sizeof (XrlabFitDynamics));
+  mp->profiles = g_array_new (FALSE, TRUE, sizeof (XrlabFitProfile));
+  mp->values = g_array_new (FALSE, TRUE, sizeof (XrlabFitValue));
+  mp->owned = g_ptr_array_new_with_free_func (g_free);
+  if (o->models == NULL || o->model == NULL)
+    {
+      *status = xrlab_cli_usage (cmd, _("--models and --model are required"));
+      return FALSE;
+    }
+  for (guint i = 0; o->dynamics && o->dynamics[i]; i++)
+    {
+      XrlabFitDynamics d = { 0 };
+      char *par = NULL, *file = NULL, **models = NULL;
+
+      if (!xrlab_cli_parse_attachment (o->dynamics[i], TRUE, &par, &file, &models, &d.frequency))
+        {
+          *status = xrlab_cli_usage (cmd, _("--dynamics “%s”: expected "
+                                            "PAR=FILE:MODEL[,MODEL...][@FREQ] with FREQ > 0"),
+                                     o->dynamics[i]);
+          return FALSE;
+        }
+      g_ptr_array_add (mp->owned, par);
+      d.param = par;
+      g_ptr_array_add (mp->owned, file);
+      d.file = file;
+      g_ptr_array_add (mp->owned, models);   /* freed as a block: its strings below */
+      for (guint k = 0; models[k]; k++)
+        g_ptr_array_add (mp->owned, models[k]);
+      d.models = (const char *const *) models;
+      d.n_models = g_strv_length (models);
+      g_array_append_val (mp->dynamics, d);
+    }
+  for (guint i = 0; o->profiles && o->profiles[i]; i++)
+    {
+      XrlabFitProfile pr = { 0 };
+      char *par = NULL, *file = NULL;
+      g_auto(GStrv) models = NULL;
+      double freq;
+
+      if (!xrlab_cli_parse_attachment (o->profiles[i], FALSE, &par, &file, &models, &freq)
+          || g_strv_length (models) != 1)
+        {
+          g_free (par);
+          g_free (file);
+          *status = xrlab_cli_usage (cmd, _("--profile “%s”: expected PAR=FILE:MODEL"),
+                                     o->profiles[i]);
+          return FALSE;
+        }
+      g_ptr_array_add (mp->owned, par);
+      pr.param = par;
+      g_ptr_array_add (mp->owned, file);
+      pr.file = file;
+      g_ptr_array_add (mp->owned, (char *) (pr.model = g_strdup (models[0])));
+      g_array_append_val (mp->profiles, pr);
+    }
+  for (guint i = 0; o->sets && o->sets[i]; i++)
+    {
+      const char *eq = strchr (o->sets[i], '=');
+      XrlabFitValue v = { 0 };
+
+      if (eq == NULL || eq == o->sets[i])
+        {
+          *status = xrlab_cli_usage (cmd, _("--set “%s”: expected PAR=VALUE"), o->sets[i]);
+          return FALSE;
+        }
+      if (!xrlab_parse_double (eq + 1, FALSE, &v.value))
+        {
+          *status = xrlab_cli_failf (_("--set “%s”: “%s” is not a finite number"),
+                                     o->sets[i], eq + 1);
+          return FALSE;
+        }
+      g_ptr_array_add (mp->owned, (char *) (v.param = g_strndup (o->sets[i], eq - o->sets[i])));
+      g_array_append_val (mp->values, v);
+    }
+  return TRUE;
+}
+
 /* ---- simulate ------------------------------------------------------------------------- */
 
 int
 xrlab_cli_simulate (int argc, char **argv)
 {
   XrlabCliModelOptions o = { 0 };
-  XrlabCliAxes ax = { 0 };
+  g_auto(ModelParts) mp = { 0 };
   g_autofree GOptionEntry *entries = xrlab_cli_model_entries (&o);
   g_autofree char *noise = NULL, *level_text = NULL, *seed_text = NULL;
   g_autofree char *limit = xrlab_cli_size_limit_help ();
@@ -73,9 +208,7 @@ xrlab_cli_simulate (int argc, char **argv)
     .description = limit,
     .entries = { entries, sim_entries },
   };
-  g_autoptr(XrlabModel) m = NULL;
   g_autoptr(GError) error = NULL;
-  g_autofree double *y = NULL;
   XrlabNoiseKind kind = XRLAB_NOISE_NONE;
   double level = 0.0, scale = NAN;
   guint64 seed = 1;
@@ -106,16 +239,23 @@ xrlab_cli_simulate (int argc, char **argv)
   if (status == XRLAB_CLI_OK && kind != XRLAB_NOISE_NONE && level_text == NULL)
     status = xrlab_cli_usage ("simulate", _("--noise needs --level"));
 
-  if (status == XRLAB_CLI_OK && (m = xrlab_cli_load_model ("simulate", &o, &status)) != NULL
-      && xrlab_cli_read_axes (&o, &ax, &status)
-      && xrlab_cli_check_model_size (m, &ax, FALSE, &status))
+  if (status == XRLAB_CLI_OK && model_parts_parse ("simulate", &o, &mp, &status))
     {
-      gsize rows = ax.time ? ax.n_t : 1;
-      y = xrlab_simulate (m, ax.energy, ax.n_e, ax.time, ax.n_t, ax.aux, ax.n_a, kind, level,
-                          seed, &scale, &error);
-      if (y == NULL)
-        status = xrlab_cli_fail (error);
-      else if (!xrlab_write_csv_matrix (o.output, y, rows, ax.n_e, &error))
+      g_auto(Client) c = { 0 };
+      XrlabFitSimulateSpec sim = {
+        .models = o.models, .model = o.model,
+        .dynamics = (const XrlabFitDynamics *) mp.dynamics->data, .n_dynamics = mp.dynamics->len,
+        .profiles = (const XrlabFitProfile *) mp.profiles->data, .n_profiles = mp.profiles->len,
+        .values = (const XrlabFitValue *) mp.values->data, .n_values = mp.values->len,
+        .energy = o.energy, .time = o.time, .aux = o.aux,
+        .noise = kind, .level = level, .seed = seed, .output = o.output,
+        .max_values = xrlab_cli_max_values (),
+      };
+      XrlabEngineReply r = { 0 };
+
+      client_init (&c);
+      xrlab_engine_fit_simulate_async (c.engine, &sim, NULL, xrlab_engine_reply_cb, &r);
+      if (!xrlab_engine_fit_simulate_finish (c.engine, xrlab_engine_reply_wait (&r), &scale, &error))
         status = xrlab_cli_fail (error);
       else if (kind != XRLAB_NOISE_NONE && level > 0)
         {
@@ -124,8 +264,8 @@ xrlab_cli_simulate (int argc, char **argv)
                                                             : "noise_counts_per_unit",
                    xrlab_format_double (scale, b));
         }
+      xrlab_engine_reply_clear (&r);
     }
-  xrlab_cli_axes_clear (&ax);
   xrlab_cli_model_options_clear (&o);
   return status;
 }
@@ -180,6 +320,7 @@ parse_range (const char *text, double *a, double *b)
 typedef struct {
   gboolean tty;
   gboolean line_open;
+  XrlabFitflowStage stage;
 } Progress;
 
 /* The stage as the summary names it, in the user's language. */
@@ -201,25 +342,6 @@ stage_title (XrlabFitflowStage stage)
 }
 
 static void
-progress_cb (XrlabFitflowStage stage, guint step, guint total, double chi2, gpointer data)
-{
-  Progress *p = data;
-  char b[XRLAB_DTOA_BUFSIZE];
-
-  if (!p->tty)
-    return;
-  fprintf (stderr, "\r%s: ", stage_title (stage));
-  if (stage == XRLAB_FITFLOW_STAGE_SBS)
-    fprintf (stderr, g_dngettext (GETTEXT_PACKAGE, "%u/%u slice", "%u/%u slices", total),
-             step, total);
-  else
-    fprintf (stderr, _("iteration %u, χ² = %s"), step, xrlab_format_double (chi2, b));
-  fputs ("   ", stderr);
-  fflush (stderr);
-  p->line_open = TRUE;
-}
-
-static void
 progress_end (Progress *p)
 {
   if (p->tty && p->line_open)
@@ -229,266 +351,28 @@ progress_end (Progress *p)
     }
 }
 
+/* A line per stage on a terminal, rewritten as the stage goes on. */
 static void
-append_num (GString *s, double v)
+progress_cb (const XrlabFitJobProgress *jp, gpointer data)
 {
+  Progress *p = data;
   char b[XRLAB_DTOA_BUFSIZE];
-  g_string_append (s, xrlab_format_double (v, b));
-}
 
-/* name,value,stderr,vary,min,max,expr */
-static char *
-params_csv (const XrlabFitflowResult *r)
-{
-  GString *s = g_string_new ("name,value,stderr,vary,min,max,expr\n");
-
-  for (gsize i = 0; i < r->n_params; i++)
-    {
-      const XrlabFitflowParam *q = &r->params[i];
-
-      g_string_append_printf (s, "%s,", q->name);
-      append_num (s, q->value);
-      g_string_append_c (s, ',');
-      /* an error for what was fitted or derived from it; nothing for the fixed */
-      if (q->fitted || !isnan (q->std_error))
-        append_num (s, q->std_error);
-      else if (q->expr && r->fit && !r->fit->errors_valid)
-        append_num (s, NAN);
-      g_string_append_printf (s, ",%s,", q->expr ? "" : q->vary ? "True"
-                                         : q->is_static ? "static" : "False");
-      if (q->expr == NULL)
-        {
-          append_num (s, q->min);
-          g_string_append_c (s, ',');
-          append_num (s, q->max);
-        }
-      else
-        g_string_append_c (s, ',');
-      g_string_append_printf (s, ",%s\n", q->expr ? q->expr : "");
-    }
-  return g_string_free (s, FALSE);
-}
-
-/* chi2,redchi,r2,aic,bic,ndata,nvarys,niter,nfev,njev,wall_s */
-static char *
-metrics_csv (const XrlabFitflowResult *r)
-{
-  GString *s = g_string_new ("chi2,redchi,r2,aic,bic,ndata,nvarys,niter,nfev,njev,wall_s\n");
-  const XrlabFitResult *f = r->fit;
-
-  append_num (s, f->chi2);
-  g_string_append_c (s, ',');
-  append_num (s, f->redchi);
-  g_string_append_c (s, ',');
-  append_num (s, f->r2);
-  g_string_append_c (s, ',');
-  append_num (s, f->aic);
-  g_string_append_c (s, ',');
-  append_num (s, f->bic);
-  g_string_append_printf (s, ",%" G_GSIZE_FORMAT ",%" G_GSIZE_FORMAT ",%u,%u,%u,", f->ndata,
-                          f->p, f->niter, f->nfev, f->njev);
-  append_num (s, f->wall_s);
-  g_string_append_c (s, '\n');
-  return g_string_free (s, FALSE);
-}
-
-/* The correlation matrix of θ: a header of names, one row per name. */
-static char *
-correl_csv (const XrlabFitflowResult *r)
-{
-  GString *s = g_string_new ("name");
-  const gsize p = r->n_theta;
-
-  for (gsize j = 0; j < p; j++)
-    g_string_append_printf (s, ",%s", r->theta_names[j]);
-  g_string_append_c (s, '\n');
-  for (gsize i = 0; i < p; i++)
-    {
-      g_string_append (s, r->theta_names[i]);
-      for (gsize j = 0; j < p; j++)
-        {
-          g_string_append_c (s, ',');
-          append_num (s, r->fit->correl[i * p + j]);
-        }
-      g_string_append_c (s, '\n');
-    }
-  return g_string_free (s, FALSE);
-}
-
-/* delay, every parameter and its error, chi2, redchi, niter, converged */
-static char *
-sbs_csv (const XrlabFitflowSbs *sb)
-{
-  GString *s = g_string_new ("delay");
-  const gsize n = sb->n_params;
-
-  for (gsize i = 0; i < n; i++)
-    g_string_append_printf (s, ",%s,%s_stderr", sb->names[i], sb->names[i]);
-  g_string_append (s, ",chi2,redchi,niter,converged\n");
-  for (gsize k = 0; k < sb->n_slices; k++)
-    {
-      append_num (s, sb->delay[k]);
-      for (gsize i = 0; i < n; i++)
-        {
-          double e = sb->errors[k * n + i];
-          g_string_append_c (s, ',');
-          append_num (s, sb->values[k * n + i]);
-          g_string_append_c (s, ',');
-          if (sb->fitted[i] || !isnan (e))
-            append_num (s, e);
-        }
-      g_string_append_c (s, ',');
-      append_num (s, sb->chi2[k]);
-      g_string_append_c (s, ',');
-      append_num (s, sb->redchi[k]);
-      g_string_append_printf (s, ",%u,%s\n", sb->niter[k],
-                              sb->done[k] && sb->converged[k] ? "True" : "False");
-    }
-  return g_string_free (s, FALSE);
-}
-
-/* name,-3sigma,-2sigma,-1sigma,best,+1sigma,+2sigma,+3sigma (absolute values) */
-static char *
-ci_csv (const XrlabFitCI *ci, char **names)
-{
-  GString *s = g_string_new ("name");
-  const gsize ns = ci->n_sigmas;
-
-  for (gsize k = ns; k-- > 0;)
-    g_string_append_printf (s, ",-%gsigma", ci->sigmas[k]);
-  g_string_append (s, ",best");
-  for (gsize k = 0; k < ns; k++)
-    g_string_append_printf (s, ",+%gsigma", ci->sigmas[k]);
-  g_string_append_c (s, '\n');
-  for (gsize a = 0; a < ci->n_params; a++)
-    {
-      g_string_append (s, names[a]);
-      for (gsize k = ns; k-- > 0;)
-        {
-          g_string_append_c (s, ',');
-          append_num (s, ci->lower[a * ns + k]);
-        }
-      g_string_append_c (s, ',');
-      append_num (s, ci->best[a]);
-      for (gsize k = 0; k < ns; k++)
-        {
-          g_string_append_c (s, ',');
-          append_num (s, ci->upper[a * ns + k]);
-        }
-      g_string_append_c (s, '\n');
-    }
-  return g_string_free (s, FALSE);
-}
-
-/* FALSE when Ctrl-C came: the files stop there (the exit status says so). */
-static gboolean
-not_interrupted (GError **error)
-{
-  return !g_cancellable_set_error_if_cancelled (xrlab_cli_interrupt_cancellable (), error);
-}
-
-static gboolean
-write_text (const char *dir, const char *name, char *text, GError **error)
-{
-  g_autofree char *path = g_build_filename (dir, name, NULL);
-  g_autofree char *owned = text;
-
-  return not_interrupted (error) && xrlab_write_file_atomic (path, owned, -1, error);
-}
-
-/* --sigma: a number, or a file: a matrix of the data's shape (per point),
- * or one column of n_energy (per energy) or n_time (per delay) values. */
-static gboolean
-read_sigma (const char *text, gsize n_rows, gsize n_cols, gboolean has_time,
-            XrlabFitSigmaKind *kind, double **sigma, gsize *n_sigma, int *status)
-{
-  g_autoptr(GError) error = NULL;
-  double v;
-  gsize rows, cols;
-  double *m;
-
-  if (xrlab_parse_double (text, FALSE, &v))
-    {
-      *kind = XRLAB_FIT_SIGMA_SCALAR;
-      *sigma = g_memdup2 (&v, sizeof v);
-      *n_sigma = 1;
-      return TRUE;
-    }
-  if (!g_file_test (text, G_FILE_TEST_EXISTS))
-    {
-      *status = xrlab_cli_failf (_("--sigma “%s”: neither a number nor a file"), text);
-      return FALSE;
-    }
-  m = xrlab_read_csv_matrix (text, TRUE, &rows, &cols, &error);
-  if (m == NULL)
-    {
-      *status = xrlab_cli_fail (error);
-      return FALSE;
-    }
-  *sigma = m;
-  if (rows == n_rows && cols == n_cols)
-    *kind = XRLAB_FIT_SIGMA_FULL, *n_sigma = rows * cols;
-  else if (cols == 1 && rows == n_cols && !(has_time && n_rows == n_cols))
-    *kind = XRLAB_FIT_SIGMA_COLUMNS, *n_sigma = rows;
-  else if (cols == 1 && has_time && rows == n_rows && n_rows != n_cols)
-    *kind = XRLAB_FIT_SIGMA_ROWS, *n_sigma = rows;
+  if (!p->tty)
+    return;
+  if (p->line_open && jp->stage != p->stage)
+    progress_end (p);
+  p->stage = jp->stage;
+  fprintf (stderr, "\r%s: ", stage_title (jp->stage));
+  if (jp->stage == XRLAB_FITFLOW_STAGE_SBS)
+    fprintf (stderr, g_dngettext (GETTEXT_PACKAGE, "%u/%u slice", "%u/%u slices",
+                                  jp->n_slices),
+             jp->slices_done, jp->n_slices);
   else
-    {
-      *status = xrlab_cli_failf (g_dngettext (GETTEXT_PACKAGE,
-                                              "--sigma %s: %zu × %zu value fits neither the data "
-                                              "(%zu × %zu), one per energy nor one per delay",
-                                              "--sigma %s: %zu × %zu values fit neither the data "
-                                              "(%zu × %zu), one per energy nor one per delay",
-                                              rows * cols),
-                                 text, rows, cols, n_rows, n_cols);
-      g_clear_pointer (sigma, g_free);
-      return FALSE;
-    }
-  return TRUE;
-}
-
-/* The baseline model: the named model of the same file, with the --profile
- * and --set options that name its parameters. */
-static XrlabModel *
-load_baseline_model (const XrlabCliModelOptions *o, const char *name, int *status)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(XrlabModel) m = xrlab_model_load (o->models, name, &error);
-
-  if (m == NULL)
-    {
-      *status = xrlab_cli_fail (error);
-      return NULL;
-    }
-  for (guint i = 0; o->profiles && o->profiles[i]; i++)
-    {
-      g_autofree char *par = NULL, *file = NULL;
-      g_auto(GStrv) models = NULL;
-      double freq;
-
-      if (xrlab_cli_parse_attachment (o->profiles[i], FALSE, &par, &file, &models, &freq)
-          && xrlab_model_find_param (m, par) >= 0
-          && !xrlab_model_add_profile (m, par, file, models[0], &error))
-        {
-          *status = xrlab_cli_fail (error);
-          return NULL;
-        }
-    }
-  for (guint i = 0; o->sets && o->sets[i]; i++)
-    {
-      const char *eq = strchr (o->sets[i], '=');
-      g_autofree char *par = eq ? g_strndup (o->sets[i], eq - o->sets[i]) : NULL;
-      double v;
-
-      if (par && xrlab_model_find_param (m, par) >= 0
-          && xrlab_parse_double (eq + 1, FALSE, &v)
-          && !xrlab_model_set_value (m, par, v, &error))
-        {
-          *status = xrlab_cli_fail (error);
-          return NULL;
-        }
-    }
-  return g_steal_pointer (&m);
+    fprintf (stderr, _("iteration %u, χ² = %s"), jp->iteration, xrlab_format_double (jp->chi2, b));
+  fputs ("   ", stderr);
+  fflush (stderr);
+  p->line_open = TRUE;
 }
 
 static void
@@ -521,7 +405,7 @@ fit_failed (const GError *error)
   return xrlab_cli_fail (error);
 }
 
-/* A fit: its options, its inputs, the workflow and what the stages found. */
+/* A fit: its options, as requests to the fit service, and its results. */
 typedef struct {
   XrlabCliModelOptions o;
   FitOptions fo;
@@ -529,37 +413,21 @@ typedef struct {
   double b0, b1, e0, e1, t0, t1;  /* --baseline, --elim, --tlim (NaN: open) */
   XrlabFitMethod method;
   char **ci_names;
-  /* the inputs */
-  XrlabModel *m;
-  XrlabModel *bm;                 /* the baseline model, or NULL */
-  XrlabCliAxes ax;
-  double *data;
-  gsize rows, cols;
-  double *sigma;
-  gsize n_sigma;
-  XrlabFitSigmaKind sigma_kind;
-  /* the workflow and its results */
-  XrlabFitflow *flow;
+  ModelParts parts;
+  double sigma_value;
+  /* the service */
+  Client client;
+  guint setup;
   Progress progress;
-  XrlabFitflowResult *base;
-  XrlabFitflowSbs *sbs;
-  XrlabFitflowResult *main_fit;
-  XrlabFitCI *ci;
+  XrlabFitResults *results;
 } FitCommand;
 
 static void
 fit_command_clear (FitCommand *c)
 {
-  g_clear_pointer (&c->ci, xrlab_fit_ci_free);
-  g_clear_pointer (&c->main_fit, xrlab_fitflow_result_free);
-  g_clear_pointer (&c->sbs, xrlab_fitflow_sbs_free);
-  g_clear_pointer (&c->base, xrlab_fitflow_result_free);
-  g_clear_pointer (&c->flow, xrlab_fitflow_free);
-  g_clear_pointer (&c->bm, xrlab_model_free);
-  g_clear_pointer (&c->m, xrlab_model_free);
-  g_clear_pointer (&c->sigma, g_free);
-  g_clear_pointer (&c->data, g_free);
-  xrlab_cli_axes_clear (&c->ax);
+  g_clear_pointer (&c->results, xrlab_fit_results_free);
+  client_clear (&c->client);
+  model_parts_clear (&c->parts);
   g_clear_pointer (&c->ci_names, g_strfreev);
   fit_options_clear (&c->fo);
   xrlab_cli_model_options_clear (&c->o);
@@ -570,7 +438,7 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (FitCommand, fit_command_clear)
 static gboolean
 fit_is_2d (const FitCommand *c)
 {
-  return c->ax.time != NULL;
+  return c->o.time != NULL;
 }
 
 /* The options that go together, the ranges and the method. Returns the
@@ -632,8 +500,9 @@ fit_parse_options (FitCommand *c, int argc, char **argv)
   g_autofree char *limit = xrlab_cli_size_limit_help ();
   g_autofree char *description = g_strconcat (
       _("Ctrl-C (or SIGTERM) stops the fits after the current iteration; nothing is written "
-        "and the exit status is 130 (143). While the results are written, it stops before "
-        "the next file, with the same exit status and no summary."), "\n", limit, NULL);
+        "and the exit status is 130 (143). While the results are written, it stops them: "
+        "OUTDIR keeps the previous set, the exit status is the same and there is no "
+        "summary."), "\n", limit, NULL);
   const GOptionEntry fit_entries[] = {
     { "data", 0, 0, G_OPTION_ARG_FILENAME, &fo->data,
       N_("The measurement: one row per delay, one column per energy, comma separated, no "
@@ -682,9 +551,12 @@ fit_parse_options (FitCommand *c, int argc, char **argv)
         "model), both in the layout of the data; baseline_params.csv and "
         "baseline_metrics.csv with a baseline; sbs.csv (one row per delay: every parameter "
         "and its error, chi2, redchi, niter, converged) with --sbs; ci.csv "
-        "(name,-3sigma,-2sigma,-1sigma,best,+1sigma,+2sigma,+3sigma) with --ci. Every file "
-        "is written whole or not at all, and only when every fit succeeded. Progress goes "
-        "to stderr when it is a terminal; a summary to stdout."),
+        "(name,-3sigma,-2sigma,-1sigma,best,+1sigma,+2sigma,+3sigma) with --ci. The files "
+        "are written as one set, only when every fit succeeded, and replace the set of an "
+        "earlier run whole (its files that this run does not write go, other files in "
+        "OUTDIR stay): a run interrupted or killed at any moment leaves the previous set or "
+        "the new one, never a mix. Progress goes to stderr when it is a terminal; a summary "
+        "to stdout."),
     .description = description,
     .entries = { entries, fit_entries },
   };
@@ -695,186 +567,148 @@ fit_parse_options (FitCommand *c, int argc, char **argv)
   return fit_check_options (c, argc, argv);
 }
 
-/* The models, the axes, the data and their σ. Returns the exit status. */
+/* The model options as the service takes them, OUTDIR, and --sigma: a
+ * number or a file. Returns the exit status. */
 static int
-fit_read_inputs (FitCommand *c)
+fit_prepare (FitCommand *c)
 {
-  g_autoptr(GError) error = NULL;
   int status = XRLAB_CLI_OK;
 
-  if ((c->m = xrlab_cli_load_model ("fit", &c->o, &status)) == NULL)
-    return status;
-  if (c->fo.baseline_model
-      && (c->bm = load_baseline_model (&c->o, c->fo.baseline_model, &status)) == NULL)
-    return status;
-  if (!xrlab_cli_read_axes (&c->o, &c->ax, &status)
-      || !xrlab_cli_check_model_size (c->m, &c->ax, TRUE, &status))
-    return status;
-  c->data = xrlab_read_csv_matrix (c->fo.data, TRUE, &c->rows, &c->cols, &error);
-  if (c->data == NULL)
-    return xrlab_cli_fail (error);
-  if (c->fo.sigma && !read_sigma (c->fo.sigma, c->rows, c->cols, fit_is_2d (c), &c->sigma_kind,
-                                  &c->sigma, &c->n_sigma, &status))
-    return status;
-  return XRLAB_CLI_OK;
-}
-
-/* The workflow over the data, with the options, the window and σ, and
- * every stage checked before any fit. Returns the exit status. */
-static int
-fit_build_workflow (FitCommand *c)
-{
   g_autoptr(GError) error = NULL;
-  g_autofree char *dn = g_path_get_basename (c->fo.data);
-  g_autofree char *en = g_path_get_basename (c->o.energy);
-  g_autofree char *tn = c->o.time ? g_path_get_basename (c->o.time) : NULL;
-  XrlabFitflowData fd = {
-    .data = c->data, .n_rows = c->rows, .n_cols = c->cols,
-    .energy = c->ax.energy, .n_energy = c->ax.n_e, .time = c->ax.time, .n_time = c->ax.n_t,
-    .aux = c->ax.aux, .n_aux = c->ax.n_a,
-    .data_name = dn, .energy_name = en, .time_name = tn,
-  };
-  XrlabFitflowOptions opts;
 
-  c->flow = xrlab_fitflow_new (&fd, &error);
-  if (c->flow == NULL)
+  if (!model_parts_parse ("fit", &c->o, &c->parts, &status))
+    return status;
+  if (!xrlab_fit_result_dir_check (c->o.output, &error))
     return xrlab_cli_fail (error);
-  xrlab_fitflow_options_init (&opts);
-  opts.method = c->method;
-  opts.pin_to_baseline = c->fo.pin;
-  opts.n_threads = (guint) c->fo.threads;
-  opts.progress = progress_cb;
-  opts.progress_data = &c->progress;
-  xrlab_fitflow_set_options (c->flow, &opts);
-  if (!xrlab_fitflow_set_window (c->flow, c->e0, c->e1, c->t0, c->t1, &error)
-      || (c->sigma && !xrlab_fitflow_set_sigma (c->flow, c->sigma_kind, c->sigma, c->n_sigma,
-                                                &error)))
-    return xrlab_cli_fail (error);
-
-  if ((c->bm && !xrlab_fitflow_check (c->flow, XRLAB_FITFLOW_STAGE_BASELINE, c->bm, c->b0, c->b1,
-                                      0, NULL, &error))
-      || (c->fo.sbs && !xrlab_fitflow_check (c->flow, XRLAB_FITFLOW_STAGE_SBS, c->m, NAN, NAN, 0,
-                                             c->bm, &error))
-      || !xrlab_fitflow_check (c->flow, fit_is_2d (c) ? XRLAB_FITFLOW_STAGE_2D
-                                                      : XRLAB_FITFLOW_STAGE_SPECTRUM,
-                               c->m, NAN, NAN, 0, c->bm, &error))
-    return xrlab_cli_fail (error);
+  if (c->fo.sigma && !xrlab_parse_double (c->fo.sigma, FALSE, &c->sigma_value)
+      && !g_file_test (c->fo.sigma, G_FILE_TEST_EXISTS))
+    return xrlab_cli_failf (_("--sigma “%s”: neither a number nor a file"), c->fo.sigma);
   return XRLAB_CLI_OK;
 }
 
-/* The end of a stage that returned @ok. Returns the exit status. */
+/* The dataset and the setup; the setup's error first (the models are read
+ * before the data), the dataset's when the setup only lacks it. Returns
+ * the exit status. */
 static int
-stage_done (FitCommand *c, gboolean ok, const GError *error)
+fit_open (FitCommand *c)
 {
+  ModelParts *mp = &c->parts;
+  XrlabDatasetSource src = { .kind = XRLAB_DATASET_FILES, .data = c->fo.data,
+                             .energy = c->o.energy, .time = c->o.time, .aux = c->o.aux,
+                             .max_values = xrlab_cli_max_values () };
+  g_autoptr(GError) ds_error = NULL, error = NULL;
+  g_autofree XrlabDatasetInfo *info = NULL;
+  XrlabFitSetupSpec spec;
+  XrlabEngineReply rd = { 0 }, rs = { 0 };
+  gboolean ok;
+
+  xrlab_fit_setup_spec_init (&spec);
+  spec.dataset = xrlab_engine_dataset_open_async (c->client.engine, &src, NULL, xrlab_engine_reply_cb, &rd);
+  spec.models = c->o.models;
+  spec.model = c->o.model;
+  spec.dynamics = (const XrlabFitDynamics *) mp->dynamics->data;
+  spec.n_dynamics = mp->dynamics->len;
+  spec.profiles = (const XrlabFitProfile *) mp->profiles->data;
+  spec.n_profiles = mp->profiles->len;
+  spec.values = (const XrlabFitValue *) mp->values->data;
+  spec.n_values = mp->values->len;
+  spec.baseline_model = c->fo.baseline_model;
+  /* the --profile and --set options that name a parameter of it */
+  spec.baseline_profiles = spec.profiles, spec.n_baseline_profiles = spec.n_profiles;
+  spec.baseline_values = spec.values, spec.n_baseline_values = spec.n_values;
+  spec.e0 = c->e0, spec.e1 = c->e1, spec.t0 = c->t0, spec.t1 = c->t1;
+  spec.b0 = c->b0, spec.b1 = c->b1;
+  spec.method = c->method;
+  spec.pin_to_baseline = c->fo.pin;
+  spec.n_threads = (guint) c->fo.threads;
+  spec.max_values = xrlab_cli_max_values ();
+  if (c->fo.sigma && xrlab_parse_double (c->fo.sigma, FALSE, &c->sigma_value))
+    spec.sigma.from = XRLAB_FIT_SIGMA_FROM_VALUE, spec.sigma.value = c->sigma_value;
+  else if (c->fo.sigma)
+    spec.sigma.from = XRLAB_FIT_SIGMA_FROM_FILE, spec.sigma.file = c->fo.sigma;
+  c->setup = xrlab_engine_fit_setup_new_async (c->client.engine, &spec, NULL, xrlab_engine_reply_cb, &rs);
+
+  info = xrlab_engine_dataset_open_finish (c->client.engine, xrlab_engine_reply_wait (&rd), &ds_error);
+  ok = xrlab_engine_fit_setup_finish (c->client.engine, xrlab_engine_reply_wait (&rs), &error);
+  xrlab_engine_reply_clear (&rd);
+  xrlab_engine_reply_clear (&rs);
+  if (ok)
+    return XRLAB_CLI_OK;
+  if (ds_error != NULL
+      && g_error_matches (error, XRLAB_ENGINE_FIT_ERROR, XRLAB_ENGINE_FIT_ERROR_NO_DATASET))
+    return xrlab_cli_fail (ds_error);
+  return xrlab_cli_fail (error);
+}
+
+/* The workflow as one job: every stage checked before any fit, then the
+ * baseline, slice by slice, the main fit (2D or one spectrum), the
+ * confidence intervals. Ctrl-C stops the fits between iterations. Returns
+ * the exit status. */
+static int
+fit_run (FitCommand *c)
+{
+  XrlabFitJobSpec job = {
+    .kind = XRLAB_FIT_JOB_WORKFLOW,
+    .stages = XRLAB_FIT_STAGES_MAIN | (c->fo.baseline_model ? XRLAB_FIT_STAGES_BASELINE : 0)
+              | (c->fo.sbs ? XRLAB_FIT_STAGES_SBS : 0),
+    .ci_names = (const char *const *) c->ci_names,
+    .n_ci_names = c->ci_names ? g_strv_length (c->ci_names) : 0,
+  };
+  g_autoptr(GError) error = NULL;
+  XrlabEngineReply r = { 0 };
+  gboolean ok;
+
+  xrlab_engine_fit_run_async (c->client.engine, c->setup, &job, progress_cb, &c->progress, NULL,
+                              xrlab_cli_interrupt_cancellable (), xrlab_engine_reply_cb, &r);
+  ok = xrlab_engine_fit_run_finish (c->client.engine, xrlab_engine_reply_wait (&r), &error);
+  xrlab_engine_reply_clear (&r);
   progress_end (&c->progress);
   return ok ? XRLAB_CLI_OK : fit_failed (error);
 }
 
-/* The stages: the baseline, slice by slice, the main fit (2D or one
- * spectrum), the confidence intervals. Ctrl-C stops the fits between
- * iterations. Returns the exit status. */
+/* Every file of OUTDIR (see the summary of --help), written by the engine
+ * as one set; then the results for the summary. Returns the exit status. */
 static int
-fit_run_stages (FitCommand *c)
+fit_write (FitCommand *c)
 {
-  GCancellable *interrupt = xrlab_cli_interrupt_cancellable ();
   g_autoptr(GError) error = NULL;
-  int status = XRLAB_CLI_OK;
+  XrlabEngineReply r = { 0 };
   gboolean ok;
 
-  if (c->bm)
-    {
-      ok = xrlab_fitflow_fit_baseline (c->flow, c->bm, c->b0, c->b1, interrupt, &c->base, &error);
-      if ((status = stage_done (c, ok, error)) != XRLAB_CLI_OK)
-        return status;
-    }
-  if (c->fo.sbs)
-    {
-      ok = xrlab_fitflow_fit_sbs (c->flow, c->m, interrupt, &c->sbs, &error);
-      if ((status = stage_done (c, ok, error)) != XRLAB_CLI_OK)
-        return status;
-    }
-  ok = fit_is_2d (c) ? xrlab_fitflow_fit_2d (c->flow, c->m, interrupt, &c->main_fit, &error)
-                     : xrlab_fitflow_fit_spectrum (c->flow, c->m, 0, interrupt, &c->main_fit,
-                                                   &error);
-  if ((status = stage_done (c, ok, error)) != XRLAB_CLI_OK)
-    return status;
-  if (c->ci_names)
-    {
-      if (!c->main_fit->fit->converged || !c->main_fit->fit->errors_valid)
-        return xrlab_cli_failf (_("--ci: the fit did not converge to a minimum with "
-                                  "valid errors (%s)"), c->main_fit->fit->message);
-      c->ci = xrlab_fitflow_conf_interval (c->main_fit, (const char *const *) c->ci_names,
-                                           g_strv_length (c->ci_names), NULL, 0, NULL, &error);
-      if (c->ci == NULL)
-        return xrlab_cli_fail (error);
-    }
-  return XRLAB_CLI_OK;
-}
-
-/* Every file of OUTDIR (see the summary of --help). Returns the exit
- * status. */
-static int
-fit_write_results (FitCommand *c)
-{
-  g_autoptr(GError) error = NULL;
-  g_autofree double *model_map = NULL, *resid = NULL;
-  g_autofree char *fit_path = NULL, *res_path = NULL;
-  const char *dir = c->o.output;
-  gsize mr, mc;
-
-  model_map = xrlab_fitflow_result_model (c->flow, c->main_fit, &mr, &mc, &error);
-  if (model_map == NULL)
-    return xrlab_cli_fail (error);
-  if (g_mkdir_with_parents (dir, 0755) != 0)
-    {
-      int e = errno;
-      return xrlab_cli_failf (_("Cannot create the folder %s: %s"), dir, g_strerror (e));
-    }
-  resid = g_new (double, mr * mc);
-  for (gsize i = 0; i < mr * mc; i++)
-    resid[i] = c->data[i] - model_map[i];
-  fit_path = g_build_filename (dir, "fit.csv", NULL);
-  res_path = g_build_filename (dir, "residual.csv", NULL);
-  if (!write_text (dir, "params.csv", params_csv (c->main_fit), &error)
-      || !write_text (dir, "metrics.csv", metrics_csv (c->main_fit), &error)
-      || !write_text (dir, "correl.csv", correl_csv (c->main_fit), &error)
-      || !not_interrupted (&error) || !xrlab_write_csv_matrix (fit_path, model_map, mr, mc, &error)
-      || !not_interrupted (&error) || !xrlab_write_csv_matrix (res_path, resid, mr, mc, &error)
-      || (c->base && !write_text (dir, "baseline_params.csv", params_csv (c->base), &error))
-      || (c->base && !write_text (dir, "baseline_metrics.csv", metrics_csv (c->base), &error))
-      || (c->sbs && !write_text (dir, "sbs.csv", sbs_csv (c->sbs), &error))
-      || (c->ci && !write_text (dir, "ci.csv", ci_csv (c->ci, c->ci_names), &error))
-      || !not_interrupted (&error))
-    {
-      /* interrupted: nothing more is printed */
-      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        return xrlab_cli_interrupt_status ();
-      return xrlab_cli_fail (error);
-    }
-  return XRLAB_CLI_OK;
+  xrlab_engine_fit_write_async (c->client.engine, c->setup, c->o.output,
+                                xrlab_cli_interrupt_cancellable (), xrlab_engine_reply_cb, &r);
+  ok = xrlab_engine_fit_write_finish (c->client.engine, xrlab_engine_reply_wait (&r), &error);
+  xrlab_engine_reply_clear (&r);
+  if (!ok)
+    return fit_failed (error);
+  xrlab_engine_fit_results_async (c->client.engine, c->setup, "summary", NULL, xrlab_engine_reply_cb, &r);
+  c->results = xrlab_engine_fit_results_finish (c->client.engine, xrlab_engine_reply_wait (&r), &error);
+  xrlab_engine_reply_clear (&r);
+  return c->results ? XRLAB_CLI_OK : xrlab_cli_fail (error);
 }
 
 /* The summary on stdout: each stage's fit quality and fitted parameters. */
 static void
 fit_print_summary (const FitCommand *c)
 {
-  if (c->base)
-    print_result (stage_title (XRLAB_FITFLOW_STAGE_BASELINE), c->base);
-  if (c->sbs)
+  const XrlabFitResults *r = c->results;
+
+  if (r->baseline)
+    print_result (stage_title (XRLAB_FITFLOW_STAGE_BASELINE), r->baseline);
+  if (r->sbs)
     {
       gsize conv = 0;
-      for (gsize k = 0; k < c->sbs->n_slices; k++)
-        conv += c->sbs->done[k] && c->sbs->converged[k];
+      for (gsize k = 0; k < r->sbs->n_slices; k++)
+        conv += r->sbs->done[k] && r->sbs->converged[k];
       g_print (g_dngettext (GETTEXT_PACKAGE, "slice-by-slice: %zu of %zu delay converged\n",
-                            "slice-by-slice: %zu of %zu delays converged\n", c->sbs->n_slices),
-               conv, c->sbs->n_slices);
+                            "slice-by-slice: %zu of %zu delays converged\n", r->sbs->n_slices),
+               conv, r->sbs->n_slices);
     }
   print_result (stage_title (fit_is_2d (c) ? XRLAB_FITFLOW_STAGE_2D
-                                           : XRLAB_FITFLOW_STAGE_SPECTRUM), c->main_fit);
+                                           : XRLAB_FITFLOW_STAGE_SPECTRUM), r->main);
 }
 
-/* parse options → read the inputs → build the workflow → run the stages →
- * write the results */
+/* parse options → the setup → the workflow → the result set → the summary */
 int
 xrlab_cli_fit (int argc, char **argv)
 {
@@ -882,13 +716,16 @@ xrlab_cli_fit (int argc, char **argv)
   int status = fit_parse_options (&c, argc, argv);
 
   if (status == XRLAB_CLI_OK)
-    status = fit_read_inputs (&c);
+    status = fit_prepare (&c);
   if (status == XRLAB_CLI_OK)
-    status = fit_build_workflow (&c);
+    {
+      client_init (&c.client);
+      status = fit_open (&c);
+    }
   if (status == XRLAB_CLI_OK)
-    status = fit_run_stages (&c);
+    status = fit_run (&c);
   if (status == XRLAB_CLI_OK)
-    status = fit_write_results (&c);
+    status = fit_write (&c);
   if (status == XRLAB_CLI_OK)
     fit_print_summary (&c);
   return status;

@@ -18,6 +18,7 @@
 
 #include "cli-output.h"
 #include "cli-private.h"
+#include "xrlab-engine-fit.h"
 #include "xrlab-model.h"
 #include "xrlab-plan.h"
 #include "xrlab-util.h"
@@ -213,29 +214,13 @@ gboolean
 xrlab_cli_check_model_size (const XrlabModel *m, const XrlabCliAxes *a, gboolean fit,
                             int *status)
 {
-  guint64 n_t = MAX (a->n_t, 1), n_free = 0;
+  g_autoptr(GError) error = NULL;
 
-  for (gsize i = 0; fit && i < xrlab_model_n_params (m); i++)
-    {
-      XrlabParamInfo info;
-
-      xrlab_model_get_param (m, i, &info);
-      n_free += info.vary && info.expr == NULL;
-    }
-  if (!xrlab_cli_check_values (_("the energy axis × the delay axis"), a->n_e, n_t)
-      || (xrlab_model_has_dynamics (m) && a->n_t > 0
-          && !xrlab_cli_check_values (_("the delay axis × the delay axis (time dependence)"),
-                                      a->n_t, a->n_t))
-      || (xrlab_model_has_profiles (m) && a->n_a > 0
-          && !xrlab_cli_check_values (_("the delay axis × the aux axis (profiles)"), n_t,
-                                      a->n_a))
-      || (fit && !xrlab_cli_check_values (_("the points × (the free parameters + 1) of the "
-                                            "Jacobian"), (guint64) a->n_e * n_t, n_free + 1)))
-    {
-      *status = XRLAB_CLI_BAD_INPUT;
-      return FALSE;
-    }
-  return TRUE;
+  if (xrlab_fit_model_size_check (m, a->n_e, a->n_t, a->n_a, fit, xrlab_cli_max_values (),
+                                  &error))
+    return TRUE;
+  *status = xrlab_cli_fail (error);
+  return FALSE;
 }
 
 char *

@@ -164,6 +164,14 @@ model_has_kernels (const XrlabModel *m)
   return FALSE;
 }
 
+XrlabModel *
+xrlab_fitflow_seeded_model (XrlabFitflow *flow, XrlabFitflowStage stage,
+                            const XrlabModel *model, GError **error)
+{
+  g_return_val_if_fail (flow != NULL && model != NULL, NULL);
+  return seeded_copy (flow, model, stage != XRLAB_FITFLOW_STAGE_BASELINE, NULL, error);
+}
+
 /* ---- preparing a stage ------------------------------------------------------- */
 
 void
@@ -351,6 +359,7 @@ xrlab_fitflow_ctx_free (XrlabFitflowCtx *c)
   g_free (c->jbuf);
   g_free (c->y);
   g_free (c->sig);
+  g_strfreev (c->names);
   g_free (c);
 }
 
@@ -396,6 +405,8 @@ ctx_progress (guint iter, double chi2, const double *theta, gsize p, gpointer da
 
   if (c->progress)
     c->progress (c->stage, iter, 0, chi2, c->progress_data);
+  if (c->progress_theta)
+    c->progress_theta (c->stage, (const char *const *) c->names, theta, p, c->progress_data);
 }
 
 /* A context evaluating @plan (taken) for a fit of @rows × @cols points whose
@@ -422,6 +433,7 @@ xrlab_fitflow_ctx_new (const XrlabFitflow *f, XrlabPlan *plan, guint n_threads, 
       c->jbuf = g_new (double, c->dom_rows * c->dom_cols * c->p);
     }
   c->progress = f->options.progress;
+  c->progress_theta = f->options.progress_theta;
   c->progress_data = f->options.progress_data;
   return c;
 }
@@ -443,10 +455,12 @@ xrlab_fitflow_ctx_fit_new (const XrlabFitflow *f, XrlabFitflowCtx *c, const Prep
 
   xrlab_fit_options_init (&o);
   o.method = f->options.method;
-  if (progress && f->options.progress)
+  if (progress && (f->options.progress || f->options.progress_theta))
     {
       o.progress = ctx_progress;
       o.progress_data = c;
+      if (c->names == NULL)
+        c->names = g_strdupv (pr->names);
     }
   return xrlab_fit_new (&prob, &o, error);
 }

@@ -130,6 +130,11 @@ typedef struct {
   const char *data_name, *energy_name, *time_name;
 } XrlabFitflowData;
 
+/* The current θ of a running baseline, spectrum or 2D fit (@names[k] is
+ * θ_k), at the start and after every accepted step, with @progress_data. */
+typedef void (*XrlabFitflowThetaFunc) (XrlabFitflowStage stage, const char *const *names,
+                                       const double *theta, gsize p, gpointer user_data);
+
 typedef struct {
   XrlabFitMethod method;
   guint n_threads;           /* parts of the SBS loop; 0: one per thread of the pool */
@@ -137,6 +142,7 @@ typedef struct {
   gboolean track_peaks;      /* SBS: shift the x0 starts with the maximum (default TRUE) */
   XrlabFitflowProgressFunc progress;
   gpointer progress_data;
+  XrlabFitflowThetaFunc progress_theta;   /* NULL: none */
 } XrlabFitflowOptions;
 
 void xrlab_fitflow_options_init (XrlabFitflowOptions *options);
@@ -230,6 +236,13 @@ gboolean xrlab_fitflow_set_sigma (XrlabFitflow *flow, XrlabFitSigmaKind kind,
 /* The result later stages start from (set by fit_baseline; NULL clears it).
  * Only names and values are kept. */
 void     xrlab_fitflow_set_seed (XrlabFitflow *flow, const XrlabFitflowResult *baseline);
+
+/* The model @stage starts from: a copy of @model with the seed applied and,
+ * with pin_to_baseline, pinned (see "Seeding"; the baseline stage takes
+ * @model as it is). NULL with an error naming a parameter whose baseline
+ * value lies outside its bounds in @model. */
+XrlabModel *xrlab_fitflow_seeded_model (XrlabFitflow *flow, XrlabFitflowStage stage,
+                                        const XrlabModel *model, GError **error);
 
 /* Every check a stage makes before it starts (the model on the stage's
  * axes, the baseline window, points against free parameters, NaN in the

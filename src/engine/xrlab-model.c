@@ -911,3 +911,88 @@ xrlab_model_fix (XrlabModel *model, const char *name, double value, GError **err
   p->vary = FALSE;
   return TRUE;
 }
+
+/* The attachment whose expressions may name @p's neighbours, or NULL for an
+ * energy parameter. */
+static XrlabAttachment *
+scope_of (const XrlabParam *p)
+{
+  if (p->role == XRLAB_PARAM_DYNAMICS)
+    return p->host->dyn;
+  if (p->role == XRLAB_PARAM_PROFILE)
+    return p->host->profile;
+  return NULL;
+}
+
+gboolean
+xrlab_model_set_expr (XrlabModel *model, const char *name, const char *expr,
+                      GError **error)
+{
+  XrlabParam *p = g_hash_table_lookup (model->by_name, name);
+  g_autoptr(GError) local = NULL;
+  XrlabAttachment *scope;
+  XrlabExpr *old_expr, *parsed = NULL;
+  XrlabParam **old_refs, **refs = NULL;
+  char *old_text;
+
+  if (p == NULL)
+    {
+      set_error (error, XRLAB_MODEL_ERROR_NOT_FOUND, model->file, 0,
+                 _("model “%s” has no parameter “%s”"), model->name, name);
+      return FALSE;
+    }
+  scope = scope_of (p);
+  if (expr != NULL && *expr != '\0')
+    {
+      parsed = xrlab_expr_parse (expr, &local);
+      if (parsed == NULL)
+        {
+          set_error (error, XRLAB_MODEL_ERROR_EXPR, p->file, p->line,
+                     _("model “%s”: parameter %s: %s"), p->model_name, p->name,
+                     local->message);
+          return FALSE;
+        }
+      refs = g_new0 (XrlabParam *, MAX (1, xrlab_expr_n_refs (parsed)));
+      for (guint r = 0; r < xrlab_expr_n_refs (parsed); r++)
+        {
+          const char *ref = xrlab_expr_ref (parsed, r);
+          refs[r] = scope ? lookup_in_attachment (scope, ref)
+                          : g_hash_table_lookup (model->by_name, ref);
+          if (refs[r] == NULL)
+            {
+              set_error (error, XRLAB_MODEL_ERROR_EXPR, p->file, p->line,
+                         _("model “%s”: parameter %s: the expression “%s” names “%s”, "
+                           "which is not a parameter of the model"),
+                         p->model_name, p->name, expr, ref);
+              xrlab_expr_free (parsed);
+              g_free (refs);
+              return FALSE;
+            }
+        }
+    }
+  old_expr = p->expr;
+  old_refs = p->refs;
+  old_text = p->expr_text;
+  p->expr = parsed;
+  p->refs = refs;
+  p->expr_text = parsed ? g_strdup (expr) : NULL;
+  if (parsed && !check_cycles (model->all, error))
+    {
+      xrlab_expr_free (p->expr);
+      g_free (p->refs);
+      g_free (p->expr_text);
+      p->expr = old_expr;
+      p->refs = old_refs;
+      p->expr_text = old_text;
+      return FALSE;
+    }
+  xrlab_expr_free (old_expr);
+  g_free (old_refs);
+  g_free (old_text);
+  if (parsed)
+    {
+      p->vary = FALSE;
+      p->is_static = FALSE;
+    }
+  return TRUE;
+}

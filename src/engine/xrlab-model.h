@@ -172,6 +172,15 @@ gboolean xrlab_model_set_bounds (XrlabModel *model, const char *name, double min
 gboolean xrlab_model_fix        (XrlabModel *model, const char *name, double value,
                                  GError **error);
 
+/* Makes @name follow the expression @expr (xrlab-expr.h; an energy
+ * parameter's may name any parameter of the model, one of a time model or
+ * profile only the parameters of its own attachment), or, with @expr NULL
+ * or empty, a plain parameter again at its current value. Errors: no such
+ * parameter, a syntax error, a name that is not a parameter, a cycle (the
+ * parameter is then unchanged). */
+gboolean xrlab_model_set_expr   (XrlabModel *model, const char *name, const char *expr,
+                                 GError **error);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (XrlabModelFile, xrlab_model_file_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (XrlabModel, xrlab_model_free)
 

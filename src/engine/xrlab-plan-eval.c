@@ -631,6 +631,74 @@ xrlab_plan_jacobian (const XrlabPlan *plan, const double *theta, double *jac)
   g_mutex_unlock (&p->lock);
 }
 
+/* ---- parts of the output --------------------------------------------------------------- */
+
+void
+xrlab_plan_eval_rows_ws (const XrlabPlan *plan, XrlabPlanWorkspace *ws, const double *theta,
+                         gsize row0, gsize n_rows, double *out)
+{
+  g_return_if_fail (plan != NULL && ws != NULL && ws->plan == plan);
+  g_return_if_fail (row0 <= plan->n_rows && n_rows <= plan->n_rows - row0);
+  if (row0 == 0 && n_rows == plan->n_rows)
+    {
+      xrlab_plan_eval_ws (plan, ws, theta, out);
+      return;
+    }
+  prepare_call (plan, ws, theta, FALSE);
+  for (gsize r = 0; r < n_rows; r++)
+    eval_row (plan, ws, &ws->scratch[0], row0 + r, out + r * plan->n_e);
+}
+
+gsize
+xrlab_plan_n_components (const XrlabPlan *plan)
+{
+  return plan->n_ops;
+}
+
+void
+xrlab_plan_eval_component_rows_ws (const XrlabPlan *plan, XrlabPlanWorkspace *ws,
+                                   const double *theta, gsize component, gsize row0,
+                                   gsize n_rows, double *out)
+{
+  const gsize n = plan->n_e;
+  Scratch *sc = &ws->scratch[0];
+  const Op *op;
+
+  g_return_if_fail (plan != NULL && ws != NULL && ws->plan == plan);
+  g_return_if_fail (component < plan->n_ops);
+  g_return_if_fail (row0 <= plan->n_rows && n_rows <= plan->n_rows - row0);
+  op = &plan->ops[component];
+  xrlab_plan_run_steps (plan, ws, theta, FALSE);
+  for (gsize r = 0; r < n_rows; r++)
+    {
+      gsize t = row0 + r;
+      double *o = out + r * n;
+
+      memset (o, 0, n * sizeof (double));
+      if (op->fn != XRLAB_FN_SHIRLEY)
+        {
+          xrlab_plan_op_value (plan, ws, op, t, o, o, sc->g);
+          continue;
+        }
+      /* its factor (the mean over the aux points) times the integral of
+       * the sum of every peak, as eval_row adds it */
+      {
+        const Slot *S = &plan->slots[op->slots[0]];
+        gsize na = (S->flags & SLOT_VA) ? plan->n_a : 1;
+        double ps = 0.0;
+
+        memset (sc->peak, 0, n * sizeof (double));
+        for (gsize i = 0; i < plan->n_ops; i++)
+          if (plan->ops[i].flags & OP_PEAK)
+            xrlab_plan_op_value (plan, ws, &plan->ops[i], t, sc->peak, NULL, sc->g);
+        for (gsize a = 0; a < na; a++)
+          ps += ws->values[S->off + cell_of (S, t, a, plan->n_a)] / (double) na;
+        xrlab_revcumsum (sc->peak, n, sc->cum);
+        xrlab_axpy (ps, sc->cum, o, n);
+      }
+    }
+}
+
 gsize
 xrlab_plan_param_trace (const XrlabPlan *plan, XrlabPlanWorkspace *ws, const double *theta,
                         gsize param, double *out)

@@ -187,6 +187,23 @@ void xrlab_plan_eval_jacobian_ws (const XrlabPlan *plan, XrlabPlanWorkspace *ws,
 void xrlab_plan_eval     (const XrlabPlan *plan, const double *theta, double *out);
 void xrlab_plan_jacobian (const XrlabPlan *plan, const double *theta, double *jac);
 
+/* Rows [@row0, @row0 + @n_rows) of the output only (out[n_rows * n_energy]):
+ * the same values, bit for bit, as those rows of xrlab_plan_eval_ws(),
+ * for the price of those rows (a spectrum at one delay of a 2D plan). */
+void xrlab_plan_eval_rows_ws (const XrlabPlan *plan, XrlabPlanWorkspace *ws,
+                              const double *theta, gsize row0, gsize n_rows, double *out);
+
+/* The energy components of the model (xrlab_model_n_components, same order). */
+gsize xrlab_plan_n_components (const XrlabPlan *plan);
+
+/* Component @component alone on rows [@row0, @row0 + @n_rows) (layout as
+ * above): a peak or a background as it enters the sum (mean over the aux
+ * points when profiled); a Shirley background its factor times the integral
+ * of the sum of every peak. The components add up to the model. */
+void xrlab_plan_eval_component_rows_ws (const XrlabPlan *plan, XrlabPlanWorkspace *ws,
+                                        const double *theta, gsize component, gsize row0,
+                                        gsize n_rows, double *out);
+
 /* The value of parameter @param (model index) at @theta for every delay (and
  * aux point): n_rows values, or n_rows × n_aux (row-major) when it has a
  * profile. Returns the number of values written to @out, which must have room

@@ -44,7 +44,9 @@ struct _XrlabFitflowCtx {
   XrlabFit *fit;
   XrlabFitflowStage stage;
   XrlabFitflowProgressFunc progress;
+  XrlabFitflowThetaFunc progress_theta;
   gpointer progress_data;
+  char **names;                    /* θ names for progress_theta (NULL-terminated), owned */
 };
 
 /* A stage ready to run. */

@@ -1,0 +1,561 @@
+/* xrlab-engine-fit-job.c -- fit jobs on the job lane, and the checks of a
+ * setup's stages
+ *
+ * prepare (worker): copies what the stage needs out of the setup -- the
+ *   model, the window, σ, the options -- and takes references to the dataset
+ *   and to the results it builds on (the baseline's for later stages, the
+ *   main fit's for confidence intervals); makes the job's FitLive.
+ * run (lane): a workflow of its own over the dataset, set up as the setup's
+ *   (xrlab_fitflow_* with the same inputs, so that the numbers are those of
+ *   the same calls made directly), then the stage; progress and the current
+ *   θ are posted from its callbacks.
+ * finish (worker): the result (the best so far when cancelled) becomes the
+ *   setup's, its parameters the setup's values; the reply.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include "xrlab-engine-fit-private.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <glib/gi18n-lib.h>
+
+#include "xrlab-util.h"
+
+/* How often progress reaches the caller at most [s]. */
+#define FIT_PROGRESS_INTERVAL_S 0.03
+
+typedef struct {
+  guint setup;
+  XrlabFitJobKind kind;
+  XrlabFitStages stages;            /* what runs (CI: none, see ci_names) */
+  gboolean is2d;                    /* the main stage is 2D (else one spectrum) */
+  gsize row;
+  char **ci_names;                  /* NULL: no confidence intervals */
+  double *ci_sigmas;
+  gsize n_ci_sigmas;
+  /* filled by prepare */
+  FitDataset *ds;
+  XrlabModel *model, *bmodel;
+  FitStage *seed;                   /* the baseline result, for later stages */
+  FitStage *main_in;                /* CI alone: the result it analyses */
+  XrlabFitSetupSpec spec;           /* windows and options (no pointers) */
+  double *sigma;
+  gsize n_sigma;
+  XrlabFitSigmaKind sigma_kind;
+  FitLive *live;
+  /* made by run, in order; *_done: run to the end */
+  XrlabFitflowResult *base, *main;
+  XrlabFitflowSbs *sbs;
+  XrlabFitCI *ci;
+  gboolean base_done, sbs_done, main_done;
+  GError *error;
+  double t0;
+  double compute_s;
+} JobPayload;
+
+static void
+job_payload_free (gpointer data)
+{
+  JobPayload *p = data;
+
+  g_strfreev (p->ci_names);
+  g_free (p->ci_sigmas);
+  g_clear_pointer (&p->ds, xrlab_fit_dataset_unref);
+  g_clear_pointer (&p->model, xrlab_model_free);
+  g_clear_pointer (&p->bmodel, xrlab_model_free);
+  g_clear_pointer (&p->seed, xrlab_fit_stage_unref);
+  g_clear_pointer (&p->main_in, xrlab_fit_stage_unref);
+  g_free (p->sigma);
+  g_clear_pointer (&p->live, xrlab_fit_live_unref);
+  g_clear_pointer (&p->base, xrlab_fitflow_result_free);
+  g_clear_pointer (&p->main, xrlab_fitflow_result_free);
+  g_clear_pointer (&p->sbs, xrlab_fitflow_sbs_free);
+  g_clear_pointer (&p->ci, xrlab_fit_ci_free);
+  g_clear_error (&p->error);
+  g_free (p);
+}
+
+static XrlabFitflowStage
+main_stage (const JobPayload *p)
+{
+  return p->is2d ? XRLAB_FITFLOW_STAGE_2D : XRLAB_FITFLOW_STAGE_SPECTRUM;
+}
+
+/* ---- progress ---------------------------------------------------------------- */
+
+typedef struct {
+  XrlabFitJobProgressFunc func;
+  gpointer data;
+  GDestroyNotify data_free;
+} ProgressClosure;
+
+static void
+progress_closure_free (gpointer data)
+{
+  ProgressClosure *c = data;
+
+  if (c->data_free != NULL)
+    c->data_free (c->data);
+  g_free (c);
+}
+
+static void
+deliver_progress (gconstpointer snapshot, gpointer user_data)
+{
+  ProgressClosure *c = user_data;
+
+  c->func (snapshot, c->data);
+}
+
+/* From the workflow, on the lane (or a pool thread, one at a time). */
+static void
+on_progress (XrlabFitflowStage stage, guint step, guint total, double chi2, gpointer data)
+{
+  XrlabRequest *req = data;
+  JobPayload *p = req->payload;
+  XrlabFitJobProgress s = { .job = p->kind, .stage = stage, .chi2 = chi2,
+                         .elapsed_s = xrlab_now () - p->t0 };
+
+  if (req->progress == NULL)
+    return;
+  if (stage == XRLAB_FITFLOW_STAGE_SBS)
+    s.slices_done = step, s.n_slices = total, s.chi2 = NAN;
+  else
+    s.iteration = step;
+  xrlab_engine_progress_post (req->progress, &s);
+}
+
+static void
+on_theta (XrlabFitflowStage stage, const char *const *names, const double *theta, gsize n,
+          gpointer data)
+{
+  XrlabRequest *req = data;
+  JobPayload *p = req->payload;
+
+  xrlab_fit_live_post (p->live, names, theta, n);
+}
+
+/* ---- the job ------------------------------------------------------------------ */
+
+static gboolean
+fail (XrlabRequest *req, GError *error)
+{
+  xrlab_request_return_error (req, error);
+  return FALSE;
+}
+
+/* Confidence intervals need a converged fit with valid errors. */
+static gboolean
+ci_possible (const XrlabFitflowResult *main, GError **error)
+{
+  if (main != NULL && main->fit->converged && main->fit->errors_valid)
+    return TRUE;
+  g_set_error (error, XRLAB_ENGINE_FIT_ERROR, XRLAB_ENGINE_FIT_ERROR_NOT_READY,
+               _("Confidence intervals need a fit that converged to a minimum with valid "
+                 "errors (%s)"), main ? main->fit->message : _("no 2D or spectrum fit has run"));
+  return FALSE;
+}
+
+/* What the stages of @p need from @setup; FALSE (answered) when they cannot
+ * run. */
+static gboolean
+job_take_inputs (FitSetup *setup, JobPayload *p, XrlabRequest *req)
+{
+  const gboolean base = (p->stages & XRLAB_FIT_STAGES_BASELINE) != 0;
+  g_autoptr(XrlabModel) start = NULL;
+  GError *error = NULL;
+
+  if (base && setup->bmodel == NULL)
+    return fail (req, g_error_new (XRLAB_ENGINE_FIT_ERROR, XRLAB_ENGINE_FIT_ERROR_NOT_READY,
+                                   _("The fit setup has no baseline model")));
+  /* the model the first fit starts from, for the previews */
+  start = base ? xrlab_model_copy (setup->bmodel)
+               : xrlab_fitflow_seeded_model (setup->flow, p->stages & XRLAB_FIT_STAGES_SBS
+                                                            ? XRLAB_FITFLOW_STAGE_SBS
+                                                            : main_stage (p),
+                                             setup->model, &error);
+  if (start == NULL)
+    return fail (req, error);
+  p->model = xrlab_model_copy (setup->model);
+  p->bmodel = setup->bmodel ? xrlab_model_copy (setup->bmodel) : NULL;
+  p->ds = xrlab_fit_dataset_ref (setup->ds);
+  /* the windows and the options; the strings and arrays stay the setup's */
+  p->spec = *xrlab_fit_setup_spec (setup);
+  p->spec.models = p->spec.model = p->spec.baseline_model = NULL;
+  p->spec.dynamics = NULL, p->spec.profiles = p->spec.baseline_profiles = NULL;
+  p->spec.values = p->spec.baseline_values = NULL;
+  p->spec.sigma.file = NULL, p->spec.sigma.values = NULL;
+  p->sigma = g_memdup2 (setup->sigma, setup->n_sigma * sizeof (double));
+  p->n_sigma = setup->n_sigma;
+  p->sigma_kind = setup->sigma_kind;
+  if (!base && xrlab_fit_setup_seeded (setup))
+    p->seed = xrlab_fit_stage_ref (setup->stages[FIT_SLOT_BASELINE]);
+  p->live = xrlab_fit_live_new (base ? XRLAB_FIT_MODEL_BASELINE : XRLAB_FIT_MODEL_MAIN, start);
+  g_clear_pointer (&setup->live, xrlab_fit_live_unref);
+  setup->live = xrlab_fit_live_ref (p->live);
+  return TRUE;
+}
+
+static gboolean
+job_prepare (XrlabEngineWorker *worker, gpointer state, XrlabRequest *req)
+{
+  JobPayload *p = req->payload;
+  GError *error = NULL;
+  FitSetup *setup = xrlab_fit_state_ready_setup (state, p->setup, &error);
+
+  if (setup == NULL)
+    return fail (req, error);
+  p->is2d = p->kind == XRLAB_FIT_JOB_2D
+            || (p->kind == XRLAB_FIT_JOB_WORKFLOW && setup->ds->time != NULL);
+  if (p->kind == XRLAB_FIT_JOB_CI)
+    {
+      const FitStage *main = setup->stages[FIT_SLOT_MAIN];
+
+      if (!ci_possible (main && main->complete ? main->result : NULL, &error))
+        return fail (req, error);
+      p->main_in = xrlab_fit_stage_ref (setup->stages[FIT_SLOT_MAIN]);
+    }
+  else if (!job_take_inputs (setup, p, req))
+    return FALSE;
+  setup->stats.n_jobs++;
+  return TRUE;
+}
+
+/* The setup's workflow again, over the job's copies. */
+static XrlabFitflow *
+job_flow (XrlabRequest *req, GError **error)
+{
+  JobPayload *p = req->payload;
+  const XrlabFitSetupSpec *s = &p->spec;
+  g_autoptr(XrlabFitflow) flow = xrlab_fit_dataset_flow (p->ds, error);
+  XrlabFitflowOptions opts;
+
+  if (flow == NULL)
+    return NULL;
+  xrlab_fitflow_options_init (&opts);
+  opts.method = s->method;
+  opts.pin_to_baseline = s->pin_to_baseline;
+  opts.track_peaks = s->track_peaks;
+  opts.n_threads = s->n_threads;
+  opts.progress = on_progress;
+  opts.progress_theta = on_theta;
+  opts.progress_data = req;
+  xrlab_fitflow_set_options (flow, &opts);
+  if (!xrlab_fitflow_set_window (flow, s->e0, s->e1, s->t0, s->t1, error)
+      || (p->sigma != NULL && !xrlab_fitflow_set_sigma (flow, p->sigma_kind, p->sigma,
+                                                        p->n_sigma, error)))
+    return NULL;
+  if (p->seed != NULL)
+    xrlab_fitflow_set_seed (flow, p->seed->result);
+  return g_steal_pointer (&flow);
+}
+
+/* Every check of the workflow's stages before any fit (the later stages
+ * pinned by the names of the baseline model still to run). */
+static gboolean
+job_check (JobPayload *p, XrlabFitflow *flow, GError **error)
+{
+  const XrlabModel *names = (p->stages & XRLAB_FIT_STAGES_BASELINE) ? p->bmodel : NULL;
+
+  return (!(p->stages & XRLAB_FIT_STAGES_BASELINE)
+          || xrlab_fitflow_check (flow, XRLAB_FITFLOW_STAGE_BASELINE, p->bmodel, p->spec.b0,
+                                  p->spec.b1, 0, NULL, error))
+         && (!(p->stages & XRLAB_FIT_STAGES_SBS)
+             || xrlab_fitflow_check (flow, XRLAB_FITFLOW_STAGE_SBS, p->model, NAN, NAN, 0,
+                                     names, error))
+         && (!(p->stages & XRLAB_FIT_STAGES_MAIN)
+             || xrlab_fitflow_check (flow, main_stage (p), p->model, NAN, NAN, p->row, names,
+                                     error));
+}
+
+/* The stages in order, each from the ones before (the baseline result
+ * seeds @flow); stops at the first failure or cancellation. */
+static void
+job_stages (JobPayload *p, XrlabFitflow *flow, GCancellable *cancellable)
+{
+  gboolean ok = TRUE;
+
+  if (g_cancellable_set_error_if_cancelled (cancellable, &p->error)
+      || (p->kind == XRLAB_FIT_JOB_WORKFLOW && !job_check (p, flow, &p->error)))
+    return;
+  if (p->stages & XRLAB_FIT_STAGES_BASELINE)
+    {
+      xrlab_fit_live_restart (p->live, XRLAB_FIT_MODEL_BASELINE, p->bmodel);
+      ok = p->base_done = xrlab_fitflow_fit_baseline (flow, p->bmodel, p->spec.b0, p->spec.b1,
+                                                      cancellable, &p->base, &p->error);
+    }
+  /* a cancel between stages starts no other */
+  ok = ok && !g_cancellable_set_error_if_cancelled (cancellable, &p->error);
+  if (ok && (p->stages & XRLAB_FIT_STAGES_SBS))
+    ok = p->sbs_done = xrlab_fitflow_fit_sbs (flow, p->model, cancellable, &p->sbs, &p->error);
+  ok = ok && !g_cancellable_set_error_if_cancelled (cancellable, &p->error);
+  if (ok && (p->stages & XRLAB_FIT_STAGES_MAIN))
+    {
+      g_autoptr(XrlabModel) start = xrlab_fitflow_seeded_model (flow, main_stage (p), p->model,
+                                                                NULL);
+      if (start != NULL)
+        xrlab_fit_live_restart (p->live, XRLAB_FIT_MODEL_MAIN, start);
+      ok = p->main_done = p->is2d
+             ? xrlab_fitflow_fit_2d (flow, p->model, cancellable, &p->main, &p->error)
+             : xrlab_fitflow_fit_spectrum (flow, p->model, p->row, cancellable, &p->main,
+                                           &p->error);
+    }
+  if (ok && p->ci_names != NULL && ci_possible (p->main, &p->error))
+    p->ci = xrlab_fitflow_conf_interval (p->main, (const char *const *) p->ci_names,
+                                         g_strv_length (p->ci_names), p->ci_sigmas,
+                                         p->n_ci_sigmas, cancellable, &p->error);
+}
+
+/* On the lane: touches only the payload (and its FitLive). */
+static void
+job_run (XrlabRequest *req, GCancellable *cancellable)
+{
+  JobPayload *p = req->payload;
+  g_autoptr(XrlabFitflow) flow = NULL;
+
+  p->t0 = xrlab_now ();
+  if (p->kind == XRLAB_FIT_JOB_CI)
+    p->ci = xrlab_fitflow_conf_interval (p->main_in->result, (const char *const *) p->ci_names,
+                                         g_strv_length (p->ci_names), p->ci_sigmas,
+                                         p->n_ci_sigmas, cancellable, &p->error);
+  else if ((flow = job_flow (req, &p->error)) != NULL)
+    job_stages (p, flow, cancellable);
+  p->compute_s = xrlab_now () - p->t0;
+}
+
+static FitStage *
+stage_new (FitSlot slot, gboolean complete, FitDataset *ds)
+{
+  FitStage *st = g_new0 (FitStage, 1);
+
+  g_atomic_ref_count_init (&st->ref);
+  st->slot = slot;
+  st->complete = complete;
+  st->ds = ds ? xrlab_fit_dataset_ref (ds) : NULL;
+  return st;
+}
+
+/* A baseline result becomes the setup's: the later stages' results go,
+ * the models start where the later stages start them. */
+static void
+keep_baseline (FitSetup *setup, JobPayload *p)
+{
+  FitStage *st = stage_new (FIT_SLOT_BASELINE, p->base_done, p->ds);
+  g_autoptr(XrlabModel) seeded = NULL;
+
+  st->result = g_steal_pointer (&p->base);
+  xrlab_fit_setup_set_stage (setup, FIT_SLOT_BASELINE, st);
+  for (int s = FIT_SLOT_SBS; s < FIT_N_SLOTS; s++)
+    xrlab_fit_setup_set_stage (setup, s, NULL);
+  xrlab_fit_setup_take_values (setup, XRLAB_FIT_MODEL_BASELINE, st->result->model);
+  if (!st->complete)
+    return;
+  xrlab_fitflow_set_seed (setup->flow, st->result);
+  seeded = xrlab_fitflow_seeded_model (setup->flow, setup->ds->time ? XRLAB_FITFLOW_STAGE_2D
+                                                                    : XRLAB_FITFLOW_STAGE_SPECTRUM,
+                                       setup->model, NULL);
+  xrlab_fit_setup_take_values (setup, XRLAB_FIT_MODEL_MAIN, seeded);
+  setup->recheck = TRUE;
+}
+
+/* What the job made becomes the setup's, in the order it was made. */
+static void
+job_keep (FitSetup *setup, JobPayload *p)
+{
+  if (p->base != NULL)
+    keep_baseline (setup, p);
+  if (p->sbs != NULL)
+    {
+      FitStage *st = stage_new (FIT_SLOT_SBS, p->sbs_done, p->ds);
+      st->sbs = g_steal_pointer (&p->sbs);
+      xrlab_fit_setup_set_stage (setup, FIT_SLOT_SBS, st);
+    }
+  if (p->main != NULL)
+    {
+      FitStage *st = stage_new (FIT_SLOT_MAIN, p->main_done, p->ds);
+      st->result = g_steal_pointer (&p->main);
+      xrlab_fit_setup_set_stage (setup, FIT_SLOT_MAIN, st);
+      xrlab_fit_setup_set_stage (setup, FIT_SLOT_CI, NULL);
+      xrlab_fit_setup_take_values (setup, XRLAB_FIT_MODEL_MAIN, st->result->model);
+    }
+  if (p->ci != NULL)
+    {
+      FitStage *st = stage_new (FIT_SLOT_CI, TRUE, NULL);
+      st->ci = g_steal_pointer (&p->ci);
+      st->ci_names = g_strdupv (p->ci_names);
+      xrlab_fit_setup_set_stage (setup, FIT_SLOT_CI, st);
+    }
+}
+
+static void
+job_finish (XrlabEngineWorker *worker, gpointer state, XrlabRequest *req)
+{
+  JobPayload *p = req->payload;
+  FitSetup *setup = xrlab_fit_state_setup (state, p->setup, NULL);
+  XrlabEngineStats delta = { .n_requests = 1, .compute_s = p->compute_s };
+
+  xrlab_engine_shared_account (req->shared, req->consumer, &delta);
+  if (setup != NULL)
+    {
+      if (p->live != NULL && setup->live == p->live)
+        g_clear_pointer (&setup->live, xrlab_fit_live_unref);
+      xrlab_fit_preview_values_changed (setup, XRLAB_FIT_MODEL_MAIN);
+      xrlab_fit_preview_values_changed (setup, XRLAB_FIT_MODEL_BASELINE);
+      job_keep (setup, p);
+    }
+  if (p->error != NULL)
+    xrlab_request_return_error (req, g_steal_pointer (&p->error));
+  else
+    xrlab_request_return_boolean (req, TRUE);
+  /* the checks against the new seed, after the reply has left: the next
+   * request of the caller is served after them */
+  if (setup != NULL)
+    xrlab_fit_setup_commit (setup);
+}
+
+static const XrlabRequestKind job_kind = {
+  .name = "fit-job",
+  .service = &xrlab_engine_fit_service,
+  .role = XRLAB_REQUEST_JOB,
+  .payload_free = job_payload_free,
+  .prepare = job_prepare,
+  .run = job_run,
+  .finish = job_finish,
+};
+
+void
+xrlab_engine_fit_run_async (XrlabEngine            *self,
+                            guint                   setup,
+                            const XrlabFitJobSpec  *job,
+                            XrlabFitJobProgressFunc progress,
+                            gpointer                progress_data,
+                            GDestroyNotify          progress_data_free,
+                            GCancellable           *cancellable,
+                            GAsyncReadyCallback     callback,
+                            gpointer                user_data)
+{
+  JobPayload *p;
+  XrlabRequest *req;
+
+  g_return_if_fail (XRLAB_IS_ENGINE (self));
+  g_return_if_fail (job != NULL);
+  p = g_new0 (JobPayload, 1);
+  p->setup = setup;
+  p->kind = job->kind;
+  p->row = job->row;
+  switch (job->kind)
+    {
+    case XRLAB_FIT_JOB_BASELINE:
+      p->stages = XRLAB_FIT_STAGES_BASELINE;
+      break;
+    case XRLAB_FIT_JOB_SBS:
+      p->stages = XRLAB_FIT_STAGES_SBS;
+      break;
+    case XRLAB_FIT_JOB_2D:
+    case XRLAB_FIT_JOB_SPECTRUM:
+      p->stages = XRLAB_FIT_STAGES_MAIN;
+      break;
+    case XRLAB_FIT_JOB_WORKFLOW:
+      p->stages = job->stages;
+      break;
+    case XRLAB_FIT_JOB_CI:
+    default:
+      break;
+    }
+  if ((job->kind == XRLAB_FIT_JOB_CI || job->kind == XRLAB_FIT_JOB_WORKFLOW)
+      && job->n_ci_names > 0)
+    {
+      p->ci_names = g_new0 (char *, job->n_ci_names + 1);
+      for (gsize i = 0; i < job->n_ci_names; i++)
+        p->ci_names[i] = g_strdup (job->ci_names[i]);
+      p->ci_sigmas = g_memdup2 (job->ci_sigmas, job->n_ci_sigmas * sizeof (double));
+      p->n_ci_sigmas = job->ci_sigmas ? job->n_ci_sigmas : 0;
+    }
+  else if (job->kind == XRLAB_FIT_JOB_CI)
+    p->ci_names = g_new0 (char *, 1);
+  req = xrlab_request_new (self, &job_kind, p, xrlab_engine_fit_run_async, cancellable,
+                           callback, user_data);
+  xrlab_request_set_consumer (req, "fit");
+  if (progress != NULL)
+    {
+      ProgressClosure *c = g_new (ProgressClosure, 1);
+
+      c->func = progress;
+      c->data = progress_data;
+      c->data_free = progress_data_free;
+      xrlab_request_set_progress (req, xrlab_engine_progress_new (sizeof (XrlabFitJobProgress),
+                                                                  FIT_PROGRESS_INTERVAL_S,
+                                                                  deliver_progress, c,
+                                                                  progress_closure_free));
+    }
+  else if (progress_data_free != NULL)
+    progress_data_free (progress_data);
+  xrlab_request_submit (req);
+}
+
+gboolean
+xrlab_engine_fit_run_finish (XrlabEngine   *self,
+                             GAsyncResult  *result,
+                             GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/* ---- checks -------------------------------------------------------------------- */
+
+typedef struct {
+  guint setup;
+  XrlabFitStages stages;
+} CheckPayload;
+
+static void
+check_serve (XrlabEngineWorker *worker, gpointer state, XrlabRequest *req)
+{
+  CheckPayload *p = req->payload;
+  GError *error = NULL;
+  FitSetup *setup = xrlab_fit_state_ready_setup (state, p->setup, &error);
+
+  if (setup == NULL || !xrlab_fit_setup_check (setup, p->stages, &error))
+    xrlab_request_return_error (req, error);
+  else
+    xrlab_request_return_boolean (req, TRUE);
+}
+
+static const XrlabRequestKind check_kind = {
+  .name = "fit-check",
+  .service = &xrlab_engine_fit_service,
+  .role = XRLAB_REQUEST_READ,
+  .payload_free = g_free,
+  .serve = check_serve,
+};
+
+void
+xrlab_engine_fit_check_async (XrlabEngine         *self,
+                              guint                setup,
+                              XrlabFitStages       stages,
+                              GCancellable        *cancellable,
+                              GAsyncReadyCallback  callback,
+                              gpointer             user_data)
+{
+  CheckPayload *p = g_new0 (CheckPayload, 1);
+
+  g_return_if_fail (XRLAB_IS_ENGINE (self));
+  p->setup = setup;
+  p->stages = stages;
+  xrlab_request_submit (xrlab_request_new (self, &check_kind, p, xrlab_engine_fit_check_async,
+                                           cancellable, callback, user_data));
+}
+
+gboolean
+xrlab_engine_fit_check_finish (XrlabEngine   *self,
+                               GAsyncResult  *result,
+                               GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
