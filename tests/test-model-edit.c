@@ -289,6 +289,298 @@ test_syntax (void)
   back = round_trip (m);
 }
 
+/* ---- edits ------------------------------------------------------------------------------ */
+
+static const char *two_peaks =
+  "m:\n"
+  "  Shirley: {pShirley: [4.0E-4, True, 1.0E-9, 1.0]}\n"
+  "  GLP: {A: [300, True, 0, 1000], x0: [84.1, True, 82, 88], F: [1.0, True, 0.5, 2.5], m: [0.3, True, 0, 1]}\n"
+  "  GLP: {A: [\"3/4*GLP_01_A\"], x0: [\"GLP_01_x0 + 3.67\"], F: [\"GLP_01_F\"], m: [\"GLP_01_m\"]}\n";
+
+static const char *three_peaks =
+  "m:\n"
+  "  Offset: {y0: [50, True, 0, 500]}\n"
+  "  GLP: {A: [100, True, 0, 1000], x0: [80, True, 78, 82], F: [1.0, True, 0.5, 2.5], m: [0.3, False]}\n"
+  "  GLP: {A: [300, True, 0, 1000], x0: [84.1, True, 82, 88], F: [1.0, True, 0.5, 2.5], m: [0.3, False]}\n"
+  "  GLP: {A: [\"GLP_02_A / 2\"], x0: [\"GLP_02_x0 + 3.67\"], F: [\"GLP_02_F\"], m: [0.3, False]}\n";
+
+/* @edits applied to @m: checked, evaluated and round-tripped. */
+static XrlabModel *
+edited (const XrlabModel *m, const XrlabModelEdit *edits, gsize n, XrlabModelEditResult **res)
+{
+  g_autoptr(GError) error = NULL;
+  XrlabModel *out = xrlab_model_edited (m, edits, n, res, &error);
+  g_autoptr(XrlabModel) back = NULL;
+
+  g_assert_no_error (error);
+  g_assert_nonnull (out);
+  g_assert_true (usable (out));
+  back = round_trip (out);
+  return out;
+}
+
+static const char *
+renamed (const XrlabModelEditResult *r, const char *from)
+{
+  for (gsize i = 0; i < r->n_renames; i++)
+    if (strcmp (r->renames[i].from, from) == 0)
+      return r->renames[i].to;
+  return NULL;
+}
+
+static void
+assert_param (const XrlabModel *m, const char *name, double value, const char *expr)
+{
+  gssize i = xrlab_model_find_param (m, name);
+  XrlabParamInfo info;
+
+  g_assert_cmpint (i, >=, 0);
+  xrlab_model_get_param (m, i, &info);
+  g_assert_cmpstr (info.expr, ==, expr);
+  if (expr == NULL)
+    g_assert_cmpfloat (info.value, ==, value);
+}
+
+static void
+test_add_remove (void)
+{
+  g_autoptr(XrlabModel) m = model_from_text (two_peaks, "m");
+  g_autoptr(XrlabModel) m3 = model_from_text (three_peaks, "m");
+  g_autoptr(XrlabModel) a = NULL, b = NULL, c = NULL;
+  g_autoptr(XrlabModelEditResult) ra = NULL, rb = NULL;
+  g_autoptr(GError) error = NULL;
+  const XrlabModelParamRow rows[] = { { "x0", 90, TRUE, FALSE, 88, 92, NULL } };
+  XrlabModelEdit add = { .kind = XRLAB_MODEL_EDIT_ADD, .function = "Gauss", .rows = rows,
+                         .n_rows = 1, .position = -1 };
+  XrlabModelEdit off = { .kind = XRLAB_MODEL_EDIT_ADD, .function = "Offset", .position = -1 };
+  XrlabModelEdit rm = { .kind = XRLAB_MODEL_EDIT_REMOVE, .component = "GLP_01" };
+  XrlabModelEdit pair[2];
+
+  /* a Gauss at the end with the palette's rows and x0 as given; an Offset
+   * before everything */
+  pair[0] = add, pair[1] = off;
+  a = edited (m, pair, 2, &ra);
+  g_assert_cmpuint (xrlab_model_n_components (a), ==, 5);
+  g_assert_cmpstr (xrlab_model_component_name (a, 0), ==, "Offset");
+  g_assert_cmpstr (xrlab_model_component_name (a, 4), ==, "Gauss_01");
+  assert_param (a, "Gauss_01_x0", 90, NULL);
+  assert_param (a, "Gauss_01_SD", 1.2, NULL);
+  g_assert_cmpuint (ra->n_added, ==, 2);
+  g_assert_cmpstr (ra->added[0], ==, "Gauss_01");
+  g_assert_cmpuint (ra->n_renames, ==, 0);
+
+  /* GLP_01 is named by GLP_02's expressions */
+  g_assert_null (xrlab_model_edited (m, &rm, 1, NULL, &error));
+  g_assert_error (error, XRLAB_MODEL_ERROR, XRLAB_MODEL_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "GLP_01 cannot be removed"));
+  g_assert_nonnull (strstr (error->message, "GLP_02_A"));
+  g_clear_error (&error);
+  /* all or nothing: the Gauss before it is not added */
+  pair[0] = add, pair[1] = rm;
+  g_assert_false (xrlab_model_edit (m, pair, 2, NULL, &error));
+  g_clear_error (&error);
+  g_assert_cmpuint (xrlab_model_n_components (m), ==, 3);
+
+  /* removing GLP_01 of three renumbers the others and their expressions */
+  b = edited (m3, &rm, 1, &rb);
+  g_assert_cmpuint (xrlab_model_n_components (b), ==, 3);
+  assert_param (b, "GLP_01_A", 300, NULL);
+  assert_param (b, "GLP_02_x0", 0, "GLP_01_x0 + 3.67");
+  g_assert_cmpstr (renamed (rb, "GLP_02"), ==, "GLP_01");
+  g_assert_cmpstr (renamed (rb, "GLP_03_x0"), ==, "GLP_02_x0");
+  g_assert_null (renamed (rb, "Offset_y0"));
+
+  /* unknown names and functions are named */
+  rm.component = "GLP_07";
+  g_assert_null (xrlab_model_edited (m, &rm, 1, NULL, &error));
+  g_assert_nonnull (strstr (error->message, "GLP_07"));
+  g_clear_error (&error);
+  add.function = "expFun";
+  add.n_rows = 0;
+  g_assert_null (xrlab_model_edited (m, &add, 1, NULL, &error));
+  g_assert_nonnull (strstr (error->message, "expFun is not a function of an energy model"));
+  g_clear_error (&error);
+  add.function = "GLP";
+  add.rows = rows;
+  add.n_rows = 1;
+  c = edited (m, &add, 1, NULL);
+  assert_param (c, "GLP_03_x0", 90, NULL);
+}
+
+static void
+test_move (void)
+{
+  g_autoptr(XrlabModel) m = model_from_text (three_peaks, "m");
+  g_autoptr(XrlabModel) a = NULL;
+  g_autoptr(XrlabModelEditResult) r = NULL;
+  g_autoptr(GError) error = NULL;
+  XrlabModelEdit mv = { .kind = XRLAB_MODEL_EDIT_MOVE, .component = "GLP_03", .position = 1 };
+  XrlabModelEdit bg = { .kind = XRLAB_MODEL_EDIT_MOVE, .component = "Offset", .position = -1 };
+
+  a = edited (m, &mv, 1, &r);
+  g_assert_cmpstr (renamed (r, "GLP_03"), ==, "GLP_01");
+  g_assert_cmpstr (renamed (r, "GLP_01"), ==, "GLP_02");
+  g_assert_cmpstr (renamed (r, "GLP_02_x0"), ==, "GLP_03_x0");
+  assert_param (a, "GLP_01_x0", 0, "GLP_03_x0 + 3.67");
+  assert_param (a, "GLP_03_A", 300, NULL);
+
+  /* a background last: the reader's message, the model kept */
+  g_assert_false (xrlab_model_edit (m, &bg, 1, NULL, &error));
+  g_assert_error (error, XRLAB_MODEL_ERROR, XRLAB_MODEL_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "Offset"));
+  g_assert_cmpstr (xrlab_model_component_name (m, 0), ==, "Offset");
+}
+
+static void
+test_dynamics (void)
+{
+  g_autoptr(XrlabModel) m = model_from_text (three_peaks, "m");
+  g_autoptr(XrlabModel) a = NULL, b = NULL, c = NULL, d = NULL;
+  g_autoptr(XrlabModelEditResult) r = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *fns[] = { "gaussCONV", "expFun" };
+  const char *sub[] = { "stepFun" };
+  XrlabModelEdit att = { .kind = XRLAB_MODEL_EDIT_ATTACH_NEW, .part = XRLAB_MODEL_PART_DYNAMICS,
+                         .param = "GLP_02_x0", .functions = fns, .n_functions = 2 };
+  XrlabModelEdit more = { .kind = XRLAB_MODEL_EDIT_ADD, .part = XRLAB_MODEL_PART_DYNAMICS,
+                          .param = "GLP_02_x0", .function = "expFun", .position = -1 };
+  XrlabModelEdit cyc[3] = {
+    { .kind = XRLAB_MODEL_EDIT_ADD_SUBCYCLE, .param = "GLP_01_x0", .functions = sub,
+      .n_functions = 1, .position = -1, .frequency = 0.1 },
+    { .kind = XRLAB_MODEL_EDIT_ADD_SUBCYCLE, .param = "GLP_01_x0", .position = -1 },
+    { .kind = XRLAB_MODEL_EDIT_SET_FREQUENCY, .param = "GLP_01_x0", .frequency = 0.2 },
+  };
+  XrlabModelEdit rm = { .kind = XRLAB_MODEL_EDIT_REMOVE, .component = "GLP_01" };
+  XrlabModelEdit rmsub = { .kind = XRLAB_MODEL_EDIT_REMOVE_SUBCYCLE, .param = "GLP_01_x0",
+                           .subcycle = 1 };
+  XrlabModelEdit det = { .kind = XRLAB_MODEL_EDIT_DETACH, .part = XRLAB_MODEL_PART_DYNAMICS,
+                         .param = "GLP_01_x0" };
+  XrlabModelEdit two[2];
+
+  two[0] = att, two[1] = more;
+  a = edited (m, two, 2, &r);
+  g_assert_true (xrlab_model_has_dynamics (a));
+  assert_param (a, "GLP_02_x0_gaussCONV_SD", 0.05, NULL);
+  assert_param (a, "GLP_02_x0_expFun_02_tau", 2.5, NULL);
+  g_assert_cmpuint (r->n_added, ==, 3);
+  g_assert_cmpstr (r->added[0], ==, "GLP_02_x0_gaussCONV");
+  g_assert_cmpstr (r->added[2], ==, "GLP_02_x0_expFun_02");
+
+  /* twice: refused, naming the parameter */
+  g_assert_null (xrlab_model_edited (a, &att, 1, NULL, &error));
+  g_assert_nonnull (strstr (error->message, "GLP_02_x0 has time dependence already"));
+  g_clear_error (&error);
+
+  /* removing GLP_01: the time dependence follows its parameter */
+  g_clear_pointer (&r, g_free);
+  b = edited (a, &rm, 1, &r);
+  assert_param (b, "GLP_01_x0_expFun_01_A", 1, NULL);
+  g_assert_cmpstr (renamed (r, "GLP_02_x0_expFun_01_A"), ==, "GLP_01_x0_expFun_01_A");
+
+  /* subcycles: a step, then an empty one, a new frequency */
+  c = edited (b, cyc, 3, NULL);
+  {
+    g_autoptr(XrlabModelDesc) desc = xrlab_model_describe (c);
+    const XrlabModelDescAttachment *dy = desc->components[1].params[1].dynamics;
+
+    g_assert_nonnull (dy);
+    g_assert_cmpuint (dy->n_models, ==, 3);
+    g_assert_cmpstr (dy->models[0], ==, "GLP_01_x0_time");
+    g_assert_cmpstr (dy->models[1], ==, "GLP_01_x0_time_1");
+    g_assert_cmpfloat (dy->frequency, ==, 0.2);
+    g_assert_cmpuint (dy->n_components, ==, 5);
+    g_assert_cmpstr (dy->components[3].function, ==, "stepFun");
+    g_assert_cmpuint (dy->components[3].subcycle, ==, 1);
+    g_assert_cmpstr (dy->components[4].function, ==, "none");
+  }
+  d = edited (c, &rmsub, 1, NULL);
+  g_clear_pointer (&d, xrlab_model_free);
+  d = edited (c, &det, 1, NULL);
+  g_assert_false (xrlab_model_has_dynamics (d));
+}
+
+static void
+test_profiles (void)
+{
+  g_autofree char *d4 = shared_path ("trspecfit-examples/fitting_workflows/04_parameter_profiles");
+  g_autofree char *p4 = g_build_filename (d4, "models_profile.yaml", NULL);
+  g_autoptr(XrlabModel) m = model_from_text (two_peaks, "m");
+  g_autoptr(XrlabModel) a = NULL, b = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *imfp[] = { "IMFP" };
+  const char *lin[] = { "pLinear" };
+  XrlabModelEdit att[2] = {
+    { .kind = XRLAB_MODEL_EDIT_ATTACH_FILE, .part = XRLAB_MODEL_PART_PROFILE,
+      .param = "GLP_01_A", .file = p4, .models = imfp, .n_models = 1 },
+    { .kind = XRLAB_MODEL_EDIT_ATTACH_NEW, .part = XRLAB_MODEL_PART_PROFILE,
+      .param = "GLP_01_x0", .functions = lin, .n_functions = 1, .name = "Bend" },
+  };
+  XrlabModelEdit det = { .kind = XRLAB_MODEL_EDIT_DETACH, .part = XRLAB_MODEL_PART_PROFILE,
+                         .param = "GLP_01_A" };
+
+  if (!g_file_test (p4, G_FILE_TEST_EXISTS))
+    {
+      g_test_skip ("trspecfit examples not found");
+      return;
+    }
+  a = edited (m, att, 2, NULL);
+  g_assert_true (xrlab_model_has_profiles (a));
+  assert_param (a, "GLP_01_A_pExpDecay_01_A", 80, NULL);
+  assert_param (a, "GLP_01_x0_pLinear_01_m", -0.5, NULL);
+  b = edited (a, &det, 1, NULL);
+  g_assert_cmpint (xrlab_model_find_param (b, "GLP_01_A_pExpDecay_01_A"), <, 0);
+  g_assert_cmpint (xrlab_model_find_param (b, "GLP_01_x0_pLinear_01_m"), >=, 0);
+  /* the wrong kind of function */
+  lin[0] = "expFun";
+  g_assert_null (xrlab_model_edited (m, &att[1], 1, NULL, &error));
+  g_assert_nonnull (strstr (error->message, "expFun is not a profile function"));
+}
+
+/* Every function of the palette goes where it belongs, with the
+ * parameters of its function, and the result reads back. */
+static void
+test_palette (void)
+{
+  g_autoptr(XrlabModel) m = model_from_text (
+    "m: {GLP: {A: [300, True, 0, 1000], x0: [84.1, True, 82, 88], F: [1, True], m: [0.3, False]}}\n",
+    "m");
+  gsize n = 0;
+  const XrlabModelPaletteEntry *pal = xrlab_model_palette (&n);
+
+  g_assert_cmpuint (n, ==, 26);
+  for (gsize i = 0; i < n; i++)
+    {
+      XrlabModelEdit e = { .kind = XRLAB_MODEL_EDIT_ADD, .function = pal[i].name,
+                           .position = -1 };
+      g_autoptr(XrlabModel) out = NULL;
+
+      g_assert_true (xrlab_model_palette_find (pal[i].name) == &pal[i]);
+      if (pal[i].kind == XRLAB_MODEL_FN_PROFILE)
+        e.part = XRLAB_MODEL_PART_PROFILE, e.param = "GLP_01_A";
+      else if (pal[i].kind != XRLAB_MODEL_FN_PEAK && pal[i].kind != XRLAB_MODEL_FN_BACKGROUND)
+        e.part = XRLAB_MODEL_PART_DYNAMICS, e.param = "GLP_01_x0";
+      if (pal[i].kind == XRLAB_MODEL_FN_KERNEL || pal[i].kind == XRLAB_MODEL_FN_NONE)
+        {
+          /* a kernel needs a function after it */
+          const char *fns[] = { pal[i].name, "expFun" };
+          e.kind = XRLAB_MODEL_EDIT_ATTACH_NEW;
+          e.functions = fns;
+          e.n_functions = 2;
+          out = edited (m, &e, 1, NULL);
+        }
+      else
+        out = edited (m, &e, 1, NULL);
+      for (gsize q = 0; q < pal[i].n_params; q++)
+        {
+          g_autoptr(XrlabModelDesc) desc = xrlab_model_describe (out);
+          g_assert_nonnull (desc);
+          g_assert_true (pal[i].params[q].min <= pal[i].params[q].value
+                         && pal[i].params[q].value <= pal[i].params[q].max);
+        }
+    }
+  g_assert_null (xrlab_model_palette_find ("Nope"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -301,6 +593,11 @@ main (int argc, char **argv)
   g_test_add_func ("/model-write/examples", test_examples);
   g_test_add_func ("/model-write/attachments", test_attachments);
   g_test_add_func ("/model-write/syntax", test_syntax);
+  g_test_add_func ("/model-edit/add-remove", test_add_remove);
+  g_test_add_func ("/model-edit/move", test_move);
+  g_test_add_func ("/model-edit/dynamics", test_dynamics);
+  g_test_add_func ("/model-edit/profiles", test_profiles);
+  g_test_add_func ("/model-edit/palette", test_palette);
   status = g_test_run ();
   {
     g_autofree char *saved = g_build_filename (tmpdir, "saved.yaml", NULL);

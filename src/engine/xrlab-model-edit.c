@@ -484,7 +484,8 @@ edit_attach_file (XrlabModelDoc *doc, const XrlabModelEdit *e, GError **error)
 }
 
 static DocModel *
-model_of_functions (const XrlabModelEdit *e, char *name, GPtrArray *added, GError **error)
+model_of_functions (const XrlabModelEdit *e, XrlabModelPart part, char *name, GPtrArray *added,
+                    GError **error)
 {
   DocModel *m = xrlab_doc_model_new (NULL);
 
@@ -492,10 +493,10 @@ model_of_functions (const XrlabModelEdit *e, char *name, GPtrArray *added, GErro
   for (gsize i = 0; i < e->n_functions; i++)
     {
       DocComp *c = new_comp (e->functions[i], NULL, 0, error);
-      if (c == NULL || !kind_fits (e->part, c->fn))
+      if (c == NULL || !kind_fits (part, c->fn))
         {
           if (c != NULL)
-            EDIT_ERROR (error, e->part == XRLAB_MODEL_PART_PROFILE
+            EDIT_ERROR (error, part == XRLAB_MODEL_PART_PROFILE
                                ? _("%s is not a profile function")
                                : _("%s is not a function of a time model"),
                         e->functions[i]);
@@ -506,7 +507,7 @@ model_of_functions (const XrlabModelEdit *e, char *name, GPtrArray *added, GErro
       g_ptr_array_add (m->comps, c);
       g_ptr_array_add (added, c);
     }
-  if (m->comps->len == 0 && e->part == XRLAB_MODEL_PART_DYNAMICS)
+  if (m->comps->len == 0 && part == XRLAB_MODEL_PART_DYNAMICS)
     g_ptr_array_add (m->comps, xrlab_doc_comp_new (XRLAB_FN_NONE, "none"));
   return m;
 }
@@ -525,7 +526,8 @@ edit_attach_new (XrlabModelDoc *doc, const XrlabModelEdit *e, GPtrArray *added,
       EDIT_ERROR (error, _("The new model of %s has no functions"), e->param);
       return FALSE;
     }
-  m = model_of_functions (e, model_name_for (e->param, profile, 0, e->name), added, error);
+  m = model_of_functions (e, e->part, model_name_for (e->param, profile, 0, e->name), added,
+                          error);
   if (m == NULL)
     return FALSE;
   g_ptr_array_add (attach_new (doc, e->param, profile)->models, m);
@@ -589,7 +591,8 @@ edit_subcycles (XrlabModelDoc *doc, const XrlabModelEdit *e, GPtrArray *added,
           EDIT_ERROR (error, _("The subcycles of %s need a frequency > 0"), e->param);
           return FALSE;
         }
-      if ((m = model_of_functions (e, model_name_for (a->host, FALSE, at, e->name), added,
+      if ((m = model_of_functions (e, XRLAB_MODEL_PART_DYNAMICS,
+                                   model_name_for (a->host, FALSE, at, e->name), added,
                                    error)) == NULL)
         return FALSE;
       g_ptr_array_insert (a->models, at, m);
