@@ -65,24 +65,28 @@ find_comp (XrlabModelDoc *doc, const char *full, CompPlace *place, GError **erro
   return FALSE;
 }
 
-/* Whether @name is a parameter of the energy model (or of an attachment,
- * which may carry time dependence too). */
+static gboolean
+comp_has_param (const DocAttach *att, const DocComp *c, const char *name)
+{
+  for (guint q = 0; q < c->n_params; q++)
+    {
+      g_autofree char *full = xrlab_model_doc_param_name (att, c, q);
+      if (strcmp (full, name) == 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* Whether @name is a parameter of the model (of the energy model or of an
+ * attachment). */
 static gboolean
 param_exists (XrlabModelDoc *doc, const char *name)
 {
   GPtrArray *lists[2] = { doc->profiles, doc->dyns };
-  DocModel *m = doc->energy;
 
-  for (guint i = 0; i < m->comps->len; i++)
-    {
-      DocComp *c = g_ptr_array_index (m->comps, i);
-      for (guint q = 0; q < c->n_params; q++)
-        {
-          g_autofree char *full = xrlab_model_doc_param_name (NULL, c, q);
-          if (strcmp (full, name) == 0)
-            return TRUE;
-        }
-    }
+  for (guint i = 0; i < doc->energy->comps->len; i++)
+    if (comp_has_param (NULL, g_ptr_array_index (doc->energy->comps, i), name))
+      return TRUE;
   for (int l = 0; l < 2; l++)
     for (guint i = 0; i < lists[l]->len; i++)
       {
@@ -91,15 +95,8 @@ param_exists (XrlabModelDoc *doc, const char *name)
           {
             DocModel *am = g_ptr_array_index (a->models, k);
             for (guint j = 0; j < am->comps->len; j++)
-              {
-                DocComp *c = g_ptr_array_index (am->comps, j);
-                for (guint q = 0; q < c->n_params; q++)
-                  {
-                    g_autofree char *full = xrlab_model_doc_param_name (a, c, q);
-                    if (strcmp (full, name) == 0)
-                      return TRUE;
-                  }
-              }
+              if (comp_has_param (a, g_ptr_array_index (am->comps, j), name))
+                return TRUE;
           }
       }
   return FALSE;
