@@ -260,5 +260,8 @@ gboolean xrlab_model_save (const XrlabModel *const *models, gsize n_models, cons
  * belong to it (NULL: none), expressions resolved. */
 XrlabModel *xrlab_model_load_saved (const char *path, const char *name,
                                     const XrlabModelSaved *saved, GError **error);
+/* The same from a file already read (xrlab_model_file_new_from_data()). */
+XrlabModel *xrlab_model_load_saved_from_file (const XrlabModelFile *file, const char *name,
+                                              const XrlabModelSaved *saved, GError **error);
 
 G_END_DECLS

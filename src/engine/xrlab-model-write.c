@@ -75,14 +75,18 @@ append_quoted (GString *out, const char *s)
   g_string_append_c (out, '"');
   for (const char *p = s; *p; p++)
     {
-      if (*p == '"' || *p == '\\')
+      guchar c = (guchar) *p;
+
+      if (c == '"' || c == '\\')
         g_string_append_c (out, '\\');
-      if (*p == '\n')
+      if (c == '\n')
         g_string_append (out, "\\n");
-      else if (*p == '\t')
+      else if (c == '\t')
         g_string_append (out, "\\t");
+      else if (c < 0x20 || c == 0x7f)
+        g_string_append_printf (out, "\\x%02X", c);
       else
-        g_string_append_c (out, *p);
+        g_string_append_c (out, c);
     }
   g_string_append_c (out, '"');
 }
@@ -275,13 +279,12 @@ xrlab_model_save (const XrlabModel *const *models, gsize n_models, const char *p
 }
 
 XrlabModel *
-xrlab_model_load_saved (const char *path, const char *name, const XrlabModelSaved *saved,
-                        GError **error)
+xrlab_model_load_saved_from_file (const XrlabModelFile *file, const char *name,
+                                  const XrlabModelSaved *saved, GError **error)
 {
-  g_autoptr(XrlabModelFile) file = xrlab_model_file_load (path, error);
-  g_autoptr(XrlabModel) model = NULL;
+  g_autoptr(XrlabModel) model = xrlab_model_new (file, name, error);
 
-  if (file == NULL || (model = xrlab_model_new (file, name, error)) == NULL)
+  if (model == NULL)
     return NULL;
   for (gsize i = 0; saved != NULL && i < saved->n_attach; i++)
     {
@@ -302,4 +305,15 @@ xrlab_model_load_saved (const char *path, const char *name, const XrlabModelSave
   if (!xrlab_model_resolve (model, error))
     return NULL;
   return g_steal_pointer (&model);
+}
+
+XrlabModel *
+xrlab_model_load_saved (const char *path, const char *name, const XrlabModelSaved *saved,
+                        GError **error)
+{
+  g_autoptr(XrlabModelFile) file = xrlab_model_file_load (path, error);
+
+  if (file == NULL)
+    return NULL;
+  return xrlab_model_load_saved_from_file (file, name, saved, error);
 }
