@@ -287,6 +287,23 @@ test_syntax (void)
   g_assert_nonnull (strstr (text, "        A: [\"3/4*GLP_01_A\"]\n"));
   g_assert_nonnull (strstr (text, "        F: [1, False]\n"));
   back = round_trip (m);
+
+  /* names YAML would read as numbers or booleans are quoted */
+  for (guint i = 0; i < 6; i++)
+    {
+      static const char *const names[] = { "1e5", "0x1F", "True", "2D", "a b", "12" };
+      static const gboolean quoted[] = { TRUE, TRUE, TRUE, FALSE, TRUE, TRUE };
+      g_autofree char *src = g_strdup_printf ("\"%s\": {Offset: {y0: [1, True]}, "
+                                              "Gauss: {A: [1, True], x0: [85, True], "
+                                              "SD: [1, True]}}\n", names[i]);
+      g_autoptr(XrlabModel) n = model_from_text (src, names[i]);
+      g_autofree char *t = xrlab_model_write_text ((const XrlabModel *const *) &n, 1, NULL);
+      g_autofree char *want = quoted[i] ? g_strdup_printf ("\n\"%s\":\n", names[i])
+                                        : g_strdup_printf ("\n%s:\n", names[i]);
+      g_autoptr(XrlabModel) b = round_trip (n);
+
+      g_assert_nonnull (strstr (t, want));
+    }
 }
 
 /* ---- edits ------------------------------------------------------------------------------ */
@@ -497,6 +514,30 @@ test_dynamics (void)
   g_clear_pointer (&d, xrlab_model_free);
   d = edited (c, &det, 1, NULL);
   g_assert_false (xrlab_model_has_dynamics (d));
+  g_clear_pointer (&d, xrlab_model_free);
+
+  /* removing the step empties its subcycle: "none" is left */
+  rm.component = "GLP_01_x0_stepFun_01";
+  d = edited (c, &rm, 1, NULL);
+  {
+    g_autoptr(XrlabModelDesc) desc = xrlab_model_describe (d);
+    const XrlabModelDescAttachment *dy = desc->components[1].params[1].dynamics;
+
+    g_assert_cmpuint (dy->n_models, ==, 3);
+    g_assert_cmpstr (dy->components[3].function, ==, "none");
+  }
+  g_clear_pointer (&d, xrlab_model_free);
+  /* removing the only component of a time dependence detaches it */
+  {
+    const char *one[] = { "expFun" };
+    XrlabModelEdit only[2] = {
+      { .kind = XRLAB_MODEL_EDIT_ATTACH_NEW, .part = XRLAB_MODEL_PART_DYNAMICS,
+        .param = "GLP_01_A", .functions = one, .n_functions = 1 },
+      { .kind = XRLAB_MODEL_EDIT_REMOVE, .component = "GLP_01_A_expFun_01" },
+    };
+    d = edited (m, only, 2, NULL);
+    g_assert_false (xrlab_model_has_dynamics (d));
+  }
 }
 
 static void

@@ -428,6 +428,15 @@ edit_remove (XrlabModelDoc *doc, const XrlabModelEdit *e, GError **error)
       g_ptr_array_remove (a->profile ? doc->profiles : doc->dyns, a);
     }
   g_ptr_array_remove_index (at.model->comps, at.index);
+  /* the last component of a time or profile model: the attachment goes
+   * when that was all it had, an emptied subcycle becomes "none" */
+  if (at.att != NULL && at.model->comps->len == 0)
+    {
+      if (at.att->models->len == 1)
+        g_ptr_array_remove (at.att->profile ? doc->profiles : doc->dyns, at.att);
+      else
+        g_ptr_array_add (at.model->comps, xrlab_doc_comp_new (XRLAB_FN_NONE, "none"));
+    }
   return TRUE;
 }
 

@@ -58,7 +58,20 @@ plain_safe (const char *s)
   static const char *const words[] = { "true", "false", "yes", "no", "on", "off", "null",
                                        "y", "n", "none" };
 
-  if (!(g_ascii_isalpha (*s) || *s == '_'))
+  gboolean word = FALSE;
+
+  /* a leading digit only with a letter that no number has (2D, not 1e5,
+   * 0x1F, 0o17) */
+  if (g_ascii_isdigit (*s))
+    {
+      if (s[0] == '0' && strchr ("xXoObB", s[1]) != NULL && s[1] != '\0')
+        return FALSE;
+      for (const char *p = s; *p; p++)
+        word |= g_ascii_isalpha (*p) && strchr ("eE", *p) == NULL;
+      if (!word)
+        return FALSE;
+    }
+  else if (!(g_ascii_isalpha (*s) || *s == '_'))
     return FALSE;
   for (const char *p = s; *p; p++)
     if (!(g_ascii_isalnum (*p) || *p == '_' || *p == '-' || *p == '.'))
