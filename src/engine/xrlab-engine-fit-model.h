@@ -22,7 +22,10 @@
  * of the reply in its own selection; after a value edit, only the preview.
  *
  * The types of the edits and the tree are those of xrlab-model-edit.h
- * (XrlabModelEdit, XrlabModelEditResult, XrlabModelDesc, the palette).
+ * (XrlabModelEdit, XrlabModelEditResult, XrlabModelDesc, the palette:
+ * xrlab_model_palette(), any thread). The names of the models of a file, for
+ * a chooser: xrlab_model_file_load() and xrlab_model_file_model_name()
+ * (xrlab-model.h, any thread).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */

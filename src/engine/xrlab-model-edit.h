@@ -74,7 +74,8 @@ typedef struct {
  * kernels, the profiles, none. The starting rows are those of trspecfit's
  * own test models (tests/test-models: eval_2d_energy.yaml for the energy
  * functions, file_time.yaml for the time functions and kernels,
- * file_profile.yaml for the profiles). Static data, any thread. */
+ * file_profile.yaml for the profiles; Shirley's that of xrlab-model.h).
+ * Static data, any thread. */
 const XrlabModelPaletteEntry *xrlab_model_palette (gsize *n_entries);
 const XrlabModelPaletteEntry *xrlab_model_palette_find (const char *function);
 
@@ -95,7 +96,9 @@ typedef enum {
    * it attaches a new one (subcycle 0) made of this component. */
   XRLAB_MODEL_EDIT_ADD,
   /* @component, with the time dependence and profiles of its parameters.
-   * Refused while an expression outside it names one of its parameters. */
+   * Refused while an expression outside it names one of its parameters.
+   * The last component of a time or profile model: a subcycle is left
+   * "none"; a time dependence without subcycles, or a profile, goes. */
   XRLAB_MODEL_EDIT_REMOVE,
   /* @component to @position of its list (-1: the end). */
   XRLAB_MODEL_EDIT_MOVE,
