@@ -837,6 +837,35 @@ test_plan_errors (void)
   g_assert_error (error, XRLAB_PLAN_ERROR, XRLAB_PLAN_ERROR_AXIS);
   g_clear_error (&error);
 
+  /* one rule for energy axes (the fits' rule): strictly monotonic, either way */
+  {
+    double dup_e[4] = { 84.0, 85.0, 85.0, 86.0 };
+    double zigzag_e[4] = { 84.0, 86.0, 85.0, 87.0 };
+    double down_e[3] = { 86.0, 85.0, 84.0 };
+    double one_e[1] = { 85.0 };
+
+    plan = xrlab_plan_new (m, dup_e, 4, NULL, 0, NULL, 0, &error);
+    g_assert_null (plan);
+    g_assert_error (error, XRLAB_PLAN_ERROR, XRLAB_PLAN_ERROR_AXIS);
+    g_assert_nonnull (strstr (error->message, "the energy axis is not strictly monotonic: "
+                                              "value 3 (85) after 85"));
+    g_clear_error (&error);
+    plan = xrlab_plan_new (m, zigzag_e, 4, NULL, 0, NULL, 0, &error);
+    g_assert_null (plan);
+    g_assert_error (error, XRLAB_PLAN_ERROR, XRLAB_PLAN_ERROR_AXIS);
+    g_assert_nonnull (strstr (error->message, "value 3"));
+    g_clear_error (&error);
+    g_assert_false (xrlab_plan_check_energy_axis (zigzag_e, 4, "e.csv", &error));
+    g_assert_nonnull (strstr (error->message, "e.csv is not strictly monotonic"));
+    g_clear_error (&error);
+    g_assert_true (xrlab_plan_check_energy_axis (down_e, 3, NULL, &error));
+    g_assert_true (xrlab_plan_check_energy_axis (one_e, 1, NULL, &error));
+    g_assert_no_error (error);
+    plan = xrlab_plan_new (m, down_e, 3, NULL, 0, NULL, 0, &error);
+    g_assert_no_error (error);
+    g_clear_pointer (&plan, xrlab_plan_free);
+  }
+
   attach_time_text (m, "GLP_01_x0", kernel_yaml, "G", 0);
   plan = xrlab_plan_new (m, energy, N_E, NULL, 0, NULL, 0, &error);
   g_assert_null (plan);

@@ -7,6 +7,7 @@
 
 #include "xrlab-plan.h"
 #include "xrlab-plan-private.h"
+#include "xrlab-util.h"
 
 #include <math.h>
 #include <string.h>
@@ -301,6 +302,43 @@ check_axis (const double *v, gsize n, const char *what, GError **error)
   return TRUE;
 }
 
+gboolean
+xrlab_plan_check_energy_axis (const double *v, gsize n, const char *name, GError **error)
+{
+  char a[XRLAB_DTOA_BUFSIZE], b[XRLAB_DTOA_BUFSIZE];
+  int dir = 0;
+
+  if (name == NULL)
+    name = _("the energy axis");
+  if (v == NULL || n == 0)
+    {
+      g_set_error (error, XRLAB_PLAN_ERROR, XRLAB_PLAN_ERROR_AXIS, _("%s is empty"), name);
+      return FALSE;
+    }
+  for (gsize i = 0; i < n; i++)
+    if (!isfinite (v[i]))
+      {
+        g_set_error (error, XRLAB_PLAN_ERROR, XRLAB_PLAN_ERROR_AXIS,
+                     _("%s: value %zu is not a finite number"), name, i + 1);
+        return FALSE;
+      }
+  for (gsize i = 1; i < n; i++)
+    {
+      int d = (v[i] > v[i - 1]) ? 1 : (v[i] < v[i - 1]) ? -1 : 0;
+      if (i == 1)
+        dir = d;
+      if (d == 0 || d != dir)
+        {
+          g_set_error (error, XRLAB_PLAN_ERROR, XRLAB_PLAN_ERROR_AXIS,
+                       _("%s is not strictly monotonic: value %zu (%s) after %s"),
+                       name, i + 1, xrlab_format_double (v[i], a),
+                       xrlab_format_double (v[i - 1], b));
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
 /* The axes and whether the model fits them; returns the model's resolved
  * copy. @time NULL and @aux NULL come with n_time = 0 and n_aux = 0. */
 static XrlabModel *
@@ -310,7 +348,7 @@ check_inputs (const XrlabModel *model, const double *energy, gsize n_energy,
 {
   g_autoptr(XrlabModel) m = NULL;
 
-  if (!check_axis (energy, n_energy, _("energy"), error))
+  if (!xrlab_plan_check_energy_axis (energy, n_energy, NULL, error))
     return NULL;
   if (time != NULL && !check_axis (time, n_time, _("delay"), error))
     return NULL;

@@ -102,9 +102,19 @@ typedef enum {
 typedef struct _XrlabPlan XrlabPlan;
 typedef struct _XrlabPlanWorkspace XrlabPlanWorkspace;
 
+/* The one rule for energy axes, which every plan (and so eval, params,
+ * simulate and every fit) applies: at least one value, every value finite,
+ * strictly monotonic in either direction (photoemission data often come on
+ * a descending binding-energy axis; a repeated energy is refused). @name
+ * names the axis in the message ("energy.csv"; NULL: "the energy axis").
+ * Error: XRLAB_PLAN_ERROR_AXIS, naming the value (1-based). */
+gboolean xrlab_plan_check_energy_axis (const double *energy, gsize n_energy,
+                                       const char *name, GError **error);
+
 /* Builds a plan. @time may be NULL (n_time 0) for a 1D plan; @aux may be
  * NULL (n_aux 0) when no parameter has a profile. The axes are copied; the
- * plan does not refer to @model afterwards. Errors: an empty or non-finite
+ * plan does not refer to @model afterwards. Errors: an energy axis that
+ * breaks xrlab_plan_check_energy_axis(), an empty or non-finite
  * axis, a delay axis that does not increase where a kernel needs it, time
  * dependence without a delay axis, a profile without an aux axis, an
  * expression naming a parameter that does not exist. */
