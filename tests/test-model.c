@@ -47,17 +47,32 @@ test_expr_values (void)
   g_assert_cmpfloat (eval_text ("1.5e2 + .5 + 2.", NULL), ==, 152.5);
   g_assert_cmpfloat (eval_text ("GLP_01_x0 + 3.67", r), ==, 5.67);
   g_assert_cmpfloat (eval_text ("a*b - a/b + a**b", r), ==, 10.0 - 0.4 + 32.0);
+
+  /* the functions of trspecfit's evaluator (asteval) */
+  g_assert_cmpfloat (eval_text ("sqrt(16)", NULL), ==, 4.0);
+  g_assert_cmpfloat (eval_text ("exp(0) + log(1)", NULL), ==, 1.0);
+  g_assert_cmpfloat (eval_text ("abs(-a) * 3", r), ==, 6.0);
+  g_assert_cmpfloat (eval_text ("pow(a, b)", r), ==, 32.0);
+  g_assert_cmpfloat (eval_text ("pow (2, 3) ** 2", NULL), ==, 64.0);
+  g_assert_cmpfloat (eval_text ("-sqrt(4)**2", NULL), ==, -4.0);
+  g_assert_cmpfloat (eval_text ("sin(0) + cos(0)", NULL), ==, 1.0);
+  g_assert_cmpfloat (eval_text ("sqrt(sqrt(a*8))", r), ==, 2.0);
+  g_assert_cmpfloat_with_epsilon (eval_text ("log(exp(b))", r), 5.0, 1e-15);
+  g_assert_true (isnan (eval_text ("sqrt(-1)", NULL)));
 }
 
 static void
 test_expr_refs_and_grad (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(XrlabExpr) e = xrlab_expr_parse ("(a*b - a/b + a**b) / (c + 1) - -b", &error);
+  g_autoptr(XrlabExpr) e = xrlab_expr_parse ("(a*b - a/b + a**b) / (c + 1) - -b"
+                                             " + sqrt(a*b) - exp(c)*log(b) + sin(a)*cos(b*c)"
+                                             " + abs(c - a) + pow(b, c)", &error);
   const XrlabExprInsn *code;
   const double *consts;
   guint n_code, n_consts;
-  double refs[3] = { 1.7, 2.3, 0.4 }, grad[3], stack[16], dstack[48];
+  double refs[3] = { 1.7, 2.3, 0.4 }, grad[3], stack[XRLAB_EXPR_MAX_DEPTH];
+  double dstack[3 * XRLAB_EXPR_MAX_DEPTH];
 
   g_assert_no_error (error);
   g_assert_cmpuint (xrlab_expr_n_refs (e), ==, 3);
@@ -92,7 +107,11 @@ test_expr_errors (void)
     { "3/4*(GLP_01_A", "expected “)” at the end (column 14)" },
     { "GLP_01_A +", "at the end" },
     { "GLP_01_A $ 2", "column 10, found “$”" },
-    { "sqrt(GLP_01_A)", "functions are not supported" },
+    { "tanh(GLP_01_A)", "unknown function “tanh” at column 1 (functions: sqrt" },
+    { "2 + pow(GLP_01_A)", "pow takes 2 arguments (column 8)" },
+    { "sqrt(a, b)", "sqrt takes 1 argument (column 5)" },
+    { "sqrt(a", "expected “)” at the end" },
+    { "pow(a b)", "expected “,” at column 7" },
     { "2 3", "column 3" },
     { "GLP_01_A)", "unbalanced" },
     { "", "empty expression" },
