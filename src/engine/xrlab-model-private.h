@@ -20,6 +20,7 @@ struct _XrlabParam {
   double value, min, max;
   gboolean vary;
   gboolean is_static;
+  XrlabParamShare share;
   char *expr_text;         /* NULL unless defined by an expression */
   XrlabExpr *expr;
   XrlabParam **refs;       /* expr refs; NULL entries are resolved when the plan is built */

@@ -806,6 +806,7 @@ xrlab_model_get_param (const XrlabModel *model, gsize i, XrlabParamInfo *info)
   info->has_profile = p->profile != NULL;
   info->file = p->file;
   info->line = p->line;
+  info->share = p->share;
 }
 
 static XrlabParam *
@@ -884,6 +885,25 @@ xrlab_model_set_vary (XrlabModel *model, const char *name, gboolean vary, GError
   p->vary = vary;
   if (vary)
     p->is_static = FALSE;
+  else
+    p->share = XRLAB_PARAM_SHARE_NONE;
+  return TRUE;
+}
+
+gboolean
+xrlab_model_set_share (XrlabModel *model, const char *name, XrlabParamShare share,
+                       GError **error)
+{
+  XrlabParam *p = settable (model, name, error);
+
+  if (p == NULL)
+    return FALSE;
+  p->share = share;
+  if (share != XRLAB_PARAM_SHARE_NONE)
+    {
+      p->vary = TRUE;
+      p->is_static = FALSE;
+    }
   return TRUE;
 }
 
@@ -909,5 +929,6 @@ xrlab_model_fix (XrlabModel *model, const char *name, double value, GError **err
     return FALSE;
   p->value = value;
   p->vary = FALSE;
+  p->share = XRLAB_PARAM_SHARE_NONE;
   return TRUE;
 }

@@ -10,8 +10,12 @@
  *     GLP:     {A: ["3/4*GLP_01_A"], x0: ["GLP_01_x0 + 3.67"], F: ["GLP_01_F"], m: ["GLP_01_m"]}
  *
  * A parameter is [value, vary, min, max], [value, vary] (unbounded) or
- * ["expression"] (see xrlab-expr.h); vary is True, False or static (fixed,
- * and never to be freed by a fitting workflow). Block and flow style both
+ * ["expression"] (see xrlab-expr.h); vary is True, False, static (fixed,
+ * never freed by a fitting workflow, and set from the baseline result in
+ * the stages after a baseline), project or file (both free; in a joint fit
+ * of several files, xrlab-project.h, a project parameter has one value for
+ * all files and a file parameter one value per file; a single file's fit
+ * takes both as True, like trspecfit). Block and flow style both
  * work; order matters and a component may repeat. Repeated peaks and time,
  * profile functions are numbered GLP_01, GLP_02, ...; backgrounds (Offset,
  * LinBack, Shirley) and kernels (*CONV) are not. A parameter's full name is
@@ -134,6 +138,12 @@ typedef enum {
   XRLAB_PARAM_PROFILE,    /* a parameter of a profile attached to one */
 } XrlabParamRole;
 
+typedef enum {
+  XRLAB_PARAM_SHARE_NONE,     /* True, False, static or an expression */
+  XRLAB_PARAM_SHARE_PROJECT,  /* written "project": free, shared by all files */
+  XRLAB_PARAM_SHARE_FILE,     /* written "file": free, one value per file */
+} XrlabParamShare;
+
 typedef struct {
   const char *name;        /* GLP_01_x0, GLP_01_x0_expFun_01_tau */
   const char *component;   /* GLP_01, expFun_01 */
@@ -149,6 +159,7 @@ typedef struct {
   gboolean has_profile;
   const char *file;        /* where it was defined */
   int line;
+  XrlabParamShare share;   /* project / file (then vary is TRUE), else NONE */
 } XrlabParamInfo;
 
 gsize    xrlab_model_n_params   (const XrlabModel *model);
@@ -159,7 +170,8 @@ gssize   xrlab_model_find_param (const XrlabModel *model, const char *name);
 void     xrlab_model_get_param  (const XrlabModel *model, gsize i, XrlabParamInfo *info);
 
 /* Setting values, vary and bounds by name (a fitting workflow fixes
- * parameters at baseline results and seeds others). Errors: no such
+ * parameters at baseline results and seeds others); set_vary (FALSE)
+ * also ends the sharing of a project or file parameter. Errors: no such
  * parameter, a parameter defined by an expression, a value that is not
  * finite or lies outside the bounds, min > max. */
 gboolean xrlab_model_set_value  (XrlabModel *model, const char *name, double value,
@@ -168,6 +180,10 @@ gboolean xrlab_model_set_vary   (XrlabModel *model, const char *name, gboolean v
                                  GError **error);
 gboolean xrlab_model_set_bounds (XrlabModel *model, const char *name, double min,
                                  double max, GError **error);
+/* The sharing of a free parameter in a joint fit of several files (it
+ * sets vary TRUE unless @share is NONE, which keeps vary as it is). */
+gboolean xrlab_model_set_share  (XrlabModel *model, const char *name, XrlabParamShare share,
+                                 GError **error);
 /* set_value + set_vary (FALSE). */
 gboolean xrlab_model_fix        (XrlabModel *model, const char *name, double value,
                                  GError **error);
