@@ -607,6 +607,57 @@ test_workflow (void)
   }
 }
 
+/* Static parameters start from the baseline result in the stages after it
+ * and stay there (trspecfit's fit_2d copies every baseline value into the
+ * model): a 2D fit of a model whose shape is static reaches χ²_ν ≈ 1, which
+ * it cannot from the shape written in the file. */
+static void
+test_static_seed (void)
+{
+  static const char *static_yaml =
+    "2D:\n"
+    "  LinBack: {m: [0, static, -10, 10], b: [10, static, 0, 100], xStart: [82, False], "
+    "xStop: [88, False]}\n"
+    "  GLP: {A: [50, static, 10, 500], x0: [84.5, True, 83, 87], F: [1.2, static, 0.2, 3], "
+    "m: [0.5, static, 0, 1]}\n";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(XrlabModel) truth = model_from (flow_yaml, "base");
+  g_autoptr(XrlabModel) base = model_from (flow_yaml, "2D");
+  g_autoptr(XrlabModel) mstat = model_from (static_yaml, "2D");
+  g_autoptr(XrlabFitflowResult) b = NULL, g = NULL;
+  g_autoptr(XrlabFitflowSbs) sbs = NULL;
+  const char *shape[] = { "LinBack_m", "LinBack_b", "GLP_01_A", "GLP_01_F", "GLP_01_m" };
+  Synth s;
+
+  attach (truth, "GLP_01_x0", flow_time_yaml, "irf");
+  attach (mstat, "GLP_01_x0", flow_time_yaml, "start");
+  synth_new (&s, truth, TRUE, XRLAB_NOISE_GAUSSIAN, 0.01, 79);
+  g_assert_true (xrlab_fitflow_fit_baseline (s.flow, base, -10, -4, NULL, &b, &error));
+  g_assert_true (xrlab_fitflow_fit_sbs (s.flow, mstat, NULL, &sbs, &error));
+  g_assert_true (xrlab_fitflow_fit_2d (s.flow, mstat, NULL, &g, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (g->n_theta, ==, 4);    /* x0 and its dynamics */
+  for (gsize k = 0; k < G_N_ELEMENTS (shape); k++)
+    {
+      double want = b->params[xrlab_fitflow_result_find (b, shape[k])].value;
+      const XrlabFitflowParam *q = &g->params[xrlab_fitflow_result_find (g, shape[k])];
+      gssize col = -1;
+
+      g_assert_true (q->is_static);
+      g_assert_false (q->fitted);
+      g_assert_cmpfloat (q->value, ==, want);
+      for (gsize i = 0; i < sbs->n_params; i++)
+        if (g_str_equal (sbs->names[i], shape[k]))
+          col = (gssize) i;
+      g_assert_cmpint (col, >=, 0);
+      g_assert_false (sbs->fitted[col]);
+      for (gsize i = 0; i < sbs->n_slices; i++)
+        g_assert_cmpfloat (sbs->values[i * sbs->n_params + col], ==, want);
+    }
+  g_assert_cmpfloat (fabs (g->fit->redchi - 1.0), <, 0.05);
+  synth_clear (&s);
+}
+
 /* A single spectrum: one row without a delay axis, σ per energy. */
 static void
 test_spectrum_sigma_columns (void)
@@ -1101,6 +1152,7 @@ main (int argc, char **argv)
   g_test_add_func ("/fitflow/noise-recovery", test_noise_recovery);
   g_test_add_func ("/fitflow/derived-errors", test_derived_errors);
   g_test_add_func ("/fitflow/workflow", test_workflow);
+  g_test_add_func ("/fitflow/static-seed", test_static_seed);
   g_test_add_func ("/fitflow/spectrum-sigma-columns", test_spectrum_sigma_columns);
   g_test_add_func ("/fitflow/window-shirley", test_window_shirley);
   g_test_add_func ("/fitflow/cancel", test_cancel);

@@ -113,7 +113,7 @@ seeded_copy (const XrlabFitflow *f, const XrlabModel *model, gboolean seed,
       g_autoptr(GError) err = NULL;
 
       xrlab_model_get_param (m, i, &info);
-      if (info.expr != NULL || info.is_static)
+      if (info.expr != NULL)
         continue;
       if (names_from != NULL)
         {

@@ -54,9 +54,11 @@
  *     leaves its bounds.
  *   - 2D: the global fit of the whole window.
  *   Seeding: in every stage after a baseline, each parameter of the model
- *   that is neither an expression nor static and has a namesake in the
- *   baseline result starts from the baseline's value (a value outside its
- *   bounds in the new model is an error naming it). With pin_to_baseline,
+ *   that is not an expression and has a namesake in the baseline result
+ *   starts from the baseline's value (a value outside its bounds in the new
+ *   model is an error naming it); static parameters too, which then stay
+ *   fixed there (trspecfit's fit_2d and slice-by-slice fits copy every
+ *   baseline value into the model before fitting). With pin_to_baseline,
  *   every such parameter without time dependence of its own (and not itself
  *   a parameter of a time model) is also fixed there: in SBS and 2D fits
  *   only the dynamics are then fitted (trspecfit's SbS and 2D models, whose
