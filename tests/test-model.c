@@ -459,7 +459,8 @@ static const char *time_bad =
   "cross: {expFun: {A: [1, True], tau: [\"GLP_01_x0 / 20\"], t0: [0, False]}}\n"
   "arity: {expFun: {A: [1, True], tau: [2, True, 1], t0: [0, False]}}\n"
   "bounds: {expFun: {A: [1, True], tau: [20, True, 1, 10], t0: [0, False]}}\n"
-  "none_params: {none: {A: [1, True]}}\n";
+  "none_params: {none: {A: [1, True]}}\n"
+  "box_only: {boxCONV: {width: [1, True]}}\n";
 
 typedef struct {
   const char *what;
@@ -483,7 +484,9 @@ test_bad_dynamics (void)
     { "kernel last", "GLP_01_x0", "conv_last", 0, XRLAB_MODEL_ERROR_INVALID,
       { "time.yaml:3:", "time model “conv_last”", "kernel gaussCONV is its last component" } },
     { "only a kernel", "GLP_01_x0", "only_kernel", 0, XRLAB_MODEL_ERROR_INVALID,
-      { "time.yaml:4:", "“only_kernel”", "last component" } },
+      { "time.yaml:4:", "“only_kernel”", "holds only kernels", "comes first among several" } },
+    { "only a kernel as a subcycle", "GLP_01_x0", "only_kernel,ok,box_only", 0.5,
+      XRLAB_MODEL_ERROR_INVALID, { "time.yaml:12:", "“box_only” holds only kernels" } },
     { "energy component", "GLP_01_x0", "peak", 0, XRLAB_MODEL_ERROR_INVALID,
       { "time.yaml:5:", "time model “peak”", "“GLP” is an energy component" } },
     { "unknown time function", "GLP_01_x0", "unknown", 0, XRLAB_MODEL_ERROR_INVALID,

@@ -567,9 +567,47 @@ test_subcycles (void)
                       "Sub2: {linFun: {m: [0.3, True], t0: [0.2, True, -1, 3]}}\n",
                       "IRF,Sub1,Sub2", 0.1);
     check_model ("subcycles with a kernel", m, 0, TRUE, FALSE);
+
     /* copies evaluate alike */
     m2 = xrlab_model_copy (m);
     check_model ("copy", m2, 0, TRUE, FALSE);
+  }
+  {
+    /* trspecfit's instrument response as a model of its own, first of the
+     * list: it convolves the whole trace, subcycles included (example 03) */
+    g_autoptr(XrlabModel) m = model_from_text (peak_yaml, "m");
+    g_autoptr(XrlabModel) m_inside = model_from_text (peak_yaml, "m");
+    static const char *yaml =
+      "IRF: {gaussCONV: {SD: [0.5, True, 1.0E-6, 1]}}\n"
+      "None: {none: {}}\n"
+      "Neg: {expFun: {A: [-1.5, True, -5, -1.0E-3], tau: [1, True, 0.05, 5], t0: [0, False]}}\n"
+      "NegIRF: {gaussCONV: {SD: [0.5, True, 1.0E-6, 1]}, "
+      "expFun: {A: [-1.5, True, -5, -1.0E-3], tau: [1, True, 0.05, 5], t0: [0, False]}}\n"
+      "Pos: {expFun: {A: [\"-expFun_01_A\"], tau: [2, True, 0.05, 5], t0: [0, False]}}\n";
+    g_autoptr(XrlabPlan) p1 = NULL, p2 = NULL;
+    g_autofree double *o1 = NULL, *o2 = NULL, *th = NULL;
+    g_autoptr(GError) error = NULL;
+
+    attach_time_text (m, "GLP_01_x0", yaml, "IRF,Neg,Pos", 0.25);
+    g_assert_cmpint (xrlab_model_find_param (m, "GLP_01_x0_gaussCONV_SD"), >=, 0);
+    g_assert_cmpint (xrlab_model_find_param (m, "GLP_01_x0_expFun_02_tau"), >=, 0);
+    check_model ("an IRF model first, then subcycles", m, 0, TRUE, FALSE);
+    /* the same as the kernel written into a subcycle model, which also
+     * convolves the whole trace */
+    attach_time_text (m_inside, "GLP_01_x0", yaml, "None,NegIRF,Pos", 0.25);
+    p1 = xrlab_plan_new (m, energy, N_E, time_axis, n_time, NULL, 0, &error);
+    p2 = xrlab_plan_new (m_inside, energy, N_E, time_axis, n_time, NULL, 0, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (xrlab_plan_n_theta (p1), ==, xrlab_plan_n_theta (p2));
+    o1 = g_new (double, xrlab_plan_n_data (p1));
+    o2 = g_new (double, xrlab_plan_n_data (p2));
+    th = g_new (double, xrlab_plan_n_theta (p1));
+    xrlab_plan_theta_initial (p1, th);
+    xrlab_plan_eval (p1, th, o1);
+    xrlab_plan_theta_initial (p2, th);
+    xrlab_plan_eval (p2, th, o2);
+    for (gsize i = 0; i < xrlab_plan_n_data (p1); i++)
+      g_assert_cmpfloat_with_epsilon (o1[i], o2[i], 1e-12 * (1 + fabs (o2[i])));
   }
 }
 

@@ -470,6 +470,52 @@ find_host (XrlabModel *model, const char *param, gboolean profile, GError **erro
   return p;
 }
 
+/* A kernel convolves the functions listed after it, so it cannot end a
+ * model that has time functions; a model made only of kernels (trspecfit's
+ * IRF model) convolves the whole trace and stands only first among several
+ * models, where trspecfit accepts it. */
+static gboolean
+check_kernels (const XrlabAttachment *att, const char *path, GError **error)
+{
+  for (guint i = 0; i < att->comps->len; i++)
+    {
+      XrlabComponent *c = g_ptr_array_index (att->comps, i);
+      XrlabComponent *next = i + 1 < att->comps->len ? g_ptr_array_index (att->comps, i + 1) : NULL;
+      gboolean only_kernels = TRUE;
+
+      if (xrlab_fn_info (c->fn)->cls != XRLAB_FN_CLASS_KERNEL
+          || (next != NULL && next->subcycle == c->subcycle))
+        continue;
+      for (guint j = 0; j < att->comps->len; j++)
+        {
+          XrlabComponent *o = g_ptr_array_index (att->comps, j);
+          XrlabFnClass cls = xrlab_fn_info (o->fn)->cls;
+          if (o->subcycle == c->subcycle && cls != XRLAB_FN_CLASS_KERNEL
+              && cls != XRLAB_FN_CLASS_NONE)
+            only_kernels = FALSE;
+        }
+      if (!only_kernels)
+        {
+          set_error (error, XRLAB_MODEL_ERROR_INVALID, path, c->line,
+                     _("time model “%s”: the kernel %s is its last component; a "
+                       "kernel convolves the time functions listed after it"),
+                     c->model_name, c->name);
+          return FALSE;
+        }
+      if (c->subcycle != 0 || att->n_models < 2)
+        {
+          set_error (error, XRLAB_MODEL_ERROR_INVALID, path, c->line,
+                     _("time model “%s” holds only kernels: such a model (an instrument "
+                       "response) convolves the whole trace and comes first among "
+                       "several models, before the subcycle models (e.g. %s, MonoExpNeg, "
+                       "MonoExpPos with a frequency)"),
+                     c->model_name, c->model_name);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
 static gboolean
 attach (XrlabModel *model, const char *param, const XrlabModelFile *file,
         const char *const *models, gsize n_models, double frequency,
@@ -533,22 +579,8 @@ attach (XrlabModel *model, const char *param, const XrlabModelFile *file,
                                      att->comps, att->params, error))
     goto fail;
 
-  /* A kernel convolves the functions listed after it: it cannot end a model. */
-  if (!profile)
-    for (guint i = 0; i < att->comps->len; i++)
-      {
-        XrlabComponent *c = g_ptr_array_index (att->comps, i);
-        XrlabComponent *next = i + 1 < att->comps->len ? g_ptr_array_index (att->comps, i + 1) : NULL;
-        if (xrlab_fn_info (c->fn)->cls == XRLAB_FN_CLASS_KERNEL
-            && (next == NULL || next->subcycle != c->subcycle))
-          {
-            set_error (error, XRLAB_MODEL_ERROR_INVALID, file->path, c->line,
-                       _("time model “%s”: the kernel %s is its last component; a "
-                         "kernel convolves the time functions listed after it"),
-                       c->model_name, c->name);
-            goto fail;
-          }
-      }
+  if (!profile && !check_kernels (att, file->path, error))
+    goto fail;
 
   if (!resolve_attachment (att, error) || !check_cycles (att->params, error))
     goto fail;

@@ -96,7 +96,11 @@ const char *xrlab_model_get_file (const XrlabModel *model);
  * <= 0 (no repetition). With several, @frequency (> 0, in inverse delay
  * units) sets the cycle: the first model applies to the whole delay axis,
  * model k (k >= 1) to subcycle k of N = n_models - 1 on a local clock that
- * restarts every 1/(frequency N), from delay 0 on. */
+ * restarts every 1/(frequency N), from delay 0 on. A kernel convolves the
+ * functions after it and cannot end a model that has time functions; a
+ * model made only of kernels (trspecfit's IRF model) is accepted as the
+ * first of several models, where it convolves the whole trace, every
+ * subcycle included (trspecfit's example 03: IRF, MonoExpNeg, MonoExpPos). */
 gboolean xrlab_model_add_dynamics (XrlabModel *model, const char *param,
                                    const char *path,
                                    const char *const *models, gsize n_models,
