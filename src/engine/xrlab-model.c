@@ -204,6 +204,16 @@ model_reindex (XrlabModel *model)
         if (att[k])
           for (guint j = 0; j < att[k]->params->len; j++)
             g_ptr_array_add (model->all, g_ptr_array_index (att[k]->params, j));
+      /* then the time dependence of its profile's parameters (trspecfit
+       * appends it to the list of the parameter the profile describes) */
+      if (p->profile)
+        for (guint j = 0; j < p->profile->params->len; j++)
+          {
+            XrlabParam *q = g_ptr_array_index (p->profile->params, j);
+            if (q->dyn)
+              for (guint k = 0; k < q->dyn->params->len; k++)
+                g_ptr_array_add (model->all, g_ptr_array_index (q->dyn->params, k));
+          }
     }
   for (guint i = 0; i < model->all->len; i++)
     {
@@ -437,19 +447,32 @@ find_host (XrlabModel *model, const char *param, gboolean profile, GError **erro
 
   if (p == NULL)
     {
-      set_error (error, XRLAB_MODEL_ERROR_NOT_FOUND, model->file, 0,
-                 _("model “%s” has no parameter “%s” to attach %s to"),
-                 model->name, param, what);
+      if (may_be_attached_later (model, param))
+        set_error (error, XRLAB_MODEL_ERROR_NOT_FOUND, model->file, 0,
+                   _("model “%s” has no parameter “%s” (yet) to attach %s to: the "
+                     "parameters of a profile exist once the profile is attached, so "
+                     "attach the profile first"),
+                   model->name, param, what);
+      else
+        set_error (error, XRLAB_MODEL_ERROR_NOT_FOUND, model->file, 0,
+                   _("model “%s” has no parameter “%s” to attach %s to"),
+                   model->name, param, what);
       return NULL;
     }
-  if (p->role != XRLAB_PARAM_ENERGY)
+  if (p->role == XRLAB_PARAM_PROFILE && profile)
+    {
+      set_error (error, XRLAB_MODEL_ERROR_INVALID, p->file, p->line,
+                 _("model “%s”: %s is a parameter of the profile of %s; a profile "
+                   "attaches only to parameters of the energy model"),
+                 model->name, p->name, p->host->name);
+      return NULL;
+    }
+  if (p->role == XRLAB_PARAM_DYNAMICS)
     {
       set_error (error, XRLAB_MODEL_ERROR_INVALID, p->file, p->line,
                  _("model “%s”: %s is a parameter of %s of %s; %s attaches only to "
                    "parameters of the energy model"),
-                 model->name, p->name,
-                 p->role == XRLAB_PARAM_DYNAMICS ? _("the time dependence") : _("the profile"),
-                 p->host->name, what);
+                 model->name, p->name, _("the time dependence"), p->host->name, what);
       return NULL;
     }
   if (p->expr != NULL)
@@ -757,6 +780,7 @@ xrlab_model_copy (const XrlabModel *model)
               XrlabParam *p = g_ptr_array_index (a->params, j);
               p->comp = REMAP (map, p->comp);
               p->host = REMAP (map, p->host);
+              p->dyn = REMAP (map, p->dyn);
               for (guint r = 0; p->expr && r < xrlab_expr_n_refs (p->expr); r++)
                 p->refs[r] = REMAP (map, p->refs[r]);
             }

@@ -36,7 +36,9 @@
  * A profile (pExpDecay, pLinear, pGauss) attached to one parameter adds
  * f(aux) to it at every point of an auxiliary axis (depth, fluence, ...);
  * the component is then averaged over the aux points. Profile parameters are
- * named {parameter}_{function}_NN_{name}: GLP_01_A_pExpDecay_01_tau.
+ * named {parameter}_{function}_NN_{name}: GLP_01_A_pExpDecay_01_tau. A
+ * profile's parameter may have time dependence of its own (attach the
+ * profile first): GLP_01_x0_pLinear_01_m_expFun_01_tau.
  *
  * Every error names the file, the line, the model and the parameter.
  *
@@ -134,7 +136,9 @@ const char *xrlab_model_component_function  (const XrlabModel *model, gsize i); 
  * Parameters are listed in model order: the energy model's components in
  * file order, each component's parameters in the order of its function's
  * definition (GLP: A, x0, F, m), and right after a parameter the parameters
- * of its time dependence and then of its profile. */
+ * of its time dependence, then of its profile, then of the time dependence
+ * of its profile's parameters (GLP_01_x0, GLP_01_x0_pLinear_01_m,
+ * GLP_01_x0_pLinear_01_b, GLP_01_x0_pLinear_01_m_expFun_01_A, ...). */
 
 typedef enum {
   XRLAB_PARAM_ENERGY,     /* a parameter of the energy model */

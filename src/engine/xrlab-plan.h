@@ -7,10 +7,11 @@
  * workspace.
  *
  * θ and its order
- *   θ holds the free parameters: those written with vary True that are not
- *   expressions, in model order (xrlab-model.h: the energy components in file
- *   order, each parameter followed by the parameters of its time dependence
- *   and then of its profile). Parameters of time dependence or profiles that
+ *   θ holds the free parameters: those written with vary True (or project,
+ *   file) that are not expressions, in model order (xrlab-model.h: the energy
+ *   components in file order, each parameter followed by the parameters of
+ *   its time dependence, then of its profile, then of the time dependence of
+ *   its profile's parameters). Parameters of time dependence or profiles that
  *   a plan leaves out (XRLAB_PLAN_IGNORE_*) are held at their values and are
  *   not in θ. Bounds are reported, not enforced: the fitter maps them.
  *
@@ -49,7 +50,10 @@
  *   constant stays constant and nothing droops at the edges. Kernels need a
  *   strictly increasing delay axis.
  *
- * Profiles: value(t, a) = trace(t) + sum of the profile functions at aux[a].
+ * Profiles: value(t, a) = trace(t) + sum of the profile functions at aux[a],
+ *   their parameters taken at delay t where they have time dependence of
+ *   their own (trspecfit's example 04: a band-bending gradient that follows a
+ *   time model); that time dependence is left out with the profile.
  *
  * Relation to trspecfit (whose definitions these follow; where it and
  * xrlab's specification differ, the specification wins):
@@ -65,8 +69,13 @@
  *    trspecfit's compiled plans do); a background as the last component is
  *    still refused, as the model files require;
  *  - θ is in model order, each parameter followed by those of its time
- *    dependence and profile (trspecfit sorts its free parameters the same way
- *    for these models).
+ *    dependence and profile, then by those of the time dependence of its
+ *    profile's parameters: trspecfit lists a component's parameters in its
+ *    function's order, appends a parameter's time dependence to it and, for
+ *    a profile's parameter, appends that time dependence to the list of the
+ *    parameter the profile describes, which is this order. trspecfit refuses
+ *    time dependence and a profile on the same parameter; xrlab evaluates
+ *    both (time dependence first, then the profile).
  *
  * Ops whose inputs are all fixed are computed when the plan is built;
  * components whose parameters do not change with delay are computed once per
