@@ -667,6 +667,67 @@ test_share (void)
   }
 }
 
+/* What expression parameters are now, and time-model expressions with
+ * their full names. */
+static void
+test_values_and_full_names (void)
+{
+  g_autoptr(XrlabModel) m = model_from (block_style, "base");
+  g_autoptr(GError) error = NULL;
+  g_autofree double *v = g_new (double, xrlab_model_n_params (m) + 8);
+  XrlabParamInfo info;
+
+  g_assert_true (xrlab_model_get_values (m, v, &error));
+  g_assert_no_error (error);
+  g_assert_cmpfloat (v[6], ==, 150.0);              /* GLP_02_A = 3/4*GLP_01_A */
+  g_assert_cmpfloat (v[7], ==, 84.5 + 3.67);        /* GLP_02_x0 */
+  g_assert_cmpfloat (v[2], ==, 200.0);
+  g_assert_true (xrlab_model_set_value (m, "GLP_01_A", 300, &error));
+  g_assert_true (xrlab_model_get_values (m, v, &error));
+  g_assert_cmpfloat (v[6], ==, 225.0);
+
+  {
+    g_autoptr(XrlabModelFile) tf = xrlab_model_file_new_from_data (
+      "neg: {expFun: {A: [-1, True], tau: [2, True], t0: [0, False]}}\n"
+      "pos: {expFun: {A: [\"-expFun_01_A\"], tau: [\"2*expFun_01_tau + sqrt(1e-2)\"], "
+      "t0: [\"GLP_01_x0_expFun_01_t0\"]}}\n", -1, "time.yaml", &error);
+    const char *models[] = { "neg", "pos" };
+    gssize i;
+
+    g_assert_true (xrlab_model_add_dynamics_from_file (m, "GLP_01_x0", tf, models, 2, 0.5,
+                                                       &error));
+    g_assert_no_error (error);
+    i = xrlab_model_find_param (m, "GLP_01_x0_expFun_02_A");
+    xrlab_model_get_param (m, i, &info);
+    g_assert_cmpstr (info.expr, ==, "-expFun_01_A");
+    g_assert_cmpstr (info.expr_full, ==, "-GLP_01_x0_expFun_01_A");
+    xrlab_model_get_param (m, i + 1, &info);
+    g_assert_cmpstr (info.expr_full, ==, "2*GLP_01_x0_expFun_01_tau + sqrt(1e-2)");
+    xrlab_model_get_param (m, i + 2, &info);
+    g_assert_cmpstr (info.expr_full, ==, "GLP_01_x0_expFun_01_t0");
+    xrlab_model_get_param (m, xrlab_model_find_param (m, "GLP_02_x0"), &info);
+    g_assert_cmpstr (info.expr_full, ==, "GLP_01_x0 + 3.67");
+    g_assert_true (xrlab_model_get_values (m, v, &error));
+    g_assert_cmpfloat (v[i], ==, 1.0);
+    g_assert_cmpfloat (v[i + 1], ==, 4.1);
+    /* copies keep them */
+    {
+      g_autoptr(XrlabModel) c = xrlab_model_copy (m);
+      xrlab_model_get_param (c, i, &info);
+      g_assert_cmpstr (info.expr_full, ==, "-GLP_01_x0_expFun_01_A");
+    }
+  }
+
+  /* an expression naming a parameter still to come */
+  {
+    g_autoptr(XrlabModel) d = model_from (
+      "m:\n  GLP: {A: [10, True], x0: [84, True], F: [1, True], m: [0.3, True]}\n"
+      "  Gauss: {A: [\"GLP_01_x0_expFun_01_A * 3\"], x0: [80, True], SD: [1, True]}\n", "m");
+    g_assert_false (xrlab_model_get_values (d, v, &error));
+    g_assert_error (error, XRLAB_MODEL_ERROR, XRLAB_MODEL_ERROR_EXPR);
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -685,5 +746,6 @@ main (int argc, char **argv)
   g_test_add_func ("/model/deferred-names", test_deferred_names);
   g_test_add_func ("/model/set", test_set);
   g_test_add_func ("/model/share", test_share);
+  g_test_add_func ("/model/values-and-full-names", test_values_and_full_names);
   return g_test_run ();
 }

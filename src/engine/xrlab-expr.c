@@ -409,6 +409,56 @@ xrlab_expr_ref (const XrlabExpr *expr, guint i)
   return g_ptr_array_index (expr->refs, i);
 }
 
+char *
+xrlab_expr_rename (const XrlabExpr *expr, const char *const *names)
+{
+  GString *out = g_string_new (NULL);
+  const char *p = expr->text;
+
+  /* the lexical rules of the parser: numbers (with exponents), names */
+  while (*p)
+    {
+      if (g_ascii_isdigit (*p) || (*p == '.' && g_ascii_isdigit (p[1])))
+        {
+          const char *start = p;
+          while (g_ascii_isdigit (*p) || *p == '.')
+            p++;
+          if ((*p == 'e' || *p == 'E')
+              && (g_ascii_isdigit (p[1])
+                  || ((p[1] == '+' || p[1] == '-') && g_ascii_isdigit (p[2]))))
+            {
+              p += 2;
+              while (g_ascii_isdigit (*p))
+                p++;
+            }
+          g_string_append_len (out, start, p - start);
+        }
+      else if (g_ascii_isalpha (*p) || *p == '_')
+        {
+          const char *start = p, *q;
+          guint i;
+
+          while (g_ascii_isalnum (*p) || *p == '_')
+            p++;
+          for (q = p; *q == ' ' || *q == '\t'; q++)
+            ;
+          for (i = 0; *q != '(' && i < expr->refs->len; i++)
+            {
+              const char *ref = g_ptr_array_index (expr->refs, i);
+              if (strlen (ref) == (gsize) (p - start) && strncmp (ref, start, p - start) == 0)
+                break;
+            }
+          if (*q != '(' && i < expr->refs->len)
+            g_string_append (out, names[i]);
+          else
+            g_string_append_len (out, start, p - start);
+        }
+      else
+        g_string_append_c (out, *p++);
+    }
+  return g_string_free (out, FALSE);
+}
+
 const XrlabExprInsn *
 xrlab_expr_code (const XrlabExpr *expr, guint *n_code)
 {

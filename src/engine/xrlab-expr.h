@@ -73,6 +73,11 @@ const char *xrlab_expr_text (const XrlabExpr *expr);
 guint       xrlab_expr_n_refs (const XrlabExpr *expr);
 const char *xrlab_expr_ref    (const XrlabExpr *expr, guint i);
 
+/* The text with every reference i written as @names[i] (numbers, operators,
+ * function names and spacing kept): "-expFun_01_A" of a time model reads
+ * "-GLP_01_x0_expFun_01_A" with full names. A new string. */
+char       *xrlab_expr_rename (const XrlabExpr *expr, const char *const *names);
+
 /* The program, its constant pool and the stack depth it needs. */
 const XrlabExprInsn *xrlab_expr_code   (const XrlabExpr *expr, guint *n_code);
 const double        *xrlab_expr_consts (const XrlabExpr *expr, guint *n_consts);

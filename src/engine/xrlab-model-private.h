@@ -22,6 +22,7 @@ struct _XrlabParam {
   gboolean is_static;
   XrlabParamShare share;
   char *expr_text;         /* NULL unless defined by an expression */
+  char *expr_full;         /* the same with full names (time, profile models), or NULL */
   XrlabExpr *expr;
   XrlabParam **refs;       /* expr refs; NULL entries are resolved when the plan is built */
   XrlabParamRole role;

@@ -128,6 +128,7 @@ param_free (XrlabParam *p)
   g_free (p->name);
   g_free (p->local);
   g_free (p->expr_text);
+  g_free (p->expr_full);
   xrlab_expr_free (p->expr);
   g_free (p->refs);
   g_free (p->file);
@@ -283,6 +284,13 @@ resolve_attachment (XrlabAttachment *att, GError **error)
               return FALSE;
             }
         }
+      {
+        g_autofree const char **names = g_new (const char *, MAX (1, xrlab_expr_n_refs (p->expr)));
+        for (guint r = 0; r < xrlab_expr_n_refs (p->expr); r++)
+          names[r] = p->refs[r]->name;
+        g_free (p->expr_full);
+        p->expr_full = xrlab_expr_rename (p->expr, names);
+      }
     }
   return TRUE;
 }
@@ -716,6 +724,7 @@ param_copy (const XrlabParam *p, GHashTable *map)
   d->name = g_strdup (p->name);
   d->local = g_strdup (p->local);
   d->expr_text = g_strdup (p->expr_text);
+  d->expr_full = g_strdup (p->expr_full);
   d->expr = p->expr ? xrlab_expr_parse (p->expr_text, NULL) : NULL;
   d->refs = p->expr ? g_memdup2 (p->refs, MAX (1, xrlab_expr_n_refs (p->expr)) * sizeof (XrlabParam *))
                     : NULL;
@@ -863,6 +872,54 @@ xrlab_model_get_param (const XrlabModel *model, gsize i, XrlabParamInfo *info)
   info->file = p->file;
   info->line = p->line;
   info->share = p->share;
+  info->expr_full = p->expr_full ? p->expr_full : p->expr_text;
+}
+
+/* The value of @p into @values (its index), with what it refers to. */
+static void
+value_of (const XrlabParam *p, double *values, gboolean *done)
+{
+  guint n;
+  double *refs;
+  double *stack;
+  const XrlabExprInsn *code;
+  const double *consts;
+  guint n_code, n_consts;
+
+  if (done[p->index])
+    return;
+  done[p->index] = TRUE;   /* no cycles: refused when the model was read */
+  if (p->expr == NULL)
+    {
+      values[p->index] = p->value;
+      return;
+    }
+  n = xrlab_expr_n_refs (p->expr);
+  refs = g_newa (double, MAX (n, 1));
+  stack = g_newa (double, MAX (xrlab_expr_depth (p->expr), 1));
+  for (guint r = 0; r < n; r++)
+    {
+      value_of (p->refs[r], values, done);
+      refs[r] = values[p->refs[r]->index];
+    }
+  code = xrlab_expr_code (p->expr, &n_code);
+  consts = xrlab_expr_consts (p->expr, &n_consts);
+  values[p->index] = xrlab_expr_eval (code, n_code, consts, refs, stack);
+}
+
+gboolean
+xrlab_model_get_values (const XrlabModel *model, double *values, GError **error)
+{
+  g_autoptr(XrlabModel) m = xrlab_model_copy (model);
+  g_autofree gboolean *done = NULL;
+
+  g_return_val_if_fail (model != NULL && values != NULL, FALSE);
+  if (!xrlab_model_resolve (m, error))
+    return FALSE;
+  done = g_new0 (gboolean, MAX (m->all->len, 1));
+  for (guint i = 0; i < m->all->len; i++)
+    value_of (g_ptr_array_index (m->all, i), values, done);
+  return TRUE;
 }
 
 static XrlabParam *

@@ -168,6 +168,9 @@ typedef struct {
   const char *file;        /* where it was defined */
   int line;
   XrlabParamShare share;   /* project / file (then vary is TRUE), else NONE */
+  /* the expression with every name in full ("-GLP_01_x0_expFun_01_A" for
+   * "-expFun_01_A" of a time model; = expr for the energy model), or NULL */
+  const char *expr_full;
 } XrlabParamInfo;
 
 gsize    xrlab_model_n_params   (const XrlabModel *model);
@@ -176,6 +179,12 @@ gssize   xrlab_model_find_param (const XrlabModel *model, const char *name);
 /* Fills @info; its strings belong to the model and stay valid until the
  * model changes. */
 void     xrlab_model_get_param  (const XrlabModel *model, gsize i, XrlabParamInfo *info);
+
+/* The base value of every parameter (@values has xrlab_model_n_params
+ * entries; before time dependence and profiles), expressions evaluated on
+ * the current values: what a parameter defined by an expression is now.
+ * Error: an expression naming a parameter the model does not have (yet). */
+gboolean xrlab_model_get_values (const XrlabModel *model, double *values, GError **error);
 
 /* Setting values, vary and bounds by name (a fitting workflow fixes
  * parameters at baseline results and seeds others); set_vary (FALSE)
