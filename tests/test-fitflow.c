@@ -655,6 +655,22 @@ test_static_seed (void)
         g_assert_cmpfloat (sbs->values[i * sbs->n_params + col], ==, want);
     }
   g_assert_cmpfloat (fabs (g->fit->redchi - 1.0), <, 0.05);
+
+  /* with σ, errors are not scaled by χ²_ν unless asked (lmfit's default) */
+  g_assert_false (g->fit->covar_scaled);
+  {
+    g_autoptr(XrlabFitflowResult) gs = NULL;
+    XrlabFitflowOptions o;
+    xrlab_fitflow_options_init (&o);
+    o.scale_covar = XRLAB_FIT_SCALE_COVAR_YES;
+    xrlab_fitflow_set_options (s.flow, &o);
+    g_assert_true (xrlab_fitflow_fit_2d (s.flow, mstat, NULL, &gs, &error));
+    g_assert_no_error (error);
+    g_assert_true (gs->fit->covar_scaled);
+    for (gsize k = 0; k < gs->n_theta; k++)
+      g_assert_cmpfloat_with_epsilon (gs->fit->errors[k] / g->fit->errors[k],
+                                      sqrt (g->fit->redchi), 1e-6);
+  }
   synth_clear (&s);
 }
 

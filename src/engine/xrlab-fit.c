@@ -42,6 +42,20 @@ xrlab_fit_options_init (XrlabFitOptions *options)
   options->max_iter = DEFAULT_MAX_ITER;
 }
 
+gboolean
+xrlab_fit_scale_covar_from_string (const char *text, XrlabFitScaleCovar *scale)
+{
+  static const char *names[] = { "auto", "yes", "no" };
+
+  for (guint i = 0; text != NULL && i < G_N_ELEMENTS (names); i++)
+    if (g_ascii_strcasecmp (text, names[i]) == 0)
+      {
+        *scale = (XrlabFitScaleCovar) i;
+        return TRUE;
+      }
+  return FALSE;
+}
+
 /* "row 3, column 7" (1-based) for a 2D layout, "point 7" otherwise. */
 char *
 xrlab_fit_describe_point (const XrlabFit *fit, gsize i)

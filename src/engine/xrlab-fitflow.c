@@ -443,6 +443,7 @@ xrlab_fitflow_ctx_fit_new (const XrlabFitflow *f, XrlabFitflowCtx *c, const Prep
 
   xrlab_fit_options_init (&o);
   o.method = f->options.method;
+  o.scale_covar = f->options.scale_covar;
   if (progress && f->options.progress)
     {
       o.progress = ctx_progress;

@@ -68,7 +68,9 @@
  *   (n_time × n_energy), over the whole data; the window takes its part.
  *   The baseline spectrum, a mean of K rows, gets σ_b = √(Σ_k σ_k²)/K.
  *   Without σ the fit is unweighted and errors are scaled by χ²_ν (lmfit's
- *   and trspecfit's default).
+ *   and trspecfit's default); with σ they are not, unless scale_covar says
+ *   YES (lmfit's default scales them also with weights; xrlab-fit.h,
+ *   "Results"). Each result's fit->covar_scaled says which was done.
  *
  * Results list every model parameter: fitted ones with the optimizer's
  *   standard errors, expressions with errors propagated through the
@@ -139,6 +141,7 @@ typedef struct {
   gboolean track_peaks;      /* SBS: shift the x0 starts with the maximum (default TRUE) */
   XrlabFitflowProgressFunc progress;
   gpointer progress_data;
+  XrlabFitScaleCovar scale_covar;   /* errors scaled by χ²_ν (default AUTO, see above) */
 } XrlabFitflowOptions;
 
 void xrlab_fitflow_options_init (XrlabFitflowOptions *options);
