@@ -674,6 +674,83 @@ test_static_seed (void)
   synth_clear (&s);
 }
 
+/* The slice-by-slice trace of the position fitted with its time model
+ * (weighted by the slices' errors) recovers the dynamics and starts the 2D
+ * fit. */
+static void
+test_fit_trace (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(XrlabModel) truth = model_from (flow_yaml, "base");
+  g_autoptr(XrlabModel) base = model_from (flow_yaml, "2D");
+  g_autoptr(XrlabModel) m2d = model_from (flow_yaml, "2D");
+  g_autoptr(XrlabFitflowResult) b = NULL, tr = NULL, g = NULL;
+  g_autoptr(XrlabFitflowSbs) sbs = NULL;
+  const char *dyn[] = { "GLP_01_x0_gaussCONV_SD", "GLP_01_x0_expFun_01_A",
+                        "GLP_01_x0_expFun_01_tau" };
+  XrlabFitflowOptions o;
+  Synth s;
+
+  attach (truth, "GLP_01_x0", flow_time_yaml, "irf");
+  attach (m2d, "GLP_01_x0", flow_time_yaml, "start");
+  synth_new (&s, truth, TRUE, XRLAB_NOISE_GAUSSIAN, 0.01, 81);
+  xrlab_fitflow_options_init (&o);
+  o.pin_to_baseline = TRUE;
+  xrlab_fitflow_set_options (s.flow, &o);
+  g_assert_true (xrlab_fitflow_fit_baseline (s.flow, base, -10, -4, NULL, &b, &error));
+  g_assert_true (xrlab_fitflow_fit_sbs (s.flow, m2d, NULL, &sbs, &error));
+  g_assert_no_error (error);
+
+  g_assert_true (xrlab_fitflow_fit_trace (s.flow, sbs, m2d, "GLP_01_x0", NULL, &tr, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (tr->stage, ==, XRLAB_FITFLOW_STAGE_TRACE);
+  g_assert_cmpstr (xrlab_fitflow_stage_name (tr->stage), ==, "trace");
+  g_assert_cmpuint (tr->n_rows, ==, sbs->n_slices);
+  g_assert_cmpuint (tr->n_cols, ==, 1);
+  g_assert_cmpuint (tr->n_theta, ==, 4);              /* x0 and its three */
+  g_assert_cmpstr (tr->theta_names[0], ==, "GLP_01_x0");
+  g_assert_true (tr->fit->converged && tr->fit->weighted);
+  /* the slices' errors are honest: χ²_ν near 1, the truth within 3σ */
+  g_assert_cmpfloat (fabs (tr->fit->redchi - 1.0), <, 0.5);
+  for (gsize k = 0; k < G_N_ELEMENTS (dyn); k++)
+    {
+      const XrlabFitflowParam *q = &tr->params[xrlab_fitflow_result_find (tr, dyn[k])];
+      g_assert_true (q->fitted);
+      g_assert_cmpfloat (fabs (q->value - truth_value (truth, dyn[k])), <, 3 * q->std_error);
+    }
+  /* its model is the 2D model with those values; the 2D fit starts there */
+  for (gsize k = 0; k < G_N_ELEMENTS (dyn); k++)
+    g_assert_cmpfloat (truth_value (tr->model, dyn[k]), ==,
+                       tr->params[xrlab_fitflow_result_find (tr, dyn[k])].value);
+  g_assert_true (xrlab_fitflow_fit_2d (s.flow, tr->model, NULL, &g, &error));
+  g_assert_no_error (error);
+  g_assert_cmpfloat (fabs (g->fit->redchi - 1.0), <, 0.05);
+  g_assert_cmpfloat (g->fit->chi2_start, <, 1.5 * g->fit->chi2);
+  /* confidence intervals of the trace fit */
+  {
+    const char *names[] = { "GLP_01_x0_expFun_01_tau" };
+    double lv[] = { 1 };
+    g_autoptr(XrlabFitCI) ci = xrlab_fitflow_conf_interval (tr, names, 1, lv, 1, NULL, &error);
+    g_assert_no_error (error);
+    g_assert_cmpfloat (ci->lower[0], <, ci->best[0]);
+    g_assert_cmpfloat (ci->upper[0], >, ci->best[0]);
+  }
+
+  /* a parameter that was not fitted slice by slice, one without time
+   * dependence, one the result lacks */
+  g_assert_false (xrlab_fitflow_fit_trace (s.flow, sbs, m2d, "GLP_01_A", NULL, &tr, &error));
+  g_assert_error (error, XRLAB_FITFLOW_ERROR, XRLAB_FITFLOW_ERROR_PARAM);
+  g_assert_null (tr);
+  g_clear_error (&error);
+  g_assert_false (xrlab_fitflow_fit_trace (s.flow, sbs, base, "GLP_01_x0", NULL, &tr, &error));
+  g_assert_error (error, XRLAB_FITFLOW_ERROR, XRLAB_FITFLOW_ERROR_MODEL);
+  g_assert_nonnull (strstr (error->message, "no time dependence"));
+  g_clear_error (&error);
+  g_assert_false (xrlab_fitflow_fit_trace (s.flow, sbs, m2d, "nope", NULL, &tr, &error));
+  g_assert_error (error, XRLAB_FITFLOW_ERROR, XRLAB_FITFLOW_ERROR_PARAM);
+  synth_clear (&s);
+}
+
 /* A single spectrum: one row without a delay axis, σ per energy. */
 static void
 test_spectrum_sigma_columns (void)
@@ -1169,6 +1246,7 @@ main (int argc, char **argv)
   g_test_add_func ("/fitflow/derived-errors", test_derived_errors);
   g_test_add_func ("/fitflow/workflow", test_workflow);
   g_test_add_func ("/fitflow/static-seed", test_static_seed);
+  g_test_add_func ("/fitflow/fit-trace", test_fit_trace);
   g_test_add_func ("/fitflow/spectrum-sigma-columns", test_spectrum_sigma_columns);
   g_test_add_func ("/fitflow/window-shirley", test_window_shirley);
   g_test_add_func ("/fitflow/cancel", test_cancel);

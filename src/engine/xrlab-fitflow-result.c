@@ -93,6 +93,15 @@ XrlabFitflowResult *
 xrlab_fitflow_result_new (const XrlabFitflow *f, Prep *pr, XrlabFitflowCtx *c,
                           XrlabFitResult *fr, GError **error)
 {
+  return xrlab_fitflow_result_new_block (pr, c, fr, f->col0, f->ncw,
+                                         pr->stage == XRLAB_FITFLOW_STAGE_2D ? pr->rows : 1,
+                                         error);
+}
+
+XrlabFitflowResult *
+xrlab_fitflow_result_new_block (Prep *pr, XrlabFitflowCtx *c, XrlabFitResult *fr, gsize col0,
+                                gsize n_cols, gsize data_rows, GError **error)
+{
   g_autoptr(XrlabFitflowResult) r = g_new0 (XrlabFitflowResult, 1);
   const gsize n = xrlab_model_n_params (pr->model);
   const gsize np = xrlab_plan_n_params (c->plan), p = c->p;
@@ -106,10 +115,9 @@ xrlab_fitflow_result_new (const XrlabFitflow *f, Prep *pr, XrlabFitflowCtx *c,
   r->theta_names = g_strdupv (pr->names);
   r->row0 = pr->row0;
   r->n_rows = pr->rows;
-  r->col0 = f->col0;
-  r->n_cols = f->ncw;
-  r->data = g_memdup2 (c->y, (pr->stage == XRLAB_FITFLOW_STAGE_2D ? pr->rows : 1)
-                              * f->ncw * sizeof (double));
+  r->col0 = col0;
+  r->n_cols = n_cols;
+  r->data = g_memdup2 (c->y, data_rows * n_cols * sizeof (double));
 
   xrlab_fitflow_param_values_errors (c->plan, pr->model, fr->values, fr->errors, fr->covar,
                                      fr->errors_valid, pv, dv, values, errors);

@@ -31,6 +31,8 @@ xrlab_fitflow_stage_name (XrlabFitflowStage stage)
       return "spectrum";
     case XRLAB_FITFLOW_STAGE_SBS:
       return "slice-by-slice";
+    case XRLAB_FITFLOW_STAGE_TRACE:
+      return "trace";
     case XRLAB_FITFLOW_STAGE_2D:
     default:
       return "2D";
@@ -52,6 +54,8 @@ stage_label (XrlabFitflowStage stage)
       return C_("fit stage", "spectrum");
     case XRLAB_FITFLOW_STAGE_SBS:
       return C_("fit stage", "slice-by-slice");
+    case XRLAB_FITFLOW_STAGE_TRACE:
+      return C_("fit stage", "trace");
     case XRLAB_FITFLOW_STAGE_2D:
     default:
       return C_("fit stage", "2D");

@@ -111,6 +111,7 @@ typedef enum {
   XRLAB_FITFLOW_STAGE_SPECTRUM,
   XRLAB_FITFLOW_STAGE_SBS,
   XRLAB_FITFLOW_STAGE_2D,
+  XRLAB_FITFLOW_STAGE_TRACE,    /* a slice-by-slice trace against delay */
 } XrlabFitflowStage;
 
 const char *xrlab_fitflow_stage_name (XrlabFitflowStage stage);   /* "baseline", ... */
@@ -263,6 +264,28 @@ gboolean xrlab_fitflow_fit_sbs (XrlabFitflow *flow, const XrlabModel *model,
 gboolean xrlab_fitflow_fit_2d (XrlabFitflow *flow, const XrlabModel *model,
                                GCancellable *cancellable, XrlabFitflowResult **result,
                                GError **error);
+
+/* Fits the slice-by-slice trace of parameter @param (its values against
+ * delay in @sbs, weighted by their errors) with the time dependence that
+ * @model attaches to it:
+ *   p(t_s) = K_n … K_1 [p + Σ_k m_k(t_s) f_k(τ_k(t_s))]
+ * on the delays t_s of the slices (xrlab-plan.h; kernels act on the trace
+ * over those delays). Fitted are p itself when it is free in @model
+ * (starting from the baseline result when there is one, like the 2D fit)
+ * and the free parameters of its time dependence. Slices not done, or
+ * without a finite error > 0, are left out. The result (stage TRACE)
+ * lists @param and its time model's parameters; its data are the trace
+ * (n_rows slices × 1); its model is @model with the fitted values, to
+ * start a 2D fit from (xrlab_fitflow_fit_2d then takes the energy
+ * parameters from the baseline and the time model from here). The
+ * options' method, scale_covar and progress apply; confidence intervals
+ * work as for the other stages. Errors: @param not fitted slice by slice
+ * or without time dependence in @model, fewer usable slices than free
+ * parameters. */
+gboolean xrlab_fitflow_fit_trace (XrlabFitflow *flow, const XrlabFitflowSbs *sbs,
+                                  const XrlabModel *model, const char *param,
+                                  GCancellable *cancellable, XrlabFitflowResult **result,
+                                  GError **error);
 
 /* Profile-likelihood confidence intervals (xrlab_fit_conf_interval) of the
  * fitted parameters @names of a converged @result at the levels @sigmas

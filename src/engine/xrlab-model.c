@@ -814,6 +814,64 @@ xrlab_model_copy (const XrlabModel *model)
   return m;
 }
 
+/* ---- the trace of one parameter ----------------------------------------------------- */
+
+XrlabModel *
+xrlab_model_new_trace (const XrlabModel *model, const char *param, GError **error)
+{
+  g_autoptr(XrlabModel) src = xrlab_model_copy (model);
+  XrlabModel *m;
+  XrlabParam *p = g_hash_table_lookup (src->by_name, param);
+  XrlabAttachment *dyn;
+  XrlabComponent *c;
+  GPtrArray *home;
+  guint i;
+
+  if (p == NULL)
+    {
+      set_error (error, XRLAB_MODEL_ERROR_NOT_FOUND, model->file, 0,
+                 _("model “%s” has no parameter “%s”"), model->name, param);
+      return NULL;
+    }
+  if (p->dyn == NULL)
+    {
+      set_error (error, XRLAB_MODEL_ERROR_INVALID, p->file, p->line,
+                 _("model “%s”: parameter %s has no time dependence to fit its trace with"),
+                 model->name, p->name);
+      return NULL;
+    }
+  /* take the parameter and its time dependence out of the copy */
+  dyn = p->dyn;
+  home = p->role == XRLAB_PARAM_PROFILE ? p->host->profile->params : src->eparams;
+  g_assert (g_ptr_array_find (home, p, &i));
+  g_ptr_array_steal_index (home, i);
+  g_assert (g_ptr_array_find (src->dyns, dyn, &i));
+  g_ptr_array_steal_index (src->dyns, i);
+
+  m = model_alloc ();
+  m->name = g_strdup (model->name);
+  m->file = g_strdup (model->file);
+  c = g_new0 (XrlabComponent, 1);
+  c->fn = XRLAB_FN_OFFSET;
+  c->name = g_strdup (xrlab_fn_info (XRLAB_FN_OFFSET)->name);
+  c->model_name = g_strdup (p->model_name);
+  c->file = g_strdup (p->file);
+  c->line = p->line;
+  c->n_params = 1;
+  c->params[0] = p;
+  g_ptr_array_add (m->comps, c);
+  g_free (p->local);
+  p->local = g_strdup (p->name);
+  p->role = XRLAB_PARAM_ENERGY;
+  p->comp = c;
+  p->host = NULL;
+  p->profile = NULL;
+  g_ptr_array_add (m->eparams, p);
+  g_ptr_array_add (m->dyns, dyn);
+  model_reindex (m);
+  return m;
+}
+
 /* ---- components and parameters: access -------------------------------------------- */
 
 gsize
