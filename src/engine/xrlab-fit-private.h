@@ -35,6 +35,18 @@ typedef enum {
   BOUND_BOTH,
 } BoundKind;
 
+/* The bound transform of one parameter (see xrlab-fit.h), for fitters of
+ * their own (xrlab-project.c): its kind, u(θ), and θ(u) with dθ/du. */
+BoundKind xrlab_fit_bound_kind (double lo, double hi);
+double    xrlab_fit_bound_to_internal (BoundKind kind, double lo, double hi, double x);
+double    xrlab_fit_bound_to_external (BoundKind kind, double lo, double hi, double u,
+                                       double *deriv);
+/* A result of @p parameters, zeroed (xrlab_fit_result_free frees it). */
+XrlabFitResult *xrlab_fit_result_alloc (gsize p);
+/* at_bound[j] of @r from the bounds (within 1e−8 of the range). */
+void      xrlab_fit_result_mark_bounds (XrlabFitResult *r, const double *lower,
+                                        const double *upper);
+
 /* One GSL workspace for a set of free parameters: all of them for a fit,
  * all but one for the profile refits of the confidence intervals. */
 typedef struct {

@@ -337,14 +337,7 @@ set_bounds (XrlabFit *fit, const XrlabFitProblem *pr, GError **error)
         }
       fit->lower[j] = lo;
       fit->upper[j] = hi;
-      if (isfinite (lo) && isfinite (hi))
-        fit->bound[j] = BOUND_BOTH;
-      else if (isfinite (lo))
-        fit->bound[j] = BOUND_LOWER;
-      else if (isfinite (hi))
-        fit->bound[j] = BOUND_UPPER;
-      else
-        fit->bound[j] = BOUND_NONE;
+      fit->bound[j] = xrlab_fit_bound_kind (lo, hi);
       if (fit->bound[j] != BOUND_NONE)
         fit->any_bound = TRUE;
     }
@@ -459,8 +452,8 @@ xrlab_fit_result_free (XrlabFitResult *result)
   g_free (result);
 }
 
-static XrlabFitResult *
-result_new (gsize p)
+XrlabFitResult *
+xrlab_fit_result_alloc (gsize p)
 {
   XrlabFitResult *r = g_new0 (XrlabFitResult, 1);
 
@@ -473,12 +466,25 @@ result_new (gsize p)
   return r;
 }
 
+void
+xrlab_fit_result_mark_bounds (XrlabFitResult *r, const double *lower, const double *upper)
+{
+  for (gsize j = 0; j < r->p; j++)
+    {
+      double lo = lower[j], hi = upper[j], v = r->values[j];
+      double range = (isfinite (lo) && isfinite (hi)) ? hi - lo
+                     : MAX (1.0, fabs (isfinite (lo) ? lo : hi));
+      r->at_bound[j] = (isfinite (lo) && v - lo <= 1e-8 * range)
+                       || (isfinite (hi) && hi - v <= 1e-8 * range);
+    }
+}
+
 /* Fills everything but the timing from the state of the full core. */
 static XrlabFitResult *
 build_result (XrlabFit *fit, const RunInfo *info)
 {
   const gsize n = fit->n, p = fit->p;
-  XrlabFitResult *r = result_new (p);
+  XrlabFitResult *r = xrlab_fit_result_alloc (p);
   const double N = (double) n;
 
   memcpy (r->values, fit->theta, p * sizeof (double));
@@ -502,15 +508,7 @@ build_result (XrlabFit *fit, const RunInfo *info)
                   || info->stop == XRLAB_FIT_STOP_FTOL || info->stop == XRLAB_FIT_STOP_ROUNDING
                   || info->stop == XRLAB_FIT_STOP_NO_PROGRESS);
 
-  for (gsize j = 0; j < p; j++)
-    {
-      double lo = fit->lower[j], hi = fit->upper[j], v = r->values[j];
-      double range = (isfinite (lo) && isfinite (hi)) ? hi - lo
-                     : MAX (1.0, fabs (isfinite (lo) ? lo : hi));
-      r->at_bound[j] = (isfinite (lo) && v - lo <= 1e-8 * range)
-                       || (isfinite (hi) && hi - v <= 1e-8 * range);
-    }
-
+  xrlab_fit_result_mark_bounds (r, fit->lower, fit->upper);
   xrlab_fit_result_errors (fit, r);
   r->nfev = fit->nfev;
   r->njev = fit->njev;

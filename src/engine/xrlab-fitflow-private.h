@@ -93,6 +93,7 @@ XrlabFitflowCtx *xrlab_fitflow_ctx_new (const XrlabFitflow *f, XrlabPlan *plan,
 XrlabFit *xrlab_fitflow_ctx_fit_new (const XrlabFitflow *f, XrlabFitflowCtx *c, const Prep *pr,
                                      const double *y, XrlabFitSigmaKind sk, const double *sig,
                                      gboolean progress, GError **error);
+void xrlab_fitflow_ctx_load (const XrlabFitflow *f, const Prep *pr, XrlabFitflowCtx *c);
 void xrlab_fitflow_ctx_free (XrlabFitflowCtx *c);
 
 /* ---- xrlab-fitflow-result.c ----------------------------------------------------- */
