@@ -144,6 +144,7 @@ xrlab_fitflow_result_new_block (Prep *pr, XrlabFitflowCtx *c, XrlabFitResult *fr
       q->max = info.max;
       q->expr = g_strdup (info.expr);
       q->role = info.role;
+      q->share = info.share;
     }
   r->fit = fr;
   r->ctx = c;
@@ -160,6 +161,13 @@ xrlab_fitflow_conf_interval (XrlabFitflowResult *result, const char *const *name
   g_autofree gsize *idx = g_new (gsize, MAX (n_names, 1));
 
   g_return_val_if_fail (result != NULL && result->ctx != NULL, NULL);
+  if (result->ctx->fit == NULL)
+    {
+      g_set_error (error, XRLAB_FITFLOW_ERROR, XRLAB_FITFLOW_ERROR_PARAM,
+                   _("Confidence intervals are not available for a joint fit of several "
+                     "files"));
+      return NULL;
+    }
   for (gsize a = 0; a < n_names; a++)
     {
       gssize k = -1;

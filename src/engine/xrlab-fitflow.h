@@ -158,6 +158,7 @@ typedef struct {
   double min, max;
   char *expr;            /* NULL unless derived through an expression */
   XrlabParamRole role;
+  XrlabParamShare share; /* project / file as written (joint fits, xrlab-project.h) */
 } XrlabFitflowParam;
 
 typedef struct _XrlabFitflowCtx XrlabFitflowCtx;
