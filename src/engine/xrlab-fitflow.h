@@ -88,6 +88,7 @@
 #include <gio/gio.h>
 
 #include "xrlab-fit.h"
+#include "xrlab-mcmc.h"
 #include "xrlab-model.h"
 
 G_BEGIN_DECLS
@@ -296,6 +297,18 @@ XrlabFitCI *xrlab_fitflow_conf_interval (XrlabFitflowResult *result,
                                          const char *const *names, gsize n_names,
                                          const double *sigmas, gsize n_sigmas,
                                          GCancellable *cancellable, GError **error);
+
+/* MCMC uncertainties (xrlab-mcmc.h) of the fitted parameters of a stage
+ * (baseline, spectrum, 2D, trace): the stage's residual, its data and σ,
+ * its bounds as priors, the walkers starting around @result's values with
+ * a tenth of its standard errors; with noise AUTO the σ are taken as known
+ * when the stage had them and the noise scale is sampled otherwise
+ * (starting at √χ²_ν unless sigma_ini is given; trspecfit's is_weighted
+ * False). The walkers of a half-step are evaluated in parallel on the pool.
+ * Not for the per-file results of a joint fit. */
+gboolean xrlab_fitflow_mcmc (XrlabFitflowResult *result, const XrlabMcmcOptions *options,
+                             GCancellable *cancellable, XrlabMcmcResult **mcmc,
+                             GError **error);
 
 /* The model of @result evaluated on the whole data axes (delays × energies
  * of the data; one row for a 1D stage): a new array of @n_rows × @n_cols. */
