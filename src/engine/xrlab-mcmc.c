@@ -318,6 +318,86 @@ init_walkers (const XrlabMcmcProblem *pb, Eval *ev, const double *x0, guint K, g
       }
 }
 
+/* A result with its names and room for the kept chain. */
+static XrlabMcmcResult *
+result_new (const XrlabMcmcProblem *pb, const XrlabMcmcOptions *o, guint K, gsize d,
+            gboolean sampled)
+{
+  XrlabMcmcResult *r = g_new0 (XrlabMcmcResult, 1);
+  gsize kept_max = (o->n_steps - o->burn + o->thin - 1) / o->thin;
+
+  r->p = d;
+  r->n_walkers = K;
+  r->names = g_new0 (char *, d + 1);
+  for (gsize j = 0; j < pb->p; j++)
+    r->names[j] = pb->names ? g_strdup (pb->names[j]) : g_strdup_printf ("p%zu", j + 1);
+  if (sampled)
+    r->names[pb->p] = g_strdup ("__lnsigma");
+  r->chain = g_new (double, MAX (kept_max * K * d, 1));
+  r->lnprob = g_new (double, MAX (kept_max * K, 1));
+  return r;
+}
+
+/* Moves the walkers @S (half of @K) with partners from @C: proposals,
+ * their ln p in parallel, acceptance (see the header). */
+static void
+half_step (Eval *ev, guint n_slots, gsl_rng *rng, double a, guint K, const guint *S,
+           const guint *C, double *x, double *y, double *lnp, double *lnp_y, double *z,
+           double *lu, guint *acc)
+{
+  const gsize d = ev->d;
+  const guint half = K / 2;
+
+  for (guint i = 0; i < half; i++)
+    {
+      guint k = S[i], j = C[gsl_rng_uniform_int (rng, half)];
+      double u = gsl_rng_uniform (rng);
+      z[k] = ((a - 1.0) * u + 1.0) * ((a - 1.0) * u + 1.0) / a;
+      lu[k] = log (gsl_rng_uniform_pos (rng));
+      for (gsize q = 0; q < d; q++)
+        y[(gsize) k * d + q] = x[(gsize) j * d + q]
+                               + z[k] * (x[(gsize) k * d + q] - x[(gsize) j * d + q]);
+    }
+  eval_batch (ev, n_slots, y, S, half, lnp_y);
+  for (guint i = 0; i < half; i++)
+    {
+      guint k = S[i];
+      double diff = (double) (d - 1) * log (z[k]) + lnp_y[k] - lnp[k];
+      if (isfinite (lnp_y[k]) && diff > lu[k])
+        {
+          memcpy (x + (gsize) k * d, y + (gsize) k * d, d * sizeof (double));
+          lnp[k] = lnp_y[k];
+          acc[k]++;
+        }
+    }
+}
+
+/* Acceptance fractions, autocorrelation times, quantiles and counts. */
+static void
+finish (XrlabMcmcResult *r, const guint *acc, const Eval *ev, guint n_slots, guint thin)
+{
+  const gsize d = r->p;
+  const guint K = r->n_walkers;
+
+  r->acceptance = g_new (double, K);
+  r->acceptance_mean = 0.0;
+  for (guint k = 0; k < K; k++)
+    {
+      r->acceptance[k] = r->n_steps ? (double) acc[k] / r->n_steps : NAN;
+      r->acceptance_mean += r->acceptance[k] / K;
+    }
+  r->tau = g_new (double, d);
+  r->median = g_new (double, d);
+  r->lo1 = g_new (double, d);
+  r->hi1 = g_new (double, d);
+  r->lo2 = g_new (double, d);
+  r->hi2 = g_new (double, d);
+  r->best = g_new (double, d);
+  summarise (r, thin);
+  for (guint s = 0; s < n_slots; s++)
+    r->n_eval += ev->n_eval[s];
+}
+
 gboolean
 xrlab_mcmc_run (const XrlabMcmcProblem *pb, const XrlabMcmcOptions *options,
                 GCancellable *cancellable, XrlabMcmcResult **result, GError **error)
@@ -403,19 +483,7 @@ xrlab_mcmc_run (const XrlabMcmcProblem *pb, const XrlabMcmcOptions *options,
         lnp[k] = lnprob (&ev, x0, 0);
       }
 
-  r = g_new0 (XrlabMcmcResult, 1);
-  r->p = d;
-  r->n_walkers = K;
-  r->names = g_new0 (char *, d + 1);
-  for (gsize j = 0; j < pb->p; j++)
-    r->names[j] = pb->names ? g_strdup (pb->names[j]) : g_strdup_printf ("p%zu", j + 1);
-  if (sampled)
-    r->names[pb->p] = g_strdup ("__lnsigma");
-  {
-    gsize kept_max = (o.n_steps - o.burn + o.thin - 1) / o.thin;
-    r->chain = g_new (double, MAX (kept_max * K * d, 1));
-    r->lnprob = g_new (double, MAX (kept_max * K, 1));
-  }
+  r = result_new (pb, &o, K, d, sampled);
 
   for (step = 0; step < o.n_steps && !cancelled; step++)
     {
@@ -430,31 +498,8 @@ xrlab_mcmc_run (const XrlabMcmcProblem *pb, const XrlabMcmcOptions *options,
         }
       for (guint h = 0; h < 2 && !cancelled; h++)
         {
-          const guint *S = perm + (h ? K / 2 : 0), *C = perm + (h ? 0 : K / 2);
-          const guint half = K / 2;
-
-          for (guint i = 0; i < half; i++)
-            {
-              guint k = S[i], j = C[gsl_rng_uniform_int (rng, half)];
-              double u = gsl_rng_uniform (rng);
-              z[k] = ((o.a - 1.0) * u + 1.0) * ((o.a - 1.0) * u + 1.0) / o.a;
-              lu[k] = log (gsl_rng_uniform_pos (rng));
-              for (gsize q = 0; q < d; q++)
-                y[(gsize) k * d + q] = x[(gsize) j * d + q]
-                                       + z[k] * (x[(gsize) k * d + q] - x[(gsize) j * d + q]);
-            }
-          eval_batch (&ev, n_slots, y, S, half, lnp_y);
-          for (guint i = 0; i < half; i++)
-            {
-              guint k = S[i];
-              double diff = (double) (d - 1) * log (z[k]) + lnp_y[k] - lnp[k];
-              if (isfinite (lnp_y[k]) && diff > lu[k])
-                {
-                  memcpy (x + (gsize) k * d, y + (gsize) k * d, d * sizeof (double));
-                  lnp[k] = lnp_y[k];
-                  acc[k]++;
-                }
-            }
+          half_step (&ev, n_slots, rng, o.a, K, perm + (h ? K / 2 : 0), perm + (h ? 0 : K / 2),
+                     x, y, lnp, lnp_y, z, lu, acc);
           cancelled = g_cancellable_is_cancelled (cancellable);
         }
       if (!cancelled && step >= o.burn && (step - o.burn) % o.thin == 0)
@@ -478,23 +523,7 @@ xrlab_mcmc_run (const XrlabMcmcProblem *pb, const XrlabMcmcOptions *options,
     }
   gsl_rng_free (rng);
 
-  r->acceptance = g_new (double, K);
-  r->acceptance_mean = 0.0;
-  for (guint k = 0; k < K; k++)
-    {
-      r->acceptance[k] = r->n_steps ? (double) acc[k] / r->n_steps : NAN;
-      r->acceptance_mean += r->acceptance[k] / K;
-    }
-  r->tau = g_new (double, d);
-  r->median = g_new (double, d);
-  r->lo1 = g_new (double, d);
-  r->hi1 = g_new (double, d);
-  r->lo2 = g_new (double, d);
-  r->hi2 = g_new (double, d);
-  r->best = g_new (double, d);
-  summarise (r, o.thin);
-  for (guint s = 0; s < n_slots; s++)
-    r->n_eval += ev.n_eval[s];
+  finish (r, acc, &ev, n_slots, o.thin);
   r->wall_s = xrlab_now () - t_start;
   g_free (ev.resid);
   g_free (ev.n_eval);
