@@ -43,6 +43,11 @@ double    xrlab_fit_bound_to_external (BoundKind kind, double lo, double hi, dou
                                        double *deriv);
 /* A result of @p parameters, zeroed (xrlab_fit_result_free frees it). */
 XrlabFitResult *xrlab_fit_result_alloc (gsize p);
+/* lmfit's AIC and BIC of χ² over @n points and @k free parameters. */
+void      xrlab_fit_information_criteria (double chi2, gsize n, gsize k, double *aic,
+                                          double *bic);
+/* Whether a fit that stopped so has converged. */
+gboolean  xrlab_fit_stop_converged (XrlabFitStop stop);
 /* at_bound[j] of @r from the bounds (within 1e−8 of the range). */
 void      xrlab_fit_result_mark_bounds (XrlabFitResult *r, const double *lower,
                                         const double *upper);

@@ -467,6 +467,25 @@ xrlab_fit_result_alloc (gsize p)
 }
 
 void
+xrlab_fit_information_criteria (double chi2, gsize n, gsize k, double *aic, double *bic)
+{
+  const double N = (double) n;
+  double c = MAX (chi2, 1e-250 * N);
+  double m2ll = N * log (c / N);
+
+  *aic = m2ll + 2.0 * (double) k;
+  *bic = m2ll + log (N) * (double) k;
+}
+
+gboolean
+xrlab_fit_stop_converged (XrlabFitStop stop)
+{
+  return stop == XRLAB_FIT_STOP_XTOL || stop == XRLAB_FIT_STOP_GTOL
+         || stop == XRLAB_FIT_STOP_FTOL || stop == XRLAB_FIT_STOP_ROUNDING
+         || stop == XRLAB_FIT_STOP_NO_PROGRESS;
+}
+
+void
 xrlab_fit_result_mark_bounds (XrlabFitResult *r, const double *lower, const double *upper)
 {
   for (gsize j = 0; j < r->p; j++)
@@ -485,7 +504,6 @@ build_result (XrlabFit *fit, const RunInfo *info)
 {
   const gsize n = fit->n, p = fit->p;
   XrlabFitResult *r = xrlab_fit_result_alloc (p);
-  const double N = (double) n;
 
   memcpy (r->values, fit->theta, p * sizeof (double));
   r->ndata = n;
@@ -495,18 +513,11 @@ build_result (XrlabFit *fit, const RunInfo *info)
   r->chi2_start = info->chi2_start;
   r->redchi = r->chi2 / (double) MAX (1, n - p);
   r->r2 = isnan (fit->ss_tot) ? NAN : 1.0 - r->chi2 / MAX (fit->ss_tot, DBL_MIN);
-  {
-    double c = MAX (r->chi2, 1e-250 * N);
-    double m2ll = N * log (c / N);
-    r->aic = m2ll + 2.0 * (double) p;
-    r->bic = m2ll + log (N) * (double) p;
-  }
+  xrlab_fit_information_criteria (r->chi2, n, p, &r->aic, &r->bic);
   r->niter = info->niter;
   r->stop = info->stop;
   r->message = xrlab_fit_stop_to_string (info->stop);
-  r->converged = (info->stop == XRLAB_FIT_STOP_XTOL || info->stop == XRLAB_FIT_STOP_GTOL
-                  || info->stop == XRLAB_FIT_STOP_FTOL || info->stop == XRLAB_FIT_STOP_ROUNDING
-                  || info->stop == XRLAB_FIT_STOP_NO_PROGRESS);
+  r->converged = xrlab_fit_stop_converged (info->stop);
 
   xrlab_fit_result_mark_bounds (r, fit->lower, fit->upper);
   xrlab_fit_result_errors (fit, r);

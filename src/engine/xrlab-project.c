@@ -536,7 +536,7 @@ file_fit_result (const Joint *J, const Covar *cv, gsize f, const Run *run, gbool
   const FileFit *ff = &J->ff[f];
   const gsize p = ff->p, n = ff->n;
   XrlabFitResult *r = xrlab_fit_result_alloc (p);
-  double N = (double) n, ybar = 0.0, wsum = 0.0, ss = 0.0;
+  double ybar = 0.0, wsum = 0.0, ss = 0.0;
 
   for (gsize k = 0; k < p; k++)
     r->values[k] = ff->theta[k];
@@ -559,19 +559,13 @@ file_fit_result (const Joint *J, const Covar *cv, gsize f, const Run *run, gbool
       ss += w * w * d * d;
     }
   r->r2 = 1.0 - r->chi2 / MAX (ss, DBL_MIN);
-  {
-    double c = MAX (r->chi2, 1e-250 * N);
-    double m2ll = N * log (c / N);
-    r->aic = m2ll + 2.0 * (double) p;
-    r->bic = m2ll + log (N) * (double) p;
-  }
+  xrlab_fit_information_criteria (r->chi2, n, p, &r->aic, &r->bic);
   r->niter = run->niter;
   r->nfev = run->nfev;
   r->njev = run->njev;
   r->stop = run->stop;
   r->message = xrlab_fit_stop_to_string (run->stop);
-  r->converged = run->stop == XRLAB_FIT_STOP_XTOL || run->stop == XRLAB_FIT_STOP_ROUNDING
-                 || run->stop == XRLAB_FIT_STOP_NO_PROGRESS;
+  r->converged = xrlab_fit_stop_converged (run->stop);
   r->covar_scaled = scaled;
   r->errors_valid = cv->valid;
   for (gsize a = 0; a < p; a++)
@@ -592,7 +586,6 @@ build_result (XrlabProject *proj, Joint *J, const double *theta, const Run *run,
               double wall_s, GError **error)
 {
   g_autoptr(XrlabProjectResult) res = g_new0 (XrlabProjectResult, 1);
-  const double N = (double) J->N;
   gboolean scaled;
   Covar cv;
 
@@ -602,18 +595,12 @@ build_result (XrlabProject *proj, Joint *J, const double *theta, const Run *run,
   res->chi2 = run->chi2;
   res->chi2_start = run->chi2_start;
   res->redchi = run->chi2 / (double) MAX (1, (gssize) J->N - (gssize) J->P);
-  {
-    double c = MAX (run->chi2, 1e-250 * N);
-    double m2ll = N * log (c / N);
-    res->aic = m2ll + 2.0 * (double) J->P;
-    res->bic = m2ll + log (N) * (double) J->P;
-  }
+  xrlab_fit_information_criteria (run->chi2, J->N, J->P, &res->aic, &res->bic);
   res->niter = run->niter;
   res->nfev = run->nfev;
   res->njev = run->njev;
   res->stop = run->stop;
-  res->converged = run->stop == XRLAB_FIT_STOP_XTOL || run->stop == XRLAB_FIT_STOP_ROUNDING
-                   || run->stop == XRLAB_FIT_STOP_NO_PROGRESS;
+  res->converged = xrlab_fit_stop_converged (run->stop);
   res->wall_s = wall_s;
   switch (proj->options.scale_covar)
     {
