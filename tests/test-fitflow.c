@@ -738,15 +738,19 @@ test_fit_trace (void)
 
   /* a parameter that was not fitted slice by slice, one without time
    * dependence, one the result lacks */
-  g_assert_false (xrlab_fitflow_fit_trace (s.flow, sbs, m2d, "GLP_01_A", NULL, &tr, &error));
-  g_assert_error (error, XRLAB_FITFLOW_ERROR, XRLAB_FITFLOW_ERROR_PARAM);
-  g_assert_null (tr);
-  g_clear_error (&error);
-  g_assert_false (xrlab_fitflow_fit_trace (s.flow, sbs, base, "GLP_01_x0", NULL, &tr, &error));
-  g_assert_error (error, XRLAB_FITFLOW_ERROR, XRLAB_FITFLOW_ERROR_MODEL);
-  g_assert_nonnull (strstr (error->message, "no time dependence"));
-  g_clear_error (&error);
-  g_assert_false (xrlab_fitflow_fit_trace (s.flow, sbs, m2d, "nope", NULL, &tr, &error));
+  {
+    XrlabFitflowResult *bad = NULL;
+    g_assert_false (xrlab_fitflow_fit_trace (s.flow, sbs, m2d, "GLP_01_A", NULL, &bad, &error));
+    g_assert_error (error, XRLAB_FITFLOW_ERROR, XRLAB_FITFLOW_ERROR_PARAM);
+    g_assert_null (bad);
+    g_clear_error (&error);
+    g_assert_false (xrlab_fitflow_fit_trace (s.flow, sbs, base, "GLP_01_x0", NULL, &bad, &error));
+    g_assert_error (error, XRLAB_FITFLOW_ERROR, XRLAB_FITFLOW_ERROR_MODEL);
+    g_assert_nonnull (strstr (error->message, "no time dependence"));
+    g_clear_error (&error);
+    g_assert_false (xrlab_fitflow_fit_trace (s.flow, sbs, m2d, "nope", NULL, &bad, &error));
+    g_assert_null (bad);
+  }
   g_assert_error (error, XRLAB_FITFLOW_ERROR, XRLAB_FITFLOW_ERROR_PARAM);
   synth_clear (&s);
 }
