@@ -14,12 +14,18 @@
  *                              stack edit)
  *   reflect.filter1000_us      Al 100 µm / Cu 25 µm / Kapton 50 µm / 1 m of
  *                              air on 1000 energies, warm cache
+ *   reflect.ml50_map200x1000_ms         the multilayer's map, 200 energies
+ *                              (5–12 keV) × 1000 angles, R, R_s, R_p, on the
+ *                              pool (xrlab_reflect_plan_map_parallel())
+ *   reflect.ml50_map200x1000_serial_ms  the same on one thread
+ *   reflect.map_threads        the threads the pool lent the map
  *
  * Medians of repeated runs. Checked: the thick mirror against the Fresnel
  * formula with the Névot–Croce factor written out here, the multilayer's
  * angle curve against its energy curve at the same point (another path
  * through the plan) and its first Bragg peak against the refraction-
- * corrected Bragg law, the filter against the product of its layers.
+ * corrected Bragg law, the filter against the product of its layers, the
+ * parallel map against the serial one, bit for bit.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -32,6 +38,7 @@
 
 #include "bench-private.h"
 #include "xrlab-optics.h"
+#include "xrlab-parallel.h"
 #include "xrlab-reflect.h"
 #include "xrlab-stack.h"
 #include "xrlab-util.h"
@@ -232,11 +239,48 @@ bench_filter (void)
   xrlab_bench_report ("reflect.filter1000_us", xrlab_bench_median (times, 101));
 }
 
+static void
+bench_map (void)
+{
+  enum { N_E = 200, RUNS = 5 };
+  g_autoptr(XrlabEnergyGrid) grid = xrlab_energy_grid_new_range (5.0, 12.0, N_E, XRLAB_GRID_LINEAR,
+                                                                 XRLAB_ENERGY_UNIT_KEV, NULL);
+  XrlabOpticsCache *cache = xrlab_optics_cache_new (grid);
+  XrlabReflectPlan *plan = make_plan (ML50, cache);
+  gsize n = (gsize) N_E * N_ANGLES;
+  g_autofree double *angles = g_new (double, N_ANGLES);
+  g_autofree double *a = g_new (double, 3 * n), *b = g_new (double, 3 * n);
+  XrlabReflectOutput oa = { 0.0, a, a + n, a + 2 * n, NULL, NULL, NULL };
+  XrlabReflectOutput ob = { 0.0, b, b + n, b + 2 * n, NULL, NULL, NULL };
+  double serial[RUNS], parallel[RUNS];
+
+  if (plan == NULL)
+    return;
+  for (int k = 0; k < N_ANGLES; k++)
+    angles[k] = 0.06 * (k + 1) / N_ANGLES;
+  for (int r = 0; r < RUNS; r++)
+    {
+      double t0 = xrlab_now ();
+      xrlab_reflect_plan_map (plan, angles, N_ANGLES, &oa, NULL, NULL);
+      serial[r] = (xrlab_now () - t0) * 1e3;
+      t0 = xrlab_now ();
+      xrlab_reflect_plan_map_parallel (plan, angles, N_ANGLES, &ob, 0, NULL, NULL, NULL, NULL);
+      parallel[r] = (xrlab_now () - t0) * 1e3;
+    }
+  xrlab_bench_check (memcmp (a, b, 3 * n * sizeof (double)) == 0, "the parallel map differs from the serial one");
+  xrlab_reflect_plan_free (plan);
+  xrlab_optics_cache_free (cache);
+  xrlab_bench_report ("reflect.ml50_map200x1000_ms", xrlab_bench_median (parallel, RUNS));
+  xrlab_bench_report ("reflect.ml50_map200x1000_serial_ms", xrlab_bench_median (serial, RUNS));
+  xrlab_bench_report ("reflect.map_threads", xrlab_parallel_n_threads (xrlab_parallel_default ()));
+}
+
 int
 xrlab_bench_reflect (int argc, char **argv)
 {
   bench_mirror ();
   bench_multilayer ();
   bench_filter ();
+  bench_map ();
   return xrlab_bench_failed () ? 1 : 0;
 }

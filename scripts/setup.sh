@@ -14,9 +14,10 @@ XRLAB_BUILD_PACKAGES=(
   desktop-file-utils appstream
   libdragonbox-dev libfast-float-dev libhdf5-dev
 )
-# Only for the tests: a virtual display for the GUI suite.
+# Only for the tests: a virtual display for the GUI suite; the locale sources
+# for the decimal-comma tests.
 XRLAB_TEST_PACKAGES=(
-  xvfb xauth
+  xvfb xauth locales
 )
 # Only for scripts/fuzz: clang with libFuzzer and the sanitizers' runtimes.
 XRLAB_FUZZ_PACKAGES=(
@@ -69,4 +70,22 @@ xrlab_build() {
     meson setup "$builddir" "$@" || return 1
   fi
   ninja -C "$builddir"
+}
+
+# xrlab_test_locales BUILDDIR -- the decimal-comma tests need de_DE.UTF-8:
+# when the system has no such locale, compile one into BUILDDIR/locale and
+# point LOCPATH there (nothing outside the build folder changes).
+xrlab_test_locales() {
+  local dir="$XRLAB_ROOT/$1/locale"
+  if locale -a 2>/dev/null | grep -qi '^de_DE\.utf-\?8$'; then
+    return 0
+  fi
+  if [ ! -f "$dir/de_DE.UTF-8/LC_NUMERIC" ]; then
+    mkdir -p "$dir"
+    localedef -i de_DE -f UTF-8 "$dir/de_DE.UTF-8" >/dev/null 2>&1 || {
+      echo "xrlab: could not compile the de_DE.UTF-8 locale (package locales)" >&2
+      return 0
+    }
+  fi
+  export LOCPATH="$dir"
 }

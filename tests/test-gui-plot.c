@@ -211,13 +211,14 @@ test_render_nothing (void)
   for (int i = 0; i < N; i++)
     {
       buf[i] = 1 + i;
-      buf[N + i] = -1.0;
+      buf[N + i] = 0.0;
     }
   xrlab_plot_data_take_buffer (d, buf, g_free);
-  xrlab_plot_data_add_series (d, "neg", &blue, buf, buf + N, N, FALSE);
+  xrlab_plot_data_add_series (d, "zero", &blue, buf, buf + N, N, FALSE);
   xrlab_plot_set_data (plot, d);
   xrlab_plot_data_unref (d);
-  /* No positive value on a log axis: a message instead of a chart. */
+  /* Nothing but zeros on a log axis: a message instead of a chart
+   * (negative values are drawn at their magnitude: test-plot-layout). */
   s = render (plot, FALSE);
   g_assert_cmpuint (xrlab_test_count_color (s, 0x1c71d8, 40, 0, W), ==, 0);
   g_assert_cmpuint (xrlab_test_count_pixels (s, 0xffffffff, 30, 0, W), >, 50);

@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <locale.h>
 #include <math.h>
 #include <string.h>
 
@@ -17,6 +18,7 @@
 #include "xrlab-sweep-controls.h"
 #include "xrlab-user-number.h"
 #include "xrlab-values-view.h"
+#include "xrlab-widget-util.h"
 
 static void
 test_parse_user_number (void)
@@ -93,6 +95,47 @@ test_material_row (void)
   xrlab_material_set_error (m, NULL);
   g_assert_false (xrlab_material_row_get_error_visible (row));
 
+  /* Accepted but questioned: a zero where an O was meant, a density beyond
+   * what matter has. Warnings, not errors: the value is used. */
+  g_assert_null (xrlab_material_row_get_warning (row));
+  gtk_editable_set_text (xrlab_material_row_get_formula_editable (row), "Si02");
+  g_assert_false (xrlab_material_has_error (m));
+  g_assert_nonnull (xrlab_material_row_get_warning (row));
+  g_assert_nonnull (strstr (xrlab_material_row_get_warning (row), "“02”"));
+  g_assert_nonnull (strstr (xrlab_material_row_get_warning (row), "letter O"));
+  gtk_editable_set_text (xrlab_material_row_get_formula_editable (row), "Fe0.5Ni0.5");
+  g_assert_null (xrlab_material_row_get_warning (row));
+  gtk_editable_set_text (xrlab_material_row_get_formula_editable (row), "SiO2");
+  gtk_editable_set_text (xrlab_material_row_get_density_editable (row), "50");
+  g_assert_cmpfloat (xrlab_material_get_density (m), ==, 50);
+  g_assert_false (xrlab_material_row_get_error_visible (row));
+  g_assert_nonnull (strstr (xrlab_material_row_get_warning (row), "osmium"));
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (xrlab_material_row_get_density_editable (row)), "warning"));
+  gtk_editable_set_text (xrlab_material_row_get_density_editable (row), "1e-7");
+  g_assert_cmpfloat (xrlab_material_get_density (m), ==, 1e-7);
+  g_assert_nonnull (strstr (xrlab_material_row_get_warning (row), "1 mbar"));
+  gtk_editable_set_text (xrlab_material_row_get_density_editable (row), "2.65");
+  g_assert_null (xrlab_material_row_get_warning (row));
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (xrlab_material_row_get_density_editable (row)), "warning"));
+
+  /* Every invalid entry the same way: the "error" class; the message line
+   * keeps its height whether it has a message or not. */
+  {
+    int h_ok, h_bad;
+    gtk_widget_measure (GTK_WIDGET (row), GTK_ORIENTATION_VERTICAL, 360, &h_ok, NULL, NULL, NULL);
+    gtk_editable_set_text (xrlab_material_row_get_thickness_editable (row), "thick");
+    g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (xrlab_material_row_get_thickness_editable (row)), "error"));
+    g_assert_true (xrlab_material_row_get_error_visible (row));
+    gtk_widget_measure (GTK_WIDGET (row), GTK_ORIENTATION_VERTICAL, 360, &h_bad, NULL, NULL, NULL);
+    g_assert_cmpint (h_ok, ==, h_bad);
+    gtk_editable_set_text (xrlab_material_row_get_thickness_editable (row), "1");
+    g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (xrlab_material_row_get_thickness_editable (row)), "error"));
+    xrlab_material_set_error (m, "Unknown element “Xx” at column 1.");
+    g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (xrlab_material_row_get_formula_editable (row)), "error"));
+    xrlab_material_set_error (m, NULL);
+    g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (xrlab_material_row_get_formula_editable (row)), "error"));
+  }
+
   /* The material changed elsewhere (session): the row follows. */
   xrlab_material_set_density (m, 19.3);
   g_assert_cmpstr (gtk_editable_get_text (xrlab_material_row_get_density_editable (row)), ==, "19.3");
@@ -162,6 +205,17 @@ test_material_list (void)
   xrlab_material_list_move (list, a, 0);
   g_assert_true (item (store, 0) == a);
 
+  /* Move Up is off on the first row, Move Down on the last. */
+  g_assert_false (xrlab_material_row_can_move (xrlab_material_list_get_row (list, 0), -1));
+  g_assert_true (xrlab_material_row_can_move (xrlab_material_list_get_row (list, 0), 1));
+  g_assert_true (xrlab_material_row_can_move (xrlab_material_list_get_row (list, 1), -1));
+  g_assert_false (xrlab_material_row_can_move (xrlab_material_list_get_row (list, 2), 1));
+  xrlab_material_list_move (list, a, 2);
+  g_assert_true (xrlab_material_row_can_move (xrlab_material_list_get_row (list, 0), 1));
+  g_assert_false (xrlab_material_row_can_move (xrlab_material_list_get_row (list, 0), -1));
+  g_assert_false (xrlab_material_row_can_move (xrlab_material_list_get_row (list, 2), 1));
+  xrlab_material_list_move (list, a, 0);
+
   /* Presets: search by name, formula or note, any case, every word. */
   g_assert_cmpuint (xrlab_material_list_filter_presets (list, ""), ==, 2);
   g_assert_cmpuint (xrlab_material_list_filter_presets (list, "gold"), ==, 1);
@@ -174,6 +228,16 @@ test_material_list (void)
   g_assert_cmpstr (xrlab_material_get_formula (gold), ==, "Au");
   g_assert_cmpfloat (xrlab_material_get_density (gold), ==, 19.3);
   g_assert_true (item (store, 3) == gold);
+  /* The same preset again: a name of its own, for legend and CSV. */
+  g_assert_cmpstr (xrlab_material_get_name (gold), ==, "Gold");
+  {
+    XrlabMaterial *gold2 = xrlab_material_list_add_preset (list, 0);
+    XrlabMaterial *gold3 = xrlab_material_list_add_preset (list, 0);
+    g_assert_cmpstr (xrlab_material_get_name (gold2), ==, "Gold 2");
+    g_assert_cmpstr (xrlab_material_get_name (gold3), ==, "Gold 3");
+    xrlab_material_list_remove (list, gold3);
+    xrlab_material_list_remove (list, gold2);
+  }
   /* The preset itself is not put in the list. */
   g_assert_false (gold == g_list_model_get_item (G_LIST_MODEL (presets), 0));
   g_object_unref (g_list_model_get_item (G_LIST_MODEL (presets), 0));
@@ -257,8 +321,42 @@ test_sweep_controls (void)
     xrlab_sweep_controls_get_sweep (c, &got);
     g_assert_cmpint (got.unit, ==, XRLAB_ENERGY_UNIT_ANGSTROM);
     xrlab_sweep_energy_range (&got, &lo, &hi);
-    g_assert_cmpfloat_with_epsilon (lo, 10.0, 1e-3);
-    g_assert_cmpfloat_with_epsilon (hi, 10000.0, 1e-1);
+    /* Converting the display does not round the sweep. */
+    g_assert_cmpfloat_with_epsilon (lo, 10.0, 1e-12);
+    g_assert_cmpfloat_with_epsilon (hi, 10000.0, 1e-9);
+  }
+  /* And back: exactly the sweep as typed. */
+  xrlab_sweep_controls_set_unit (c, XRLAB_ENERGY_UNIT_KEV);
+  {
+    XrlabSweep got;
+    xrlab_sweep_controls_get_sweep (c, &got);
+    g_assert_cmpfloat (got.start, ==, 0.01);
+    g_assert_cmpfloat (got.stop, ==, 10.0);
+    g_assert_cmpint (got.unit, ==, XRLAB_ENERGY_UNIT_KEV);
+  }
+  xrlab_sweep_controls_set_unit (c, XRLAB_ENERGY_UNIT_EV);
+  xrlab_sweep_controls_set_unit (c, XRLAB_ENERGY_UNIT_ANGSTROM);
+  xrlab_sweep_controls_set_unit (c, XRLAB_ENERGY_UNIT_KEV);
+  {
+    XrlabSweep got;
+    xrlab_sweep_controls_get_sweep (c, &got);
+    g_assert_cmpfloat (got.start, ==, 0.01);
+    g_assert_cmpfloat (got.stop, ==, 10.0);
+  }
+  xrlab_sweep_controls_set_unit (c, XRLAB_ENERGY_UNIT_ANGSTROM);
+
+  /* Points beyond the maximum are clamped, and the sweep says so. */
+  {
+    GtkSpinButton *spin = xrlab_sweep_controls_get_points_spin (c);
+    gtk_editable_set_text (GTK_EDITABLE (spin), "25000");
+    gtk_spin_button_update (spin);
+    g_assert_cmpint (gtk_spin_button_get_value_as_int (spin), ==, XRLAB_SWEEP_MAX_POINTS);
+    g_assert_nonnull (xrlab_sweep_controls_get_note (c));
+    g_assert_nonnull (strstr (xrlab_sweep_controls_get_note (c), "25000"));
+    g_assert_nonnull (strstr (xrlab_sweep_controls_get_note (c), "20000"));
+    gtk_editable_set_text (GTK_EDITABLE (spin), "500");
+    gtk_spin_button_update (spin);
+    g_assert_null (xrlab_sweep_controls_get_note (c));
   }
   /* In Å the long-wavelength end is the low-energy end. */
   xrlab_sweep_controls_set_range (c, xrlab_sweep_get_default_range ());
@@ -351,8 +449,11 @@ test_values_view (void)
   tsv = xrlab_values_view_to_tsv (v);
   lines = g_strsplit (tsv, "\n", -1);
   g_assert_true (g_str_has_prefix (lines[0], "# 8.048 keV"));
-  g_assert_cmpstr (lines[1], ==, "Quantity\tUnit\tSi\tAu");
-  g_assert_cmpuint (g_strv_length (lines), ==, 2 + XRLAB_QUANTITY_N + 1);
+  /* A column of a material at its last valid input says so when copied. */
+  g_assert_cmpstr (lines[1], ==, "Quantity\tUnit\tSi\tAu (last valid)");
+  /* The quantities, molar mass, electron density and composition. */
+  g_assert_cmpuint (g_strv_length (lines), ==, 2 + XRLAB_QUANTITY_N + 3 + 1);
+  g_assert_true (xrlab_values_view_is_stale (v));
   /* Full precision in the copied text. */
   g_assert_true (g_str_has_prefix (lines[2 + XRLAB_QUANTITY_DELTA], "δ"));
   g_assert_true (g_str_has_suffix (lines[2 + XRLAB_QUANTITY_DELTA], "\t2e-06\t20"));
@@ -360,7 +461,156 @@ test_values_view (void)
 
   xrlab_values_view_set_energy (v, 17479.0);
   g_assert_cmpfloat (xrlab_values_view_get_energy (v), ==, 17479.0);
+
+  /* Properties that do not depend on the energy: rows of their own. */
+  {
+    const double molar[] = { 28.085, 196.97 };
+    const double rho_e[] = { 0.6995, 4.662 };
+    const char *comp[] = { "Si 100 %", "Au 100 %" };
+    g_autofree char *m = NULL;
+    xrlab_values_view_set_properties (v, 2, molar, rho_e, comp);
+    g_clear_pointer (&tsv, g_free);
+    g_clear_pointer (&lines, g_strfreev);
+    tsv = xrlab_values_view_to_tsv (v);
+    lines = g_strsplit (tsv, "\n", -1);
+    g_assert_true (g_str_has_prefix (lines[2 + XRLAB_QUANTITY_N], "Molar mass M\tg/mol\t28.085\t196.97"));
+    g_assert_true (g_str_has_suffix (lines[2 + XRLAB_QUANTITY_N + 2], "\tSi 100 %\tAu 100 %"));
+  }
+
+  /* Typing 50 (keV, above the Henke tables) after 5: the table shows 5 keV,
+   * marked stale, and its copy says so. */
+  gtk_editable_set_text (xrlab_values_view_get_energy_editable (v), "5");
+  g_assert_cmpfloat (xrlab_values_view_get_energy (v), ==, 5000.0);
+  g_assert_null (xrlab_values_view_get_energy_error (v));
+  gtk_editable_set_text (xrlab_values_view_get_energy_editable (v), "50");
+  g_assert_cmpfloat (xrlab_values_view_get_energy (v), ==, 5000.0);
+  g_assert_nonnull (xrlab_values_view_get_energy_error (v));
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (xrlab_values_view_get_energy_editable (v)), "error"));
+  g_clear_pointer (&tsv, g_free);
+  g_clear_pointer (&lines, g_strfreev);
+  tsv = xrlab_values_view_to_tsv (v);
+  lines = g_strsplit (tsv, "\n", -1);
+  g_assert_true (g_str_has_prefix (lines[0], "# 5 keV"));
+  g_assert_nonnull (strstr (lines[0], "last valid energy"));
+  gtk_editable_set_text (xrlab_values_view_get_energy_editable (v), "8.048");
+  g_assert_null (xrlab_values_view_get_energy_error (v));
+
+  /* The entry speaks the sweep's unit: 8.048 keV is 1.54056 Å. */
+  xrlab_values_view_set_unit (v, XRLAB_ENERGY_UNIT_ANGSTROM);
+  g_assert_cmpstr (gtk_editable_get_text (xrlab_values_view_get_energy_editable (v)), ==, "1.54056");
+  gtk_editable_set_text (xrlab_values_view_get_energy_editable (v), "1");
+  g_assert_cmpfloat_with_epsilon (xrlab_values_view_get_energy (v), 12398.4198, 1e-3);
+  xrlab_values_view_set_unit (v, XRLAB_ENERGY_UNIT_EV);
+  g_assert_cmpstr (gtk_editable_get_text (xrlab_values_view_get_energy_editable (v)), ==, "12398.4");
   g_object_unref (v);
+}
+
+static void
+spin_loop (double seconds)
+{
+  gint64 end = g_get_monotonic_time () + (gint64) (seconds * G_USEC_PER_SEC);
+  while (g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, FALSE);
+}
+
+/* A tooltip never covers the first item of a popover just opened. */
+static void
+test_tooltip_while_open (void)
+{
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *button = gtk_menu_button_new ();
+  g_autoptr(GMenu) menu = g_menu_new ();
+
+  g_menu_append (menu, "First item", "app.nothing");
+  gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (button), G_MENU_MODEL (menu));
+  gtk_widget_set_tooltip_text (button, "Actions");
+  xrlab_hide_tooltip_while_open (button);
+  gtk_window_set_child (GTK_WINDOW (window), button);
+  gtk_window_present (GTK_WINDOW (window));
+  spin_loop (0.2);
+
+  g_assert_true (gtk_widget_get_has_tooltip (button));
+  gtk_menu_button_popup (GTK_MENU_BUTTON (button));
+  spin_loop (0.2);
+  g_assert_false (gtk_widget_get_has_tooltip (button));
+  gtk_menu_button_popdown (GTK_MENU_BUTTON (button));
+  spin_loop (0.2);
+  g_assert_true (gtk_widget_get_has_tooltip (button));
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (button), ==, "Actions");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* A language with a decimal comma: one convention everywhere a person reads
+ * a number, both accepted when typed, '.' in the text for programs and the
+ * comma in the copy for a spreadsheet. */
+static void
+test_decimal_comma (void)
+{
+  GdkRGBA red = { 1, 0, 0, 1 };
+  g_autoptr(XrlabMaterial) m = xrlab_material_new ("Si", "Si", 2.33, 1.0, &red);
+  XrlabMaterialRow *row;
+  XrlabValuesView *v;
+  XrlabSweepControls *c;
+  const char *names[] = { "Si" };
+  double *values;
+  g_autofree char *cell = NULL;
+  g_autofree char *plain = NULL;
+  g_autofree char *sheet = NULL;
+  g_autofree char *formatted = NULL;
+  double x;
+
+  if (setlocale (LC_NUMERIC, "de_DE.UTF-8") == NULL && setlocale (LC_NUMERIC, "de_DE.utf8") == NULL)
+    {
+      /* scripts/test compiles one into the build folder (LOCPATH) when the
+       * system has none, so CI always has it */
+      if (g_strcmp0 (g_getenv ("CI"), "true") == 0)
+        g_error ("CI: the de_DE.UTF-8 locale is missing (LOCPATH=%s)", g_getenv ("LOCPATH"));
+      g_test_skip ("the de_DE.UTF-8 locale is not installed");
+      return;
+    }
+  formatted = xrlab_format_user_number (8.048, FALSE);
+  g_assert_cmpstr (formatted, ==, "8,048");
+  g_assert_true (xrlab_parse_user_number ("2,5", &x) && x == 2.5);
+  g_assert_true (xrlab_parse_user_number ("2.5", &x) && x == 2.5);
+
+  /* Entries show the comma, and take either. */
+  row = XRLAB_MATERIAL_ROW (xrlab_material_row_new (m));
+  g_object_ref_sink (row);
+  g_assert_cmpstr (gtk_editable_get_text (xrlab_material_row_get_density_editable (row)), ==, "2,33");
+  gtk_editable_set_text (xrlab_material_row_get_density_editable (row), "2.2");
+  g_assert_cmpfloat (xrlab_material_get_density (m), ==, 2.2);
+  g_assert_false (xrlab_material_row_get_error_visible (row));
+  g_object_unref (row);
+
+  c = XRLAB_SWEEP_CONTROLS (xrlab_sweep_controls_new ());
+  g_object_ref_sink (c);
+  xrlab_sweep_controls_set_unit (c, XRLAB_ENERGY_UNIT_ANGSTROM);
+  g_assert_cmpstr (gtk_editable_get_text (xrlab_sweep_controls_get_start_editable (c)), ==, "0,413281");
+  g_object_unref (c);
+
+  /* The table, its entry and its line list: commas; its copies: both. */
+  v = XRLAB_VALUES_VIEW (xrlab_values_view_new ());
+  g_object_ref_sink (v);
+  g_assert_cmpstr (gtk_editable_get_text (xrlab_values_view_get_energy_editable (v)), ==, "8,048");
+  values = g_new0 (double, XRLAB_QUANTITY_N);
+  values[XRLAB_QUANTITY_F1] = 14.25;
+  values[XRLAB_QUANTITY_DELTA] = 1.5e-5;
+  xrlab_values_view_set_values (v, 1, names, NULL, values, values, g_free);
+  cell = xrlab_values_view_get_cell_text (v, XRLAB_QUANTITY_F1, 0);
+  g_assert_cmpstr (cell, ==, "14,25");
+  g_clear_pointer (&cell, g_free);
+  cell = xrlab_values_view_get_cell_text (v, XRLAB_QUANTITY_DELTA, 0);
+  g_assert_cmpstr (cell, ==, "1,50000×10⁻⁵");
+  plain = xrlab_values_view_to_tsv_full (v, FALSE);
+  sheet = xrlab_values_view_to_tsv_full (v, TRUE);
+  g_assert_nonnull (strstr (plain, "\t14.25\n"));
+  g_assert_nonnull (strstr (plain, "\t1.5e-05\n"));
+  g_assert_nonnull (strstr (sheet, "\t14,25\n"));
+  g_assert_nonnull (strstr (sheet, "\t1,5e-05\n"));
+  g_assert_true (g_str_has_prefix (sheet, "# 8,048 keV"));
+  g_object_unref (v);
+
+  setlocale (LC_NUMERIC, "C");
 }
 
 int
@@ -378,5 +628,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/widgets/sweep-fill", test_sweep_fill);
   g_test_add_func ("/widgets/plot-controls", test_plot_controls);
   g_test_add_func ("/widgets/values-view", test_values_view);
+  g_test_add_func ("/widgets/decimal-comma", test_decimal_comma);
+  g_test_add_func ("/widgets/tooltip-while-open", test_tooltip_while_open);
   return g_test_run ();
 }

@@ -128,6 +128,11 @@ test_first_start (void)
 
   /* Absorption edges of the elements present are marked. */
   g_assert_cmpuint (xrlab_plot_get_n_markers (xrlab_window_get_plot (win)), >, 0);
+
+  /* At the default size the sidebar with the materials and the sweep is
+   * shown beside the plot: no other page's width folds it away. */
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (xrlab_window_get_material_list (win))));
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (xrlab_window_get_sweep_controls (win))));
 }
 
 static void
@@ -263,9 +268,31 @@ test_sweep_out_of_range (void)
   settle ();
   g_assert_false (xrlab_sweep_controls_is_valid (sc));
   g_assert_nonnull (strstr (xrlab_sweep_controls_get_error (sc), "0.0293"));
-  /* Refused: nothing recomputed. */
-  g_assert_true (plot_data () == old);
+  /* Refused: nothing recomputed, the curves kept but marked stale, and the
+   * reason shown over the plot, where it is seen. */
   g_assert_cmpuint (xrlab_window_get_transfers (win), ==, t0);
+  g_assert_cmpuint (xrlab_plot_data_get_n_series (plot_data ()), ==, 3);
+  for (guint i = 0; i < 3; i++)
+    {
+      g_assert_true (series (i)->stale);
+      g_assert_true (series (i)->y == xrlab_plot_data_get_series (old, i)->y);
+    }
+  g_assert_nonnull (xrlab_window_get_plot_notice (win));
+  g_assert_nonnull (strstr (xrlab_window_get_plot_notice (win), "0.0293"));
+  g_assert_nonnull (strstr (xrlab_window_get_plot_notice (win), "last valid sweep, 1 – 30 keV"));
+
+  /* Above the table too (50 keV with Henke). */
+  set_text (xrlab_sweep_controls_get_start_editable (sc), "1");
+  set_text (xrlab_sweep_controls_get_stop_editable (sc), "50");
+  settle ();
+  g_assert_nonnull (strstr (xrlab_window_get_plot_notice (win), "50 keV"));
+  g_assert_true (series (0)->stale);
+  /* Back to the same sweep: fresh curves, no notice. */
+  set_text (xrlab_sweep_controls_get_stop_editable (sc), "30");
+  settle ();
+  g_assert_null (xrlab_window_get_plot_notice (win));
+  g_assert_false (series (0)->stale);
+  t0 = xrlab_window_get_transfers (win);
 
   set_text (xrlab_sweep_controls_get_start_editable (sc), "2");
   settle ();
@@ -422,6 +449,155 @@ test_autosave_and_restore (void)
 }
 
 static gboolean
+file_gone (gpointer data)
+{
+  return !g_file_test (data, G_FILE_TEST_EXISTS);
+}
+
+static char *
+read_file (const char *path)
+{
+  char *text = NULL;
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  return text;
+}
+
+/* A start that crashed while restoring leaves its marker: the next start
+ * has the example, keeps the session file aside and offers to open it. */
+static void
+test_restore_crashed (void)
+{
+  g_autofree char *autosave = xrlab_session_get_autosave_path ();
+  g_autofree char *marker = xrlab_session_get_restore_marker_path (autosave);
+  g_autofree char *aside = g_strconcat (autosave, ".bad", NULL);
+  g_autoptr(XrlabSession) mine = xrlab_session_new ();
+  g_autoptr(XrlabSession) example = xrlab_session_new_default ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *before = NULL;
+  g_autofree char *kept = NULL;
+  GSettings *settings = xrlab_application_get_settings (app);
+  XrlabWindow *second;
+
+  /* Nothing of the main window's pending in the auto-save file. */
+  g_assert_true (xrlab_window_autosave_now (win, &error));
+  g_assert_no_error (error);
+  xrlab_session_add_material (mine, "crashes", "Fe", 7.87, 2, 0x112233, TRUE);
+  g_assert_true (xrlab_session_save (mine, autosave, &error));
+  g_assert_no_error (error);
+  before = read_file (autosave);
+  g_assert_true (g_file_set_contents (marker, "restoring\n", -1, NULL));
+
+  second = xrlab_window_new (GTK_APPLICATION (app), settings, TRUE);
+  {
+    g_autoptr(XrlabSession) now = xrlab_window_get_session (second);
+    g_assert_true (xrlab_session_equal (now, example));
+  }
+  g_assert_false (g_file_test (marker, G_FILE_TEST_EXISTS));
+  g_assert_false (g_file_test (autosave, G_FILE_TEST_EXISTS));
+  kept = read_file (aside);
+  g_assert_cmpstr (kept, ==, before);
+  /* The toast's button: win.open-previous-session. */
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (second), "open-previous-session"));
+  g_action_group_activate_action (G_ACTION_GROUP (second), "open-previous-session", NULL);
+  {
+    g_autoptr(XrlabSession) now = xrlab_window_get_session (second);
+    g_assert_true (xrlab_session_equal (now, mine));
+  }
+  /* The main window never offers one. */
+  g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (win), "open-previous-session"));
+  gtk_window_destroy (GTK_WINDOW (second));
+  xrlab_test_spin (0.1);
+  g_unlink (aside);
+  g_unlink (autosave);
+}
+
+/* The marker stands while the restored session is being shown and goes
+ * once it is on screen, or when the window closes. */
+static void
+test_restore_marker (void)
+{
+  g_autofree char *autosave = xrlab_session_get_autosave_path ();
+  g_autofree char *marker = xrlab_session_get_restore_marker_path (autosave);
+  g_autoptr(XrlabSession) mine = xrlab_session_new_default ();
+  g_autoptr(GError) error = NULL;
+  GSettings *settings = xrlab_application_get_settings (app);
+  XrlabWindow *second;
+
+  g_assert_true (xrlab_window_autosave_now (win, &error));
+  xrlab_session_add_material (mine, "shown", "Cu", 8.96, 1, 0x445566, TRUE);
+  g_assert_true (xrlab_session_save (mine, autosave, &error));
+  g_assert_no_error (error);
+
+  /* Shown: the marker goes when the plot has its data. */
+  second = xrlab_window_new (GTK_APPLICATION (app), settings, TRUE);
+  g_assert_true (g_file_test (marker, G_FILE_TEST_IS_REGULAR));
+  gtk_window_present (GTK_WINDOW (second));
+  xrlab_test_wait_for (file_gone, marker, 20, "the restore marker to go");
+  {
+    g_autoptr(XrlabSession) now = xrlab_window_get_session (second);
+    g_assert_true (xrlab_session_equal (now, mine));
+  }
+  gtk_window_destroy (GTK_WINDOW (second));
+
+  /* Never shown: it goes when the window closes. */
+  second = xrlab_window_new (GTK_APPLICATION (app), settings, TRUE);
+  g_assert_true (g_file_test (marker, G_FILE_TEST_IS_REGULAR));
+  gtk_window_destroy (GTK_WINDOW (second));
+  g_assert_false (g_file_test (marker, G_FILE_TEST_EXISTS));
+  xrlab_test_spin (0.1);
+  g_unlink (autosave);
+}
+
+/* An auto-save with a lone surrogate: restored with U+FFFD (it used to be
+ * moved aside whole), the file as it was kept, and the repaired session
+ * auto-saved as valid UTF-8. */
+static void
+test_restore_lone_surrogate (void)
+{
+  g_autofree char *autosave = xrlab_session_get_autosave_path ();
+  g_autofree char *aside = g_strconcat (autosave, ".bad", NULL);
+  g_autofree char *marker = xrlab_session_get_restore_marker_path (autosave);
+  const char *json =
+    "{\"format\":\"xrlab-session\",\"version\":1,\"materials\":["
+    "{\"name\":\"\\ud800x\",\"formula\":\"Si\",\"density_g_cm3\":2.33},"
+    "{\"name\":\"kept\",\"formula\":\"Au\",\"density_g_cm3\":19.3}],"
+    "\"sweep\":{\"start\":1,\"stop\":30,\"unit\":\"keV\",\"points\":100,\"spacing\":\"log\"}}";
+  g_autoptr(GError) error = NULL;
+  g_autofree char *kept = NULL;
+  g_autofree char *written = NULL;
+  GSettings *settings = xrlab_application_get_settings (app);
+  XrlabWindow *second;
+
+  g_assert_true (xrlab_window_autosave_now (win, &error));
+  g_assert_true (g_file_set_contents (autosave, json, -1, NULL));
+  second = xrlab_window_new (GTK_APPLICATION (app), settings, TRUE);
+  {
+    g_autoptr(XrlabSession) now = xrlab_window_get_session (second);
+    g_assert_cmpuint (now->materials->len, ==, 2);
+    g_assert_cmpstr (((XrlabSessionMaterial *) g_ptr_array_index (now->materials, 0))->name, ==, "\xef\xbf\xbdx");
+    g_assert_cmpstr (((XrlabSessionMaterial *) g_ptr_array_index (now->materials, 1))->name, ==, "kept");
+  }
+  kept = read_file (aside);
+  g_assert_cmpstr (kept, ==, json);
+  /* The repaired session is saved shortly (here: when the window closes). */
+  gtk_window_destroy (GTK_WINDOW (second));
+  g_assert_false (g_file_test (marker, G_FILE_TEST_EXISTS));
+  written = read_file (autosave);
+  g_assert_true (g_utf8_validate (written, -1, NULL));
+  {
+    g_auto(GStrv) warnings = NULL;
+    g_autoptr(XrlabSession) again = xrlab_session_from_json_full (written, -1, XRLAB_SESSION_LOAD_STRICT,
+                                                                  &warnings, &error);
+    g_assert_no_error (error);
+    g_assert_null (warnings);
+    g_assert_cmpuint (again->materials->len, ==, 2);
+  }
+  xrlab_test_spin (0.1);
+  g_unlink (aside);
+  g_unlink (autosave);
+}
+
+static gboolean
 result_ready (gpointer data)
 {
   return *(GAsyncResult **) data != NULL;
@@ -509,18 +685,21 @@ test_export_plot (void)
   g_autofree char *path = g_build_filename (tmpdir, "plot.png", NULL);
   g_autoptr(GError) error = NULL;
   cairo_surface_t *s;
-  double scale = g_settings_get_double (xrlab_application_get_settings (app), "export-png-scale");
 
   reset_to_example ();
+  /* 800 x 500 is what is written (no hidden scale). */
+  g_settings_set_double (xrlab_application_get_settings (app), "export-png-scale", 2.0);
   g_assert_true (xrlab_window_export_plot_file (win, path, XRLAB_PLOT_FORMAT_PNG, 800, 500, &error));
   g_assert_no_error (error);
   s = cairo_image_surface_create_from_png (path);
   g_assert_cmpint (cairo_surface_status (s), ==, CAIRO_STATUS_SUCCESS);
-  g_assert_cmpint (cairo_image_surface_get_width (s), ==, (int) ceil (800 * scale));
-  /* Not blank: the three curves are there in their colours. */
-  g_assert_cmpuint (xrlab_test_count_pixels (s, 0xffffffff, 30, 0, cairo_image_surface_get_width (s)), >, 10000);
-  g_assert_cmpuint (xrlab_test_count_color (s, 0x1c71d8, 40, 0, cairo_image_surface_get_width (s)), >, 800);
-  g_assert_cmpuint (xrlab_test_count_color (s, 0xe66100, 40, 0, cairo_image_surface_get_width (s)), >, 800);
+  g_assert_cmpint (cairo_image_surface_get_width (s), ==, 800);
+  g_assert_cmpint (cairo_image_surface_get_height (s), ==, 500);
+  /* Not blank: the three curves are there in their colours (the plot
+   * palette's first two: #0072b2, #e69f00). */
+  g_assert_cmpuint (xrlab_test_count_pixels (s, 0xffffffff, 30, 0, cairo_image_surface_get_width (s)), >, 5000);
+  g_assert_cmpuint (xrlab_test_count_color (s, 0x0072b2, 40, 0, cairo_image_surface_get_width (s)), >, 400);
+  g_assert_cmpuint (xrlab_test_count_color (s, 0xe69f00, 40, 0, cairo_image_surface_get_width (s)), >, 400);
   cairo_surface_destroy (s);
   g_unlink (path);
 }
@@ -551,9 +730,12 @@ test_actions (void)
   /* Without materials there is nothing to export. */
   {
     GListStore *store = xrlab_window_get_materials (win);
+    g_assert_false (xrlab_window_get_empty (win));
     g_list_store_remove_all (store);
     settle ();
     g_assert_null (plot_data ());
+    /* The empty state says what to do, with a button for it. */
+    g_assert_true (xrlab_window_get_empty (win));
     {
       g_autofree char *path = g_build_filename (tmpdir, "none.csv", NULL);
       g_autoptr(GError) error = NULL;
@@ -569,15 +751,35 @@ test_quantity_switch (void)
 {
   XrlabPlotControls *pc = xrlab_window_get_plot_controls (win);
 
+  int width = -1;
+
   reset_to_example ();
   for (guint q = 0; q < XRLAB_QUANTITY_N; q++)
     {
+      int natural;
       if (!xrlab_quantity_get_info (q)->plottable)
         continue;
       xrlab_plot_controls_set_quantity (pc, q);
       settle ();
       g_assert_cmpuint (xrlab_plot_data_get_n_series (plot_data ()), ==, 3);
+      /* The selector keeps its width: the Log toggles do not move. */
+      gtk_widget_measure (GTK_WIDGET (pc), GTK_ORIENTATION_HORIZONTAL, -1, NULL, &natural, NULL, NULL);
+      if (width < 0)
+        width = natural;
+      g_assert_cmpint (natural, ==, width);
     }
+  /* The critical angle in degrees as well as in mrad. */
+  xrlab_plot_controls_set_quantity (pc, XRLAB_QUANTITY_CRITICAL_ANGLE_DEG);
+  g_assert_cmpint (xrlab_plot_controls_get_quantity (pc), ==, XRLAB_QUANTITY_CRITICAL_ANGLE_DEG);
+  settle ();
+  g_assert_cmpuint (xrlab_plot_data_get_n_series (plot_data ()), ==, 3);
+  /* A transmission is that of a layer: the legend gives its thickness. */
+  set_text (xrlab_material_row_get_thickness_editable (row (2)), "0.25");
+  xrlab_plot_controls_set_quantity (pc, XRLAB_QUANTITY_TRANSMISSION);
+  settle ();
+  g_assert_cmpstr (series (0)->label, ==, "Si, 1 µm");
+  g_assert_cmpstr (series (2)->label, ==, "Au, 0.25 µm");
+
   /* f1 starts at 29.3 eV, and the engine computes every quantity of a
    * material together: 20 eV is refused whatever is plotted. */
   xrlab_plot_controls_set_quantity (pc, XRLAB_QUANTITY_BETA);
@@ -585,6 +787,207 @@ test_quantity_switch (void)
   settle ();
   g_assert_false (xrlab_sweep_controls_is_valid (xrlab_window_get_sweep_controls (win)));
   g_assert_nonnull (strstr (xrlab_sweep_controls_get_error (xrlab_window_get_sweep_controls (win)), "0.0293 keV"));
+}
+
+
+/* ---- removal, undo, drag ------------------------------------------------------------ */
+
+static GtkDropTarget *
+row_drop_target (XrlabMaterialRow *r)
+{
+  GListModel *controllers = gtk_widget_observe_controllers (GTK_WIDGET (r));
+  GtkDropTarget *target = NULL;
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers) && target == NULL; i++)
+    {
+      g_autoptr(GObject) c = g_list_model_get_item (controllers, i);
+      if (GTK_IS_DROP_TARGET (c))
+        target = GTK_DROP_TARGET (c);
+    }
+  g_object_unref (controllers);
+  return target;
+}
+
+/* Drags row @from onto row @to the way GTK does: prepare and begin on the
+ * handle's source, drop on the target row, end on the source. */
+static void
+drag_row (guint from, guint to)
+{
+  g_autoptr(GObject) source = g_object_ref (G_OBJECT (xrlab_material_row_get_drag_source (row (from))));
+  GtkDropTarget *target = row_drop_target (row (to));
+  g_autoptr(GdkContentProvider) content = NULL;
+  g_auto(GValue) value = G_VALUE_INIT;
+  gboolean dropped = FALSE;
+
+  g_assert_nonnull (target);
+  g_signal_emit_by_name (source, "prepare", 4.0, 4.0, &content);
+  g_assert_nonnull (content);
+  g_signal_emit_by_name (source, "drag-begin", NULL);
+  g_value_init (&value, XRLAB_TYPE_MATERIAL);
+  g_assert_true (gdk_content_provider_get_value (content, &value, NULL));
+  g_signal_emit_by_name (target, "drop", &value, 4.0, 4.0, &dropped);
+  g_assert_true (dropped);
+  /* The dragged row must still be alive here (a freed row warns: fatal). */
+  g_signal_emit_by_name (source, "drag-end", NULL, TRUE);
+  xrlab_test_spin (0.05);
+}
+
+static const char *
+name_at (guint i)
+{
+  g_autoptr(XrlabMaterial) m = g_list_model_get_item (G_LIST_MODEL (xrlab_window_get_materials (win)), i);
+  g_assert_nonnull (m);
+  return g_intern_string (xrlab_material_get_display_name (m));
+}
+
+static void
+test_drag_after_undo (void)
+{
+  XrlabMaterialList *list = xrlab_window_get_material_list (win);
+
+  reset_to_example ();
+  xrlab_material_list_remove (list, xrlab_material_row_get_material (row (2)));
+  settle ();
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (win), "win.undo", NULL));
+  settle ();
+  g_assert_cmpstr (name_at (2), ==, "Au");
+
+  /* Au onto the first row: it moves there once the drag has ended. */
+  drag_row (2, 0);
+  settle ();
+  g_assert_cmpstr (name_at (0), ==, "Au");
+  g_assert_cmpstr (name_at (1), ==, "Si");
+  g_assert_cmpstr (name_at (2), ==, "SiO₂");
+  /* And a plain drag, without removal, just as well. */
+  drag_row (0, 2);
+  settle ();
+  g_assert_cmpstr (name_at (2), ==, "Au");
+}
+
+static void
+on_toast_dismissed (AdwToast *toast, gpointer data)
+{
+  (*(guint *) data)++;
+}
+
+static void
+test_undo_order (void)
+{
+  XrlabMaterialList *list = xrlab_window_get_material_list (win);
+  g_autoptr(AdwToast) first = NULL;
+  guint dismissed = 0;
+  guint n0;
+
+  reset_to_example ();
+  n0 = xrlab_window_get_n_undo (win);
+  xrlab_material_list_remove (list, xrlab_material_row_get_material (row (0)));
+  first = g_object_ref (xrlab_window_get_undo_toast (win));
+  g_assert_cmpstr (adw_toast_get_title (first), ==, "Removed “Si”");
+  g_signal_connect (first, "dismissed", G_CALLBACK (on_toast_dismissed), &dismissed);
+  xrlab_material_list_remove (list, xrlab_material_row_get_material (row (1)));
+  settle ();
+
+  /* The newest removal is offered at once, and the older one is not queued
+   * behind it: one toast, retitled. */
+  g_assert_cmpuint (dismissed, ==, 0);
+  g_assert_true (xrlab_window_get_undo_toast (win) == first);
+  g_assert_cmpstr (adw_toast_get_title (first), ==, "Removed “Au”");
+  g_assert_cmpuint (xrlab_window_get_n_undo (win), ==, n0 + 2);
+
+  /* Undo takes them back newest first, each at its old position. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (win), "win.undo", NULL));
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (xrlab_window_get_materials (win))), ==, 2);
+  g_assert_cmpstr (name_at (0), ==, "SiO₂");
+  g_assert_cmpstr (name_at (1), ==, "Au");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (win), "win.undo", NULL));
+  g_assert_cmpstr (name_at (0), ==, "Si");
+  g_assert_cmpstr (name_at (1), ==, "SiO₂");
+  g_assert_cmpstr (name_at (2), ==, "Au");
+  g_assert_cmpuint (xrlab_window_get_n_undo (win), ==, n0);
+  /* Undone: the toast went away with it. */
+  g_assert_cmpuint (dismissed, ==, 1);
+  g_assert_null (xrlab_window_get_undo_toast (win));
+  settle ();
+}
+
+static void
+test_reset_undo (void)
+{
+  XrlabMaterialList *list = xrlab_window_get_material_list (win);
+
+  reset_to_example ();
+  set_text (xrlab_material_row_get_name_editable (row (0)), "Wafer");
+  xrlab_material_list_remove (list, xrlab_material_row_get_material (row (2)));
+  settle ();
+  /* Reset replaces everything, and says so with an Undo. */
+  gtk_widget_activate_action (GTK_WIDGET (win), "win.reset-session", NULL);
+  settle ();
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (xrlab_window_get_materials (win))), ==, 3);
+  g_assert_cmpstr (adw_toast_get_title (xrlab_window_get_undo_toast (win)), ==, "Reset to the example");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (win), "win.undo", NULL));
+  settle ();
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (xrlab_window_get_materials (win))), ==, 2);
+  g_assert_cmpstr (name_at (0), ==, "Wafer");
+}
+
+static void
+test_save_to_current_file (void)
+{
+  g_autofree char *path = g_build_filename (tmpdir, "current.json", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(XrlabSession) on_disk = NULL;
+
+  reset_to_example ();
+  g_assert_null (xrlab_window_get_session_path (win));
+  g_assert_true (xrlab_window_save_session_file (win, path, &error));
+  g_assert_no_error (error);
+  /* The window now belongs to that file: its name in the title. */
+  g_assert_cmpstr (xrlab_window_get_session_path (win), ==, path);
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (win)), ==, "current.json — xrlab");
+
+  /* Ctrl+S writes there, without asking. */
+  set_text (xrlab_material_row_get_name_editable (row (0)), "Wafer");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (win), "win.save-session", NULL));
+  on_disk = xrlab_session_load (path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (((XrlabSessionMaterial *) g_ptr_array_index (on_disk->materials, 0))->name, ==, "Wafer");
+
+  /* The example is no file of the user's. */
+  reset_to_example ();
+  g_assert_null (xrlab_window_get_session_path (win));
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (win)), ==, "xrlab");
+  g_unlink (path);
+}
+
+static void
+test_about_credits (void)
+{
+  g_autoptr(GString) all = g_string_new (NULL);
+  static const char *const needed[] = {
+    "Henke", "1993", "CXRO", "Chantler", "FFAST", "xraylib", "CIAAW", "CODATA 2018",
+  };
+
+  for (guint i = 0; i < xrlab_application_get_n_data_credits (); i++)
+    g_string_append (all, xrlab_application_get_data_credit (i));
+  for (guint i = 0; i < G_N_ELEMENTS (needed); i++)
+    g_assert_nonnull (strstr (all->str, needed[i]));
+  g_assert_true (g_action_group_has_action (G_ACTION_GROUP (app), "about"));
+}
+
+static void
+test_file_names (void)
+{
+  g_autofree char *a = xrlab_window_complete_file_name ("/tmp/results", ".csv");
+  g_autofree char *b = xrlab_window_complete_file_name ("/tmp/results.csv", ".csv");
+  g_autofree char *c = xrlab_window_complete_file_name ("/tmp/results.txt", ".csv");
+  g_autofree char *d = xrlab_window_complete_file_name ("/tmp/v1.2/results", ".csv");
+  g_autofree char *e = xrlab_window_complete_file_name ("/tmp/.hidden", ".csv");
+
+  g_assert_cmpstr (a, ==, "/tmp/results.csv");
+  g_assert_cmpstr (b, ==, "/tmp/results.csv");
+  g_assert_cmpstr (c, ==, "/tmp/results.txt");
+  g_assert_cmpstr (d, ==, "/tmp/v1.2/results.csv");
+  g_assert_cmpstr (e, ==, "/tmp/.hidden.csv");
 }
 
 static int
@@ -638,9 +1041,18 @@ main (int argc, char *argv[])
   g_test_add_func ("/window/quantity-switch", test_quantity_switch);
   g_test_add_func ("/window/session-round-trip", test_session_round_trip);
   g_test_add_func ("/window/autosave-and-restore", test_autosave_and_restore);
+  g_test_add_func ("/window/restore-crashed", test_restore_crashed);
+  g_test_add_func ("/window/restore-marker", test_restore_marker);
+  g_test_add_func ("/window/restore-lone-surrogate", test_restore_lone_surrogate);
   g_test_add_func ("/window/export-csv", test_export_csv);
   g_test_add_func ("/window/export-plot", test_export_plot);
   g_test_add_func ("/window/actions", test_actions);
+  g_test_add_func ("/window/drag-after-undo", test_drag_after_undo);
+  g_test_add_func ("/window/undo-order", test_undo_order);
+  g_test_add_func ("/window/reset-undo", test_reset_undo);
+  g_test_add_func ("/window/save-to-current-file", test_save_to_current_file);
+  g_test_add_func ("/window/file-names", test_file_names);
+  g_test_add_func ("/window/about-credits", test_about_credits);
   status = g_test_run ();
 
   gtk_window_destroy (GTK_WINDOW (win));

@@ -728,6 +728,39 @@ test_values_and_full_names (void)
   }
 }
 
+/* Issue "deeply nested model YAML": 50,000 "[" overflowed the stack of the
+ * recursive tree reader; now a clear error names the line and the limit. */
+static void
+test_deep_nesting (void)
+{
+  g_autoptr(GString) text = g_string_new ("m:\n  GLP: ");
+  g_autoptr(GString) ok = g_string_new ("m:\n  GLP:\n    A: ");
+  g_autoptr(GError) error = NULL;
+  XrlabModelFile *file;
+
+  for (int i = 0; i < 50000; i++)
+    g_string_append_c (text, '[');
+  g_string_append_c (text, '\n');
+  file = xrlab_model_file_new_from_data (text->str, (gssize) text->len, "deep.yaml", &error);
+  g_assert_null (file);
+  g_assert_error (error, XRLAB_MODEL_ERROR, XRLAB_MODEL_ERROR_SYNTAX);
+  g_assert_nonnull (strstr (error->message, "deep.yaml:2:"));
+  g_assert_nonnull (strstr (error->message, "256 levels"));
+  g_clear_error (&error);
+
+  /* 250 levels are read (and refused later for what they hold, not for the depth) */
+  for (int i = 0; i < 250; i++)
+    g_string_append_c (ok, '[');
+  g_string_append (ok, "1");
+  for (int i = 0; i < 250; i++)
+    g_string_append_c (ok, ']');
+  g_string_append_c (ok, '\n');
+  file = xrlab_model_file_new_from_data (ok->str, (gssize) ok->len, "ok.yaml", &error);
+  if (file == NULL)
+    g_assert_null (strstr (error->message, "levels"));
+  xrlab_model_file_free (file);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -747,5 +780,6 @@ main (int argc, char **argv)
   g_test_add_func ("/model/set", test_set);
   g_test_add_func ("/model/share", test_share);
   g_test_add_func ("/model/values-and-full-names", test_values_and_full_names);
+  g_test_add_func ("/model/deep-nesting", test_deep_nesting);
   return g_test_run ();
 }

@@ -682,7 +682,8 @@ test_quantities (void)
   g_assert_cmpstr (xrlab_quantity_get_info (Q (RE_SLD))->display_unit, ==, "10⁻⁶ Å⁻²");
   g_assert_cmpfloat (xrlab_quantity_get_info (Q (IM_SLD))->display_scale, ==, 1e6);
   g_assert_false (xrlab_quantity_get_info (Q (WAVELENGTH))->plottable);
-  g_assert_false (xrlab_quantity_get_info (Q (CRITICAL_ANGLE_DEG))->plottable);
+  /* Both units of the critical angle are offered in the window. */
+  g_assert_true (xrlab_quantity_get_info (Q (CRITICAL_ANGLE_DEG))->plottable);
   g_assert_true (xrlab_quantity_get_info (Q (TRANSMISSION))->plottable);
   g_assert_false (xrlab_quantity_from_session_id ("critical_angle_mrad", &q));
   g_assert_false (xrlab_quantity_from_session_id (NULL, &q));

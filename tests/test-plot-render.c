@@ -271,16 +271,25 @@ test_nothing_to_draw (void)
   cairo_surface_t *s;
 
   for (int i = 0; i < N; i++)
-    neg[i] = -1;
+    neg[i] = 0;
   xrlab_plot_scene_init (&scene);
   scene.curves = &c;
   scene.n_curves = 1;
   scene.y.log = TRUE;
-  /* No positive value on a log axis: a message, no curve, no frame. */
+  /* Only zeros on a log axis: a message, no curve, no frame. */
   s = draw (r, &scene, &f);
   g_assert_false (f.valid);
   g_assert_cmpuint (count_near (s, BLUE, 40, 0, 0, W, H), ==, 0);
   g_assert_cmpuint (count_ink (s, 0xffffff, 0, 0, W, H), >, 50);
+  cairo_surface_destroy (s);
+
+  /* Only negative values: their magnitudes, dotted, and a note saying so
+   * (test_log_negative). */
+  for (int i = 0; i < N; i++)
+    neg[i] = -1;
+  s = draw (r, &scene, &f);
+  g_assert_true (f.valid);
+  g_assert_true (f.y_abs);
   cairo_surface_destroy (s);
 
   /* No curves: the scene's message, or a blank frame without one. */

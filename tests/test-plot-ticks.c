@@ -66,10 +66,10 @@ test_format (void)
     { 2.5, 0.5, "2.5" },
     { -3, 1, "−3" },
     { -0.5, 0.5, "−0.5" },
-    { 1e-4, 1e-4, "10#u-4#d" },
+    { 1e-4, 1e-4, "10#u−4#d" },
     { 2.5e5, 5e4, "2.5×10#u5#d" },
     { -1e6, 1e6, "−10#u6#d" },
-    { -2e-5, 1e-5, "−2×10#u-5#d" },
+    { -2e-5, 1e-5, "−2×10#u−5#d" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -141,7 +141,7 @@ test_linear_exponent (void)
   /* Without the common factor the values are written out. */
   xrlab_plot_ticks_linear (&t, 0, 3e-6, 5, FALSE, FALSE);
   g_assert_cmpint (t.exponent, ==, 0);
-  g_assert_cmpstr (t.ticks[t.n - 1].label, ==, "3×10#u-6#d");
+  g_assert_cmpstr (t.ticks[t.n - 1].label, ==, "3×10#u−6#d");
 }
 
 static void
@@ -164,7 +164,7 @@ test_log_decades (void)
   /* Very small values: powers of ten. */
   xrlab_plot_ticks_log (&t, -6, -3, 10);
   powers = major_labels (&t);
-  g_assert_cmpstr (powers, ==, "10#u-6#d 10#u-5#d 10#u-4#d 10#u-3#d");
+  g_assert_cmpstr (powers, ==, "10#u−6#d 10#u−5#d 10#u−4#d 10#u−3#d");
 }
 
 static void
@@ -178,7 +178,7 @@ test_log_long_range (void)
   xrlab_plot_ticks_log (&t, -10, 5, 5);
   g_assert_cmpuint (t.n, ==, 16);
   labels = major_labels (&t);
-  g_assert_cmpstr (labels, ==, "10#u-9#d 10#u-6#d 10#u-3#d 10#u0#d 10#u3#d");
+  g_assert_cmpstr (labels, ==, "10#u−9#d 10#u−6#d 10#u−3#d 10#u0#d 10#u3#d");
   for (guint i = 0; i < t.n; i++)
     g_assert_cmpfloat (t.ticks[i].pos, ==, round (t.ticks[i].pos));
 }

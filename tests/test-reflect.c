@@ -1372,6 +1372,74 @@ test_grammar_fuzz (void)
   g_assert_cmpuint (failed, >, 2000);
 }
 
+/* Grazing-angle specs: the forms, the units, the limits and the errors. */
+static void
+test_angle_spec (void)
+{
+  struct { const char *spec; XrlabAngleUnit unit; gsize n; double first, last; } good[] = {
+    { "5", XRLAB_ANGLE_UNIT_MRAD, 1, 5, 5 },
+    { " 1, 2 ,5 ", XRLAB_ANGLE_UNIT_MRAD, 3, 1, 5 },
+    { "0:10:101", XRLAB_ANGLE_UNIT_MRAD, 101, 0, 10 },
+    { "10:0:3", XRLAB_ANGLE_UNIT_MRAD, 3, 10, 0 },
+    { "0.1:10:3:log", XRLAB_ANGLE_UNIT_MRAD, 3, 0.1, 10 },
+    { "0:90:2:lin", XRLAB_ANGLE_UNIT_DEG, 2, 0, 90 },
+    { "0.5", XRLAB_ANGLE_UNIT_DEG, 1, 0.5, 0.5 },
+    { "1570.7963267948966", XRLAB_ANGLE_UNIT_MRAD, 1, 1570.7963267948966, 1570.7963267948966 },
+  };
+  struct { const char *spec; XrlabAngleUnit unit; int code; const char *says; } bad[] = {
+    { "", XRLAB_ANGLE_UNIT_MRAD, XRLAB_REFLECT_ERROR_ANGLE_SPEC, "Empty" },
+    { "x", XRLAB_ANGLE_UNIT_MRAD, XRLAB_REFLECT_ERROR_ANGLE_SPEC, "not a number" },
+    { "1,,2", XRLAB_ANGLE_UNIT_MRAD, XRLAB_REFLECT_ERROR_ANGLE_SPEC, "item 2" },
+    { "1,2:3", XRLAB_ANGLE_UNIT_MRAD, XRLAB_REFLECT_ERROR_ANGLE_SPEC, "mixes" },
+    { "0:10", XRLAB_ANGLE_UNIT_MRAD, XRLAB_REFLECT_ERROR_ANGLE_SPEC, "does not parse" },
+    { "0:10:1", XRLAB_ANGLE_UNIT_MRAD, XRLAB_REFLECT_ERROR_ANGLE_SPEC, "number of points" },
+    { "0:10:2.5", XRLAB_ANGLE_UNIT_MRAD, XRLAB_REFLECT_ERROR_ANGLE_SPEC, "whole number" },
+    { "0:10:1e9", XRLAB_ANGLE_UNIT_MRAD, XRLAB_REFLECT_ERROR_ANGLE_SPEC, "100000" },
+    { "0:10:5:log", XRLAB_ANGLE_UNIT_MRAD, XRLAB_REFLECT_ERROR_ANGLE_SPEC, "above 0" },
+    { "1:10:5:cubic", XRLAB_ANGLE_UNIT_MRAD, XRLAB_REFLECT_ERROR_ANGLE_SPEC, "spacing" },
+    { "-1", XRLAB_ANGLE_UNIT_MRAD, XRLAB_REFLECT_ERROR_ANGLE, "outside 0" },
+    { "1600", XRLAB_ANGLE_UNIT_MRAD, XRLAB_REFLECT_ERROR_ANGLE, "1570.79" },
+    { "91", XRLAB_ANGLE_UNIT_DEG, XRLAB_REFLECT_ERROR_ANGLE, "90 deg" },
+    { "nan", XRLAB_ANGLE_UNIT_DEG, XRLAB_REFLECT_ERROR_ANGLE_SPEC, "not a number" },
+    { "inf", XRLAB_ANGLE_UNIT_DEG, XRLAB_REFLECT_ERROR_ANGLE_SPEC, "not a number" },
+  };
+  XrlabAngleUnit unit;
+
+  for (gsize i = 0; i < G_N_ELEMENTS (good); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      gsize n = 0;
+      g_autofree double *a = xrlab_angle_spec_parse (good[i].spec, good[i].unit, &n, &error);
+
+      g_assert_no_error (error);
+      g_assert_cmpuint (n, ==, good[i].n);
+      g_assert_cmpfloat_with_epsilon (a[0], good[i].first, 1e-12 * good[i].first + 1e-300);
+      g_assert_cmpfloat_with_epsilon (a[n - 1], good[i].last, 1e-12 * good[i].last + 1e-300);
+      if (n == 3 && good[i].first == 0.1)
+        g_assert_cmpfloat_with_epsilon (a[1], 1.0, 1e-14);
+    }
+  for (gsize i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      gsize n = 7;
+      double *a = xrlab_angle_spec_parse (bad[i].spec, bad[i].unit, &n, &error);
+
+      g_assert_null (a);
+      g_assert_cmpuint (n, ==, 0);
+      g_assert_error (error, XRLAB_REFLECT_ERROR, bad[i].code);
+      if (strstr (error->message, bad[i].says) == NULL)
+        g_error ("“%s”: “%s” does not say “%s”", bad[i].spec, error->message, bad[i].says);
+    }
+  g_assert_true (xrlab_angle_unit_parse ("deg", &unit) && unit == XRLAB_ANGLE_UNIT_DEG);
+  g_assert_true (xrlab_angle_unit_parse ("MRAD", &unit) && unit == XRLAB_ANGLE_UNIT_MRAD);
+  g_assert_false (xrlab_angle_unit_parse ("rad", &unit));
+  g_assert_cmpstr (xrlab_angle_unit_get_id (XRLAB_ANGLE_UNIT_DEG), ==, "deg");
+  g_assert_cmpfloat (xrlab_angle_from_rad (xrlab_angle_to_rad (3.0, XRLAB_ANGLE_UNIT_MRAD),
+                                           XRLAB_ANGLE_UNIT_MRAD), ==, 3.0);
+  g_assert_cmpfloat (xrlab_angle_to_rad (90.0, XRLAB_ANGLE_UNIT_DEG), ==, G_PI / 2);
+  g_assert_cmpfloat (xrlab_angle_to_rad (1570.7963267948966, XRLAB_ANGLE_UNIT_MRAD), <=, G_PI / 2);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1391,5 +1459,6 @@ main (int argc, char **argv)
   g_test_add_func ("/reflect/grammar-errors", test_grammar_errors);
   g_test_add_func ("/reflect/grammar-limits", test_grammar_limits);
   g_test_add_func ("/reflect/grammar-fuzz", test_grammar_fuzz);
+  g_test_add_func ("/reflect/angle-spec", test_angle_spec);
   return g_test_run ();
 }

@@ -3,8 +3,15 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/resource.h>
+#include <sys/sysmacros.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <glib.h>
@@ -310,6 +317,481 @@ test_matrix_roundtrip (void)
   g_rmdir (dir);
 }
 
+
+static int
+compare_names (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(char *const *) a, *(char *const *) b);
+}
+
+/* The names in @dir, sorted, joined with spaces. */
+static char *
+dir_names (const char *dir)
+{
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  GDir *d = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  g_assert_nonnull (d);
+  while ((name = g_dir_read_name (d)) != NULL)
+    g_ptr_array_add (names, g_strdup (name));
+  g_dir_close (d);
+  g_ptr_array_sort (names, compare_names);
+  g_ptr_array_add (names, NULL);
+  return g_strjoinv (" ", (char **) names->pdata);
+}
+
+static void
+remove_tree (const char *dir)
+{
+  g_autofree char *cmd = g_strdup_printf ("rm -rf '%s'", dir);
+  g_assert_cmpint (system (cmd), ==, 0);
+}
+
+/* -o onto a symlink: the file it points to is replaced, beside it, and the
+ * link stays a link (also a chain of relative links, and a dangling one). */
+static void
+test_atomic_symlink_written_through (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("xrlab-test-XXXXXX", NULL);
+  g_autofree char *a = g_build_filename (dir, "a", NULL);
+  g_autofree char *b = g_build_filename (dir, "b", NULL);
+  g_autofree char *real = g_build_filename (a, "real.csv", NULL);
+  g_autofree char *link1 = g_build_filename (b, "link1.csv", NULL);
+  g_autofree char *link2 = g_build_filename (b, "link2.csv", NULL);
+  g_autofree char *dangling = g_build_filename (b, "dangling.csv", NULL);
+  g_autofree char *created = g_build_filename (a, "new.csv", NULL);
+  g_autofree char *contents = NULL;
+  g_autofree char *names = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_cmpint (g_mkdir (a, 0755), ==, 0);
+  g_assert_cmpint (g_mkdir (b, 0755), ==, 0);
+  g_assert_true (g_file_set_contents (real, "old\n", -1, NULL));
+  g_assert_cmpint (symlink ("../a/real.csv", link1), ==, 0);
+  g_assert_cmpint (symlink ("link1.csv", link2), ==, 0);
+  g_assert_cmpint (symlink ("../a/new.csv", dangling), ==, 0);
+
+  g_assert_true (xrlab_write_file_atomic (link2, "new\n", -1, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_test (link1, G_FILE_TEST_IS_SYMLINK));
+  g_assert_true (g_file_test (link2, G_FILE_TEST_IS_SYMLINK));
+  g_assert_true (g_file_get_contents (real, &contents, NULL, NULL));
+  g_assert_cmpstr (contents, ==, "new\n");
+  g_clear_pointer (&contents, g_free);
+
+  g_assert_true (xrlab_write_csv_matrix (dangling, (const double[]) { 1, 2 }, 1, 2, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_test (dangling, G_FILE_TEST_IS_SYMLINK));
+  g_assert_true (g_file_get_contents (created, &contents, NULL, NULL));
+  g_assert_cmpstr (contents, ==, "1,2\n");
+
+  /* nothing else in either folder: no temporary file left */
+  names = dir_names (a);
+  g_assert_cmpstr (names, ==, "new.csv real.csv");
+  g_free (names);
+  names = dir_names (b);
+  g_assert_cmpstr (names, ==, "dangling.csv link1.csv link2.csv");
+
+  /* a loop of links: an error naming the path */
+  {
+    g_autofree char *loop = g_build_filename (b, "loop", NULL);
+    g_assert_cmpint (symlink ("loop", loop), ==, 0);
+    g_assert_false (xrlab_write_file_atomic (loop, "x", -1, &error));
+    g_assert_error (error, XRLAB_IO_ERROR, XRLAB_IO_ERROR_FAILED);
+    g_assert_nonnull (strstr (error->message, loop));
+    g_assert_nonnull (strstr (error->message, g_strerror (ELOOP)));
+    g_clear_error (&error);
+  }
+  remove_tree (dir);
+}
+
+/* Writes @path with each writer; each must fail with a message holding
+ * @what and @path, and leave @dir as it was. */
+static void
+assert_not_replaced (const char *dir, const char *path, const char *what)
+{
+  g_autofree char *before = dir_names (dir);
+  g_autoptr(GError) error = NULL;
+  XrlabAtomicFile *af;
+  int fd;
+  char *tmp = NULL;
+
+  g_assert_false (xrlab_write_file_atomic (path, "x\n", -1, &error));
+  g_assert_error (error, XRLAB_IO_ERROR, XRLAB_IO_ERROR_FAILED);
+  if (strstr (error->message, what) == NULL || strstr (error->message, path) == NULL)
+    g_error ("“%s” or “%s” not in “%s”", what, path, error->message);
+  g_clear_error (&error);
+  g_assert_false (xrlab_write_csv_matrix (path, (const double[]) { 1 }, 1, 1, &error));
+  g_assert_nonnull (strstr (error->message, what));
+  g_clear_error (&error);
+  af = xrlab_atomic_file_open (path, &error);
+  g_assert_null (af);
+  g_assert_nonnull (strstr (error->message, what));
+  g_clear_error (&error);
+  fd = xrlab_atomic_temp_open (path, &tmp, &error);
+  g_assert_cmpint (fd, ==, -1);
+  g_assert_null (tmp);
+  g_clear_error (&error);
+  {
+    g_autofree char *after = dir_names (dir);
+    g_assert_cmpstr (after, ==, before);
+  }
+}
+
+/* -o onto a device node, a named pipe, a socket or a folder (or a link to
+ * one): refused, naming the path and what it is; nothing replaced. */
+static void
+test_atomic_device_node_refused (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("xrlab-test-XXXXXX", NULL);
+  g_autofree char *to_null = g_build_filename (dir, "to-null", NULL);
+  g_autofree char *fifo = g_build_filename (dir, "fifo", NULL);
+  g_autofree char *sub = g_build_filename (dir, "sub", NULL);
+  g_autofree char *node = g_build_filename (dir, "null-node", NULL);
+  struct stat st;
+
+  /* Never /dev/null itself: a regression would replace the machine's. A
+   * link to it is enough: before the fix the link was replaced. */
+  g_assert_cmpint (symlink ("/dev/null", to_null), ==, 0);
+  assert_not_replaced (dir, to_null, "/dev/null, which is a character device");
+  g_assert_true (g_file_test (to_null, G_FILE_TEST_IS_SYMLINK));
+  g_assert_cmpint (stat ("/dev/null", &st), ==, 0);
+  g_assert_true (S_ISCHR (st.st_mode));
+
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  assert_not_replaced (dir, fifo, "it is a named pipe");
+  g_assert_cmpint (lstat (fifo, &st), ==, 0);
+  g_assert_true (S_ISFIFO (st.st_mode));
+
+  g_assert_cmpint (g_mkdir (sub, 0755), ==, 0);
+  assert_not_replaced (dir, sub, "it is a folder");
+
+  /* A device node of our own (as root): /dev/null's numbers. */
+  if (mknod (node, S_IFCHR | 0666, makedev (1, 3)) == 0)
+    {
+      assert_not_replaced (dir, node, "it is a character device");
+      g_assert_cmpint (lstat (node, &st), ==, 0);
+      g_assert_true (S_ISCHR (st.st_mode));
+    }
+  else
+    g_test_message ("mknod: %s; the device node itself is not tried", g_strerror (errno));
+  remove_tree (dir);
+}
+
+/* A replaced file keeps its permissions: a private file stays private. */
+static void
+test_atomic_keeps_mode (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("xrlab-test-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "private.csv", NULL);
+  struct stat st;
+
+  g_assert_true (g_file_set_contents (path, "old\n", -1, NULL));
+  g_assert_cmpint (g_chmod (path, 0600), ==, 0);
+  g_assert_true (xrlab_write_file_atomic (path, "new\n", -1, NULL));
+  g_assert_cmpint (stat (path, &st), ==, 0);
+  g_assert_cmpint (st.st_mode & 0777, ==, 0600);
+  remove_tree (dir);
+}
+
+/* The name of a temporary file of @target's name, for PID @pid. */
+static char *
+temp_name (const char *dir, const char *target, long pid, const char *suffix)
+{
+  g_autofree char *name = g_strdup_printf (".%s.xrlab-%ld-%s", target, pid, suffix);
+  return g_build_filename (dir, name, NULL);
+}
+
+/* A PID that no process has: a child that has exited and been reaped. */
+static pid_t
+dead_pid (void)
+{
+  pid_t pid = fork ();
+
+  if (pid == 0)
+    _exit (0);
+  g_assert_cmpint (pid, >, 0);
+  g_assert_cmpint (waitpid (pid, NULL, 0), ==, pid);
+  return pid;
+}
+
+/* A writer killed mid-write leaves its temporary file; the next write of
+ * the same target removes it -- and only the temporary files of that
+ * target whose writer is gone. */
+static void
+test_atomic_stale_temp_removed (void)
+{
+  if (g_test_subprocess ())
+    {
+      XrlabAtomicFile *af = xrlab_atomic_file_open (g_getenv ("XRLAB_TEST_TARGET"), NULL);
+
+      g_assert_nonnull (af);
+      fputs ("partial\n", xrlab_atomic_file_stream (af));
+      fflush (xrlab_atomic_file_stream (af));
+      kill (getpid (), SIGKILL);
+      return;
+    }
+
+  g_autofree char *dir = g_dir_make_tmp ("xrlab-test-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "out.csv", NULL);
+  pid_t dead = dead_pid ();
+  g_autofree char *stale = temp_name (dir, "out.csv", dead, "AbC123");
+  g_autofree char *live = temp_name (dir, "out.csv", getpid (), "AbC123");
+  g_autofree char *locked = temp_name (dir, "out.csv", dead, "LoCkEd");
+  g_autofree char *other = temp_name (dir, "other.csv", dead, "AbC123");
+  g_autofree char *longer = temp_name (dir, "out.csv", dead, "AbC1234");
+  g_autofree char *prefix = temp_name (dir, "out", dead, "AbC123");
+  g_autofree char *user = g_build_filename (dir, ".out.csv.AbC123", NULL);
+  g_autofree char *names = NULL;
+  int lock_fd;
+
+  for (const char *const *p = (const char *const[]) { stale, live, locked, other, longer,
+                                                      prefix, user, NULL };
+       *p != NULL; p++)
+    g_assert_true (g_file_set_contents (*p, "partial", -1, NULL));
+  /* a writer elsewhere (another machine, another PID namespace) holds its
+   * lock: kept although its PID is not alive here */
+  lock_fd = open (locked, O_RDONLY | O_CLOEXEC);
+  g_assert_cmpint (flock (lock_fd, LOCK_EX | LOCK_NB), ==, 0);
+
+  g_assert_true (xrlab_write_file_atomic (path, "new\n", -1, NULL));
+  g_assert_false (g_file_test (stale, G_FILE_TEST_EXISTS));
+  for (const char *const *p = (const char *const[]) { live, locked, other, longer, prefix,
+                                                      user, NULL };
+       *p != NULL; p++)
+    if (!g_file_test (*p, G_FILE_TEST_EXISTS))
+      g_error ("%s was removed", *p);
+
+  /* A real writer, killed: its file is found and removed. */
+  names = dir_names (dir);
+  g_setenv ("XRLAB_TEST_TARGET", path, TRUE);
+  g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_failed ();
+  g_unsetenv ("XRLAB_TEST_TARGET");
+  {
+    g_auto(GStrv) before = g_strsplit (names, " ", -1);
+    g_autofree char *killed = NULL;
+    g_autofree char *after = dir_names (dir);
+    g_auto(GStrv) now = g_strsplit (after, " ", -1);
+
+    /* the one new name is the killed writer's temporary file */
+    g_assert_cmpuint (g_strv_length (now), ==, g_strv_length (before) + 1);
+    for (guint i = 0; now[i] != NULL && killed == NULL; i++)
+      if (!g_strv_contains ((const char *const *) before, now[i]))
+        killed = g_build_filename (dir, now[i], NULL);
+    g_assert_nonnull (strstr (killed, ".out.csv.xrlab-"));
+    g_assert_true (xrlab_write_file_atomic (path, "newer\n", -1, NULL));
+    g_assert_false (g_file_test (killed, G_FILE_TEST_EXISTS));
+    g_free (after);
+    after = dir_names (dir);
+    g_assert_cmpstr (after, ==, names);
+  }
+  close (lock_fd);
+  remove_tree (dir);
+}
+
+/* A write that fails reports its own errno, not "Input/output error": the
+ * file-size limit makes write(2) fail with EFBIG, as a full disk does with
+ * ENOSPC (tests/test-cli-safety.c fills a real tmpfs). Nothing is left. */
+static void
+test_atomic_write_errno_reported (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("xrlab-test-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "big.csv", NULL);
+  g_autofree char *names = NULL;
+  g_autofree char *contents = NULL;
+  g_autofree double *m = g_new0 (double, 100000);
+  g_autofree char *text = g_strnfill (300000, 'x');
+  g_autoptr(GError) error = NULL;
+  struct rlimit old, small;
+  void (*old_handler) (int);
+  XrlabAtomicFile *af;
+
+  g_assert_true (g_file_set_contents (path, "old\n", -1, NULL));
+  g_assert_cmpint (getrlimit (RLIMIT_FSIZE, &old), ==, 0);
+  small = old;
+  small.rlim_cur = 65536;
+  old_handler = signal (SIGXFSZ, SIG_IGN);
+  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &small), ==, 0);
+
+  g_assert_false (xrlab_write_csv_matrix (path, m, 1000, 100, &error));
+  g_assert_error (error, XRLAB_IO_ERROR, XRLAB_IO_ERROR_FAILED);
+  g_assert_nonnull (strstr (error->message, g_strerror (EFBIG)));
+  g_assert_nonnull (strstr (error->message, path));
+  g_clear_error (&error);
+
+  g_assert_false (xrlab_write_file_atomic (path, text, -1, &error));
+  g_assert_nonnull (strstr (error->message, g_strerror (EFBIG)));
+  g_clear_error (&error);
+
+  /* through the stream, with errno changed by later calls before commit */
+  af = xrlab_atomic_file_open (path, &error);
+  g_assert_nonnull (af);
+  for (int i = 0; i < 4000; i++)
+    fprintf (xrlab_atomic_file_stream (af), "%s\n", "0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9");
+  errno = 0;
+  g_assert_false (xrlab_atomic_file_commit (af, &error));
+  g_assert_nonnull (strstr (error->message, g_strerror (EFBIG)));
+  g_clear_error (&error);
+
+  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &old), ==, 0);
+  signal (SIGXFSZ, old_handler);
+  g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
+  g_assert_cmpstr (contents, ==, "old\n");
+  names = dir_names (dir);
+  g_assert_cmpstr (names, ==, "big.csv");
+  remove_tree (dir);
+}
+
+/* A NUL byte dropped every later row (exit 0): an error naming its line
+ * (and its column in a matrix), for the file readers and the in-memory
+ * parsers alike. */
+static void
+test_read_nul_byte_refused (void)
+{
+  static const char matrix[] = "1,2\n3,\0004\n5,6\n";
+  static const char column[] = "1\n2\n\0003\n4\n";
+  g_autofree char *mpath = write_tmp ("");
+  g_autofree char *cpath = write_tmp ("");
+  g_autofree char *expected = NULL;
+  g_autoptr(GError) error = NULL;
+  gsize r, c, n;
+
+  g_assert_true (g_file_set_contents (mpath, matrix, sizeof matrix - 1, NULL));
+  g_assert_true (g_file_set_contents (cpath, column, sizeof column - 1, NULL));
+  g_assert_null (xrlab_read_csv_matrix (mpath, TRUE, &r, &c, &error));
+  g_assert_error (error, XRLAB_IO_ERROR, XRLAB_IO_ERROR_PARSE);
+  expected = g_strconcat (mpath, ":2: column 2: a NUL byte (this is not a text file)", NULL);
+  g_assert_cmpstr (error->message, ==, expected);
+  g_clear_error (&error);
+  g_assert_null (xrlab_parse_csv_matrix_data (matrix, sizeof matrix - 1, "m", FALSE, &r, &c,
+                                              &error));
+  g_assert_cmpstr (error->message, ==, "m:2: column 2: a NUL byte (this is not a text file)");
+  g_clear_error (&error);
+
+  g_assert_null (xrlab_read_column_file (cpath, &n, &error));
+  g_clear_pointer (&expected, g_free);
+  expected = g_strconcat (cpath, ":3: a NUL byte (this is not a text file)", NULL);
+  g_assert_cmpstr (error->message, ==, expected);
+  g_clear_error (&error);
+  g_assert_null (xrlab_parse_column_data (column, sizeof column - 1, "c", &n, &error));
+  g_assert_cmpstr (error->message, ==, "c:3: a NUL byte (this is not a text file)");
+  g_unlink (mpath);
+  g_unlink (cpath);
+}
+
+/* A UTF-8 byte order mark made the first row fail: skipped (only at the
+ * start). */
+static void
+test_read_bom_skipped (void)
+{
+  g_autofree char *mpath = write_tmp ("\xEF\xBB\xBF" "1,2\n3,4\n");
+  g_autofree char *cpath = write_tmp ("\xEF\xBB\xBF" "# energies\n1\n2\n");
+  g_autoptr(GError) error = NULL;
+  g_autofree double *m = NULL, *v = NULL;
+  gsize r = 0, c = 0, n = 0;
+
+  m = xrlab_read_csv_matrix (mpath, FALSE, &r, &c, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (r * c, ==, 4);
+  g_assert_cmpfloat (m[0], ==, 1.0);
+  v = xrlab_read_column_file (cpath, &n, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (n, ==, 2);
+  /* a second one is junk like any other */
+  g_assert_null (xrlab_parse_column_data ("1\n\xEF\xBB\xBF" "2\n", 7, "c", &n, &error));
+  g_assert_cmpstr (error->message, ==, "c:2: “\xEF\xBB\xBF" "2” is not a finite number");
+  g_unlink (mpath);
+  g_unlink (cpath);
+}
+
+/* Binary bytes of a bad file were echoed raw to the terminal: escaped. */
+static void
+test_escape_text (void)
+{
+  static const struct {
+    const char *in;
+    gssize len;
+    gsize max;
+    const char *out;
+  } cases[] = {
+    { "plain 1.5e3 ÅÖ", -1, 0, "plain 1.5e3 ÅÖ" },
+    { "\033[31mred\033[0m", -1, 0, "\\x1B[31mred\\x1B[0m" },
+    { "tab\there\r\n", -1, 0, "tab\\x09here\\x0D\\x0A" },
+    { "a\000b", 3, 0, "a\\x00b" },
+    { "latin1 \xE9t\xE9", -1, 0, "latin1 \\xE9t\\xE9" },
+    { "cut \xC3", -1, 0, "cut \\xC3" },
+    { "c1 \xC2\x9B" "31m", -1, 0, "c1 \\xC2\\x9B31m" },
+    { "bidi \xE2\x80\xAE" "evil", -1, 0, "bidi \\u202Eevil" },
+    { "del \x7F", -1, 0, "del \\x7F" },
+    { "0123456789", -1, 4, "0123…" },
+    { "ÅÅÅÅÅ", -1, 3, "ÅÅÅ…" },
+    { "0123", -1, 4, "0123" },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *out = xrlab_escape_text (cases[i].in, cases[i].len, cases[i].max);
+
+      g_assert_cmpstr (out, ==, cases[i].out);
+      g_assert_true (g_utf8_validate (out, -1, NULL));
+    }
+  /* the messages of the readers quote escaped and cut */
+  {
+    g_autoptr(GError) error = NULL;
+    g_autofree char *long_field = g_strnfill (200, 'x');
+    g_autofree char *data = g_strconcat ("1,\033]0;pwned\007\n2,", long_field, "\n", NULL);
+    const char *second = strchr (data, '\n') + 1;
+    gsize r, c;
+
+    g_assert_null (xrlab_parse_csv_matrix_data (data, second - data, "f", FALSE, &r, &c,
+                                                &error));
+    g_assert_cmpstr (error->message, ==,
+                     "f:1: column 2: “\\x1B]0;pwned\\x07” is not a finite number");
+    g_clear_error (&error);
+    g_assert_null (xrlab_parse_csv_matrix_data (data, strlen (data), "f", TRUE, &r, &c,
+                                                &error));
+    g_assert_null (strstr (error->message, "\033"));
+    g_clear_error (&error);
+    g_assert_null (xrlab_parse_csv_matrix_data (second, strlen (second), "f", FALSE, &r, &c,
+                                                &error));
+    g_assert_nonnull (strstr (error->message, "xxx…” is not"));
+    g_assert_cmpuint (g_utf8_strlen (error->message, -1), <, 120);
+  }
+}
+
+/* The in-memory parsers read what the file readers read, without a NUL at
+ * the end of the data. */
+static void
+test_parse_data_in_memory (void)
+{
+  const char *text = "# c\n1,2,3\r\n4,5,6\n7,8,9";
+  g_autofree char *path = write_tmp (text);
+  g_autofree char *exact = g_strndup (text, strlen (text) - 1);
+  g_autoptr(GError) error = NULL;
+  g_autofree double *a = NULL, *b = NULL, *v = NULL;
+  gsize r1, c1, r2, c2, n;
+
+  a = xrlab_read_csv_matrix (path, FALSE, &r1, &c1, &error);
+  g_assert_no_error (error);
+  b = xrlab_parse_csv_matrix_data (text, strlen (text), path, FALSE, &r2, &c2, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (r1, ==, r2);
+  g_assert_cmpuint (c1, ==, c2);
+  g_assert_cmpmem (a, r1 * c1 * sizeof *a, b, r2 * c2 * sizeof *b);
+  g_clear_pointer (&b, g_free);
+  /* the length is the end: "7,8,9" cut to "7,8," reads 7 and 8 */
+  b = xrlab_parse_csv_matrix_data (exact, strlen (exact) - 1, "x", FALSE, &r2, &c2, &error);
+  g_assert_null (b);
+  g_assert_cmpstr (error->message, ==, "x:4: 2 columns, but the first row has 3");
+  g_clear_error (&error);
+  v = xrlab_parse_column_data ("1\n2\n3", 3, "x", &n, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (n, ==, 2);
+  g_unlink (path);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -318,9 +800,18 @@ main (int argc, char **argv)
   g_test_add_func ("/util/format-roundtrip", test_format_roundtrip);
   g_test_add_func ("/util/parse-double", test_parse_double);
   g_test_add_func ("/util/atomic-write", test_atomic_write);
+  g_test_add_func ("/util/atomic/symlink-written-through", test_atomic_symlink_written_through);
+  g_test_add_func ("/util/atomic/device-node-refused", test_atomic_device_node_refused);
+  g_test_add_func ("/util/atomic/keeps-mode", test_atomic_keeps_mode);
+  g_test_add_func ("/util/atomic/stale-temp-removed", test_atomic_stale_temp_removed);
+  g_test_add_func ("/util/atomic/write-errno-reported", test_atomic_write_errno_reported);
   g_test_add_func ("/util/read-files", test_read_files);
   g_test_add_func ("/util/read-errors", test_read_errors);
   g_test_add_func ("/util/read-tolerated", test_read_tolerated);
+  g_test_add_func ("/util/read-nul-byte-refused", test_read_nul_byte_refused);
+  g_test_add_func ("/util/read-bom-skipped", test_read_bom_skipped);
+  g_test_add_func ("/util/escape-text", test_escape_text);
+  g_test_add_func ("/util/parse-data-in-memory", test_parse_data_in_memory);
   g_test_add_func ("/util/matrix-roundtrip", test_matrix_roundtrip);
   g_test_add_func ("/util/append-numbers", test_append_numbers);
   return g_test_run ();

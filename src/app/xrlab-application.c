@@ -77,6 +77,54 @@ action_quit (GSimpleAction *action, GVariant *param, gpointer user_data)
   g_list_free_full (windows, g_object_unref);
 }
 
+/* The data xrlab computes with, and where each comes from. */
+static const struct {
+  const char *title;
+  const char *text;
+  const char *link_title;
+  const char *url;
+} data_credits[] = {
+  { N_("Atomic scattering factors: Henke"),
+    N_("B. L. Henke, E. M. Gullikson, J. C. Davis, X-ray interactions: photoabsorption, scattering, "
+       "transmission, and reflection at E = 50–30000 eV, Z = 1–92, Atomic Data and Nuclear Data Tables "
+       "54 (1993) 181–342; the updated tables of the Center for X-Ray Optics (CXRO), Lawrence Berkeley "
+       "National Laboratory; public domain."),
+    N_("CXRO X-ray database"), "https://henke.lbl.gov/optical_constants/" },
+  { N_("Atomic scattering factors: Chantler"),
+    N_("C. T. Chantler, Theoretical form factor, attenuation and scattering tabulation for Z = 1–92 from "
+       "E = 1–10 eV to E = 0.4–1.0 MeV, J. Phys. Chem. Ref. Data 24 (1995) 71–643; C. T. Chantler, "
+       "J. Phys. Chem. Ref. Data 29 (2000) 597–1048; as the NIST FFAST database (NIST Standard Reference "
+       "Database 66), a work of the U.S. government."),
+    N_("NIST FFAST database"), "https://physics.nist.gov/PhysRefData/FFast/html/form.html" },
+  { N_("Absorption edges"),
+    N_("xraylib: T. Schoonjans, A. Brunetti, B. Golosio, M. Sanchez del Rio, V. A. Solé, C. Ferrero, "
+       "L. Vincze, The xraylib library for X-ray–matter interactions. Recent developments, Spectrochimica "
+       "Acta B 66 (2011) 776–784; BSD licence."),
+    N_("xraylib"), "https://github.com/tschoonj/xraylib" },
+  { N_("Atomic weights"),
+    N_("IUPAC/CIAAW standard atomic weights 2021: T. Prohaska et al., Pure Appl. Chem. 94 (2022) 573–600, "
+       "the conventional values of the abridged table; deuterium and tritium from the Atomic Mass "
+       "Evaluation AME2020: M. Wang et al., Chinese Physics C 45 (2021) 030003."),
+    N_("CIAAW atomic weights"), "https://www.ciaaw.org" },
+  { N_("Physical constants"),
+    N_("CODATA 2018 recommended values: E. Tiesinga, P. J. Mohr, D. B. Newell, B. N. Taylor, Rev. Mod. "
+       "Phys. 93 (2021) 025010."),
+    N_("CODATA constants"), "https://physics.nist.gov/cuu/Constants/" },
+};
+
+guint
+xrlab_application_get_n_data_credits (void)
+{
+  return G_N_ELEMENTS (data_credits);
+}
+
+const char *
+xrlab_application_get_data_credit (guint i)
+{
+  g_return_val_if_fail (i < G_N_ELEMENTS (data_credits), NULL);
+  return _(data_credits[i].text);
+}
+
 static void
 action_about (GSimpleAction *action, GVariant *param, gpointer user_data)
 {
@@ -92,8 +140,8 @@ action_about (GSimpleAction *action, GVariant *param, gpointer user_data)
                         "developer-name", _("The xrlab developers"),
                         "version", PACKAGE_VERSION,
                         "comments", _("Optical constants of materials for X-rays: refractive index, "
-                                      "absorption, critical angle and attenuation from the Henke tables, "
-                                      "explored live."),
+                                      "absorption, critical angle and attenuation from the Henke and "
+                                      "Chantler tables, explored live."),
                         "website", "https://github.com/xrlab/xrlab",
                         "issue-url", "https://github.com/xrlab/xrlab/issues",
                         "license-type", GTK_LICENSE_GPL_3_0,
@@ -102,14 +150,12 @@ action_about (GSimpleAction *action, GVariant *param, gpointer user_data)
                         /* TRANSLATORS: your name(s), one per line */
                         "translator-credits", _("translator-credits"),
                         NULL);
-  adw_about_window_add_legal_section (ADW_ABOUT_WINDOW (about), _("Atomic scattering factors"),
-                                      _("B. L. Henke, E. M. Gullikson, J. C. Davis, X-ray interactions: "
-                                        "photoabsorption, scattering, transmission, and reflection at "
-                                        "E = 50–30000 eV, Z = 1–92, Atomic Data and Nuclear Data Tables "
-                                        "54 (1993) 181–342; updated tables of CXRO, public domain."),
-                                      GTK_LICENSE_CUSTOM, NULL);
-  adw_about_window_add_link (ADW_ABOUT_WINDOW (about), _("CXRO X-ray database"),
-                             "https://henke.lbl.gov/optical_constants/");
+  for (guint i = 0; i < G_N_ELEMENTS (data_credits); i++)
+    adw_about_window_add_legal_section (ADW_ABOUT_WINDOW (about), _(data_credits[i].title),
+                                        _(data_credits[i].text), GTK_LICENSE_CUSTOM, NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (data_credits); i++)
+    if (data_credits[i].link_title != NULL)
+      adw_about_window_add_link (ADW_ABOUT_WINDOW (about), _(data_credits[i].link_title), data_credits[i].url);
   gtk_window_present (GTK_WINDOW (about));
 }
 
@@ -159,12 +205,14 @@ xrlab_application_startup (GApplication *app)
     { "window.close", { "<Control>w", NULL } },
     { "win.open-session", { "<Control>o", NULL } },
     { "win.save-session", { "<Control>s", NULL } },
+    { "win.save-session-as", { "<Control><Shift>s", NULL } },
     { "win.export-csv", { "<Control>e", NULL } },
     { "win.export-plot", { "<Control><Shift>e", NULL } },
     { "win.add-material", { "<Control>n", NULL } },
     { "win.toggle-sidebar", { "F9", NULL } },
     { "win.show-page::plot", { "<Alt>1", NULL } },
     { "win.show-page::values", { "<Alt>2", NULL } },
+    { "win.show-page::reflect", { "<Alt>3", NULL } },
     { "win.toggle-x-log", { "<Control><Shift>x", NULL } },
     { "win.toggle-y-log", { "<Control><Shift>y", NULL } },
     { "win.copy-values", { "<Control><Shift>c", NULL } },
@@ -227,9 +275,9 @@ xrlab_application_handle_local_options (GApplication *app,
 
   if (g_variant_dict_lookup (options, "page", "&s", &page))
     {
-      if (!g_str_equal (page, "plot") && !g_str_equal (page, "values"))
+      if (!g_str_equal (page, "plot") && !g_str_equal (page, "values") && !g_str_equal (page, "reflect"))
         {
-          g_printerr (_("xrlab: --page must be “plot” or “values”, not “%s”\n"), page);
+          g_printerr (_("xrlab: --page must be “plot”, “values” or “reflect”, not “%s”\n"), page);
           return 2;
         }
       g_free (self->page);
@@ -308,7 +356,7 @@ xrlab_application_init (XrlabApplication *self)
 {
   self->restore = TRUE;
   g_application_add_main_option (G_APPLICATION (self), "page", 0, 0, G_OPTION_ARG_STRING,
-                                 _("Start on the plot or the values table"), "plot|values");
+                                 _("Start on the plot, the values table or the reflectivity page"), "plot|values|reflect");
 }
 
 XrlabApplication *

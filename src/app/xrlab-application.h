@@ -22,4 +22,8 @@ GSettingsSchema  *xrlab_application_find_schema  (GError **error);
 void              xrlab_application_set_restore  (XrlabApplication *self,
                                                   gboolean          restore);
 
+/* The data credits of the About window (translated), for tests. */
+guint       xrlab_application_get_n_data_credits (void);
+const char *xrlab_application_get_data_credit    (guint i);
+
 G_END_DECLS

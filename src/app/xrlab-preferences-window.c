@@ -14,9 +14,7 @@ struct _XrlabPreferencesWindow {
   GtkSwitch *legend_switch;
   GtkSpinButton *line_width_spin;
   GtkSwitch *export_light_switch;
-  GtkSpinButton *png_scale_spin;
   GtkSwitch *restore_switch;
-  GtkSwitch *stats_switch;
 
   GSettings *settings;
 };
@@ -73,9 +71,7 @@ xrlab_preferences_window_class_init (XrlabPreferencesWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, XrlabPreferencesWindow, legend_switch);
   gtk_widget_class_bind_template_child (widget_class, XrlabPreferencesWindow, line_width_spin);
   gtk_widget_class_bind_template_child (widget_class, XrlabPreferencesWindow, export_light_switch);
-  gtk_widget_class_bind_template_child (widget_class, XrlabPreferencesWindow, png_scale_spin);
   gtk_widget_class_bind_template_child (widget_class, XrlabPreferencesWindow, restore_switch);
-  gtk_widget_class_bind_template_child (widget_class, XrlabPreferencesWindow, stats_switch);
 }
 
 static void
@@ -96,8 +92,6 @@ xrlab_preferences_window_new (GSettings *settings)
   g_settings_bind (settings, "show-legend", self->legend_switch, "active", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (settings, "line-width", self->line_width_spin, "value", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (settings, "export-light", self->export_light_switch, "active", G_SETTINGS_BIND_DEFAULT);
-  g_settings_bind (settings, "export-png-scale", self->png_scale_spin, "value", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (settings, "restore-session", self->restore_switch, "active", G_SETTINGS_BIND_DEFAULT);
-  g_settings_bind (settings, "show-stats", self->stats_switch, "active", G_SETTINGS_BIND_DEFAULT);
   return GTK_WIDGET (self);
 }

@@ -12,8 +12,11 @@
 
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
+#include <gio/gio.h>
 #include <json-glib/json-glib.h>
 
+#include "xrlab-session-stacks.h"
+#include "xrlab-session-private.h"
 #include "xrlab-util.h"
 
 G_DEFINE_QUARK (xrlab-session-error-quark, xrlab_session_error)
@@ -39,6 +42,7 @@ xrlab_session_new (void)
   s->x_log = TRUE;
   s->y_log = TRUE;
   s->values_energy_ev = 8048.0;
+  s->view_x_min = s->view_x_max = s->view_y_min = s->view_y_max = NAN;
   return s;
 }
 
@@ -47,9 +51,10 @@ xrlab_session_new_default (void)
 {
   XrlabSession *s = xrlab_session_new ();
 
-  xrlab_session_add_material (s, "Si", "Si", 2.33, 1.0, 0x1c71d8, TRUE);
-  xrlab_session_add_material (s, "SiO₂", "SiO2", 2.2, 1.0, 0xe66100, TRUE);
-  xrlab_session_add_material (s, "Au", "Au", 19.3, 1.0, 0x26a269, TRUE);
+  /* The plot palette's first three colours. */
+  xrlab_session_add_material (s, "Si", "Si", 2.33, 1.0, 0x0072b2, TRUE);
+  xrlab_session_add_material (s, "SiO₂", "SiO2", 2.2, 1.0, 0xe69f00, TRUE);
+  xrlab_session_add_material (s, "Au", "Au", 19.3, 1.0, 0x009e73, TRUE);
   return s;
 }
 
@@ -59,6 +64,7 @@ xrlab_session_free (XrlabSession *session)
   if (session == NULL)
     return;
   g_ptr_array_unref (session->materials);
+  xrlab_session_stacks_free (session);
   g_free (session);
 }
 
@@ -98,6 +104,8 @@ xrlab_session_copy (const XrlabSession *session)
   copy->x_log = session->x_log;
   copy->y_log = session->y_log;
   copy->values_energy_ev = session->values_energy_ev;
+  xrlab_session_view_copy (copy, session);
+  xrlab_session_stacks_copy (copy, session);
   return copy;
 }
 
@@ -108,7 +116,7 @@ xrlab_session_equal (const XrlabSession *a,
   if (a->materials->len != b->materials->len ||
       !xrlab_sweep_equal (&a->sweep, &b->sweep) ||
       a->quantity != b->quantity || !a->x_log != !b->x_log || !a->y_log != !b->y_log ||
-      a->values_energy_ev != b->values_energy_ev)
+      a->values_energy_ev != b->values_energy_ev || !xrlab_session_view_equal (a, b) || !xrlab_session_stacks_equal (a, b))
     return FALSE;
   for (guint i = 0; i < a->materials->len; i++)
     {
@@ -123,6 +131,20 @@ xrlab_session_equal (const XrlabSession *a,
 }
 
 /* ---- writing ------------------------------------------------------------------------ */
+
+/* A JSON string of UTF-8 text, always: bytes that are not UTF-8 (a caller's
+ * bug; the reader never returns them) are written as U+FFFD. */
+static void
+append_text (GString *s, const char *text)
+{
+  if (g_utf8_validate (text, -1, NULL))
+    xrlab_json_append_string (s, text);
+  else
+    {
+      g_autofree char *valid = g_utf8_make_valid (text, -1);
+      xrlab_json_append_string (s, valid);
+    }
+}
 
 /* JSON text is written here rather than with JsonGenerator: numbers in the
  * shortest form that reads back to the same double ("2.33", not
@@ -141,9 +163,9 @@ xrlab_session_to_json (const XrlabSession *session,
     {
       const XrlabSessionMaterial *m = g_ptr_array_index (session->materials, i);
       g_string_append (s, i == 0 ? "\n    {\n      \"name\": " : ",\n    {\n      \"name\": ");
-      xrlab_json_append_string (s, m->name);
+      append_text (s, m->name);
       g_string_append (s, ",\n      \"formula\": ");
-      xrlab_json_append_string (s, m->formula);
+      append_text (s, m->formula);
       g_string_append (s, ",\n      \"density_g_cm3\": ");
       xrlab_json_append_number (s, m->density_g_cm3);
       g_string_append (s, ",\n      \"thickness_um\": ");
@@ -162,9 +184,12 @@ xrlab_session_to_json (const XrlabSession *session,
                           session->sweep.log ? "log" : "linear");
   g_string_append_printf (s, "  \"plot\": {\n    \"quantity\": \"%s\",\n    \"x_log\": %s,\n    \"y_log\": %s\n  },\n",
                           info->session_id, session->x_log ? "true" : "false", session->y_log ? "true" : "false");
+  xrlab_session_stacks_append_json (session, s);
   g_string_append (s, "  \"values\": {\n    \"energy_eV\": ");
   xrlab_json_append_number (s, session->values_energy_ev);
-  g_string_append (s, "\n  }\n}\n");
+  g_string_append (s, "\n  }");
+  xrlab_session_view_append_json (session, s);
+  g_string_append (s, "\n}\n");
 
   if (length != NULL)
     *length = s->len;
@@ -197,6 +222,49 @@ xrlab_session_save (const XrlabSession  *session,
 }
 
 /* ---- reading ------------------------------------------------------------------------ */
+
+/* What the reader carries along: the mode and where warnings go. */
+typedef struct {
+  XrlabSessionLoadFlags flags;
+  GPtrArray *warnings;         /* char *; never NULL */
+  guint n_unlisted;            /* warnings beyond MAX_WARNINGS, counted */
+} Ctx;
+
+/* Warnings listed; the rest are counted in a last one. */
+#define MAX_WARNINGS 20
+
+static gboolean
+salvage (const Ctx *ctx)
+{
+  return (ctx->flags & XRLAB_SESSION_LOAD_SALVAGE) != 0;
+}
+
+static void G_GNUC_PRINTF (2, 3)
+warn (Ctx *ctx, const char *format, ...)
+{
+  va_list args;
+
+  if (ctx->warnings->len >= MAX_WARNINGS)
+    {
+      ctx->n_unlisted++;
+      return;
+    }
+  va_start (args, format);
+  g_ptr_array_add (ctx->warnings, g_strdup_vprintf (format, args));
+  va_end (args);
+}
+
+/* A string of the file, for a message: at most 40 characters. */
+static char *
+echo (const char *text)
+{
+  if (g_utf8_strlen (text, -1) <= 40)
+    return g_strdup (text);
+  {
+    g_autofree char *head = g_utf8_substring (text, 0, 39);
+    return g_strconcat (head, "…", NULL);
+  }
+}
 
 static const char *
 node_type_name (JsonNode *node)
@@ -260,14 +328,17 @@ get_number (JsonObject *obj, const char *member, const char *path, gboolean requ
 {
   JsonNode *node = json_object_get_member (obj, member);
   g_autofree char *p = g_strdup_printf ("%s.%s", path, member);
+  double v;
 
   if (node == NULL)
     return required ? fail (error, path, _("the member “%s” is missing"), member) : TRUE;
   if (!is_number (node))
     return wrong_type (error, p, _("a number"), node);
-  *out = json_node_get_double (node);
-  if (!isfinite (*out))
+  v = json_node_get_double (node);
+  if (!isfinite (v))
     return fail (error, p, _("the number is not finite"));
+  /* -0 reads back as 0 (json-glib makes "-0" an integer): one zero. */
+  *out = v == 0 ? 0.0 : v;
   return TRUE;
 }
 
@@ -283,6 +354,10 @@ get_string (JsonObject *obj, const char *member, const char *path, gboolean requ
   if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
     return wrong_type (error, p, _("a string"), node);
   *out = json_node_get_string (node);
+  /* xrlab_session_scan() leaves nothing json-glib decodes into bytes that
+   * are not UTF-8; this is the last line of defence. */
+  if (!g_utf8_validate (*out, -1, NULL))
+    return fail (error, p, _("the string is not UTF-8"));
   return TRUE;
 }
 
@@ -323,8 +398,10 @@ get_object (JsonObject *obj, const char *member, const char *path, gboolean requ
   return json_node_get_object (node);
 }
 
+/* Unknown members are typos: an error, or when salvaging, ignored with a
+ * warning. */
 static gboolean
-check_members (JsonObject *obj, const char *path, const char *const *allowed, GError **error)
+check_members (Ctx *ctx, JsonObject *obj, const char *path, const char *const *allowed, GError **error)
 {
   g_autoptr(GList) members = json_object_get_members (obj);
 
@@ -332,7 +409,10 @@ check_members (JsonObject *obj, const char *path, const char *const *allowed, GE
     if (!g_strv_contains (allowed, l->data))
       {
         g_autofree char *list = g_strjoinv (", ", (char **) allowed);
-        return fail (error, path, _("unknown member “%s” (allowed: %s)"), (const char *) l->data, list);
+        g_autofree char *name = echo (l->data);
+        if (!salvage (ctx))
+          return fail (error, path, _("unknown member “%s” (allowed: %s)"), name, list);
+        warn (ctx, _("%s: unknown member “%s” (allowed: %s); it was ignored"), path, name, list);
       }
   return TRUE;
 }
@@ -356,7 +436,7 @@ parse_color (const char *text, guint32 *out)
 }
 
 static gboolean
-parse_material (JsonNode *node, guint index, XrlabSession *session, GError **error)
+parse_material (Ctx *ctx, JsonNode *node, guint index, XrlabSession *session, GError **error)
 {
   static const char *const allowed[] = {
     "name", "formula", "density_g_cm3", "thickness_um", "color", "visible", NULL
@@ -371,7 +451,7 @@ parse_material (JsonNode *node, guint index, XrlabSession *session, GError **err
   if (!JSON_NODE_HOLDS_OBJECT (node))
     return wrong_type (error, path, _("an object"), node);
   obj = json_node_get_object (node);
-  if (!check_members (obj, path, allowed, error) ||
+  if (!check_members (ctx, obj, path, allowed, error) ||
       !get_string (obj, "name", path, FALSE, &name, error) ||
       !get_string (obj, "formula", path, TRUE, &formula, error) ||
       !get_number (obj, "density_g_cm3", path, TRUE, &density, error) ||
@@ -387,21 +467,63 @@ parse_material (JsonNode *node, guint index, XrlabSession *session, GError **err
   if (thickness < 0)
     return fail (error, path, _("thickness_um %g is negative"), thickness);
   if (color_text != NULL && !parse_color (color_text, &color))
-    return fail (error, path, _("color “%s” is not of the form #rrggbb"), color_text);
+    {
+      g_autofree char *shown = echo (color_text);
+      return fail (error, path, _("color “%s” is not of the form #rrggbb"), shown);
+    }
 
   xrlab_session_add_material (session, name, formula, density, thickness, color, visible);
   return TRUE;
 }
 
 static gboolean
-parse_sweep (JsonObject *obj, XrlabSession *session, GError **error)
+parse_materials (Ctx *ctx, JsonObject *obj, XrlabSession *session, GError **error)
+{
+  JsonNode *node = json_object_get_member (obj, "materials");
+  g_autoptr(GError) local = NULL;
+  JsonArray *materials;
+  guint n;
+
+  if (node == NULL)
+    return fail (error, "session", _("the member “%s” is missing"), "materials");
+  if (!JSON_NODE_HOLDS_ARRAY (node))
+    return wrong_type (error, "materials", _("an array"), node);
+  materials = json_node_get_array (node);
+  n = json_array_get_length (materials);
+  if (n > XRLAB_SESSION_MAX_MATERIALS)
+    {
+      g_autofree char *msg =
+        g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u material; at most %d are allowed",
+                                      "%u materials; at most %d are allowed", n),
+                         n, XRLAB_SESSION_MAX_MATERIALS);
+      if (!salvage (ctx))
+        return fail (error, "materials", "%s", msg);
+      warn (ctx, _("materials: %s; the first %d were read"), msg, XRLAB_SESSION_MAX_MATERIALS);
+      n = XRLAB_SESSION_MAX_MATERIALS;
+    }
+  for (guint i = 0; i < n; i++)
+    if (!parse_material (ctx, json_array_get_element (materials, i), i, session, &local))
+      {
+        if (!salvage (ctx))
+          {
+            g_propagate_error (error, g_steal_pointer (&local));
+            return FALSE;
+          }
+        warn (ctx, _("%s; that material was left out"), local->message);
+        g_clear_error (&local);
+      }
+  return TRUE;
+}
+
+static gboolean
+parse_sweep (Ctx *ctx, JsonObject *obj, XrlabSession *session, GError **error)
 {
   static const char *const allowed[] = { "start", "stop", "unit", "points", "spacing", NULL };
   const char *unit = NULL, *spacing = NULL;
   double points = 0;
   XrlabSweep sweep = { 0 };
 
-  if (!check_members (obj, "sweep", allowed, error) ||
+  if (!check_members (ctx, obj, "sweep", allowed, error) ||
       !get_number (obj, "start", "sweep", TRUE, &sweep.start, error) ||
       !get_number (obj, "stop", "sweep", TRUE, &sweep.stop, error) ||
       !get_string (obj, "unit", "sweep", TRUE, &unit, error) ||
@@ -409,7 +531,10 @@ parse_sweep (JsonObject *obj, XrlabSession *session, GError **error)
       !get_string (obj, "spacing", "sweep", TRUE, &spacing, error))
     return FALSE;
   if (!xrlab_energy_unit_from_id (unit, &sweep.unit))
-    return fail (error, "sweep.unit", _("“%s” is not one of eV, keV, A"), unit);
+    {
+      g_autofree char *shown = echo (unit);
+      return fail (error, "sweep.unit", _("“%s” is not one of eV, keV, A"), shown);
+    }
   if (points != floor (points) || points < XRLAB_SWEEP_MIN_POINTS || points > XRLAB_SWEEP_MAX_POINTS)
     return fail (error, "sweep.points", _("%g is not a whole number in %d – %d"),
                  points, XRLAB_SWEEP_MIN_POINTS, XRLAB_SWEEP_MAX_POINTS);
@@ -419,48 +544,51 @@ parse_sweep (JsonObject *obj, XrlabSession *session, GError **error)
   else if (strcmp (spacing, "linear") == 0)
     sweep.log = FALSE;
   else
-    return fail (error, "sweep.spacing", _("“%s” is not one of linear, log"), spacing);
+    {
+      g_autofree char *shown = echo (spacing);
+      return fail (error, "sweep.spacing", _("“%s” is not one of linear, log"), shown);
+    }
   session->sweep = sweep;
   return TRUE;
 }
 
 static gboolean
-parse_plot (JsonObject *obj, XrlabSession *session, GError **error)
+parse_plot (Ctx *ctx, JsonObject *obj, XrlabSession *session, GError **error)
 {
   static const char *const allowed[] = { "quantity", "x_log", "y_log", NULL };
   const char *quantity = NULL;
-  XrlabQuantity q;
+  gboolean x_log = session->x_log, y_log = session->y_log;
+  XrlabQuantity q = session->quantity;
 
-  if (!check_members (obj, "plot", allowed, error) ||
+  if (!check_members (ctx, obj, "plot", allowed, error) ||
       !get_string (obj, "quantity", "plot", FALSE, &quantity, error) ||
-      !get_bool (obj, "x_log", "plot", FALSE, &session->x_log, error) ||
-      !get_bool (obj, "y_log", "plot", FALSE, &session->y_log, error))
+      !get_bool (obj, "x_log", "plot", FALSE, &x_log, error) ||
+      !get_bool (obj, "y_log", "plot", FALSE, &y_log, error))
     return FALSE;
-  if (quantity != NULL)
+  if (quantity != NULL &&
+      (!xrlab_quantity_from_session_id (quantity, &q) || !xrlab_quantity_get_info (q)->plottable))
     {
-      if (!xrlab_quantity_from_session_id (quantity, &q) || !xrlab_quantity_get_info (q)->plottable)
-        {
-          GString *ids = g_string_new (NULL);
-          for (guint k = 0; k < XRLAB_QUANTITY_N; k++)
-            if (xrlab_quantity_get_info (k)->plottable)
-              g_string_append_printf (ids, "%s%s", ids->len ? ", " : "", xrlab_quantity_get_info (k)->session_id);
-          fail (error, "plot.quantity", _("“%s” is not a quantity (one of: %s)"), quantity, ids->str);
-          g_string_free (ids, TRUE);
-          return FALSE;
-        }
-      session->quantity = q;
+      g_autoptr(GString) ids = g_string_new (NULL);
+      g_autofree char *shown = echo (quantity);
+      for (guint k = 0; k < XRLAB_QUANTITY_N; k++)
+        if (xrlab_quantity_get_info (k)->plottable)
+          g_string_append_printf (ids, "%s%s", ids->len ? ", " : "", xrlab_quantity_get_info (k)->session_id);
+      return fail (error, "plot.quantity", _("“%s” is not a quantity (one of: %s)"), shown, ids->str);
     }
+  session->quantity = q;
+  session->x_log = x_log;
+  session->y_log = y_log;
   return TRUE;
 }
 
 static gboolean
-parse_values (JsonObject *obj, XrlabSession *session, GError **error)
+parse_values (Ctx *ctx, JsonObject *obj, XrlabSession *session, GError **error)
 {
   static const char *const allowed[] = { "energy_eV", NULL };
   const XrlabEnergyRange *range = xrlab_sweep_get_default_range ();
   double ev = session->values_energy_ev;
 
-  if (!check_members (obj, "values", allowed, error) ||
+  if (!check_members (ctx, obj, "values", allowed, error) ||
       !get_number (obj, "energy_eV", "values", FALSE, &ev, error))
     return FALSE;
   if (xrlab_energy_place (ev, range->complete_min_ev, range->max_ev, &ev) != XRLAB_ENERGY_INSIDE)
@@ -470,36 +598,250 @@ parse_values (JsonObject *obj, XrlabSession *session, GError **error)
   return TRUE;
 }
 
-XrlabSession *
-xrlab_session_from_json (const char  *data,
-                         gssize       length,
-                         GError     **error)
+/* An array of finite numbers at @obj.@member: at most @max into @out. */
+static gboolean
+get_numbers (JsonObject *obj, const char *member, const char *path, double *out, guint max,
+             guint *n_out, GError **error)
+{
+  JsonNode *node = json_object_get_member (obj, member);
+  g_autofree char *p = g_strdup_printf ("%s.%s", path, member);
+  JsonArray *array;
+  guint n;
+
+  *n_out = 0;
+  if (node == NULL)
+    return TRUE;
+  if (!JSON_NODE_HOLDS_ARRAY (node))
+    return wrong_type (error, p, _("an array"), node);
+  array = json_node_get_array (node);
+  n = json_array_get_length (array);
+  if (n > max)
+    return fail (error, p, g_dngettext (GETTEXT_PACKAGE, "%u number; at most %u are allowed",
+                                        "%u numbers; at most %u are allowed", n), n, max);
+  for (guint i = 0; i < n; i++)
+    {
+      JsonNode *v = json_array_get_element (array, i);
+      g_autofree char *pi = g_strdup_printf ("%s[%u]", p, i);
+      if (!is_number (v))
+        return wrong_type (error, pi, _("a number"), v);
+      out[i] = json_node_get_double (v);
+      if (!isfinite (out[i]))
+        return fail (error, pi, _("the number is not finite"));
+    }
+  *n_out = n;
+  return TRUE;
+}
+
+/* All or nothing: a bad view leaves the session's (automatic) one. */
+static gboolean
+parse_view (Ctx *ctx, JsonObject *obj, XrlabSession *session, GError **error)
+{
+  static const char *const allowed[] = { "x", "y", "pins", NULL };
+  double limits[4] = { NAN, NAN, NAN, NAN }, pins[XRLAB_SESSION_MAX_PINS];
+  double range[2];
+  guint n, n_pins;
+
+  if (!check_members (ctx, obj, "view", allowed, error))
+    return FALSE;
+  for (int k = 0; k < 2; k++)
+    {
+      const char *axis = k == 0 ? "x" : "y";
+      if (!get_numbers (obj, axis, "view", range, 2, &n, error))
+        return FALSE;
+      if (n == 0 && json_object_get_member (obj, axis) == NULL)
+        continue;
+      if (n != 2 || !(range[0] < range[1]))
+        {
+          g_autofree char *p = g_strdup_printf ("view.%s", axis);
+          return fail (error, p, _("expected [from, to] with from < to"));
+        }
+      limits[2 * k] = range[0];
+      limits[2 * k + 1] = range[1];
+    }
+  if (!get_numbers (obj, "pins", "view", pins, XRLAB_SESSION_MAX_PINS, &n_pins, error))
+    return FALSE;
+  session->view_x_min = limits[0];
+  session->view_x_max = limits[1];
+  session->view_y_min = limits[2];
+  session->view_y_max = limits[3];
+  memcpy (session->pins, pins, n_pins * sizeof (double));
+  session->n_pins = n_pins;
+  return TRUE;
+}
+
+typedef gboolean (*SectionFunc) (Ctx *ctx, JsonObject *obj, XrlabSession *session, GError **error);
+
+/* One section of the document ("sweep", "plot", "values"): parsed, or when
+ * salvaging and it is bad, left at its default with a warning that says
+ * which (@fallback). */
+static gboolean
+parse_section (Ctx *ctx, JsonObject *root, const char *member, gboolean required, SectionFunc func,
+               const char *fallback, XrlabSession *session, GError **error)
+{
+  g_autoptr(GError) local = NULL;
+  gboolean ok;
+  JsonObject *obj = get_object (root, member, "session", required, &local, &ok);
+
+  if (ok && obj != NULL)
+    ok = func (ctx, obj, session, &local);
+  if (ok)
+    return TRUE;
+  if (!salvage (ctx))
+    {
+      g_propagate_error (error, g_steal_pointer (&local));
+      return FALSE;
+    }
+  /* TRANSLATORS: "<what is wrong>; <what is used instead>" */
+  warn (ctx, _("%s; %s"), local->message, fallback);
+  return TRUE;
+}
+
+/* The sweep must be valid for the quantity it is shown with. */
+static gboolean
+check_sweep (Ctx *ctx, XrlabSession *session, GError **error)
+{
+  g_autoptr(GError) local = NULL;
+  g_autoptr(XrlabSession) defaults = NULL;
+
+  if (xrlab_sweep_validate (&session->sweep, xrlab_sweep_get_default_range (), &local))
+    return TRUE;
+  if (!salvage (ctx))
+    return fail (error, "sweep", "%s", local->message);
+  defaults = xrlab_session_new ();
+  session->sweep = defaults->sweep;
+  warn (ctx, _("sweep: %s; the sweep 1 – 30 keV was used instead"), local->message);
+  return TRUE;
+}
+
+/* json-glib says "<data>:2:7: Parse error: unexpected end of file, ...":
+ * the position as the scanner's messages give it. json-glib cuts a token it
+ * quotes after so many bytes, in the middle of a character perhaps: the
+ * message is made UTF-8. */
+static char *
+parse_error_text (const char *raw)
+{
+  g_autofree char *message = g_utf8_make_valid (raw, -1);
+  guint line = 0, column = 0;
+  int used = 0;
+  const char *rest;
+
+  if (sscanf (message, "<data>:%u:%u: %n", &line, &column, &used) < 2 || used == 0)
+    return g_steal_pointer (&message);
+  rest = message + used;
+  if (g_str_has_prefix (rest, "Parse error: "))
+    rest += strlen ("Parse error: ");
+  {
+    g_autofree char *pos = xrlab_session_position (line, column);
+    return g_strdup_printf ("%s: %s", pos, rest);
+  }
+}
+
+/* Format and version: whatever the mode, a foreign or newer document is
+ * refused. */
+static gboolean
+check_head (JsonObject *obj, GError **error)
+{
+  JsonNode *node = json_object_get_member (obj, "format");
+  double version = 0;
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING ||
+      strcmp (json_node_get_string (node), XRLAB_SESSION_FORMAT) != 0)
+    {
+      g_set_error (error, XRLAB_SESSION_ERROR, XRLAB_SESSION_ERROR_FOREIGN,
+                   _("The file is not an xrlab session (no \"format\": \"%s\")."), XRLAB_SESSION_FORMAT);
+      return FALSE;
+    }
+  if (!get_number (obj, "version", "session", TRUE, &version, error))
+    return FALSE;
+  if (version != floor (version) || version < 1)
+    return fail (error, "version", _("%g is not a valid version"), version);
+  if (version > XRLAB_SESSION_VERSION)
+    {
+      g_set_error (error, XRLAB_SESSION_ERROR, XRLAB_SESSION_ERROR_VERSION,
+                   _("The session was written by a newer xrlab (format version %g; this one reads %d)."),
+                   version, XRLAB_SESSION_VERSION);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static XrlabSession *
+session_from_object (Ctx *ctx, JsonObject *obj, GError **error)
 {
   static const char *const allowed[] = {
-    "format", "version", "materials", "sweep", "plot", "values", NULL
+    "format", "version", "materials", "sweep", "plot", "values", "view", "stacks", "reflect", NULL
   };
-  g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(XrlabSession) session = NULL;
   g_autoptr(GError) local = NULL;
-  JsonNode *root, *node;
-  JsonObject *obj, *sub;
-  JsonArray *materials;
-  const char *format = NULL;
-  double version = 0;
-  gboolean ok;
 
+  if (!check_head (obj, error) || !check_members (ctx, obj, "session", allowed, error))
+    return NULL;
+
+  session = xrlab_session_new ();
+  if (!parse_materials (ctx, obj, session, &local))
+    {
+      if (!salvage (ctx))
+        {
+          g_propagate_error (error, g_steal_pointer (&local));
+          return NULL;
+        }
+      warn (ctx, _("%s; the session has no materials"), local->message);
+    }
+  if (!parse_section (ctx, obj, "sweep", TRUE, parse_sweep, _("the sweep 1 – 30 keV was used instead"),
+                      session, error) ||
+      !parse_section (ctx, obj, "plot", FALSE, parse_plot, _("the plot shows δ on logarithmic axes"),
+                      session, error) ||
+      !parse_section (ctx, obj, "values", FALSE, parse_values, _("the values table is at 8048 eV"),
+                      session, error) ||
+      !parse_section (ctx, obj, "view", FALSE, parse_view, _("the plot follows the data"),
+                      session, error) ||
+      !check_sweep (ctx, session, error))
+    return NULL;
+  /* The Reflectivity page's: a bad one is left out when salvaging. */
+  g_clear_error (&local);
+  if (!xrlab_session_stacks_parse (obj, session, &local))
+    {
+      if (!salvage (ctx))
+        {
+          g_propagate_error (error, g_steal_pointer (&local));
+          return NULL;
+        }
+      xrlab_session_stacks_free (session);
+      warn (ctx, _("%s; the Reflectivity page has its example"), local->message);
+    }
+  return g_steal_pointer (&session);
+}
+
+XrlabSession *
+xrlab_session_from_json_full (const char              *data,
+                              gssize                   length,
+                              XrlabSessionLoadFlags    flags,
+                              char                  ***warnings,
+                              GError                 **error)
+{
+  g_autoptr(JsonParser) parser = NULL;
+  g_autoptr(GError) local = NULL;
+  g_autoptr(GPtrArray) list = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *repaired = NULL;
+  Ctx ctx = { flags, list, 0 };
+  XrlabSession *session;
+  JsonNode *root;
+
+  g_return_val_if_fail (data != NULL || length == 0, NULL);
+
+  if (warnings != NULL)
+    *warnings = NULL;
   if (length < 0)
     length = (gssize) strlen (data);
-  if (!g_utf8_validate (data, length, NULL))
+  /* Before json-glib: its recursion, its extensions, its decoding. */
+  if (!xrlab_session_scan (data, (gsize) length, &repaired, list, error))
+    return NULL;
+  parser = json_parser_new ();
+  if (!json_parser_load_from_data (parser, repaired != NULL ? repaired : data, length, &local))
     {
-      g_set_error_literal (error, XRLAB_SESSION_ERROR, XRLAB_SESSION_ERROR_PARSE,
-                           _("The file is not UTF-8 text."));
-      return NULL;
-    }
-  if (!json_parser_load_from_data (parser, data, length, &local))
-    {
+      g_autofree char *text = parse_error_text (local->message);
       g_set_error (error, XRLAB_SESSION_ERROR, XRLAB_SESSION_ERROR_PARSE,
-                   _("The file is not valid JSON: %s"), local->message);
+                   _("The file is not valid JSON: %s"), text);
       return NULL;
     }
   root = json_parser_get_root (parser);
@@ -509,81 +851,77 @@ xrlab_session_from_json (const char  *data,
                            _("The file is not an xrlab session (its top level is not a JSON object)."));
       return NULL;
     }
-  obj = json_node_get_object (root);
-  node = json_object_get_member (obj, "format");
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING ||
-      strcmp ((format = json_node_get_string (node)), XRLAB_SESSION_FORMAT) != 0)
+  session = session_from_object (&ctx, json_node_get_object (root), error);
+  if (ctx.n_unlisted > 0)
+    g_ptr_array_add (list, g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "and %u more warning",
+                                                         "and %u more warnings", ctx.n_unlisted),
+                                            ctx.n_unlisted));
+  if (session != NULL && warnings != NULL && list->len > 0)
     {
-      g_set_error (error, XRLAB_SESSION_ERROR, XRLAB_SESSION_ERROR_FOREIGN,
-                   _("The file is not an xrlab session (no \"format\": \"%s\")."), XRLAB_SESSION_FORMAT);
-      return NULL;
+      g_ptr_array_add (list, NULL);
+      *warnings = (char **) g_ptr_array_steal (list, NULL);
     }
-  if (!get_number (obj, "version", "session", TRUE, &version, error))
-    return NULL;
-  if (version != floor (version) || version < 1)
-    {
-      fail (error, "version", _("%g is not a valid version"), version);
-      return NULL;
-    }
-  if (version > XRLAB_SESSION_VERSION)
-    {
-      g_set_error (error, XRLAB_SESSION_ERROR, XRLAB_SESSION_ERROR_VERSION,
-                   _("The session was written by a newer xrlab (format version %g; this one reads %d)."),
-                   version, XRLAB_SESSION_VERSION);
-      return NULL;
-    }
-  if (!check_members (obj, "session", allowed, error))
-    return NULL;
-
-  session = xrlab_session_new ();
-
-  node = json_object_get_member (obj, "materials");
-  if (node == NULL)
-    {
-      fail (error, "session", _("the member “%s” is missing"), "materials");
-      return NULL;
-    }
-  if (!JSON_NODE_HOLDS_ARRAY (node))
-    {
-      wrong_type (error, "materials", _("an array"), node);
-      return NULL;
-    }
-  materials = json_node_get_array (node);
-  if (json_array_get_length (materials) > XRLAB_SESSION_MAX_MATERIALS)
-    {
-      fail (error, "materials",
-            g_dngettext (GETTEXT_PACKAGE, "%u material; at most %d are allowed",
-                         "%u materials; at most %d are allowed",
-                         json_array_get_length (materials)),
-            json_array_get_length (materials), XRLAB_SESSION_MAX_MATERIALS);
-      return NULL;
-    }
-  for (guint i = 0; i < json_array_get_length (materials); i++)
-    if (!parse_material (json_array_get_element (materials, i), i, session, error))
-      return NULL;
-
-  sub = get_object (obj, "sweep", "session", TRUE, error, &ok);
-  if (!ok || !parse_sweep (sub, session, error))
-    return NULL;
-  sub = get_object (obj, "plot", "session", FALSE, error, &ok);
-  if (!ok || (sub != NULL && !parse_plot (sub, session, error)))
-    return NULL;
-  sub = get_object (obj, "values", "session", FALSE, error, &ok);
-  if (!ok || (sub != NULL && !parse_values (sub, session, error)))
-    return NULL;
-
-  /* The sweep must be valid for the quantity it is shown with. */
-  if (!xrlab_sweep_validate (&session->sweep, xrlab_sweep_get_default_range (), &local))
-    {
-      fail (error, "sweep", "%s", local->message);
-      return NULL;
-    }
-  return g_steal_pointer (&session);
+  return session;
 }
 
 XrlabSession *
-xrlab_session_load (const char  *path,
-                    GError     **error)
+xrlab_session_from_json (const char  *data,
+                         gssize       length,
+                         GError     **error)
+{
+  return xrlab_session_from_json_full (data, length, XRLAB_SESSION_LOAD_STRICT, NULL, error);
+}
+
+/* The whole file, refused beyond XRLAB_SESSION_MAX_BYTES without reading
+ * further: a session is a regular file (not /dev/zero, not a FIFO). */
+static char *
+read_session_file (const char *path, gsize *length, GError **error)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GError) local = NULL;
+  g_autoptr(GFileInputStream) in = NULL;
+  g_autoptr(GFileInfo) info = NULL;
+  g_autofree char *data = NULL;
+  gsize n = 0;
+
+  in = g_file_read (file, NULL, &local);
+  if (in != NULL)
+    info = g_file_input_stream_query_info (in, G_FILE_ATTRIBUTE_STANDARD_TYPE, NULL, &local);
+  if (info == NULL)
+    {
+      g_set_error_literal (error, XRLAB_SESSION_ERROR, XRLAB_SESSION_ERROR_IO, local->message);
+      return NULL;
+    }
+  if (g_file_info_get_file_type (info) != G_FILE_TYPE_REGULAR)
+    {
+      g_set_error (error, XRLAB_SESSION_ERROR, XRLAB_SESSION_ERROR_FOREIGN,
+                   _("%s is not an xrlab session: it is not a regular file."), path);
+      return NULL;
+    }
+  data = g_malloc (XRLAB_SESSION_MAX_BYTES + 2);
+  if (!g_input_stream_read_all (G_INPUT_STREAM (in), data, XRLAB_SESSION_MAX_BYTES + 1, &n, NULL, &local))
+    {
+      g_set_error (error, XRLAB_SESSION_ERROR, XRLAB_SESSION_ERROR_IO, _("Cannot read %s: %s"), path,
+                   local->message);
+      return NULL;
+    }
+  if (n > XRLAB_SESSION_MAX_BYTES)
+    {
+      g_set_error (error, XRLAB_SESSION_ERROR, XRLAB_SESSION_ERROR_FOREIGN,
+                   _("%s is not an xrlab session: it is larger than %d MiB."),
+                   path, XRLAB_SESSION_MAX_BYTES / (1024 * 1024));
+      return NULL;
+    }
+  data[n] = '\0';
+  *length = n;
+  return g_realloc (g_steal_pointer (&data), n + 1);
+}
+
+XrlabSession *
+xrlab_session_load_full (const char              *path,
+                         XrlabSessionLoadFlags    flags,
+                         char                  ***warnings,
+                         GError                 **error)
 {
   g_autofree char *data = NULL;
   gsize len = 0;
@@ -591,6 +929,9 @@ xrlab_session_load (const char  *path,
   XrlabSession *session;
   GStatBuf st;
 
+  if (warnings != NULL)
+    *warnings = NULL;
+  /* A huge file is refused without being read. */
   if (g_stat (path, &st) == 0 && st.st_size > XRLAB_SESSION_MAX_BYTES)
     {
       g_set_error (error, XRLAB_SESSION_ERROR, XRLAB_SESSION_ERROR_FOREIGN,
@@ -598,12 +939,10 @@ xrlab_session_load (const char  *path,
                    path, XRLAB_SESSION_MAX_BYTES / (1024 * 1024));
       return NULL;
     }
-  if (!g_file_get_contents (path, &data, &len, &local))
-    {
-      g_set_error_literal (error, XRLAB_SESSION_ERROR, XRLAB_SESSION_ERROR_IO, local->message);
-      return NULL;
-    }
-  session = xrlab_session_from_json (data, (gssize) len, &local);
+  data = read_session_file (path, &len, error);
+  if (data == NULL)
+    return NULL;
+  session = xrlab_session_from_json_full (data, (gssize) len, flags, warnings, &local);
   if (session == NULL)
     {
       g_autofree char *base = g_path_get_basename (path);
@@ -611,6 +950,13 @@ xrlab_session_load (const char  *path,
       return NULL;
     }
   return session;
+}
+
+XrlabSession *
+xrlab_session_load (const char  *path,
+                    GError     **error)
+{
+  return xrlab_session_load_full (path, XRLAB_SESSION_LOAD_STRICT, NULL, error);
 }
 
 char *

@@ -1,5 +1,7 @@
 /* xrlab-window-actions.c -- win.* actions: sessions, export, view toggles
  *
+ * The plot's export and pins: xrlab-window-plot.c.
+ *
  * Files are chosen with GtkFileChooserNative, which goes through the file
  * chooser portal inside a Flatpak.
  *
@@ -10,6 +12,7 @@
 #include "xrlab-window-private.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include <glib/gi18n-lib.h>
 
@@ -85,6 +88,32 @@ add_filter (GtkFileChooserNative *native, const char *name, const char *pattern,
   g_object_unref (filter);
 }
 
+/* ---- undo ------------------------------------------------------------------------------ */
+
+/* What an Undo puts back: a removed material at its position, or the whole
+ * state before a reset. The newest is on top of self->undo_stack, and win.undo
+ * (Ctrl+Z) takes them back newest first. One toast offers the Undo of the
+ * newest: a newer step retitles it and restarts its timeout, so that older
+ * steps are never queued behind it. */
+struct _XrlabUndoItem {
+  guint serial;
+  XrlabMaterial *material;     /* a removal, or NULL */
+  guint position;
+  XrlabSession *session;       /* a reset: the state before it, or NULL */
+};
+
+#define UNDO_MAX 32
+
+void
+xrlab_undo_item_free (XrlabUndoItem *item)
+{
+  g_clear_object (&item->material);
+  g_clear_pointer (&item->session, xrlab_session_free);
+  g_free (item);
+}
+
+static void push_undo (XrlabWindow *self, XrlabUndoItem *item, const char *title);
+
 /* ---- sessions -------------------------------------------------------------------------- */
 
 static void
@@ -100,6 +129,12 @@ session_save_chosen (XrlabWindow *self, GtkFileChooser *chooser, GFile *file)
       xrlab_window_toast (self, _("Sessions can only be saved to local files."), 10);
       return;
     }
+  if (!g_str_has_suffix (path, ".json") && strchr (strrchr (path, G_DIR_SEPARATOR) + 1, '.') == NULL)
+    {
+      char *with_ext = g_strconcat (path, ".json", NULL);
+      g_free (path);
+      path = with_ext;
+    }
   name = basename_of (path);
   if (!xrlab_window_save_session_file (self, path, &error))
     {
@@ -112,15 +147,46 @@ session_save_chosen (XrlabWindow *self, GtkFileChooser *chooser, GFile *file)
 }
 
 static void
-action_save_session (GtkWidget *widget, const char *name, GVariant *param)
+action_save_session_as (GtkWidget *widget, const char *name, GVariant *param)
 {
   XrlabWindow *self = XRLAB_WINDOW (widget);
   GtkFileChooserNative *native = make_chooser (self, _("Save Session"), GTK_FILE_CHOOSER_ACTION_SAVE,
                                                _("_Save"), session_save_chosen);
 
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (native), "xrlab-session.json");
+  if (self->session_path != NULL)
+    {
+      g_autoptr(GFile) file = g_file_new_for_path (self->session_path);
+      gtk_file_chooser_set_file (GTK_FILE_CHOOSER (native), file, NULL);
+    }
+  else
+    gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (native), "xrlab-session.json");
   add_filter (native, _("xrlab sessions (JSON)"), "*.json", NULL);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (native));
+}
+
+/* Ctrl+S: to the session file of the window once there is one. */
+static void
+action_save_session (GtkWidget *widget, const char *name, GVariant *param)
+{
+  XrlabWindow *self = XRLAB_WINDOW (widget);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *base = NULL;
+  g_autofree char *msg = NULL;
+
+  if (self->session_path == NULL)
+    {
+      action_save_session_as (widget, name, param);
+      return;
+    }
+  base = basename_of (self->session_path);
+  if (!xrlab_window_save_session_file (self, self->session_path, &error))
+    {
+      msg = g_strdup_printf (_("Could not save the session: %s"), error->message);
+      xrlab_window_toast (self, msg, 10);
+      return;
+    }
+  msg = g_strdup_printf (_("Session saved to “%s”"), base);
+  xrlab_window_toast (self, msg, 3);
 }
 
 static void
@@ -164,12 +230,37 @@ action_reset_session (GtkWidget *widget, const char *name, GVariant *param)
 {
   XrlabWindow *self = XRLAB_WINDOW (widget);
   g_autoptr(XrlabSession) session = xrlab_session_new_default ();
+  XrlabUndoItem *item = g_new0 (XrlabUndoItem, 1);
 
+  /* Undo brings back everything the reset replaced (not the file name: the
+   * example is no longer that file). */
+  item->session = xrlab_window_get_session (self);
   xrlab_window_apply_session (self, session);
+  xrlab_window_set_session_path (self, NULL);
   xrlab_window_session_changed (self);
+  push_undo (self, item, _("Reset to the example"));
 }
 
 /* ---- export -------------------------------------------------------------------------- */
+
+static gboolean
+reflect_shown (XrlabWindow *self)
+{
+  return g_strcmp0 (adw_view_stack_get_visible_child_name (self->view_stack), "reflect") == 0;
+}
+
+static void
+on_page_csv (GObject *source, GAsyncResult *result, gpointer data)
+{
+  GTask *task = data;
+  GError *error = NULL;
+
+  if (xrlab_reflect_page_export_csv_finish (XRLAB_REFLECT_PAGE (source), result, &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+  g_object_unref (task);
+}
 
 void
 xrlab_window_export_csv (XrlabWindow         *self,
@@ -178,7 +269,12 @@ xrlab_window_export_csv (XrlabWindow         *self,
                          gpointer             user_data)
 {
   g_return_if_fail (XRLAB_IS_WINDOW (self));
-  xrlab_window_data_export_csv (self, path, callback, user_data);
+  /* The Reflectivity page exports its own curves. */
+  if (reflect_shown (self))
+    xrlab_reflect_page_export_csv (self->reflect_page, path, on_page_csv,
+                                   g_task_new (self, NULL, callback, user_data));
+  else
+    xrlab_window_data_export_csv (self, path, callback, user_data);
 }
 
 gboolean
@@ -188,25 +284,6 @@ xrlab_window_export_csv_finish (XrlabWindow   *self,
 {
   g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
   return g_task_propagate_boolean (G_TASK (result), error);
-}
-
-gboolean
-xrlab_window_export_plot_file (XrlabWindow     *self,
-                               const char      *path,
-                               XrlabPlotFormat  format,
-                               int              width,
-                               int              height,
-                               GError         **error)
-{
-  gboolean light;
-  double scale;
-
-  g_return_val_if_fail (XRLAB_IS_WINDOW (self), FALSE);
-  xrlab_window_data_flush (self);
-  light = g_settings_get_boolean (self->settings, "export-light");
-  scale = g_settings_get_double (self->settings, "export-png-scale");
-  return xrlab_plot_export (self->plot, path, format, width, height, scale,
-                            light ? FALSE : xrlab_plot_get_dark (self->plot), error);
 }
 
 static void
@@ -235,16 +312,32 @@ on_csv_exported (GObject      *source,
   report_export (self, path, ok, error);
 }
 
+char *
+xrlab_window_complete_file_name (const char *path,
+                                 const char *extension)
+{
+  g_autofree char *base = NULL;
+
+  g_return_val_if_fail (path != NULL && extension != NULL, NULL);
+  base = g_path_get_basename (path);
+  /* A name without any extension gets the format's; "data.txt" stays. */
+  if (strchr (base + 1, '.') != NULL)
+    return g_strdup (path);
+  return g_strconcat (path, extension, NULL);
+}
+
 static void
 csv_chosen (XrlabWindow *self, GtkFileChooser *chooser, GFile *file)
 {
-  char *path = g_file_get_path (file);
+  g_autofree char *chosen = g_file_get_path (file);
+  char *path;
 
-  if (path == NULL)
+  if (chosen == NULL)
     {
       xrlab_window_toast (self, _("Data can only be exported to local files."), 10);
       return;
     }
+  path = xrlab_window_complete_file_name (chosen, ".csv");
   xrlab_window_export_csv (self, path, on_csv_exported, path);
 }
 
@@ -255,88 +348,13 @@ action_export_csv (GtkWidget *widget, const char *name, GVariant *param)
   GtkFileChooserNative *native = make_chooser (self, _("Export Data as CSV"), GTK_FILE_CHOOSER_ACTION_SAVE,
                                                _("_Export"), csv_chosen);
 
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (native), "xrlab-optical-constants.csv");
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (native), reflect_shown (self) ? "xrlab-reflectivity.csv"
+                                                                                : "xrlab-optical-constants.csv");
   add_filter (native, _("CSV files"), "*.csv", "text/csv");
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (native));
 }
 
-static gboolean
-format_from_name (const char *path, XrlabPlotFormat *format)
-{
-  g_autofree char *lower = g_ascii_strdown (path, -1);
-
-  if (g_str_has_suffix (lower, ".png"))
-    *format = XRLAB_PLOT_FORMAT_PNG;
-  else if (g_str_has_suffix (lower, ".svg"))
-    *format = XRLAB_PLOT_FORMAT_SVG;
-  else if (g_str_has_suffix (lower, ".pdf"))
-    *format = XRLAB_PLOT_FORMAT_PDF;
-  else
-    return FALSE;
-  return TRUE;
-}
-
-static void
-plot_chosen (XrlabWindow *self, GtkFileChooser *chooser, GFile *file)
-{
-  g_autofree char *path = g_file_get_path (file);
-  const char *fmt = gtk_file_chooser_get_choice (chooser, "format");
-  const char *size = gtk_file_chooser_get_choice (chooser, "size");
-  static const char *const ext[] = { ".png", ".svg", ".pdf" };
-  XrlabPlotFormat format = XRLAB_PLOT_FORMAT_PNG;
-  g_autoptr(GError) error = NULL;
-  int width = 0, height = 0;
-  gboolean ok;
-
-  if (path == NULL)
-    {
-      xrlab_window_toast (self, _("Plots can only be exported to local files."), 10);
-      return;
-    }
-  /* The file name's extension wins; without one the chosen format applies. */
-  if (!format_from_name (path, &format))
-    {
-      char *with_ext;
-      if (g_strcmp0 (fmt, "svg") == 0)
-        format = XRLAB_PLOT_FORMAT_SVG;
-      else if (g_strcmp0 (fmt, "pdf") == 0)
-        format = XRLAB_PLOT_FORMAT_PDF;
-      with_ext = g_strconcat (path, ext[format], NULL);
-      g_free (path);
-      path = with_ext;
-    }
-  if (size == NULL || g_strcmp0 (size, "window") == 0 ||
-      sscanf (size, "%dx%d", &width, &height) != 2)
-    {
-      width = gtk_widget_get_width (GTK_WIDGET (self->plot));
-      height = gtk_widget_get_height (GTK_WIDGET (self->plot));
-    }
-  ok = xrlab_window_export_plot_file (self, path, format, MAX (width, 120), MAX (height, 90), &error);
-  report_export (self, path, ok, error);
-}
-
-static void
-action_export_plot (GtkWidget *widget, const char *name, GVariant *param)
-{
-  XrlabWindow *self = XRLAB_WINDOW (widget);
-  GtkFileChooserNative *native = make_chooser (self, _("Export Plot"), GTK_FILE_CHOOSER_ACTION_SAVE,
-                                               _("_Export"), plot_chosen);
-  static const char *format_ids[] = { "png", "svg", "pdf", NULL };
-  const char *format_labels[] = { _("PNG image"), _("SVG drawing"), _("PDF document"), NULL };
-  static const char *size_ids[] = { "window", "800x600", "1200x800", "1600x1000", NULL };
-  g_autofree char *window_label = g_strdup_printf (_("As on screen (%d × %d)"),
-                                                   gtk_widget_get_width (GTK_WIDGET (self->plot)),
-                                                   gtk_widget_get_height (GTK_WIDGET (self->plot)));
-  const char *size_labels[] = { window_label, "800 × 600", "1200 × 800", "1600 × 1000", NULL };
-
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (native), "xrlab-plot.png");
-  add_filter (native, _("Images and documents (PNG, SVG, PDF)"), NULL, NULL);
-  gtk_file_chooser_add_choice (GTK_FILE_CHOOSER (native), "format", _("Format"), format_ids, format_labels);
-  gtk_file_chooser_set_choice (GTK_FILE_CHOOSER (native), "format", "png");
-  gtk_file_chooser_add_choice (GTK_FILE_CHOOSER (native), "size", _("Size"), size_ids, size_labels);
-  gtk_file_chooser_set_choice (GTK_FILE_CHOOSER (native), "size", "window");
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (native));
-}
+/* The plot: xrlab-window-plot.c (win.export-plot, win.export-pins). */
 
 /* ---- view ------------------------------------------------------------------------------ */
 
@@ -347,6 +365,25 @@ action_add_material (GtkWidget *widget, const char *name, GVariant *param)
 
   adw_flap_set_reveal_flap (self->flap, TRUE);
   xrlab_material_list_popup_add (self->material_list);
+}
+
+static void
+action_edit_sweep (GtkWidget *widget, const char *name, GVariant *param)
+{
+  XrlabWindow *self = XRLAB_WINDOW (widget);
+
+  adw_flap_set_reveal_flap (self->flap, TRUE);
+  xrlab_sweep_controls_focus_error (self->sweep_controls);
+}
+
+/* Hidden (no menu item): the developers' diagnostics overlay. */
+static void
+action_toggle_stats (GtkWidget *widget, const char *name, GVariant *param)
+{
+  XrlabWindow *self = XRLAB_WINDOW (widget);
+
+  self->show_stats = !self->show_stats;
+  xrlab_window_data_invalidate (self);
 }
 
 static void
@@ -380,10 +417,8 @@ action_toggle_y_log (GtkWidget *widget, const char *name, GVariant *param)
 }
 
 static void
-action_copy_values (GtkWidget *widget, const char *name, GVariant *param)
+copy_values (XrlabWindow *self, gboolean localize)
 {
-  XrlabWindow *self = XRLAB_WINDOW (widget);
-
   xrlab_window_data_flush (self);
   if (g_strcmp0 (adw_view_stack_get_visible_child_name (self->view_stack), "values") != 0)
     {
@@ -391,8 +426,27 @@ action_copy_values (GtkWidget *widget, const char *name, GVariant *param)
       xrlab_window_data_invalidate (self);
       xrlab_window_data_flush (self);
     }
-  xrlab_values_view_copy (self->values_view);
-  xrlab_window_toast (self, _("Table copied as tab-separated text"), 3);
+  xrlab_values_view_copy_full (self->values_view, localize);
+  if (xrlab_values_view_get_energy_error (self->values_view) != NULL)
+    xrlab_window_toast (self, _("Table copied, at the last valid energy: the energy typed is not valid"), 6);
+  else if (xrlab_values_view_is_stale (self->values_view))
+    xrlab_window_toast (self, _("Table copied; columns marked “last valid” are of an input that is not valid"), 6);
+  else if (localize)
+    xrlab_window_toast (self, _("Table copied for a spreadsheet, with this language’s decimal separator"), 3);
+  else
+    xrlab_window_toast (self, _("Table copied as tab-separated text"), 3);
+}
+
+static void
+action_copy_values (GtkWidget *widget, const char *name, GVariant *param)
+{
+  copy_values (XRLAB_WINDOW (widget), FALSE);
+}
+
+static void
+action_copy_values_spreadsheet (GtkWidget *widget, const char *name, GVariant *param)
+{
+  copy_values (XRLAB_WINDOW (widget), TRUE);
 }
 
 static void
@@ -410,34 +464,106 @@ on_material_removed (XrlabMaterialList *list,
 void
 xrlab_window_actions_update (XrlabWindow *self)
 {
-  gboolean any = g_list_model_get_n_items (G_LIST_MODEL (self->materials)) > 0;
+  /* The Reflectivity page needs no material. */
+  gboolean any = g_list_model_get_n_items (G_LIST_MODEL (self->materials)) > 0 || reflect_shown (self);
 
+  /* Without materials: the empty state, with its Add button. */
+  gtk_stack_set_visible_child_name (self->content_stack, any ? "pages" : "empty");
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export-csv", any);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export-plot", any);
-}
-
-/* Undo for removing a material. */
-typedef struct {
-  XrlabWindow *self;
-  XrlabMaterial *material;
-  guint position;
-} Removed;
-
-static void
-removed_free (gpointer p)
-{
-  Removed *r = p;
-  g_object_unref (r->self);
-  g_object_unref (r->material);
-  g_free (r);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.undo",
+                                 self->undo_stack != NULL && self->undo_stack->len > 0);
 }
 
 static void
-on_undo_remove (AdwToast *toast,
-                Removed  *r)
+on_undo_toast_dismissed (AdwToast    *toast,
+                         XrlabWindow *self)
 {
-  guint n = g_list_model_get_n_items (G_LIST_MODEL (r->self->materials));
-  g_list_store_insert (r->self->materials, MIN (r->position, n), r->material);
+  if (self->undo_toast == toast)
+    g_clear_object (&self->undo_toast);
+}
+
+static void
+push_undo (XrlabWindow *self, XrlabUndoItem *item, const char *title)
+{
+  g_autofree char *escaped = g_markup_escape_text (title, -1);
+
+  if (self->undo_stack->len >= UNDO_MAX)
+    g_ptr_array_remove_index (self->undo_stack, 0);
+  item->serial = ++self->undo_serial;
+  g_ptr_array_add (self->undo_stack, item);
+
+  if (self->undo_toast == NULL)
+    {
+      self->undo_toast = adw_toast_new (escaped);
+      adw_toast_set_button_label (self->undo_toast, _("_Undo"));
+      adw_toast_set_action_name (self->undo_toast, "win.undo-item");
+      g_signal_connect_object (self->undo_toast, "dismissed", G_CALLBACK (on_undo_toast_dismissed), self, 0);
+    }
+  else
+    adw_toast_set_title (self->undo_toast, escaped);
+  adw_toast_set_action_target_value (self->undo_toast, g_variant_new_uint32 (item->serial));
+  /* Shown: its timeout starts again; queued: it moves up. */
+  adw_toast_overlay_add_toast (self->toast_overlay, g_object_ref (self->undo_toast));
+  xrlab_window_actions_update (self);
+}
+
+static void
+undo_at (XrlabWindow *self, guint index)
+{
+  XrlabUndoItem *item = g_ptr_array_steal_index (self->undo_stack, index);
+
+  if (self->undo_toast != NULL && index == self->undo_stack->len)
+    adw_toast_dismiss (self->undo_toast);
+  if (item->material != NULL)
+    {
+      guint n = g_list_model_get_n_items (G_LIST_MODEL (self->materials));
+      g_list_store_insert (self->materials, MIN (item->position, n), item->material);
+    }
+  else if (item->session != NULL)
+    {
+      xrlab_window_apply_session (self, item->session);
+      xrlab_window_session_changed (self);
+    }
+  xrlab_undo_item_free (item);
+  xrlab_window_actions_update (self);
+}
+
+static void
+action_undo (GtkWidget *widget, const char *name, GVariant *param)
+{
+  XrlabWindow *self = XRLAB_WINDOW (widget);
+
+  if (self->undo_stack->len > 0)
+    undo_at (self, self->undo_stack->len - 1);
+}
+
+static void
+action_undo_item (GtkWidget *widget, const char *name, GVariant *param)
+{
+  XrlabWindow *self = XRLAB_WINDOW (widget);
+  guint serial = g_variant_get_uint32 (param);
+
+  for (guint i = 0; i < self->undo_stack->len; i++)
+    if (((XrlabUndoItem *) g_ptr_array_index (self->undo_stack, i))->serial == serial)
+      {
+        undo_at (self, i);
+        return;
+      }
+}
+
+guint
+xrlab_window_get_n_undo (XrlabWindow *self)
+{
+  g_return_val_if_fail (XRLAB_IS_WINDOW (self), 0);
+  return self->undo_stack->len;
+}
+
+AdwToast *
+xrlab_window_get_undo_toast (XrlabWindow *self)
+{
+  g_return_val_if_fail (XRLAB_IS_WINDOW (self), NULL);
+  return self->undo_toast;
 }
 
 static void
@@ -446,18 +572,12 @@ on_material_removed (XrlabMaterialList *list,
                      guint              position,
                      XrlabWindow       *self)
 {
-  g_autofree char *escaped = g_markup_escape_text (xrlab_material_get_display_name (material), -1);
-  g_autofree char *title = g_strdup_printf (_("Removed “%s”"), escaped);
-  AdwToast *toast = adw_toast_new (title);
-  Removed *r = g_new0 (Removed, 1);
+  XrlabUndoItem *item = g_new0 (XrlabUndoItem, 1);
+  g_autofree char *title = g_strdup_printf (_("Removed “%s”"), xrlab_material_get_display_name (material));
 
-  r->self = g_object_ref (self);
-  r->material = g_object_ref (material);
-  r->position = position;
-  adw_toast_set_button_label (toast, _("_Undo"));
-  g_signal_connect_data (toast, "button-clicked", G_CALLBACK (on_undo_remove), r,
-                         (GClosureNotify) (void (*) (void)) removed_free, 0);
-  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+  item->material = g_object_ref (material);
+  item->position = position;
+  push_undo (self, item, title);
 }
 
 void
@@ -467,6 +587,7 @@ xrlab_window_actions_init (XrlabWindow *self)
                            self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->material_list, "removed", G_CALLBACK (on_material_removed), self, 0);
   xrlab_window_actions_update (self);
+  xrlab_window_plot_init (self);
 }
 
 /* Called from class_init (xrlab-window.c). */
@@ -475,13 +596,24 @@ xrlab_window_class_install_actions (GtkWidgetClass *widget_class)
 {
   gtk_widget_class_install_action (widget_class, "win.open-session", NULL, action_open_session);
   gtk_widget_class_install_action (widget_class, "win.save-session", NULL, action_save_session);
+  gtk_widget_class_install_action (widget_class, "win.save-session-as", NULL, action_save_session_as);
+  gtk_widget_class_install_action (widget_class, "win.toggle-stats", NULL, action_toggle_stats);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_D, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+                                       "win.toggle-stats", NULL);
   gtk_widget_class_install_action (widget_class, "win.reset-session", NULL, action_reset_session);
   gtk_widget_class_install_action (widget_class, "win.export-csv", NULL, action_export_csv);
-  gtk_widget_class_install_action (widget_class, "win.export-plot", NULL, action_export_plot);
+  xrlab_window_class_install_plot_actions (widget_class);
   gtk_widget_class_install_action (widget_class, "win.add-material", NULL, action_add_material);
   gtk_widget_class_install_action (widget_class, "win.toggle-sidebar", NULL, action_toggle_sidebar);
+  gtk_widget_class_install_action (widget_class, "win.edit-sweep", NULL, action_edit_sweep);
   gtk_widget_class_install_action (widget_class, "win.show-page", "s", action_show_page);
   gtk_widget_class_install_action (widget_class, "win.toggle-x-log", NULL, action_toggle_x_log);
   gtk_widget_class_install_action (widget_class, "win.toggle-y-log", NULL, action_toggle_y_log);
   gtk_widget_class_install_action (widget_class, "win.copy-values", NULL, action_copy_values);
+  gtk_widget_class_install_action (widget_class, "win.copy-values-spreadsheet", NULL,
+                                   action_copy_values_spreadsheet);
+  gtk_widget_class_install_action (widget_class, "win.undo", NULL, action_undo);
+  gtk_widget_class_install_action (widget_class, "win.undo-item", "u", action_undo_item);
+  /* In the bubble phase: an entry's own text undo comes first. */
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_z, GDK_CONTROL_MASK, "win.undo", NULL);
 }

@@ -33,7 +33,9 @@
 
 #include "xrlab-elements.h"
 #include "xrlab-formula.h"
+#include "xrlab-optics.h"
 #include "xrlab-presets.h"
+#include "xrlab-user-number.h"
 #include "xrlab-util.h"
 
 static gboolean
@@ -259,19 +261,64 @@ send_grid (XrlabWindow *self)
 
 /* ---- the plot consumer -------------------------------------------------------------- */
 
+/* The view in the sweep's new unit: limits and pins converted (a
+ * wavelength axis runs the other way), as the plot drops them when its
+ * unit changes. */
 static void
 set_axes (XrlabWindow *self, XrlabQuantity quantity, XrlabEnergyUnit unit)
 {
   const XrlabQuantityInfo *info = xrlab_quantity_get_info (quantity);
+  const char *old_name = xrlab_plot_get_x_unit (self->plot);
+  gboolean convert = FALSE, x_fixed;
+  XrlabEnergyUnit old = unit;
+  double x0, x1;
+  guint n_pins;
+  const double *pins;
+  g_autofree double *pins_new = NULL;
+
+  for (int u = XRLAB_ENERGY_UNIT_KEV; u <= XRLAB_ENERGY_UNIT_ANGSTROM; u++)
+    if (g_strcmp0 (old_name, xrlab_energy_unit_get_name ((XrlabEnergyUnit) u)) == 0)
+      {
+        old = (XrlabEnergyUnit) u;
+        convert = old != unit;
+      }
+  x_fixed = xrlab_plot_get_x_limits (self->plot, &x0, &x1);
+  pins = xrlab_plot_get_pins (self->plot, &n_pins);
+  if (convert)
+    {
+      pins_new = g_new (double, n_pins + 1);
+      for (guint i = 0; i < n_pins; i++)
+        pins_new[i] = xrlab_energy_convert (pins[i], old, unit);
+    }
 
   xrlab_plot_set_axes (self->plot,
                        unit == XRLAB_ENERGY_UNIT_ANGSTROM ? _("Wavelength") : _("Photon energy"),
-                       xrlab_energy_unit_get_name (unit), info->symbol, info->display_unit);
+                       xrlab_energy_unit_get_name (unit), xrlab_quantity_get_axis_name (quantity),
+                       info->display_unit);
+  xrlab_plot_set_y_symbol (self->plot, info->symbol);
+  if (convert)
+    {
+      if (x_fixed)
+        {
+          double a = xrlab_energy_convert (x0, old, unit), b = xrlab_energy_convert (x1, old, unit);
+          xrlab_plot_set_x_limits (self->plot, MIN (a, b), MAX (a, b));
+        }
+      if (n_pins > 0)
+        xrlab_plot_set_pins (self->plot, pins_new, n_pins);
+    }
+}
+
+void
+xrlab_window_data_set_axes (XrlabWindow *self, XrlabQuantity quantity, XrlabEnergyUnit unit)
+{
+  set_axes (self, quantity, unit);
 }
 
 /* Absorption edges of the elements in the current (valid) formulas shown,
- * within the sweep, in its unit. Edge energies are constant data (xraylib),
- * looked up here without a round trip to the engine. */
+ * within the sweep, in its unit: K to O shells, so the N and O edges of
+ * soft X-rays are there too; each labelled "Si K", grouped by element, its
+ * priority for a crowded axis from its shell. Edge energies are constant
+ * data (xraylib), looked up here without a round trip to the engine. */
 static void
 update_edges (XrlabWindow *self, const guint *ids, gsize n_ids, const XrlabSweep *sweep)
 {
@@ -291,17 +338,19 @@ update_edges (XrlabWindow *self, const guint *ids, gsize n_ids, const XrlabSweep
       formula = xrlab_formula_parse (xrlab_material_get_formula (m), NULL);
       if (formula == NULL)
         continue;
-      edges = xrlab_presets_get_formula_edges (formula, lo_ev * 1e-3, hi_ev * 1e-3);
+      edges = xrlab_presets_get_formula_shells (formula, lo_ev * 1e-3, hi_ev * 1e-3, XRLAB_SHELL_O7);
       for (guint k = 0; k < edges->len; k++)
         {
-          const XrlabEdgeEnergy *e = &g_array_index (edges, XrlabEdgeEnergy, k);
-          gpointer key = GINT_TO_POINTER (e->z * 16 + (int) e->edge);
+          const XrlabShellEdge *e = &g_array_index (edges, XrlabShellEdge, k);
+          gpointer key = GINT_TO_POINTER (e->z * 32 + e->shell);
           XrlabPlotMarker mk;
           if (g_hash_table_contains (seen, key))
             continue;
           g_hash_table_add (seen, key);
           mk.x = xrlab_energy_from_kev (e->energy_kev, sweep->unit);
-          mk.label = g_strdup_printf ("%s %s", xrlab_element_get_symbol (e->z), xrlab_edge_get_name (e->edge));
+          mk.label = g_strdup_printf ("%s %s", xrlab_element_get_symbol (e->z), xrlab_edges_shell_name (e->shell));
+          mk.group = e->z;
+          mk.priority = xrlab_presets_shell_priority (e->shell);
           g_array_append_val (markers, mk);
         }
     }
@@ -354,18 +403,31 @@ on_plot_fetched (GObject      *source,
     {
       XrlabMaterial *m = material_by_id (self, arrays->ids[i], NULL);
       gboolean stale;
+      char *label;
       if (m == NULL || arrays->status[i] == XRLAB_ENGINE_VALUES_NONE)
         continue;
       /* A number that does not parse leaves the engine with the last valid
-       * input: that curve is stale too. */
-      stale = arrays->status[i] == XRLAB_ENGINE_VALUES_STALE || xrlab_material_get_input_error (m) != NULL;
+       * input: that curve is stale too, and so is every curve while the
+       * sweep is not the one typed. */
+      stale = arrays->status[i] == XRLAB_ENGINE_VALUES_STALE || xrlab_material_get_input_error (m) != NULL ||
+              !xrlab_sweep_controls_is_valid (self->sweep_controls);
       if (arrays->status[i] == XRLAB_ENGINE_VALUES_STALE && arrays->messages[i] != NULL &&
           xrlab_material_get_error (m) == NULL)
         xrlab_material_set_error (m, arrays->messages[i]);
       xrlab_material_set_stale (m, stale);
-      xrlab_plot_data_add_series_scaled (data, xrlab_material_get_display_name (m), xrlab_material_get_color (m),
+      /* A transmission is that of a layer: its thickness belongs in the legend. */
+      if (c->quantity == XRLAB_QUANTITY_TRANSMISSION)
+        {
+          g_autofree char *t = xrlab_format_user_number (xrlab_material_get_thickness (m), FALSE);
+          /* TRANSLATORS: legend entry of a layer's transmission, e.g. "Si, 1 µm" */
+          label = g_strdup_printf (_("%s, %s µm"), xrlab_material_get_display_name (m), t);
+        }
+      else
+        label = g_strdup (xrlab_material_get_display_name (m));
+      xrlab_plot_data_add_series_scaled (data, label, xrlab_material_get_color (m),
                                          x, xrlab_engine_arrays_get (arrays, i, c->quantity), n_points,
                                          stale, info->display_scale);
+      g_clear_pointer (&label, g_free);
     }
   set_axes (self, c->quantity, c->sweep.unit);
   xrlab_plot_set_data (self->plot, data);
@@ -407,6 +469,42 @@ fetch_plot (XrlabWindow *self)
 }
 
 /* ---- the table consumer ------------------------------------------------------------- */
+
+/* Molar mass, electron density and composition of the table's materials:
+ * constant data, computed here from the formulas (no engine round trip). */
+static void
+set_value_properties (XrlabWindow *self, const guint *ids, gsize n)
+{
+  g_autofree double *molar = g_new (double, n + 1);
+  g_autofree double *rho_e = g_new (double, n + 1);
+  g_autoptr(GPtrArray) comp = g_ptr_array_new_with_free_func (g_free);
+
+  for (gsize i = 0; i < n; i++)
+    {
+      XrlabMaterial *m = material_by_id (self, ids[i], NULL);
+      g_autoptr(XrlabFormula) f = m != NULL ? xrlab_formula_parse (xrlab_material_get_formula (m), NULL) : NULL;
+      GString *text = g_string_new (NULL);
+
+      molar[i] = rho_e[i] = NAN;
+      if (f != NULL)
+        {
+          const double *w = xrlab_formula_get_mass_fractions (f);
+          const int *z = xrlab_formula_get_ids (f);
+          molar[i] = xrlab_formula_get_molecular_weight (f);
+          rho_e[i] = xrlab_optics_electron_density (f, xrlab_material_get_density (m));
+          for (gsize a = 0; a < xrlab_formula_get_n_atoms (f); a++)
+            {
+              char pct[G_ASCII_DTOSTR_BUF_SIZE];
+              /* With '.': the table puts in the locale's separator. */
+              g_ascii_formatd (pct, sizeof pct, "%.3g", w[a] * 100);
+              g_string_append_printf (text, "%s%s %s %%", a > 0 ? "; " : "", xrlab_element_get_symbol (z[a]), pct);
+            }
+        }
+      g_ptr_array_add (comp, g_string_free (text, FALSE));
+    }
+  g_ptr_array_add (comp, NULL);
+  xrlab_values_view_set_properties (self->values_view, (guint) n, molar, rho_e, (const char * const *) comp->pdata);
+}
 
 static void
 on_values_fetched (GObject      *source,
@@ -452,6 +550,7 @@ on_values_fetched (GObject      *source,
   /* The table keeps the reply; its values are read in place. */
   xrlab_values_view_set_values (self->values_view, (guint) k, (const char * const *) names->pdata,
                                 notes, arrays->values, arrays, (GDestroyNotify) xrlab_engine_arrays_free);
+  set_value_properties (self, c->ids, k);
   closure_free (c);
 }
 
@@ -522,22 +621,34 @@ wait_for_replies (XrlabWindow *self, guint budget_ms)
     self->pump_id = g_timeout_add (1, pump_cb, self);
 }
 
+/* The diagnostics overlay: short lines, so that it stays in the corner of
+ * the plot at any window size. */
 static void
 update_stats (XrlabWindow *self)
 {
-  g_autofree char *engine_text = NULL;
-  g_autofree char *text = NULL;
+  static const char *const consumers[] = { "plot", "table" };
+  g_autoptr(GString) text = NULL;
 
   if (!self->show_stats)
     {
       xrlab_plot_set_overlay_text (self->plot, NULL);
       return;
     }
-  engine_text = xrlab_engine_format_stats (self->engine);
-  text = g_strdup_printf ("%s\nlast frame %.2f ms  data→frame %.2f ms", g_strchomp (engine_text),
+  text = g_string_new (NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (consumers); i++)
+    {
+      XrlabEngineStats st = { 0 };
+      xrlab_engine_get_stats (self->engine, consumers[i], &st);
+      g_string_append_printf (text, "%-5s %llu req  %llu xfer  %.1f kB\n"
+                                    "      compute %.2f ms  xfer %.2f ms\n",
+                              consumers[i], (unsigned long long) st.n_requests,
+                              (unsigned long long) st.n_transfers, st.bytes / 1024.0,
+                              st.compute_s * 1e3, st.transfer_s * 1e3);
+    }
+  g_string_append_printf (text, "frame %.2f ms  data→frame %.2f ms",
                           xrlab_plot_get_last_render_ms (self->plot),
                           xrlab_plot_get_data_to_frame_ms (self->plot));
-  xrlab_plot_set_overlay_text (self->plot, text);
+  xrlab_plot_set_overlay_text (self->plot, text->str);
 }
 
 static gboolean
@@ -627,10 +738,69 @@ on_materials_changed (GListModel  *model,
   xrlab_window_session_changed (self);
 }
 
+/* The plot drawn again from what it has, every curve marked stale. */
+static void
+mark_plot_stale (XrlabWindow *self)
+{
+  XrlabPlotData *old = xrlab_plot_get_data (self->plot);
+  XrlabPlotData *data;
+  guint n;
+
+  if (old == NULL)
+    return;
+  n = xrlab_plot_data_get_n_series (old);
+  data = xrlab_plot_data_new ();
+  xrlab_plot_data_take_buffer (data, xrlab_plot_data_ref (old), (GDestroyNotify) xrlab_plot_data_unref);
+  for (guint i = 0; i < n; i++)
+    {
+      const XrlabPlotSeries *s = xrlab_plot_data_get_series (old, i);
+      xrlab_plot_data_add_series_scaled (data, s->label, &s->color, s->x, s->y, s->n, TRUE, s->y_scale);
+    }
+  xrlab_plot_set_data (self->plot, data);
+  xrlab_plot_data_unref (data);
+}
+
+/* An invalid sweep: the plot keeps the last valid one, marked stale, and
+ * says why above it (the sidebar's message may be scrolled away). */
+static void
+on_sweep_error (XrlabSweepControls *controls,
+                GParamSpec         *pspec,
+                XrlabWindow        *self)
+{
+  const char *error = xrlab_sweep_controls_get_error (controls);
+  gboolean was = gtk_revealer_get_reveal_child (self->plot_notice);
+
+  if (error != NULL)
+    {
+      g_autofree char *start = xrlab_format_user_number (self->grid_sweep.start, FALSE);
+      g_autofree char *stop = xrlab_format_user_number (self->grid_sweep.stop, FALSE);
+      /* TRANSLATORS: the message of the sweep, then the sweep shown, e.g. "1 – 30 keV" */
+      g_autofree char *text = g_strdup_printf (_("%s — the plot shows the last valid sweep, %s – %s %s."),
+                                               error, start, stop,
+                                               xrlab_energy_unit_get_name (self->grid_sweep.unit));
+      gtk_label_set_text (self->plot_notice_label, text);
+      gtk_revealer_set_reveal_child (self->plot_notice, TRUE);
+      xrlab_plot_set_watermark (self->plot, _("last valid sweep"));
+      if (!was)
+        mark_plot_stale (self);
+      return;
+    }
+  gtk_revealer_set_reveal_child (self->plot_notice, FALSE);
+  xrlab_plot_set_watermark (self->plot, NULL);
+  /* Valid again (perhaps the same sweep as before): fresh curves. */
+  if (was)
+    xrlab_window_data_invalidate (self);
+}
+
 static void
 on_sweep_changed (XrlabSweepControls *controls,
                   XrlabWindow        *self)
 {
+  XrlabSweep sweep;
+
+  /* The table's energy is typed in the unit of the sweep. */
+  xrlab_sweep_controls_get_sweep (controls, &sweep);
+  xrlab_values_view_set_unit (self->values_view, sweep.unit);
   xrlab_window_data_invalidate (self);
   xrlab_window_session_changed (self);
 }
@@ -692,6 +862,14 @@ on_plot_rendered (XrlabPlot   *plot,
 }
 
 static void
+on_plot_view_changed (XrlabPlot   *plot,
+                      XrlabWindow *self)
+{
+  if (!self->applying)
+    xrlab_window_session_changed (self);
+}
+
+static void
 on_map (GtkWidget   *widget,
         XrlabWindow *self)
 {
@@ -734,12 +912,14 @@ xrlab_window_data_init (XrlabWindow *self)
 
   g_signal_connect_object (self->materials, "items-changed", G_CALLBACK (on_materials_changed), self, 0);
   g_signal_connect_object (self->sweep_controls, "changed", G_CALLBACK (on_sweep_changed), self, 0);
+  g_signal_connect_object (self->sweep_controls, "notify::error", G_CALLBACK (on_sweep_error), self, 0);
   g_signal_connect_object (self->plot_controls, "notify::quantity", G_CALLBACK (on_quantity_changed), self, 0);
   g_signal_connect_object (self->plot_controls, "notify::x-log", G_CALLBACK (on_axis_log_changed), self, 0);
   g_signal_connect_object (self->plot_controls, "notify::y-log", G_CALLBACK (on_axis_log_changed), self, 0);
   g_signal_connect_object (self->values_view, "notify::energy-ev", G_CALLBACK (on_values_energy_changed), self, 0);
   g_signal_connect_object (self->view_stack, "notify::visible-child-name", G_CALLBACK (on_page_changed), self, 0);
   g_signal_connect_object (self->plot, "rendered", G_CALLBACK (on_plot_rendered), self, 0);
+  g_signal_connect_object (self->plot, "view-changed", G_CALLBACK (on_plot_view_changed), self, 0);
   g_signal_connect (self, "map", G_CALLBACK (on_map), self);
 
   xrlab_plot_set_x_log (self->plot, xrlab_plot_controls_get_x_log (self->plot_controls));

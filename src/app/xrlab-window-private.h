@@ -4,6 +4,7 @@
  * xrlab-window-data.c     the link to the data source: requests and replies
  * xrlab-window-actions.c  win.* actions, file choosers, export
  * xrlab-window-session.c  session snapshot/apply, auto-save and restore
+ * xrlab-window-plot.c     the plot's export dialog and pins
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -11,8 +12,12 @@
 
 #include "xrlab-window.h"
 #include "xrlab-engine.h"
+#include "xrlab-reflect-page.h"
 
 G_BEGIN_DECLS
+
+typedef struct _XrlabUndoItem XrlabUndoItem;
+void xrlab_undo_item_free (XrlabUndoItem *item);
 
 struct _XrlabWindow {
   AdwApplicationWindow parent_instance;
@@ -30,6 +35,10 @@ struct _XrlabWindow {
   XrlabPlotControls *plot_controls;
   XrlabPlot *plot;
   XrlabValuesView *values_view;
+  XrlabReflectPage *reflect_page;
+  GtkStack *content_stack;      /* the pages, or the empty state */
+  GtkRevealer *plot_notice;
+  GtkLabel *plot_notice_label;
 
   GSettings *settings;
   GListStore *materials;
@@ -50,11 +59,20 @@ struct _XrlabWindow {
   GListStore *presets;
   gboolean show_stats;
 
+  /* undo (xrlab-window-actions.c) */
+  GPtrArray *undo_stack;        /* XrlabUndoItem, newest last */
+  guint undo_serial;
+  AdwToast *undo_toast;         /* offers the newest step while shown */
+
   /* session (xrlab-window-session.c) */
   guint autosave_id;
   gboolean applying;            /* apply_session in progress: no autosave */
   char *autosave_path;
+  char *session_path;           /* the file saved to or opened, for Ctrl+S and the title */
   gboolean autosave_failed;
+  char *restore_marker;         /* removed once the restored session is on screen */
+  guint restore_check_id;
+  char *previous_session;       /* kept file of a restore that crashed: offered to open */
 };
 
 void xrlab_window_data_init        (XrlabWindow *self);
@@ -63,6 +81,9 @@ void xrlab_window_data_dispose     (XrlabWindow *self);
 void xrlab_window_data_invalidate  (XrlabWindow *self);
 /* The quantity changed: new axis labels, sweep limits, data. */
 void xrlab_window_data_quantity_changed (XrlabWindow *self);
+/* The plot's axes for @quantity over a sweep in @unit (the view
+ * converted to a new unit). */
+void xrlab_window_data_set_axes    (XrlabWindow *self, XrlabQuantity quantity, XrlabEnergyUnit unit);
 /* Runs a pending recompute now (tests, export). */
 void xrlab_window_data_flush       (XrlabWindow *self);
 void xrlab_window_data_export_csv (XrlabWindow *self, const char *path,
@@ -71,6 +92,9 @@ void xrlab_window_data_export_csv (XrlabWindow *self, const char *path,
 void xrlab_window_class_install_actions (GtkWidgetClass *widget_class);
 void xrlab_window_actions_init     (XrlabWindow *self);
 void xrlab_window_actions_update   (XrlabWindow *self);
+
+void xrlab_window_class_install_plot_actions (GtkWidgetClass *widget_class);
+void xrlab_window_plot_init        (XrlabWindow *self);
 
 void xrlab_window_session_init     (XrlabWindow *self, gboolean restore);
 void xrlab_window_session_dispose  (XrlabWindow *self);

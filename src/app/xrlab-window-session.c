@@ -8,6 +8,7 @@
 #include "xrlab-window-private.h"
 
 #include <math.h>
+#include <string.h>
 
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
@@ -27,6 +28,65 @@ static GdkRGBA
 rgb_to_rgba (guint32 rgb)
 {
   return (GdkRGBA) { ((rgb >> 16) & 0xff) / 255.0, ((rgb >> 8) & 0xff) / 255.0, (rgb & 0xff) / 255.0, 1.0 };
+}
+
+/* The Reflectivity page into @s, and back. */
+static void
+get_reflect (XrlabWindow *self, XrlabSession *s)
+{
+  GListModel *stacks = G_LIST_MODEL (xrlab_reflect_page_get_stacks (self->reflect_page));
+  XrlabReflectSettings rs;
+  XrlabSessionReflect r;
+
+  for (guint i = 0; i < g_list_model_get_n_items (stacks); i++)
+    {
+      g_autoptr(XrlabStackItem) item = g_list_model_get_item (stacks, i);
+      xrlab_session_add_stack (s, xrlab_stack_item_get_name (item), xrlab_stack_item_get_text (item),
+                               xrlab_stack_item_get_kind (item) == XRLAB_STACK_FILTER,
+                               rgba_to_rgb (xrlab_stack_item_get_color (item)),
+                               xrlab_stack_item_get_visible (item));
+    }
+  if (s->stacks == NULL)
+    xrlab_session_clear_stacks (s);   /* none, not "a session without the page" */
+  xrlab_reflect_page_get_settings (self->reflect_page, &rs);
+  r = (XrlabSessionReflect) { rs.view, rs.energy, rs.energies, rs.angle, rs.angles, rs.degrees,
+                              rs.polarization, rs.y_log };
+  xrlab_session_set_reflect (s, &r);
+  xrlab_reflect_settings_clear (&rs);
+}
+
+static void
+apply_reflect (XrlabWindow *self, const XrlabSession *session)
+{
+  g_autoptr(XrlabSession) example = NULL;
+  const GPtrArray *stacks = session->stacks;
+  const XrlabSessionReflect *r = xrlab_session_get_reflect (session);
+  XrlabReflectSettings rs = { r->view, r->energy, r->energies, r->angle, r->angles, r->degrees,
+                              r->polarization, r->y_log };
+
+  /* A session from before the page shows the page's example. */
+  if (stacks == NULL)
+    {
+      example = xrlab_session_new ();
+      xrlab_session_add_example_stacks (example);
+      stacks = example->stacks;
+    }
+  xrlab_reflect_page_clear (self->reflect_page);
+  for (guint i = 0; i < stacks->len; i++)
+    {
+      const XrlabSessionStack *st = g_ptr_array_index (stacks, i);
+      GdkRGBA color = rgb_to_rgba (st->color);
+      xrlab_reflect_page_add_stack (self->reflect_page, st->name, st->text,
+                                    st->filter ? XRLAB_STACK_FILTER : XRLAB_STACK_REFLECT,
+                                    &color, st->visible);
+    }
+  if (stacks->len > 0)
+    {
+      g_autoptr(XrlabStackItem) first =
+        g_list_model_get_item (G_LIST_MODEL (xrlab_reflect_page_get_stacks (self->reflect_page)), 0);
+      xrlab_reflect_page_select (self->reflect_page, first);
+    }
+  xrlab_reflect_page_set_settings (self->reflect_page, &rs);
 }
 
 XrlabSession *
@@ -52,6 +112,15 @@ xrlab_window_get_session (XrlabWindow *self)
   s->x_log = xrlab_plot_controls_get_x_log (self->plot_controls);
   s->y_log = xrlab_plot_controls_get_y_log (self->plot_controls);
   s->values_energy_ev = xrlab_values_view_get_energy (self->values_view);
+  xrlab_plot_get_x_limits (self->plot, &s->view_x_min, &s->view_x_max);
+  xrlab_plot_get_y_limits (self->plot, &s->view_y_min, &s->view_y_max);
+  {
+    guint n_pins;
+    const double *pins = xrlab_plot_get_pins (self->plot, &n_pins);
+    s->n_pins = MIN (n_pins, XRLAB_SESSION_MAX_PINS);
+    memcpy (s->pins, pins, s->n_pins * sizeof (double));
+  }
+  get_reflect (self, s);
   return s;
 }
 
@@ -82,6 +151,12 @@ xrlab_window_apply_session (XrlabWindow        *self,
   xrlab_plot_controls_set_x_log (self->plot_controls, session->x_log);
   xrlab_plot_controls_set_y_log (self->plot_controls, session->y_log);
   xrlab_values_view_set_energy (self->values_view, session->values_energy_ev);
+  /* The axes first: a change of unit would drop the view. */
+  xrlab_window_data_set_axes (self, session->quantity, session->sweep.unit);
+  xrlab_plot_set_x_limits (self->plot, session->view_x_min, session->view_x_max);
+  xrlab_plot_set_y_limits (self->plot, session->view_y_min, session->view_y_max);
+  xrlab_plot_set_pins (self->plot, session->pins, session->n_pins);
+  apply_reflect (self, session);
   self->applying = FALSE;
 
   xrlab_window_data_quantity_changed (self);
@@ -147,7 +222,53 @@ xrlab_window_save_session_file (XrlabWindow  *self,
 
   g_return_val_if_fail (XRLAB_IS_WINDOW (self), FALSE);
   session = xrlab_window_get_session (self);
-  return xrlab_session_save (session, path, error);
+  if (!xrlab_session_save (session, path, error))
+    return FALSE;
+  xrlab_window_set_session_path (self, path);
+  return TRUE;
+}
+
+/* Shows what a partly readable session lost or had repaired: a toast with
+ * the first point, a dialog with all of them. */
+static void
+on_warnings_details (AdwToast *toast,
+                     gpointer  user_data)
+{
+  const char *text = user_data;
+  GtkWindow *window = g_object_get_data (G_OBJECT (toast), "window");
+  GtkWidget *dialog = adw_message_dialog_new (window, _("The session was read in part"), text);
+
+  adw_message_dialog_add_response (ADW_MESSAGE_DIALOG (dialog), "close", _("_Close"));
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
+show_warnings (XrlabWindow *self, const char *name, char **warnings, const char *kept)
+{
+  guint n = g_strv_length (warnings);
+  g_autofree char *list = g_strjoinv ("\n", warnings);
+  g_autofree char *escaped = NULL;
+  g_autofree char *title = NULL;
+  g_autofree char *body = NULL;
+  AdwToast *toast;
+
+  if (kept != NULL)
+    body = g_strdup_printf (_("%s\n\nThe file as it was is kept as %s."), list, kept);
+  else
+    body = g_strdup (list);
+  title = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "“%s” was read in part: %s",
+                                        "“%s” was read in part: %s (and more)", n),
+                           name, warnings[0]);
+  g_printerr ("xrlab: %s\n%s\n", title, body);
+  /* libadwaita 1.2 parses toast titles as Pango markup. */
+  escaped = g_markup_escape_text (title, -1);
+  toast = adw_toast_new (escaped);
+  adw_toast_set_timeout (toast, 0);
+  adw_toast_set_button_label (toast, _("_Details"));
+  g_object_set_data (G_OBJECT (toast), "window", self);
+  g_signal_connect_data (toast, "button-clicked", G_CALLBACK (on_warnings_details),
+                         g_steal_pointer (&body), (GClosureNotify) (void (*) (void)) g_free, 0);
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
 }
 
 gboolean
@@ -156,46 +277,153 @@ xrlab_window_open_session_file (XrlabWindow  *self,
                                 GError      **error)
 {
   g_autoptr(XrlabSession) session = NULL;
+  g_auto(GStrv) warnings = NULL;
 
   g_return_val_if_fail (XRLAB_IS_WINDOW (self), FALSE);
-  /* Validated completely before anything in the window changes. */
-  session = xrlab_session_load (path, error);
+  /* Validated completely before anything in the window changes; what is
+   * sound in a partly bad file is kept, and the toast says what is not. */
+  session = xrlab_session_load_full (path, XRLAB_SESSION_LOAD_SALVAGE, &warnings, error);
   if (session == NULL)
     return FALSE;
   xrlab_window_apply_session (self, session);
+  xrlab_window_set_session_path (self, path);
   xrlab_window_session_changed (self);
+  if (warnings != NULL)
+    {
+      g_autofree char *name = g_path_get_basename (path);
+      show_warnings (self, name, warnings, NULL);
+    }
   return TRUE;
+}
+
+/* ---- restore at start ----------------------------------------------------------------- */
+
+/* The restored session is on screen once the window is shown and the
+ * shown page has its data: a start that gets here did not crash on it. */
+static gboolean
+restore_check_cb (gpointer user_data)
+{
+  XrlabWindow *self = user_data;
+  const char *page = adw_view_stack_get_visible_child_name (self->view_stack);
+  gboolean dirty = g_strcmp0 (page, "values") == 0 ? self->values_dirty : self->plot_dirty;
+
+  if (!gtk_widget_get_mapped (GTK_WIDGET (self)) || xrlab_window_is_busy (self) || dirty)
+    return G_SOURCE_CONTINUE;
+  self->restore_check_id = 0;
+  xrlab_session_restore_finish (self->restore_marker);
+  g_clear_pointer (&self->restore_marker, g_free);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+action_open_previous (GSimpleAction *action,
+                      GVariant      *param,
+                      gpointer       user_data)
+{
+  XrlabWindow *self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (self->previous_session == NULL)
+    return;
+  if (!xrlab_window_open_session_file (self, self->previous_session, &error))
+    {
+      g_autofree char *msg = g_strdup_printf (_("The previous session was not opened: %s"), error->message);
+      xrlab_window_toast (self, msg, 10);
+    }
+}
+
+static void
+offer_previous (XrlabWindow *self, const char *kept)
+{
+  g_autofree char *msg = NULL;
+  g_autofree char *escaped = NULL;
+  AdwToast *toast;
+  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), "open-previous-session");
+
+  g_free (self->previous_session);
+  self->previous_session = g_strdup (kept);
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (action), TRUE);
+
+  msg = g_strdup_printf (_("xrlab stopped while it restored the last session, so this start has the example. "
+                           "The session is kept as %s."), kept);
+  g_printerr ("xrlab: %s\n", msg);
+  escaped = g_markup_escape_text (msg, -1);
+  toast = adw_toast_new (escaped);
+  adw_toast_set_timeout (toast, 0);
+  adw_toast_set_button_label (toast, _("_Open It"));
+  adw_toast_set_action_name (toast, "win.open-previous-session");
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
 }
 
 void
 xrlab_window_session_init (XrlabWindow *self,
                            gboolean     restore)
 {
-  g_autoptr(XrlabSession) session = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr(XrlabSessionRestore) r = NULL;
+  g_autoptr(XrlabSession) example = NULL;
+  g_autoptr(GSimpleAction) previous = g_simple_action_new ("open-previous-session", NULL);
+  g_autofree char *msg = NULL;
+
+  /* The window's GActionMap ("win."): the toast of a crashed restore opens it. */
+  g_simple_action_set_enabled (previous, FALSE);
+  g_signal_connect_object (previous, "activate", G_CALLBACK (action_open_previous), self, 0);
+  g_action_map_add_action (G_ACTION_MAP (self), G_ACTION (previous));
 
   self->autosave_path = xrlab_session_get_autosave_path ();
-
-  if (restore && g_file_test (self->autosave_path, G_FILE_TEST_EXISTS))
+  g_signal_connect_object (self->reflect_page, "changed", G_CALLBACK (xrlab_window_session_changed),
+                           self, G_CONNECT_SWAPPED);
+  if (restore)
+    r = xrlab_session_restore_begin (self->autosave_path);
+  if (r != NULL && r->status == XRLAB_SESSION_RESTORE_DONE)
+    xrlab_window_apply_session (self, r->session);
+  else
     {
-      session = xrlab_session_load (self->autosave_path, &error);
-      if (session == NULL)
-        {
-          /* Keep the unreadable file for the user, out of the auto-save's way. */
-          g_autofree char *aside = g_strconcat (self->autosave_path, ".bad", NULL);
-          g_autofree char *msg = NULL;
-          if (g_rename (self->autosave_path, aside) == 0)
-            msg = g_strdup_printf (_("The saved session could not be read (%s). It was moved to %s; starting with the example."),
-                                   error->message, aside);
-          else
-            msg = g_strdup_printf (_("The saved session could not be read (%s); starting with the example."),
-                                   error->message);
-          xrlab_window_toast (self, msg, 0);
-        }
+      example = xrlab_session_new_default ();
+      xrlab_window_apply_session (self, example);
     }
-  if (session == NULL)
-    session = xrlab_session_new_default ();
-  xrlab_window_apply_session (self, session);
+  if (r == NULL)
+    return;
+
+  switch (r->status)
+    {
+    case XRLAB_SESSION_RESTORE_NONE:
+      break;
+    case XRLAB_SESSION_RESTORE_DONE:
+      self->restore_marker = g_steal_pointer (&r->marker_path);
+      if (self->restore_marker != NULL)
+        self->restore_check_id = g_timeout_add (100, restore_check_cb, self);
+      if (r->warnings != NULL)
+        {
+          g_autofree char *name = g_path_get_basename (self->autosave_path);
+          show_warnings (self, name, r->warnings, r->kept_path);
+          /* The repaired session replaces the auto-save file soon. */
+          xrlab_window_session_changed (self);
+        }
+      break;
+    case XRLAB_SESSION_RESTORE_REFUSED:
+      if (r->kept_path != NULL)
+        msg = g_strdup_printf (_("The saved session could not be read (%s). It is kept as %s; starting with the example."),
+                               r->error->message, r->kept_path);
+      else
+        msg = g_strdup_printf (_("The saved session could not be read (%s); starting with the example."),
+                               r->error->message);
+      g_printerr ("xrlab: %s\n", msg);
+      xrlab_window_toast (self, msg, 0);
+      break;
+    case XRLAB_SESSION_RESTORE_CRASHED:
+      if (r->kept_path != NULL)
+        offer_previous (self, r->kept_path);
+      else
+        {
+          msg = g_strdup_printf (_("xrlab stopped while it restored the last session, so this start has the example. "
+                                   "The session could not be kept aside: %s"), r->error->message);
+          g_printerr ("xrlab: %s\n", msg);
+          xrlab_window_toast (self, msg, 0);
+          /* Not saved over: the file stays for the user. */
+          g_clear_pointer (&self->autosave_path, g_free);
+        }
+      break;
+    }
 }
 
 void
@@ -207,5 +435,10 @@ xrlab_window_session_dispose (XrlabWindow *self)
       if (!xrlab_window_autosave_now (self, &error))
         g_printerr ("xrlab: %s\n", error->message);
     }
+  /* Closed normally: the restore did not crash. */
+  g_clear_handle_id (&self->restore_check_id, g_source_remove);
+  xrlab_session_restore_finish (self->restore_marker);
+  g_clear_pointer (&self->restore_marker, g_free);
+  g_clear_pointer (&self->previous_session, g_free);
   g_clear_pointer (&self->autosave_path, g_free);
 }

@@ -34,21 +34,13 @@ bind_plot_settings (XrlabWindow *self)
                      G_SETTINGS_BIND_GET | G_SETTINGS_BIND_NO_SENSITIVITY);
 }
 
+/* The diagnostics overlay is for developers: XRLAB_ENGINE_STATS=1, or the
+ * hidden action win.toggle-stats (Ctrl+Shift+D). */
 static void
 apply_plot_settings (XrlabWindow *self)
 {
-  self->show_stats = g_settings_get_boolean (self->settings, "show-stats") ||
-                     g_strcmp0 (g_getenv ("XRLAB_ENGINE_STATS"), "1") == 0;
+  self->show_stats = g_strcmp0 (g_getenv ("XRLAB_ENGINE_STATS"), "1") == 0;
   xrlab_window_data_invalidate (self);
-}
-
-static void
-on_settings_changed (GSettings   *settings,
-                     const char  *key,
-                     XrlabWindow *self)
-{
-  if (g_str_equal (key, "show-stats"))
-    apply_plot_settings (self);
 }
 
 static void
@@ -79,6 +71,17 @@ xrlab_window_close_request (GtkWindow *window)
   return GTK_WINDOW_CLASS (xrlab_window_parent_class)->close_request (window);
 }
 
+/* The Reflectivity page fetches only while it is shown. */
+static void
+on_page_changed (XrlabWindow *self)
+{
+  xrlab_reflect_page_set_active (self->reflect_page,
+                                 g_strcmp0 (adw_view_stack_get_visible_child_name (self->view_stack),
+                                            "reflect") == 0);
+  /* The empty state of a window without materials is not the page's. */
+  xrlab_window_actions_update (self);
+}
+
 /* ---- GObject ------------------------------------------------------------------------ */
 
 static void
@@ -94,9 +97,13 @@ xrlab_window_constructed (GObject *object)
                                g_settings_get_int (self->settings, "window-height"));
   if (g_settings_get_boolean (self->settings, "window-maximized"))
     gtk_window_maximize (GTK_WINDOW (self));
-  g_signal_connect_object (self->settings, "changed", G_CALLBACK (on_settings_changed), self, 0);
 
   xrlab_window_data_init (self);
+  xrlab_reflect_page_set_materials (self->reflect_page, G_LIST_MODEL (self->materials));
+  xrlab_reflect_page_set_engine (self->reflect_page, self->engine);
+  g_signal_connect_object (self->view_stack, "notify::visible-child-name",
+                           G_CALLBACK (on_page_changed), self, G_CONNECT_SWAPPED);
+  on_page_changed (self);
   xrlab_window_actions_init (self);
   bind_plot_settings (self);
   apply_plot_settings (self);
@@ -109,6 +116,9 @@ xrlab_window_dispose (GObject *object)
 
   xrlab_window_session_dispose (self);
   xrlab_window_data_dispose (self);
+  g_clear_pointer (&self->undo_stack, g_ptr_array_unref);
+  g_clear_object (&self->undo_toast);
+  g_clear_pointer (&self->session_path, g_free);
   gtk_widget_dispose_template (GTK_WIDGET (self), XRLAB_TYPE_WINDOW);
   g_clear_object (&self->materials);
   g_clear_object (&self->settings);
@@ -175,6 +185,7 @@ xrlab_window_class_init (XrlabWindowClass *klass)
   g_type_ensure (XRLAB_TYPE_PLOT_CONTROLS);
   g_type_ensure (XRLAB_TYPE_PLOT);
   g_type_ensure (XRLAB_TYPE_VALUES_VIEW);
+  g_type_ensure (XRLAB_TYPE_REFLECT_PAGE);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/xrlab/Xrlab/xrlab-window.ui");
   gtk_widget_class_bind_template_child (widget_class, XrlabWindow, toast_overlay);
@@ -189,6 +200,10 @@ xrlab_window_class_init (XrlabWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, XrlabWindow, plot_controls);
   gtk_widget_class_bind_template_child (widget_class, XrlabWindow, plot);
   gtk_widget_class_bind_template_child (widget_class, XrlabWindow, values_view);
+  gtk_widget_class_bind_template_child (widget_class, XrlabWindow, reflect_page);
+  gtk_widget_class_bind_template_child (widget_class, XrlabWindow, content_stack);
+  gtk_widget_class_bind_template_child (widget_class, XrlabWindow, plot_notice);
+  gtk_widget_class_bind_template_child (widget_class, XrlabWindow, plot_notice_label);
 
   xrlab_window_class_install_actions (widget_class);
 }
@@ -199,6 +214,7 @@ xrlab_window_init (XrlabWindow *self)
   gtk_widget_init_template (GTK_WIDGET (self));
 
   self->materials = g_list_store_new (XRLAB_TYPE_MATERIAL);
+  self->undo_stack = g_ptr_array_new_with_free_func ((GDestroyNotify) xrlab_undo_item_free);
   xrlab_material_list_set_store (self->material_list, self->materials);
 }
 
@@ -246,6 +262,13 @@ xrlab_window_get_plot_controls (XrlabWindow *self)
   return self->plot_controls;
 }
 
+XrlabReflectPage *
+xrlab_window_get_reflect_page (XrlabWindow *self)
+{
+  g_return_val_if_fail (XRLAB_IS_WINDOW (self), NULL);
+  return self->reflect_page;
+}
+
 XrlabValuesView *
 xrlab_window_get_values_view (XrlabWindow *self)
 {
@@ -265,6 +288,51 @@ xrlab_window_get_view_stack (XrlabWindow *self)
 {
   g_return_val_if_fail (XRLAB_IS_WINDOW (self), NULL);
   return self->view_stack;
+}
+
+void
+xrlab_window_set_session_path (XrlabWindow *self,
+                               const char  *path)
+{
+  g_autofree char *base = NULL;
+
+  g_return_if_fail (XRLAB_IS_WINDOW (self));
+  if (g_strcmp0 (self->session_path, path) == 0)
+    return;
+  g_free (self->session_path);
+  self->session_path = g_strdup (path);
+  base = path != NULL ? g_path_get_basename (path) : NULL;
+  adw_view_switcher_title_set_subtitle (self->switcher_title, base);
+  if (base != NULL)
+    {
+      g_autofree char *title = g_strdup_printf ("%s — xrlab", base);
+      gtk_window_set_title (GTK_WINDOW (self), title);
+    }
+  else
+    gtk_window_set_title (GTK_WINDOW (self), "xrlab");
+}
+
+const char *
+xrlab_window_get_session_path (XrlabWindow *self)
+{
+  g_return_val_if_fail (XRLAB_IS_WINDOW (self), NULL);
+  return self->session_path;
+}
+
+gboolean
+xrlab_window_get_empty (XrlabWindow *self)
+{
+  g_return_val_if_fail (XRLAB_IS_WINDOW (self), FALSE);
+  return g_strcmp0 (gtk_stack_get_visible_child_name (self->content_stack), "empty") == 0;
+}
+
+const char *
+xrlab_window_get_plot_notice (XrlabWindow *self)
+{
+  g_return_val_if_fail (XRLAB_IS_WINDOW (self), NULL);
+  if (!gtk_revealer_get_reveal_child (self->plot_notice))
+    return NULL;
+  return gtk_label_get_text (self->plot_notice_label);
 }
 
 XrlabEngine *

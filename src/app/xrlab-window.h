@@ -8,9 +8,11 @@
 #include <adwaita.h>
 
 #include "xrlab-engine.h"
+#include "xrlab-export-dialog.h"
 #include "xrlab-material-list.h"
 #include "xrlab-plot.h"
 #include "xrlab-plot-controls.h"
+#include "xrlab-reflect-page.h"
 #include "xrlab-session.h"
 #include "xrlab-sweep-controls.h"
 #include "xrlab-values-view.h"
@@ -31,8 +33,16 @@ XrlabMaterialList  *xrlab_window_get_material_list  (XrlabWindow *self);
 XrlabSweepControls *xrlab_window_get_sweep_controls (XrlabWindow *self);
 XrlabPlotControls  *xrlab_window_get_plot_controls  (XrlabWindow *self);
 XrlabValuesView    *xrlab_window_get_values_view    (XrlabWindow *self);
+XrlabReflectPage   *xrlab_window_get_reflect_page   (XrlabWindow *self);
 GListStore         *xrlab_window_get_materials      (XrlabWindow *self);
 AdwViewStack       *xrlab_window_get_view_stack     (XrlabWindow *self);
+
+/* TRUE while the window shows its empty state (no materials). */
+gboolean            xrlab_window_get_empty          (XrlabWindow *self);
+
+/* The notice over the plot (why it shows the last valid sweep), or NULL
+ * when none is shown. */
+const char         *xrlab_window_get_plot_notice    (XrlabWindow *self);
 
 /* The window's engine thread. */
 XrlabEngine        *xrlab_window_get_engine         (XrlabWindow *self);
@@ -50,7 +60,9 @@ void                xrlab_window_apply_session      (XrlabWindow        *self,
                                                      const XrlabSession *session);
 
 /* What the Save/Open/Export actions do once a file is chosen. Opening a bad
- * file returns FALSE with the reason and leaves the window as it was. */
+ * file returns FALSE with the reason and leaves the window as it was; a
+ * file bad in part opens with what is sound (XRLAB_SESSION_LOAD_SALVAGE)
+ * and a toast says what was left out. */
 gboolean            xrlab_window_save_session_file  (XrlabWindow  *self,
                                                      const char   *path,
                                                      GError      **error);
@@ -65,16 +77,43 @@ void                xrlab_window_export_csv         (XrlabWindow         *self,
 gboolean            xrlab_window_export_csv_finish  (XrlabWindow   *self,
                                                      GAsyncResult  *result,
                                                      GError       **error);
+/* The plot as @width x @height (PNG pixels, SVG/PDF points), as shown. */
 gboolean            xrlab_window_export_plot_file   (XrlabWindow     *self,
                                                      const char      *path,
                                                      XrlabPlotFormat  format,
                                                      int              width,
                                                      int              height,
                                                      GError         **error);
+/* The plot as a figure of a physical size (the export dialog's choice). */
+gboolean            xrlab_window_export_figure      (XrlabWindow           *self,
+                                                     const char            *path,
+                                                     const XrlabPlotFigure *figure,
+                                                     GError               **error);
+/* The export dialog (win.export-plot), shown. */
+XrlabExportDialog  *xrlab_window_show_export_dialog (XrlabWindow *self);
+/* The pins' values as CSV (win.export-pins). */
+gboolean            xrlab_window_export_pins        (XrlabWindow  *self,
+                                                     const char   *path,
+                                                     GError      **error);
+
+/* The session file last saved to or opened (NULL after a reset or at the
+ * start): Ctrl+S saves there, the title shows its name. */
+void                xrlab_window_set_session_path   (XrlabWindow *self,
+                                                     const char  *path);
+const char         *xrlab_window_get_session_path   (XrlabWindow *self);
+
+/* @path, with @extension (".csv") added when its name has none. */
+char               *xrlab_window_complete_file_name (const char *path,
+                                                     const char *extension);
 
 /* Writes the auto-save file now (also done shortly after each change). */
 gboolean            xrlab_window_autosave_now       (XrlabWindow  *self,
                                                      GError      **error);
+
+/* Undo: the number of steps win.undo (Ctrl+Z) can take back (removed
+ * materials, a reset), and the toast of the newest while it is shown. */
+guint               xrlab_window_get_n_undo         (XrlabWindow *self);
+AdwToast           *xrlab_window_get_undo_toast     (XrlabWindow *self);
 
 /* Shows a toast. */
 void                xrlab_window_toast              (XrlabWindow *self,

@@ -7,10 +7,12 @@
 #include "cli-private.h"
 #include "xrlab-util.h"
 
+#include <errno.h>
 #include <glib/gi18n.h>
 #include <glib-unix.h>
 #include <signal.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 gboolean
@@ -87,18 +89,167 @@ xrlab_cli_version (int argc, char **argv)
   return XRLAB_CLI_OK;
 }
 
+/* ---- sizes ------------------------------------------------------------------ */
+
+guint64
+xrlab_cli_max_values (void)
+{
+  long pages = sysconf (_SC_PHYS_PAGES), page = sysconf (_SC_PAGE_SIZE);
+  guint64 quarter = 0;
+
+  if (pages > 0 && page > 0)
+    quarter = (guint64) pages * (guint64) page / 4 / sizeof (double);
+  return MAX (quarter, XRLAB_CLI_MIN_VALUES);
+}
+
+gboolean
+xrlab_cli_check_values (const char *what, guint64 a, guint64 b)
+{
+  guint64 limit = xrlab_cli_max_values ();
+
+  if (a == 0 || b == 0 || (a <= limit && b <= limit / a))
+    return TRUE;
+  /* TRANSLATORS: the first %s names the sizes ("the energy axis × the delay
+   * axis"); the numbers are counts of values */
+  xrlab_cli_failf (_("%s: %llu × %llu values are more than the limit of %llu "
+                     "(a quarter of this machine's memory)"),
+                   what, (unsigned long long) a, (unsigned long long) b,
+                   (unsigned long long) limit);
+  return FALSE;
+}
+
+/* ---- standard output ------------------------------------------------------ */
+
+static int stdout_errno;          /* of the first write to stdout that failed */
+static gboolean stdout_reported;  /* that failure was printed */
+static gboolean stdout_closed;
+
+gboolean
+xrlab_cli_stdout_write (const char *data, gsize len)
+{
+  if (stdout_errno != 0)
+    return FALSE;
+  if (len > 0 && fwrite (data, 1, len, stdout) != len)
+    {
+      stdout_errno = errno != 0 ? errno : EIO;
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+xrlab_cli_stdout_flush (void)
+{
+  if (stdout_errno == 0 && fflush (stdout) != 0)
+    stdout_errno = errno != 0 ? errno : EIO;
+  return stdout_errno == 0;
+}
+
+int
+xrlab_cli_stdout_fail (void)
+{
+  if (!stdout_reported)
+    {
+      stdout_reported = TRUE;
+      xrlab_cli_failf (_("Cannot write to standard output: %s"),
+                       g_strerror (stdout_errno != 0 ? stdout_errno : EIO));
+    }
+  return XRLAB_CLI_BAD_INPUT;
+}
+
+int
+xrlab_cli_stdout_close (int status)
+{
+  if (!stdout_closed)
+    {
+      stdout_closed = TRUE;
+      xrlab_cli_stdout_flush ();
+      /* a write that bypassed xrlab_cli_stdout_write() */
+      if (stdout_errno == 0 && ferror (stdout))
+        stdout_errno = EIO;
+      if (fclose (stdout) != 0 && stdout_errno == 0)
+        stdout_errno = errno != 0 ? errno : EIO;
+    }
+  if (stdout_errno == 0)
+    return status;
+  xrlab_cli_stdout_fail ();
+  return status == XRLAB_CLI_OK ? XRLAB_CLI_BAD_INPUT : status;
+}
+
+/* g_print(): through xrlab_cli_stdout_write(), in the locale's charset as
+ * GLib's own handler writes it. */
+static void
+print_handler (const char *text)
+{
+  const char *charset;
+
+  if (g_get_charset (&charset))
+    xrlab_cli_stdout_write (text, strlen (text));
+  else
+    {
+      g_autofree char *converted = g_convert_with_fallback (text, -1, charset, "UTF-8", "?",
+                                                            NULL, NULL, NULL);
+      if (converted != NULL)
+        xrlab_cli_stdout_write (converted, strlen (converted));
+    }
+}
+
+/* For exit() before main() returns (GLib's option parser after --help). */
+static void
+close_stdout_at_exit (void)
+{
+  int status = xrlab_cli_stdout_close (XRLAB_CLI_OK);
+
+  if (status != XRLAB_CLI_OK)
+    _exit (status);
+}
+
+void
+xrlab_cli_stdout_init (void)
+{
+  g_set_print_handler (print_handler);
+  atexit (close_stdout_at_exit);
+}
+
 /* ---- interrupts ----------------------------------------------------------- */
 
 static GCancellable *interrupt_cancellable;
+static volatile int interrupt_signal;    /* the first signal, 0 before */
+static GMutex temp_lock;
+static char *temp_file;                  /* removed before a hard exit */
 
 static gboolean
 on_interrupt (gpointer data)
 {
+  int signo = GPOINTER_TO_INT (data);
+
   if (g_cancellable_is_cancelled (interrupt_cancellable))
-    _exit (XRLAB_CLI_INTERRUPTED);   /* a second Ctrl-C: stop now */
+    {
+      /* a second signal: stop now, without the file being written */
+      g_mutex_lock (&temp_lock);
+      if (temp_file != NULL)
+        (void) unlink (temp_file);
+      _exit (128 + interrupt_signal);
+    }
+  interrupt_signal = signo;
   g_printerr ("\n%s\n", _("xrlab-cli: interrupted; stopping (press Ctrl-C again to quit at once)"));
   g_cancellable_cancel (interrupt_cancellable);
   return G_SOURCE_CONTINUE;
+}
+
+int
+xrlab_cli_interrupt_status (void)
+{
+  return interrupt_signal != 0 ? 128 + interrupt_signal : XRLAB_CLI_INTERRUPTED;
+}
+
+void
+xrlab_cli_interrupt_set_temp_file (const char *path)
+{
+  g_mutex_lock (&temp_lock);
+  g_free (temp_file);
+  temp_file = g_strdup (path);
+  g_mutex_unlock (&temp_lock);
 }
 
 /* The signals are delivered through a main context of their own, iterated
@@ -127,7 +278,7 @@ xrlab_cli_interrupt_cancellable (void)
       for (gsize i = 0; i < G_N_ELEMENTS (signals); i++)
         {
           GSource *source = g_unix_signal_source_new (signals[i]);
-          g_source_set_callback (source, on_interrupt, NULL, NULL);
+          g_source_set_callback (source, on_interrupt, GINT_TO_POINTER (signals[i]), NULL);
           g_source_attach (source, context);
           g_source_unref (source);
         }

@@ -48,6 +48,7 @@ xrlab_cli_simulate (int argc, char **argv)
   XrlabCliAxes ax = { 0 };
   g_autofree GOptionEntry *entries = xrlab_cli_model_entries (&o);
   g_autofree char *noise = NULL, *level_text = NULL, *seed_text = NULL;
+  g_autofree char *limit = xrlab_cli_size_limit_help ();
   GOptionEntry sim_entries[] = {
     { "noise", 0, 0, G_OPTION_ARG_STRING, &noise,
       N_("Noise: none, gaussian or poisson (default gaussian when --level is given)"),
@@ -69,6 +70,7 @@ xrlab_cli_simulate (int argc, char **argv)
         "numbers are GSL's MT19937 seeded with --seed (gsl_ran_gaussian, gsl_ran_poisson; "
         "one draw per point, row by row): the same seed gives the same data. Prints "
         "noise_sigma= (Gaussian) or noise_counts_per_unit= (Poisson) on stdout."),
+    .description = limit,
     .entries = { entries, sim_entries },
   };
   g_autoptr(XrlabModel) m = NULL;
@@ -105,7 +107,8 @@ xrlab_cli_simulate (int argc, char **argv)
     status = xrlab_cli_usage ("simulate", _("--noise needs --level"));
 
   if (status == XRLAB_CLI_OK && (m = xrlab_cli_load_model ("simulate", &o, &status)) != NULL
-      && xrlab_cli_read_axes (&o, &ax, &status))
+      && xrlab_cli_read_axes (&o, &ax, &status)
+      && xrlab_cli_check_model_size (m, &ax, FALSE, &status))
     {
       gsize rows = ax.time ? ax.n_t : 1;
       y = xrlab_simulate (m, ax.energy, ax.n_e, ax.time, ax.n_t, ax.aux, ax.n_a, kind, level,
@@ -377,13 +380,20 @@ ci_csv (const XrlabFitCI *ci, char **names)
   return g_string_free (s, FALSE);
 }
 
+/* FALSE when Ctrl-C came: the files stop there (the exit status says so). */
+static gboolean
+not_interrupted (GError **error)
+{
+  return !g_cancellable_set_error_if_cancelled (xrlab_cli_interrupt_cancellable (), error);
+}
+
 static gboolean
 write_text (const char *dir, const char *name, char *text, GError **error)
 {
   g_autofree char *path = g_build_filename (dir, name, NULL);
   g_autofree char *owned = text;
 
-  return xrlab_write_file_atomic (path, owned, -1, error);
+  return not_interrupted (error) && xrlab_write_file_atomic (path, owned, -1, error);
 }
 
 /* --sigma: a number, or a file: a matrix of the data's shape (per point),
@@ -506,7 +516,7 @@ fit_failed (const GError *error)
       && g_cancellable_is_cancelled (xrlab_cli_interrupt_cancellable ()))
     {
       g_printerr ("xrlab-cli: %s\n", _("the fit was interrupted; nothing was written"));
-      return XRLAB_CLI_INTERRUPTED;
+      return xrlab_cli_interrupt_status ();
     }
   return xrlab_cli_fail (error);
 }
@@ -619,6 +629,11 @@ fit_parse_options (FitCommand *c, int argc, char **argv)
 {
   FitOptions *fo = &c->fo;
   g_autofree GOptionEntry *entries = xrlab_cli_model_entries (&c->o);
+  g_autofree char *limit = xrlab_cli_size_limit_help ();
+  g_autofree char *description = g_strconcat (
+      _("Ctrl-C (or SIGTERM) stops the fits after the current iteration; nothing is written "
+        "and the exit status is 130 (143). While the results are written, it stops before "
+        "the next file, with the same exit status and no summary."), "\n", limit, NULL);
   const GOptionEntry fit_entries[] = {
     { "data", 0, 0, G_OPTION_ARG_FILENAME, &fo->data,
       N_("The measurement: one row per delay, one column per energy, comma separated, no "
@@ -670,9 +685,7 @@ fit_parse_options (FitCommand *c, int argc, char **argv)
         "(name,-3sigma,-2sigma,-1sigma,best,+1sigma,+2sigma,+3sigma) with --ci. Every file "
         "is written whole or not at all, and only when every fit succeeded. Progress goes "
         "to stderr when it is a terminal; a summary to stdout."),
-    .description =
-      _("Ctrl-C stops the fits after the current iteration; nothing is written and the "
-        "exit status is 130."),
+    .description = description,
     .entries = { entries, fit_entries },
   };
 
@@ -694,7 +707,8 @@ fit_read_inputs (FitCommand *c)
   if (c->fo.baseline_model
       && (c->bm = load_baseline_model (&c->o, c->fo.baseline_model, &status)) == NULL)
     return status;
-  if (!xrlab_cli_read_axes (&c->o, &c->ax, &status))
+  if (!xrlab_cli_read_axes (&c->o, &c->ax, &status)
+      || !xrlab_cli_check_model_size (c->m, &c->ax, TRUE, &status))
     return status;
   c->data = xrlab_read_csv_matrix (c->fo.data, TRUE, &c->rows, &c->cols, &error);
   if (c->data == NULL)
@@ -824,13 +838,19 @@ fit_write_results (FitCommand *c)
   if (!write_text (dir, "params.csv", params_csv (c->main_fit), &error)
       || !write_text (dir, "metrics.csv", metrics_csv (c->main_fit), &error)
       || !write_text (dir, "correl.csv", correl_csv (c->main_fit), &error)
-      || !xrlab_write_csv_matrix (fit_path, model_map, mr, mc, &error)
-      || !xrlab_write_csv_matrix (res_path, resid, mr, mc, &error)
+      || !not_interrupted (&error) || !xrlab_write_csv_matrix (fit_path, model_map, mr, mc, &error)
+      || !not_interrupted (&error) || !xrlab_write_csv_matrix (res_path, resid, mr, mc, &error)
       || (c->base && !write_text (dir, "baseline_params.csv", params_csv (c->base), &error))
       || (c->base && !write_text (dir, "baseline_metrics.csv", metrics_csv (c->base), &error))
       || (c->sbs && !write_text (dir, "sbs.csv", sbs_csv (c->sbs), &error))
-      || (c->ci && !write_text (dir, "ci.csv", ci_csv (c->ci, c->ci_names), &error)))
-    return xrlab_cli_fail (error);
+      || (c->ci && !write_text (dir, "ci.csv", ci_csv (c->ci, c->ci_names), &error))
+      || !not_interrupted (&error))
+    {
+      /* interrupted: nothing more is printed */
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        return xrlab_cli_interrupt_status ();
+      return xrlab_cli_fail (error);
+    }
   return XRLAB_CLI_OK;
 }
 

@@ -16,6 +16,7 @@
 
 #include <glib/gi18n.h>
 
+#include "cli-output.h"
 #include "cli-private.h"
 #include "xrlab-model.h"
 #include "xrlab-plan.h"
@@ -208,17 +209,58 @@ fail:
   return FALSE;
 }
 
+gboolean
+xrlab_cli_check_model_size (const XrlabModel *m, const XrlabCliAxes *a, gboolean fit,
+                            int *status)
+{
+  guint64 n_t = MAX (a->n_t, 1), n_free = 0;
+
+  for (gsize i = 0; fit && i < xrlab_model_n_params (m); i++)
+    {
+      XrlabParamInfo info;
+
+      xrlab_model_get_param (m, i, &info);
+      n_free += info.vary && info.expr == NULL;
+    }
+  if (!xrlab_cli_check_values (_("the energy axis × the delay axis"), a->n_e, n_t)
+      || (xrlab_model_has_dynamics (m) && a->n_t > 0
+          && !xrlab_cli_check_values (_("the delay axis × the delay axis (time dependence)"),
+                                      a->n_t, a->n_t))
+      || (xrlab_model_has_profiles (m) && a->n_a > 0
+          && !xrlab_cli_check_values (_("the delay axis × the aux axis (profiles)"), n_t,
+                                      a->n_a))
+      || (fit && !xrlab_cli_check_values (_("the points × (the free parameters + 1) of the "
+                                            "Jacobian"), (guint64) a->n_e * n_t, n_free + 1)))
+    {
+      *status = XRLAB_CLI_BAD_INPUT;
+      return FALSE;
+    }
+  return TRUE;
+}
+
+char *
+xrlab_cli_size_limit_help (void)
+{
+  return g_strdup_printf (_("Axes of more than %llu values in all (energies × delays; the "
+                            "delays squared with time dependence; delays × aux values with "
+                            "profiles) are refused before anything is allocated: a quarter of "
+                            "this machine's memory in 8-byte numbers."),
+                          (unsigned long long) xrlab_cli_max_values ());
+}
+
 int
 xrlab_cli_eval (int argc, char **argv)
 {
   XrlabCliModelOptions o = { 0 };
   XrlabCliAxes ax = { 0 };
   g_autofree GOptionEntry *entries = xrlab_cli_model_entries (&o);
+  g_autofree char *limit = xrlab_cli_size_limit_help ();
   const XrlabCliSpec spec = {
     .parameter_string = _("— evaluate a spectral model"),
     .summary =
       _("Writes the model at its parameter values: one row per delay (one row for a 1D "
         "model), one column per energy, comma separated, no header."),
+    .description = limit,
     .entries = { entries },
   };
   g_autoptr(XrlabModel) m = NULL;
@@ -236,7 +278,9 @@ xrlab_cli_eval (int argc, char **argv)
     status = xrlab_cli_usage ("eval", _("unexpected argument “%s”"), argv[1]);
   else if (o.energy == NULL || o.output == NULL)
     status = xrlab_cli_usage ("eval", _("--energy and -o are required"));
-  else if ((m = xrlab_cli_load_model ("eval", &o, &status)) != NULL && xrlab_cli_read_axes (&o, &ax, &status))
+  else if ((m = xrlab_cli_load_model ("eval", &o, &status)) != NULL
+           && xrlab_cli_read_axes (&o, &ax, &status)
+           && xrlab_cli_check_model_size (m, &ax, FALSE, &status))
     {
       plan = xrlab_plan_new (m, ax.energy, ax.n_e, ax.time, ax.n_t, ax.aux, ax.n_a, &error);
       if (plan == NULL)
@@ -335,13 +379,7 @@ xrlab_cli_params (int argc, char **argv)
                 }
               g_string_append_c (csv, '\n');
             }
-          if (o.output)
-            {
-              if (!xrlab_write_file_atomic (o.output, csv->str, csv->len, &error))
-                status = xrlab_cli_fail (error);
-            }
-          else
-            fputs (csv->str, stdout);
+          status = xrlab_cli_write_output (o.output, csv);
         }
     }
   xrlab_cli_axes_clear (&ax);

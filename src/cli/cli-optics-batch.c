@@ -20,6 +20,7 @@
 #include <glib/gi18n.h>
 
 #include "cli-optics.h"
+#include "cli-optics-batch.h"
 #include "cli-private.h"
 #include "xrlab-engine.h"
 #include "xrlab-util.h"
@@ -80,6 +81,9 @@ typedef struct {
   GHashTable *group_of_spec;    /* spec → group index */
   XrlabEngine *engine;
   Progress progress;
+  GCancellable *interrupt;      /* Ctrl-C, SIGTERM */
+  guint64 max_values;           /* of the grids and the results together */
+  guint64 n_values;
 } Batch;
 
 /* ---- progress ------------------------------------------------------------- */
@@ -142,7 +146,12 @@ report (Batch *b, guint line, const char *format, ...)
   message = g_strdup_vprintf (format, args);
   va_end (args);
   p.line = line;
-  p.message = g_strdup_printf ("xrlab-cli: %s\n", message);
+  {
+    /* Messages of the engine quote the row too (a formula, a spec): the
+     * whole line is made safe for the terminal, and kept short. */
+    g_autofree char *safe = xrlab_escape_text (message, -1, 6 * XRLAB_ESCAPE_MAX_CHARS);
+    p.message = g_strdup_printf ("xrlab-cli: %s\n", safe);
+  }
   g_array_append_val (b->problems, p);
   b->n_failed++;
 }
@@ -288,34 +297,73 @@ split_csv (const char *line, GPtrArray *fields, int *bad_column)
   return TRUE;
 }
 
-/* The header line @fields (line @ln) names the columns. Returns the exit
- * status. */
-static int
-read_header (Batch *b, GPtrArray *fields, guint ln)
+/* A field of the file as messages quote it: escaped and cut. */
+static char *
+quote (const char *text)
+{
+  return xrlab_escape_text (text, -1, XRLAB_ESCAPE_MAX_CHARS);
+}
+
+/* Sets column @c of the header as the column *@col; FALSE with @error set
+ * when an earlier one has that name (or its other spelling). */
+static gboolean
+header_column (Batch *b, GPtrArray *fields, guint ln, guint c, int *col, GError **error)
+{
+  if (*col >= 0)
+    {
+      g_autofree char *first = quote (g_ptr_array_index (fields, *col));
+      g_autofree char *again = quote (g_ptr_array_index (fields, c));
+
+      g_set_error (error, XRLAB_IO_ERROR, XRLAB_IO_ERROR_PARSE,
+                   _("%s line %u: column %u “%s” repeats column %u “%s”"),
+                   b->path, ln, c + 1, again, (guint) *col + 1, first);
+      return FALSE;
+    }
+  *col = (int) c;
+  return TRUE;
+}
+
+/* The header line @fields (line @ln) names the columns. FALSE with @error
+ * set when a name is unknown or repeated, or one is missing. */
+static gboolean
+read_header (Batch *b, GPtrArray *fields, guint ln, GError **error)
 {
   b->col_formula = b->col_density = b->col_energy = -1;
   for (guint c = 0; c < fields->len; c++)
     {
       const char *h = g_ptr_array_index (fields, c);
+      int *col;
+
       if (g_ascii_strcasecmp (h, "formula") == 0)
-        b->col_formula = (int) c;
+        col = &b->col_formula;
       else if (g_ascii_strcasecmp (h, "density") == 0 || g_ascii_strcasecmp (h, "density_g_cm3") == 0)
-        b->col_density = (int) c;
+        col = &b->col_density;
       else if (g_ascii_strcasecmp (h, "energy") == 0 || g_ascii_strcasecmp (h, "energy_keV") == 0)
-        b->col_energy = (int) c;
+        col = &b->col_energy;
       else if (g_ascii_strcasecmp (h, "thickness") == 0 || g_ascii_strcasecmp (h, "thickness_um") == 0)
-        b->col_thickness = (int) c;
+        col = &b->col_thickness;
       else
-        return xrlab_cli_failf (_("%s line %u: unknown column “%s” "
-                                  "(expected formula, density, energy, thickness)"),
-                                b->path, ln, h);
+        {
+          g_autofree char *name = quote (h);
+
+          g_set_error (error, XRLAB_IO_ERROR, XRLAB_IO_ERROR_PARSE,
+                       _("%s line %u: unknown column “%s” "
+                         "(expected formula, density, energy, thickness)"),
+                       b->path, ln, name);
+          return FALSE;
+        }
+      if (!header_column (b, fields, ln, c, col, error))
+        return FALSE;
     }
   b->n_header = fields->len;
   if (b->col_formula < 0 || b->col_density < 0 || b->col_energy < 0)
-    return xrlab_cli_failf (_("%s line %u: the header needs the columns formula, "
-                              "density and energy"),
-                            b->path, ln);
-  return XRLAB_CLI_OK;
+    {
+      g_set_error (error, XRLAB_IO_ERROR, XRLAB_IO_ERROR_PARSE,
+                   _("%s line %u: the header needs the columns formula, density and energy"),
+                   b->path, ln);
+      return FALSE;
+    }
+  return TRUE;
 }
 
 /* One material, line @ln: kept, or reported. */
@@ -353,12 +401,20 @@ read_row (Batch *b, GPtrArray *fields, guint ln)
   row.thickness = b->thickness_default;
   row.formula = xrlab_formula_parse (row.formula_text, &error);
   if (row.formula == NULL)
-    report (b, ln, _("%s line %u: formula “%s”: %s"), b->path, ln, row.formula_text,
-            error->message);
+    {
+      g_autofree char *q = quote (row.formula_text);
+      report (b, ln, _("%s line %u: formula “%s”: %s"), b->path, ln, q, error->message);
+    }
   else if (!xrlab_parse_double (dens, FALSE, &row.density))
-    report (b, ln, _("%s line %u: density “%s” is not a number"), b->path, ln, dens);
+    {
+      g_autofree char *q = quote (dens);
+      report (b, ln, _("%s line %u: density “%s” is not a number"), b->path, ln, q);
+    }
   else if (thick != NULL && thick[0] != '\0' && !xrlab_parse_double (thick, FALSE, &row.thickness))
-    report (b, ln, _("%s line %u: thickness “%s” is not a number"), b->path, ln, thick);
+    {
+      g_autofree char *q = quote (thick);
+      report (b, ln, _("%s line %u: thickness “%s” is not a number"), b->path, ln, q);
+    }
   else
     {
       g_array_append_val (b->rows, row);
@@ -367,13 +423,72 @@ read_row (Batch *b, GPtrArray *fields, guint ln)
   batch_row_clear (&row);
 }
 
-/* Reads the rows of @contents. Returns the exit status (a header that is
- * wrong fails the whole batch; a row that is wrong is reported). */
-static int
-batch_read (Batch *b, const char *contents)
+/* Line and column (in characters) of @at in @text. */
+static void
+position_of (const char *text, const char *at, guint *line, guint *column)
 {
-  g_auto(GStrv) lines = g_strsplit (contents, "\n", -1);
+  const char *start = text;
 
+  *line = 1;
+  for (const char *p = text; p < at; p++)
+    if (*p == '\n')
+      {
+        (*line)++;
+        start = p + 1;
+      }
+  /* the bytes before @at are valid UTF-8 */
+  *column = (guint) g_utf8_strlen (start, at - start) + 1;
+}
+
+/* Whether the @len bytes at @contents are text: no NUL byte, UTF-8. FALSE
+ * with @error naming where they are not. */
+static gboolean
+check_text (const Batch *b, const char *contents, gsize len, GError **error)
+{
+  const char *nul = memchr (contents, '\0', len);
+  const char *bad = NULL;
+  guint line, column;
+
+  if (!g_utf8_validate_len (contents, nul != NULL ? (gsize) (nul - contents) : len, &bad))
+    {
+      position_of (contents, bad, &line, &column);
+      g_set_error (error, XRLAB_IO_ERROR, XRLAB_IO_ERROR_PARSE,
+                   _("%s line %u, column %u: byte \\x%02X is not UTF-8 (this is not a UTF-8 "
+                     "text file)"),
+                   b->path, line, column, (guint) (guchar) *bad);
+      return FALSE;
+    }
+  if (nul != NULL)
+    {
+      position_of (contents, nul, &line, &column);
+      g_set_error (error, XRLAB_IO_ERROR, XRLAB_IO_ERROR_PARSE,
+                   _("%s line %u, column %u: a NUL byte (this is not a text file)"),
+                   b->path, line, column);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Reads the rows of the @len bytes at @data (a UTF-8 byte order mark at the
+ * start skipped). FALSE with @error set when the whole file is refused (not
+ * text, a bad header); a row that is wrong is reported. */
+static gboolean
+batch_read (Batch *b, const char *data, gsize len, GError **error)
+{
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+
+  if (data == NULL)
+    data = "";
+  if (len >= 3 && memcmp (data, "\xEF\xBB\xBF", 3) == 0)
+    {
+      data += 3;
+      len -= 3;
+    }
+  if (!check_text (b, data, len, error))
+    return FALSE;
+  text = g_strndup (data, len);
+  lines = g_strsplit (text, "\n", -1);
   for (guint ln = 0; lines[ln] != NULL; ln++)
     {
       g_autoptr(GPtrArray) fields = g_ptr_array_new_with_free_func (g_free);
@@ -390,16 +505,15 @@ batch_read (Batch *b, const char *contents)
         }
       if (!b->header_seen && g_ascii_strcasecmp (g_ptr_array_index (fields, 0), "formula") == 0)
         {
-          int status = read_header (b, fields, ln + 1);
-          if (status != XRLAB_CLI_OK)
-            return status;
+          if (!read_header (b, fields, ln + 1, error))
+            return FALSE;
           b->header_seen = TRUE;
           continue;
         }
       b->header_seen = TRUE;
       read_row (b, fields, ln + 1);
     }
-  return XRLAB_CLI_OK;
+  return TRUE;
 }
 
 /* Whether any row has a thickness (or --thickness or a thickness column
@@ -417,12 +531,31 @@ batch_has_thickness (const Batch *b, gboolean option_given)
 
 /* ---- group ---------------------------------------------------------------- */
 
-/* Groups the rows by energy spec: one grid (or the reason why there is none)
- * per spec. */
-static void
-batch_group (Batch *b)
+/* Counts @n more values against the limit; FALSE with @error set when they
+ * are too many. */
+static gboolean
+count_values (Batch *b, guint64 n, GError **error)
 {
-  g_autoptr(GError) error = NULL;
+  if (n <= b->max_values - b->n_values)
+    {
+      b->n_values += n;
+      return TRUE;
+    }
+  g_set_error (error, XRLAB_IO_ERROR, XRLAB_IO_ERROR_SHAPE,
+               _("%s: the rows need more than %llu values (the energies of every spec and "
+                 "the quantities of every row at each of its energies): more than a quarter of "
+                 "this machine's memory; split the file"),
+               b->path, (unsigned long long) b->max_values);
+  return FALSE;
+}
+
+/* Groups the rows by energy spec: one grid (or the reason why there is none)
+ * per spec. FALSE with @error set when the grids and the values to compute
+ * would be more than the limit (b->max_values). */
+static gboolean
+batch_group (Batch *b, GError **error)
+{
+  guint n_quantities = MAX (xrlab_quantity_mask_count (b->fields.mask), 1);
 
   for (guint r = 0; r < b->rows->len; r++)
     {
@@ -445,14 +578,13 @@ batch_group (Batch *b)
       else
         {
           BatchGroup ng = { 0, };
+          g_autoptr(GError) grid_error = NULL;
+
           ng.spec = g_strdup (row->spec);
-          ng.grid = xrlab_energy_grid_parse (row->spec, b->unit, &error);
+          ng.grid = xrlab_energy_grid_parse (row->spec, b->unit, &grid_error);
           if (ng.grid == NULL)
-            {
-              /* Every row of this spec fails with the same reason. */
-              ng.grid_error = g_strdup (error->message);
-              g_clear_error (&error);
-            }
+            /* Every row of this spec fails with the same reason. */
+            ng.grid_error = g_strdup (grid_error->message);
           ng.rows = g_array_new (FALSE, FALSE, sizeof (guint));
           row->group = b->groups->len;
           g_array_append_val (b->groups, ng);
@@ -461,7 +593,48 @@ batch_group (Batch *b)
       g = &g_array_index (b->groups, BatchGroup, row->group);
       row->index = g->rows->len;
       g_array_append_val (g->rows, r);
+      /* the grid when it is new, and the row's values */
+      if (g->grid != NULL
+          && !count_values (b, (guint64) xrlab_energy_grid_get_size (g->grid)
+                                 * (n_quantities + (g->rows->len == 1)), error))
+        return FALSE;
     }
+  return TRUE;
+}
+
+/* ---- read and group on their own -------------------------------------------- */
+
+gboolean
+xrlab_cli_batch_read_input (const char *name, const char *data, gsize len,
+                            XrlabEnergyUnit unit, gboolean transmission, guint64 max_values,
+                            XrlabCliBatchInput *input, GError **error)
+{
+  g_auto(Batch) b = { 0, };
+  g_autoptr(GString) problems = g_string_new (NULL);
+
+  memset (input, 0, sizeof *input);
+  batch_init (&b, name);
+  b.unit = unit;
+  b.max_values = max_values;
+  xrlab_cli_parse_fields ("batch", NULL, transmission, &b.fields);
+  if (!batch_read (&b, data, len, error) || !batch_group (&b, error))
+    return FALSE;
+  g_array_sort (b.problems, compare_problems);
+  for (guint i = 0; i < b.problems->len; i++)
+    g_string_append (problems, g_array_index (b.problems, Problem, i).message);
+  input->n_rows = b.rows->len;
+  input->n_failed = b.n_failed;
+  input->n_groups = b.groups->len;
+  for (guint g = 0; g < b.groups->len; g++)
+    input->n_grids += g_array_index (b.groups, BatchGroup, g).grid != NULL;
+  input->problems = g_string_free (g_steal_pointer (&problems), FALSE);
+  return TRUE;
+}
+
+void
+xrlab_cli_batch_input_clear (XrlabCliBatchInput *input)
+{
+  g_clear_pointer (&input->problems, g_free);
 }
 
 /* ---- compute -------------------------------------------------------------- */
@@ -492,7 +665,9 @@ compute_group (Batch *b, BatchGroup *g)
     b->engine = xrlab_engine_new ();
   g->batch = xrlab_engine_batch_sync (b->engine, specs, n_mat, g->grid, b->fields.mask,
                                       b->progress.tty ? progress_cb : NULL, &b->progress,
-                                      NULL, &error);
+                                      b->interrupt, &error);
+  if (g->batch == NULL && g_cancellable_is_cancelled (b->interrupt))
+    return xrlab_cli_interrupt_status ();
   if (g->batch == NULL)
     return xrlab_cli_fail (error);
   for (guint k = 0; k < n_mat; k++)
@@ -556,8 +731,19 @@ output_table (const Batch *b)
 /* Rows per write: a long grid goes out in parts. */
 #define WRITE_CHUNK 4096
 
-/* The lines of @row, one per energy of its grid. */
-static void
+/* Writes @s to @out, or to stdout when @out is NULL. FALSE when the write
+ * failed (the atomic file's commit or xrlab_cli_stdout_fail() says why). */
+static gboolean
+emit (FILE *out, const GString *s)
+{
+  if (out == NULL)
+    return xrlab_cli_stdout_write (s->str, s->len);
+  return fwrite (s->str, 1, s->len, out) == s->len;
+}
+
+/* The lines of @row, one per energy of its grid. FALSE when a write failed
+ * or the batch was interrupted. */
+static gboolean
 write_row (const Batch *b, const BatchRow *row, XrlabCliTable *t, GString *s, FILE *out)
 {
   const BatchGroup *g = &g_array_index (b->groups, BatchGroup, row->group);
@@ -585,12 +771,15 @@ write_row (const Batch *b, const BatchRow *row, XrlabCliTable *t, GString *s, FI
         }
       g_string_truncate (s, 0);
       xrlab_cli_table_append_csv_rows (t, s);
-      fwrite (s->str, 1, s->len, out);
+      if (!emit (out, s) || g_cancellable_is_cancelled (b->interrupt))
+        return FALSE;
     }
+  return TRUE;
 }
 
 /* Writes the good rows in input order to @output (stdout when NULL or "-"),
- * then the problems to stderr. Returns the exit status. */
+ * then the problems to stderr. A failed write or an interrupt stops it at
+ * once (an output file is then removed). Returns the exit status. */
 static int
 batch_write (Batch *b, const char *output)
 {
@@ -598,7 +787,8 @@ batch_write (Batch *b, const char *output)
   g_autoptr(XrlabCliTable) t = output_table (b);
   g_autoptr(GString) s = g_string_new (NULL);
   XrlabAtomicFile *af = NULL;
-  FILE *out = stdout;
+  FILE *out = NULL;
+  gboolean ok;
 
   if (output != NULL && strcmp (output, "-") != 0)
     {
@@ -606,24 +796,34 @@ batch_write (Batch *b, const char *output)
       if (af == NULL)
         return xrlab_cli_fail (error);
       out = xrlab_atomic_file_stream (af);
+      xrlab_cli_interrupt_set_temp_file (xrlab_atomic_file_get_temp_path (af));
     }
   xrlab_cli_table_append_csv_header (t, s);
-  fwrite (s->str, 1, s->len, out);
-  for (guint r = 0; r < b->rows->len; r++)
+  ok = emit (out, s);
+  for (guint r = 0; ok && r < b->rows->len; r++)
     {
       progress_draw (&b->progress, b->progress.total / 2 + r, FALSE);
       if (!row_at (b, r)->failed)
-        write_row (b, row_at (b, r), t, s, out);
+        ok = write_row (b, row_at (b, r), t, s, out);
+    }
+  if (g_cancellable_is_cancelled (b->interrupt))
+    {
+      xrlab_atomic_file_abort (af);
+      xrlab_cli_interrupt_set_temp_file (NULL);
+      return xrlab_cli_interrupt_status ();
     }
   progress_draw (&b->progress, b->progress.total, TRUE);
   print_problems (b);
   if (af != NULL)
     {
-      if (!xrlab_atomic_file_commit (af, &error))
+      /* the commit reports a failed write, with its errno */
+      ok = xrlab_atomic_file_commit (af, &error);
+      xrlab_cli_interrupt_set_temp_file (NULL);
+      if (!ok)
         return xrlab_cli_fail (error);
     }
-  else if (fflush (stdout) != 0)
-    return xrlab_cli_failf (_("Cannot write to standard output: %s"), g_strerror (errno));
+  else if (!ok || !xrlab_cli_stdout_flush ())
+    return xrlab_cli_stdout_fail ();
   return XRLAB_CLI_OK;
 }
 
@@ -634,6 +834,13 @@ xrlab_cli_batch (int argc, char **argv)
 {
   g_autofree char *unit_text = NULL, *thickness_text = NULL, *fields_text = NULL;
   g_autofree char *output = NULL;
+  g_autofree char *description = g_strdup_printf (
+      _("A file whose grids and results need more than %llu values in all (a quarter of this "
+        "machine's memory in 8-byte numbers) is refused before anything is computed.\n"
+        "Ctrl-C (or SIGTERM) stops the batch: the output file is not written and the exit "
+        "status is 130 (143).\n"
+        "Exit status: 0 success, 1 bad input, 2 usage error."),
+      (unsigned long long) xrlab_cli_max_values ());
   g_auto(GStrv) rest = NULL;
   const GOptionEntry entries[] = {
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
@@ -658,18 +865,20 @@ xrlab_cli_batch (int argc, char **argv)
         "and then the columns of “xrlab-cli calc --format csv”. A row that fails\n"
         "is reported on stderr with its line number and reason; every good row is\n"
         "still written, and the exit status is then 1."),
-    .description = _("Exit status: 0 success, 1 bad input, 2 usage error."),
+    .description = description,
     .entries = { entries },
   };
   g_autoptr(GError) error = NULL;
   g_autofree char *contents = NULL;
   g_auto(Batch) b = { 0, };
-  gsize n_good = 0;
+  gsize n_good = 0, len = 0;
   int status;
 
   batch_init (&b, NULL);
   if (!xrlab_cli_parse_options (&spec, &argc, &argv))
     return XRLAB_CLI_USAGE;
+  /* Ctrl-C and SIGTERM stop the batch; the output file is not written */
+  b.interrupt = xrlab_cli_interrupt_cancellable ();
   if (rest == NULL || rest[0] == NULL)
     return xrlab_cli_usage ("batch", _("missing IN.csv"));
   if (rest[1] != NULL)
@@ -681,17 +890,16 @@ xrlab_cli_batch (int argc, char **argv)
       && !xrlab_cli_parse_number (_("Thickness “%s” is not a number"), thickness_text,
                                   &b.thickness_default))
     return XRLAB_CLI_BAD_INPUT;
-  if (!g_file_get_contents (b.path, &contents, NULL, &error))
+  if (!g_file_get_contents (b.path, &contents, &len, &error))
     return xrlab_cli_fail (error);
-  if (!g_utf8_validate (contents, -1, NULL))
-    return xrlab_cli_failf (_("%s is not a UTF-8 text file"), b.path);
-
-  if ((status = batch_read (&b, contents)) != XRLAB_CLI_OK)
-    return status;
+  if (!batch_read (&b, contents, len, &error))
+    return xrlab_cli_fail (error);
   if (!xrlab_cli_parse_fields ("batch", fields_text,
                                batch_has_thickness (&b, thickness_text != NULL), &b.fields))
     return XRLAB_CLI_USAGE;
-  batch_group (&b);
+  b.max_values = xrlab_cli_max_values ();
+  if (!batch_group (&b, &error))
+    return xrlab_cli_fail (error);
   if ((status = batch_compute (&b)) != XRLAB_CLI_OK)
     return status;
 

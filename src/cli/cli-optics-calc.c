@@ -259,10 +259,10 @@ xrlab_cli_calc (int argc, char **argv)
 
 /* The materials of the arguments FORMULA:RHO or PRESET, with the thickness
  * @thickness (NaN: none). @formulas keeps their formulas. Returns the exit
- * status. */
-static int
-compare_read_materials (char **args, double thickness, GPtrArray *formulas,
-                        XrlabOpticsMaterial *materials)
+ * status. (Also xrlab-cli plot's materials.) */
+int
+xrlab_cli_read_materials (char **args, double thickness, GPtrArray *formulas,
+                          XrlabOpticsMaterial *materials)
 {
   for (gsize m = 0; args[m] != NULL; m++)
     {
@@ -421,7 +421,7 @@ xrlab_cli_compare (int argc, char **argv)
 
   n_mat = g_strv_length (rest);
   materials = g_new0 (XrlabOpticsMaterial, n_mat);
-  status = compare_read_materials (rest, thickness, formulas, materials);
+  status = xrlab_cli_read_materials (rest, thickness, formulas, materials);
   if (status != XRLAB_CLI_OK)
     return status;
   grid = xrlab_energy_grid_parse (energy_text, unit, &error);

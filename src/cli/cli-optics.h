@@ -42,6 +42,12 @@ gboolean xrlab_cli_parse_fields (const char *cmd, const char *text, gboolean hav
  * (exit with XRLAB_CLI_BAD_INPUT). */
 XrlabFormula *xrlab_cli_resolve_material (const char *text, const XrlabPreset **preset);
 
+/* The materials of arguments FORMULA:RHO or PRESET (compare, plot), each
+ * with @thickness_um (NaN: none); @formulas keeps their formulas. Returns
+ * the exit status after printing what is wrong. */
+int xrlab_cli_read_materials (char **args, double thickness_um, GPtrArray *formulas,
+                              XrlabOpticsMaterial *materials);
+
 /* Adds the column energy_keV ("Energy", keV) to @table. */
 guint xrlab_cli_table_add_energy (XrlabCliTable *table);
 

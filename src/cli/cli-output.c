@@ -42,9 +42,8 @@ xrlab_cli_write_output (const char *path, const GString *text)
 
   if (path == NULL || strcmp (path, "-") == 0)
     {
-      fwrite (text->str, 1, text->len, stdout);
-      if (fflush (stdout) != 0)
-        return xrlab_cli_failf (_("Cannot write to standard output: %s"), g_strerror (errno));
+      if (!xrlab_cli_stdout_write (text->str, text->len) || !xrlab_cli_stdout_flush ())
+        return xrlab_cli_stdout_fail ();
       return XRLAB_CLI_OK;
     }
   if (!xrlab_write_file_atomic (path, text->str, (gssize) text->len, &error))

@@ -49,14 +49,47 @@ gboolean xrlab_cli_parse_options (const XrlabCliSpec *spec, int *argc, char ***a
  * XRLAB_CLI_BAD_INPUT). */
 gboolean xrlab_cli_parse_number (const char *message, const char *text, double *value);
 
+/* Sizes. A command refuses, before allocating, any matrix of more than
+ * xrlab_cli_max_values() values (doubles): a quarter of the physical
+ * memory, at least XRLAB_CLI_MIN_VALUES. xrlab_cli_check_values(): FALSE
+ * after printing why (exit with XRLAB_CLI_BAD_INPUT) when @a × @b values
+ * are more; @what names them in the message ("the energy axis × the delay
+ * axis"). */
+#define XRLAB_CLI_MIN_VALUES ((guint64) 1 << 24)
+guint64  xrlab_cli_max_values   (void);
+gboolean xrlab_cli_check_values (const char *what, guint64 a, guint64 b);
+
+/* Standard output. Every write to stdout goes through these (g_print() too,
+ * once xrlab_cli_stdout_init() ran), which keep the errno of the first
+ * failure: a full disk, a closed pipe with SIGPIPE ignored, /dev/full.
+ * xrlab_cli_stdout_init() (main, first): routes g_print() here and makes
+ * exit() check stdout too. write: FALSE once a write failed (later ones are
+ * skipped); flush: fflush(). xrlab_cli_stdout_fail(): prints "Cannot write
+ * to standard output: <strerror>" (once) and returns XRLAB_CLI_BAD_INPUT.
+ * xrlab_cli_stdout_close(): main's epilogue: flushes and closes stdout;
+ * when anything failed, prints that (unless printed already) and returns
+ * XRLAB_CLI_BAD_INPUT in place of XRLAB_CLI_OK, else @status. */
+void     xrlab_cli_stdout_init  (void);
+gboolean xrlab_cli_stdout_write (const char *data, gsize len);
+gboolean xrlab_cli_stdout_flush (void);
+int      xrlab_cli_stdout_fail  (void);
+int      xrlab_cli_stdout_close (int status);
+
 /* Exit status after an interrupt (Ctrl-C), as a shell reports SIGINT. */
 #define XRLAB_CLI_INTERRUPTED 130
 
 /* A cancellable that Ctrl-C (SIGINT) or SIGTERM cancels, for long work: the
  * first signal cancels it (the work stops at its next check and the command
- * exits XRLAB_CLI_INTERRUPTED); a later one ends the process at once. Made
- * on first use; the process keeps it. */
+ * exits with xrlab_cli_interrupt_status()); a later one removes the file of
+ * xrlab_cli_interrupt_set_temp_file() and ends the process at once. Made on
+ * first use; the process keeps it. */
 GCancellable *xrlab_cli_interrupt_cancellable (void);
+/* 128 + the signal that cancelled it, as a shell reports a process killed
+ * by it: 130 for SIGINT, 143 for SIGTERM. */
+int           xrlab_cli_interrupt_status (void);
+/* The temporary file being written (NULL: none), removed by a second
+ * signal before the process ends. */
+void          xrlab_cli_interrupt_set_temp_file (const char *path);
 
 /* Prints "xrlab-cli: <message>" to stderr; returns XRLAB_CLI_BAD_INPUT. */
 int xrlab_cli_fail (const GError *error);
@@ -78,6 +111,13 @@ int xrlab_cli_batch     (int argc, char **argv);
 int xrlab_cli_formula   (int argc, char **argv);
 int xrlab_cli_edges     (int argc, char **argv);
 int xrlab_cli_materials (int argc, char **argv);
+
+/* cli-plot.c: figures with the plot renderer. */
+int xrlab_cli_plot      (int argc, char **argv);
+
+/* cli-reflect.c: mirrors, multilayers, filters and gas paths. */
+int xrlab_cli_reflect (int argc, char **argv);
+int xrlab_cli_filter  (int argc, char **argv);
 
 /* cli-models.c: spectral models. */
 int xrlab_cli_eval   (int argc, char **argv);
@@ -115,6 +155,15 @@ XrlabModel   *xrlab_cli_load_model (const char *cmd, const XrlabCliModelOptions 
 /* Reads --energy, --time and --aux (those given). */
 gboolean      xrlab_cli_read_axes (const XrlabCliModelOptions *o, XrlabCliAxes *a,
                                    int *status);
+/* Whether @m on the axes @a fits the size limit (xrlab_cli_max_values()):
+ * the energy axis × the delay axis, the delay axis squared when @m has time
+ * dependence (the kernels of convolutions), the delay axis × the aux axis
+ * when it has profiles, and with @fit the Jacobian (points × free
+ * parameters). Else prints why and sets *@status. */
+gboolean      xrlab_cli_check_model_size (const XrlabModel *m, const XrlabCliAxes *a,
+                                          gboolean fit, int *status);
+/* The sentence of --help that states the limit (g_free). */
+char         *xrlab_cli_size_limit_help (void);
 void          xrlab_cli_axes_clear (XrlabCliAxes *a);
 
 /* cli-fit.c: synthetic data and fits. */

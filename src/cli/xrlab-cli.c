@@ -22,6 +22,11 @@ static const XrlabCliCommand commands[] = {
   { "formula", N_("Composition, molar mass and electrons of a formula"), xrlab_cli_formula },
   { "edges", N_("Absorption-edge energies of elements"), xrlab_cli_edges },
   { "materials", N_("Preset materials and their densities"), xrlab_cli_materials },
+  { "plot", N_("A figure (PNG, SVG, PDF) of one quantity of several materials"), xrlab_cli_plot },
+
+  /* mirrors, multilayers, filters */
+  { "reflect", N_("Reflectivity of a mirror or multilayer vs angle and energy"), xrlab_cli_reflect },
+  { "filter", N_("Transmission of filters and gas paths vs energy"), xrlab_cli_filter },
 
   /* spectral models and fitting */
   { "eval", N_("Evaluate a spectral model on energy (and delay) axes"), xrlab_cli_eval },
@@ -33,31 +38,31 @@ static const XrlabCliCommand commands[] = {
 };
 
 static void
-print_help (FILE *out)
+print_help (gboolean to_stderr)
 {
-  fputs (_("Usage: xrlab-cli COMMAND [OPTIONS...]\n\n"
-          "X-ray optical constants and time-resolved spectral fitting.\n\n"
-          "Commands:\n"), out);
+  g_autoptr(GString) s = g_string_new (NULL);
+
+  g_string_append (s, _("Usage: xrlab-cli COMMAND [OPTIONS...]\n\n"
+                        "X-ray optical constants and time-resolved spectral fitting.\n\n"
+                        "Commands:\n"));
   for (gsize i = 0; i < G_N_ELEMENTS (commands); i++)
-    fprintf (out, "  %-10s %s\n", commands[i].name, _(commands[i].summary));
-  fputs (_("\nRun “xrlab-cli COMMAND --help” for the options of a command.\n"
-          "Exit status: 0 success, 1 bad input, 2 usage error.\n"), out);
+    g_string_append_printf (s, "  %-10s %s\n", commands[i].name, _(commands[i].summary));
+  g_string_append (s, _("\nRun “xrlab-cli COMMAND --help” for the options of a command.\n"
+                        "Exit status: 0 success, 1 bad input, 2 usage error.\n"));
+  if (to_stderr)
+    g_printerr ("%s", s->str);
+  else
+    g_print ("%s", s->str);
 }
 
-int
-main (int argc, char **argv)
+static int
+run (int argc, char **argv)
 {
-  setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, xrlab_locale_dir ());
-  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
-  textdomain (GETTEXT_PACKAGE);
-  xrlab_init ();
-
   if (argc < 2 || strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0
       || strcmp (argv[1], "help") == 0)
     {
-      print_help (stdout);
-      return 0;
+      print_help (FALSE);
+      return XRLAB_CLI_OK;
     }
   if (strcmp (argv[1], "--version") == 0)
     return xrlab_cli_version (argc - 1, argv + 1);
@@ -70,6 +75,19 @@ main (int argc, char **argv)
     g_autofree char *msg = g_strdup_printf (_("unknown command “%s”"), argv[1]);
     g_printerr ("xrlab-cli: %s\n\n", msg);
   }
-  print_help (stderr);
-  return 2;
+  print_help (TRUE);
+  return XRLAB_CLI_USAGE;
+}
+
+int
+main (int argc, char **argv)
+{
+  setlocale (LC_ALL, "");
+  bindtextdomain (GETTEXT_PACKAGE, xrlab_locale_dir ());
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+  xrlab_init ();
+  /* A failed write to stdout fails the command, whichever it is. */
+  xrlab_cli_stdout_init ();
+  return xrlab_cli_stdout_close (run (argc, argv));
 }

@@ -169,8 +169,8 @@ xrlab_engine_optics_resolve_ids (XrlabEngineOptics *optics,
 
 /* ---- caches ------------------------------------------------------------------ */
 
-static gboolean
-grids_equal (XrlabEnergyGrid *a, XrlabEnergyGrid *b)
+gboolean
+xrlab_engine_grids_equal (XrlabEnergyGrid *a, XrlabEnergyGrid *b)
 {
   gsize n = xrlab_energy_grid_get_size (a);
 
@@ -187,7 +187,7 @@ xrlab_engine_optics_take_cache (XrlabEngineOptics *optics, XrlabEnergyGrid *grid
   for (int i = 0; i < XRLAB_ENGINE_N_KEPT_CACHES; i++)
     {
       XrlabOpticsCache *c = optics->kept[i];
-      if (c != NULL && grids_equal (xrlab_optics_cache_get_grid (c), grid))
+      if (c != NULL && xrlab_engine_grids_equal (xrlab_optics_cache_get_grid (c), grid))
         {
           memmove (&optics->kept[i], &optics->kept[i + 1],
                    (XRLAB_ENGINE_N_KEPT_CACHES - 1 - i) * sizeof optics->kept[0]);

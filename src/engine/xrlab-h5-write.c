@@ -112,8 +112,19 @@ xrlab_h5_writer_commit (XrlabH5Writer *w, GError **error)
         err = errno;
       close (fd);
     }
-  if (err == 0 && g_rename (w->tmp_path, w->path) != 0)
-    err = errno;
+  if (err == 0)
+    {
+      g_autoptr(GError) io_error = NULL;
+
+      /* over the target of a link; never over a device */
+      if (!xrlab_atomic_temp_rename (w->tmp_path, w->path, &io_error))
+        {
+          g_set_error_literal (error, XRLAB_H5_ERROR, XRLAB_H5_ERROR_WRITE, io_error->message);
+          g_unlink (w->tmp_path);
+          writer_free (w);
+          return FALSE;
+        }
+    }
   if (err != 0)
     {
       g_set_error (error, XRLAB_H5_ERROR, XRLAB_H5_ERROR_WRITE,

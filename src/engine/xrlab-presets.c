@@ -6,6 +6,7 @@
 
 #include "xrlab-presets.h"
 
+#include <math.h>
 #include <string.h>
 
 #include <xraylib.h>
@@ -260,5 +261,59 @@ xrlab_presets_get_formula_edges (const XrlabFormula *formula, double min_kev, do
           g_array_append_val (out, edges[j]);
     }
   g_array_sort (out, compare_edges);
+  return out;
+}
+
+/* ---- plot markers ---------------------------------------------------------- */
+
+int
+xrlab_presets_shell_priority (int shell)
+{
+  /* The first and last shell of each of K, L, M, N, O. */
+  static const int first[] = { 0, 1, 4, 9, 16 }, last[] = { 0, 3, 8, 15, 22 };
+
+  for (guint g = 0; g < G_N_ELEMENTS (first); g++)
+    if (shell >= first[g] && shell <= last[g])
+      return first[g] + (last[g] - shell);
+  return shell;
+}
+
+static int
+compare_shell_edges (gconstpointer a, gconstpointer b)
+{
+  double x = ((const XrlabShellEdge *) a)->energy_kev;
+  double y = ((const XrlabShellEdge *) b)->energy_kev;
+  return (x > y) - (x < y);
+}
+
+GArray *
+xrlab_presets_get_formula_shells (const XrlabFormula *formula, double min_kev, double max_kev, int max_shell)
+{
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (XrlabShellEdge));
+  const int *z = xrlab_formula_get_z (formula);
+  gsize n = xrlab_formula_get_n_atoms (formula);
+  gboolean seen[XRLAB_ELEMENT_Z_MAX + 1] = { FALSE, };
+
+  max_shell = CLAMP (max_shell, 0, XRLAB_SHELL_O7);
+  for (gsize i = 0; i < n; i++)
+    {
+      if (z[i] < 1 || z[i] > XRLAB_ELEMENT_Z_MAX || seen[z[i]])
+        continue;
+      seen[z[i]] = TRUE;
+      for (int shell = 0; shell <= max_shell; shell++)
+        {
+          xrl_error *xerr = NULL;
+          double kev = EdgeEnergy (z[i], shell, &xerr);
+          XrlabShellEdge e = { z[i], shell, kev };
+          if (xerr != NULL)
+            {
+              xrl_error_free (xerr);
+              continue;
+            }
+          if (kev > 0 && isfinite (kev) && kev >= min_kev && kev <= max_kev)
+            g_array_append_val (out, e);
+        }
+    }
+  g_array_sort (out, compare_shell_edges);
   return out;
 }

@@ -65,4 +65,32 @@ gsize xrlab_presets_get_edges (int z, XrlabEdgeEnergy edges[XRLAB_EDGE_N_EDGES])
 GArray *xrlab_presets_get_formula_edges (const XrlabFormula *formula,
                                          double min_kev, double max_kev);
 
+/* ---- plot markers ------------------------------------------------------ */
+
+/* An edge of an xraylib shell, K = 0, L1–L3 = 1–3, M1–M5 = 4–8, N1–N7 =
+ * 9–15, O1–O7 = 16–22 (xrlab_edges_shell_name()). */
+typedef struct {
+  int z;
+  int shell;
+  double energy_kev;
+} XrlabShellEdge;
+
+#define XRLAB_SHELL_M5 8
+#define XRLAB_SHELL_O7 22
+
+/* How important an edge of @shell is among those of its element, for
+ * thinning a crowded axis (0 first): K, L3, L2, L1, M5, M4, ... M1, N7 ...
+ * N1, O7 ... O1, i.e. by shell and, within one, the highest subshell first
+ * (the strongest jump in absorption). */
+int     xrlab_presets_shell_priority      (int shell);
+
+/* The edges of shells K … @max_shell (XRLAB_SHELL_O7: the N and O edges
+ * of soft X-rays too) of the elements of @formula within [@min_kev,
+ * @max_kev], sorted by energy (xraylib's EdgeEnergy()). A new array of
+ * XrlabShellEdge. */
+GArray *xrlab_presets_get_formula_shells  (const XrlabFormula *formula,
+                                           double              min_kev,
+                                           double              max_kev,
+                                           int                 max_shell);
+
 G_END_DECLS

@@ -31,7 +31,7 @@ static const XrlabQuantityInfo table[XRLAB_QUANTITY_N] = {
     "e", N_("e/formula unit"), 1.0, TRUE, TRUE },
   { XRLAB_QUANTITY_CRITICAL_ANGLE_DEG, "critical_angle_deg", "critical_angle_deg",
     N_("Critical angle"), N_("Critical angle θc"), "θc",
-    "°", "°", 1.0, FALSE, TRUE },
+    "°", "°", 1.0, TRUE, TRUE },
   { XRLAB_QUANTITY_CRITICAL_ANGLE_MRAD, "critical_angle_mrad", "critical_angle",
     N_("Critical angle"), N_("Critical angle θc"), "θc",
     "mrad", "mrad", 1.0, TRUE, TRUE },
@@ -141,4 +141,31 @@ xrlab_quantity_mask_index (XrlabQuantityMask mask, XrlabQuantity quantity)
   if (quantity >= XRLAB_QUANTITY_N || !(mask & XRLAB_QUANTITY_BIT (quantity)))
     return -1;
   return __builtin_popcount (mask & (XRLAB_QUANTITY_BIT (quantity) - 1u));
+}
+
+const char *
+xrlab_quantity_get_axis_name (XrlabQuantity quantity)
+{
+  g_return_val_if_fail ((guint) quantity < XRLAB_QUANTITY_N, NULL);
+
+  /* TRANSLATORS: plot axis titles: what the quantity is, then its symbol */
+  switch (quantity)
+    {
+    case XRLAB_QUANTITY_WAVELENGTH: return _("Wavelength λ");
+    case XRLAB_QUANTITY_DELTA: return _("Refractive index decrement δ");
+    case XRLAB_QUANTITY_BETA: return _("Absorption index β");
+    case XRLAB_QUANTITY_F1: return _("Scattering factor f₁");
+    case XRLAB_QUANTITY_F2: return _("Scattering factor f₂");
+    case XRLAB_QUANTITY_CRITICAL_ANGLE_DEG:
+    case XRLAB_QUANTITY_CRITICAL_ANGLE_MRAD: return _("Critical angle θc");
+    case XRLAB_QUANTITY_ATTENUATION_LENGTH: return _("Attenuation length 1/μ");
+    case XRLAB_QUANTITY_MU: return _("Linear attenuation coefficient μ");
+    case XRLAB_QUANTITY_MU_RHO: return _("Mass attenuation coefficient μ/ρ");
+    case XRLAB_QUANTITY_RE_SLD: return _("Scattering length density, real part");
+    case XRLAB_QUANTITY_IM_SLD: return _("Scattering length density, imaginary part");
+    case XRLAB_QUANTITY_TRANSMISSION: return _("Transmission T");
+    case XRLAB_QUANTITY_N:
+    default:
+      return xrlab_quantity_get_info (quantity)->title;
+    }
 }

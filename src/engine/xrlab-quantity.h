@@ -81,6 +81,10 @@ typedef struct {
  * translated (static storage; translated at the first call). */
 const XrlabQuantityInfo *xrlab_quantity_get_info (XrlabQuantity quantity);
 
+/* The title of a plot axis showing @quantity: words and the symbol
+ * ("Refractive index decrement δ"; translated). */
+const char *xrlab_quantity_get_axis_name (XrlabQuantity quantity);
+
 /* The quantity named @id in session files (exact spelling); FALSE if none. */
 gboolean xrlab_quantity_from_session_id (const char *id, XrlabQuantity *quantity);
 

@@ -62,7 +62,7 @@ plan_reduce (XrlabReflectPlan *plan)
   g_autoptr(GHashTable) ifaces = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autofree int *medium_of = g_new (int, MAX (plan->n_materials, (gsize) 1));
   int substrate = xrlab_stack_get_substrate (stack);
-  gsize per_point, bytes;
+  gsize per_point;
   guint upper;
 
   plan->n_layers = n;
@@ -108,8 +108,15 @@ plan_reduce (XrlabReflectPlan *plan)
   plan->block = BLOCK_MAX;
   while (plan->block > BLOCK_MIN && per_point * plan->block * sizeof (double) > WORKSPACE_MAX_BYTES)
     plan->block /= 2;
-  bytes = per_point * plan->block;
-  plan->ws = g_new0 (double, bytes);
+  xrlab_reflect_plan_alloc_workspace (plan);
+}
+
+void
+xrlab_reflect_plan_alloc_workspace (XrlabReflectPlan *plan)
+{
+  gsize per_point = P_N + plan->n_media * M_N + plan->n_slabs * S_N + plan->n_ifaces * I_N;
+
+  plan->ws = g_new0 (double, per_point * plan->block);
   for (int q = 0; q < P_N; q++)
     plan->pt[q] = plan->ws + (gsize) q * plan->block;
   plan->md = plan->ws + (gsize) P_N * plan->block;
@@ -279,8 +286,8 @@ check_output (const XrlabReflectOutput *out, GError **error)
   return TRUE;
 }
 
-static gboolean
-check_angle (double angle, gsize i, gsize n, GError **error)
+gboolean
+xrlab_reflect_check_angle (double angle, gsize i, gsize n, GError **error)
 {
   char buf[XRLAB_DTOA_BUFSIZE];
 
@@ -308,9 +315,16 @@ check_angles (const double *angles, gsize n, GError **error)
   if (ok)
     return TRUE;
   for (gsize i = 0; i < n; i++)
-    if (!check_angle (angles[i], i, n, error))
+    if (!xrlab_reflect_check_angle (angles[i], i, n, error))
       return FALSE;
   return TRUE;
+}
+
+gboolean
+xrlab_reflect_check_map (const XrlabReflectOutput *out, const double *angles, gsize n,
+                         GError **error)
+{
+  return check_output (out, error) && check_angles (angles, n, error);
 }
 
 static inline gsize
@@ -319,9 +333,9 @@ pad4 (gsize n)
   return (n + 3) & ~(gsize) 3;
 }
 
-/* Angles [a0, a0 + n) at energy @e into row @row of @out. */
-static void
-angles_row (XrlabReflectPlan *plan, gsize e, const double *angles, gsize n_angles,
+/* Every angle at energy @e into @out from @row_offset on. */
+void
+xrlab_reflect_angles_row (XrlabReflectPlan *plan, gsize e, const double *angles, gsize n_angles,
             const XrlabReflectOutput *out, gsize row_offset)
 {
   gboolean want_t = xrlab_reflect_wants_t (out);
@@ -353,7 +367,7 @@ xrlab_reflect_plan_angles (XrlabReflectPlan *plan, gsize energy_index,
     }
   if (!check_output (out, error) || !check_angles (angles_rad, n_angles, error))
     return FALSE;
-  angles_row (plan, energy_index, angles_rad, n_angles, out, 0);
+  xrlab_reflect_angles_row (plan, energy_index, angles_rad, n_angles, out, 0);
   return TRUE;
 }
 
@@ -365,7 +379,7 @@ xrlab_reflect_plan_energies (XrlabReflectPlan *plan, double angle_rad,
   double s;
 
   g_return_val_if_fail (plan != NULL && out != NULL, FALSE);
-  if (!check_output (out, error) || !check_angle (angle_rad, 0, 1, error))
+  if (!check_output (out, error) || !xrlab_reflect_check_angle (angle_rad, 0, 1, error))
     return FALSE;
   want_t = xrlab_reflect_wants_t (out);
   s = sin (angle_rad);
@@ -388,13 +402,13 @@ xrlab_reflect_plan_map (XrlabReflectPlan *plan, const double *angles_rad, gsize 
 {
   g_return_val_if_fail (plan != NULL && out != NULL, FALSE);
   g_return_val_if_fail (n_angles == 0 || angles_rad != NULL, FALSE);
-  if (!check_output (out, error) || !check_angles (angles_rad, n_angles, error))
+  if (!xrlab_reflect_check_map (out, angles_rad, n_angles, error))
     return FALSE;
   for (gsize e = 0; e < plan->n_e; e++)
     {
       if (g_cancellable_set_error_if_cancelled (cancellable, error))
         return FALSE;
-      angles_row (plan, e, angles_rad, n_angles, out, e * n_angles);
+      xrlab_reflect_angles_row (plan, e, angles_rad, n_angles, out, e * n_angles);
     }
   return TRUE;
 }

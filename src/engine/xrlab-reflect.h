@@ -89,6 +89,7 @@ typedef enum {
   XRLAB_REFLECT_ERROR_POLARIZATION,  /* a polarization degree not in −1..1 */
   XRLAB_REFLECT_ERROR_STACK,         /* the wrong kind of stack, an index out of range */
   XRLAB_REFLECT_ERROR_CONSTANTS,     /* given δ or β not finite, or β < 0 */
+  XRLAB_REFLECT_ERROR_ANGLE_SPEC,    /* an angle spec or unit that does not parse */
 } XrlabReflectError;
 
 /* What to compute. Any array may be NULL; the others get one value per
@@ -160,6 +161,53 @@ gboolean xrlab_reflect_plan_map (XrlabReflectPlan         *plan,
                                  const XrlabReflectOutput *out,
                                  GCancellable             *cancellable,
                                  GError                  **error);
+
+/* Called with the energies (rows) of a map done so far. */
+typedef void (*XrlabReflectProgressFunc) (gsize done, gsize total, gpointer user_data);
+
+/* The map of xrlab_reflect_plan_map() on @n_threads threads: 1 on the
+ * calling thread alone, 0 on the one pool (xrlab-parallel.h), which shares
+ * the energies among its idle threads; each thread has a workspace of its
+ * own (allocated per call), the plan's reduction is shared, read only.
+ * The values are those of xrlab_reflect_plan_map(), bit for bit.
+ * @progress (may be NULL) runs on the calling thread; @cancellable is
+ * checked before every energy. */
+gboolean xrlab_reflect_plan_map_parallel (XrlabReflectPlan         *plan,
+                                          const double             *angles_rad,
+                                          gsize                     n_angles,
+                                          const XrlabReflectOutput *out,
+                                          guint                     n_threads,
+                                          XrlabReflectProgressFunc  progress,
+                                          gpointer                  progress_data,
+                                          GCancellable             *cancellable,
+                                          GError                  **error);
+
+/* ---- grazing angles ------------------------------------------------------- */
+
+/* The units grazing angles are entered and printed in. */
+typedef enum {
+  XRLAB_ANGLE_UNIT_MRAD,
+  XRLAB_ANGLE_UNIT_DEG,
+} XrlabAngleUnit;
+
+/* The most angles one spec makes. */
+#define XRLAB_ANGLE_SPEC_MAX_POINTS 100000
+
+/* "mrad" or "deg" (also "°"): FALSE for anything else. */
+gboolean    xrlab_angle_unit_parse  (const char *text, XrlabAngleUnit *unit);
+/* "mrad", "deg": machine names (CSV column suffixes, option values). */
+const char *xrlab_angle_unit_get_id (XrlabAngleUnit unit);
+/* @value in @unit in radians; 90° (and 1570.796... mrad) are π/2 exactly. */
+double      xrlab_angle_to_rad      (double value, XrlabAngleUnit unit);
+double      xrlab_angle_from_rad    (double angle_rad, XrlabAngleUnit unit);
+
+/* Grazing angles in @unit: "5", a list "1,2,5", or a range "a:b:n" or
+ * "a:b:n:log" (n ≥ 2 points from a to b inclusive, equally spaced or, for
+ * log, in ratio; a, b > 0 then), each from 0 to 90°. Returns the @n angles
+ * in @unit (g_free(); xrlab_angle_to_rad() turns each into radians within
+ * 0..π/2), NULL with XRLAB_REFLECT_ERROR_ANGLE_SPEC or
+ * XRLAB_REFLECT_ERROR_ANGLE naming the item that is wrong. */
+double *xrlab_angle_spec_parse (const char *spec, XrlabAngleUnit unit, gsize *n, GError **error);
 
 /* ---- filters and gas paths ---------------------------------------------- */
 

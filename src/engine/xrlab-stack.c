@@ -172,16 +172,25 @@ xrlab_stack_parse_formula_at (XrlabStackParser *p, gsize a, gsize b)
   XrlabFormula *f;
   int col = column_of (p, a), fcol = 0;
   gboolean padded = (col - 1 + g_utf8_strlen (p->text + a, (gssize) (b - a)) <= FORMULA_PAD_MAX);
-  GString *s = g_string_sized_new ((padded ? (gsize) col : 0) + (b - a) + 1);
+  g_autofree char *formula = g_strndup (p->text + a, b - a);
+  GString *s;
 
-  if (padded)
-    for (int i = 1; i < col; i++)
-      g_string_append_c (s, ' ');
-  g_string_append_len (s, p->text + a, (gssize) (b - a));
-  f = xrlab_formula_parse_full (s->str, &fcol, &local);
-  g_string_free (s, TRUE);
+  /* The formula's text is the formula alone; only a message is made from
+   * the text padded to its column, so that its column is the stack's. */
+  f = xrlab_formula_parse_full (formula, &fcol, &local);
   if (f != NULL)
     return f;
+  if (padded)
+    {
+      s = g_string_sized_new ((gsize) col + (b - a) + 1);
+      for (int i = 1; i < col; i++)
+        g_string_append_c (s, ' ');
+      g_string_append_len (s, p->text + a, (gssize) (b - a));
+      g_clear_error (&local);
+      f = xrlab_formula_parse_full (s->str, &fcol, &local);
+      g_string_free (s, TRUE);
+      g_return_val_if_fail (f == NULL, f);
+    }
 
   quote = layer_quote (p);
   if (p->error_column)

@@ -135,163 +135,6 @@ xrlab_csv_append_row (GString *out, const double *v, gsize n)
   g_string_truncate (out, len);
 }
 
-/* ---- atomic files ------------------------------------------------------ */
-
-struct _XrlabAtomicFile {
-  char *path;
-  char *tmp_path;
-  FILE *stream;
-};
-
-static void
-set_errno_error (GError **error, int err, const char *what, const char *path)
-{
-  g_set_error (error, XRLAB_IO_ERROR, XRLAB_IO_ERROR_FAILED,
-               "%s %s: %s", what, path, g_strerror (err));
-}
-
-int
-xrlab_atomic_temp_open (const char *path, char **tmp_path, GError **error)
-{
-  g_autofree char *dir = NULL;
-  g_autofree char *base = NULL;
-  char *tmp;
-  int fd;
-
-  g_return_val_if_fail (path != NULL && tmp_path != NULL, -1);
-
-  if (g_file_test (path, G_FILE_TEST_IS_DIR))
-    {
-      g_set_error (error, XRLAB_IO_ERROR, XRLAB_IO_ERROR_FAILED,
-                   _("Cannot write %s: it is a folder"), path);
-      return -1;
-    }
-  dir = g_path_get_dirname (path);
-  base = g_path_get_basename (path);
-  tmp = g_strdup_printf ("%s%c.%s.XXXXXX", dir, G_DIR_SEPARATOR, base);
-  fd = g_mkstemp_full (tmp, O_WRONLY | O_CLOEXEC, 0666);
-  if (fd < 0)
-    {
-      int err = errno;
-      set_errno_error (error, err, _("Cannot write"), path);
-      g_free (tmp);
-      return -1;
-    }
-  /* g_mkstemp creates 0600: give the final file the usual umask-based mode. */
-  {
-    mode_t mask = umask (0);
-    umask (mask);
-    (void) fchmod (fd, 0666 & ~mask);
-  }
-  *tmp_path = tmp;
-  return fd;
-}
-
-XrlabAtomicFile *
-xrlab_atomic_file_open (const char *path, GError **error)
-{
-  XrlabAtomicFile *af;
-  char *tmp_path = NULL;
-  int fd;
-
-  g_return_val_if_fail (path != NULL, NULL);
-
-  fd = xrlab_atomic_temp_open (path, &tmp_path, error);
-  if (fd < 0)
-    return NULL;
-  af = g_new0 (XrlabAtomicFile, 1);
-  af->path = g_strdup (path);
-  af->tmp_path = tmp_path;
-  af->stream = fdopen (fd, "w");
-  if (af->stream == NULL)
-    {
-      int err = errno;
-      close (fd);
-      g_unlink (af->tmp_path);
-      set_errno_error (error, err, _("Cannot write"), path);
-      g_free (af->tmp_path);
-      g_free (af->path);
-      g_free (af);
-      return NULL;
-    }
-  return af;
-}
-
-FILE *
-xrlab_atomic_file_stream (XrlabAtomicFile *af)
-{
-  return af->stream;
-}
-
-static void
-atomic_file_free (XrlabAtomicFile *af)
-{
-  g_free (af->tmp_path);
-  g_free (af->path);
-  g_free (af);
-}
-
-void
-xrlab_atomic_file_abort (XrlabAtomicFile *af)
-{
-  if (af == NULL)
-    return;
-  if (af->stream != NULL)
-    fclose (af->stream);
-  g_unlink (af->tmp_path);
-  atomic_file_free (af);
-}
-
-gboolean
-xrlab_atomic_file_commit (XrlabAtomicFile *af, GError **error)
-{
-  int err = 0;
-
-  g_return_val_if_fail (af != NULL, FALSE);
-
-  if (ferror (af->stream))
-    err = errno ? errno : EIO;
-  if (err == 0 && fflush (af->stream) != 0)
-    err = errno;
-  if (err == 0 && fsync (fileno (af->stream)) != 0 && errno != EINVAL)
-    err = errno;
-  if (fclose (af->stream) != 0 && err == 0)
-    err = errno;
-  af->stream = NULL;
-  if (err == 0 && g_rename (af->tmp_path, af->path) != 0)
-    err = errno;
-
-  if (err != 0)
-    {
-      set_errno_error (error, err, _("Cannot write"), af->path);
-      g_unlink (af->tmp_path);
-      atomic_file_free (af);
-      return FALSE;
-    }
-  atomic_file_free (af);
-  return TRUE;
-}
-
-gboolean
-xrlab_write_file_atomic (const char *path, const char *contents, gssize len,
-                         GError **error)
-{
-  XrlabAtomicFile *af = xrlab_atomic_file_open (path, error);
-
-  if (af == NULL)
-    return FALSE;
-  if (len < 0)
-    len = strlen (contents);
-  if (len > 0 && fwrite (contents, 1, len, af->stream) != (size_t) len)
-    {
-      int err = errno;
-      xrlab_atomic_file_abort (af);
-      set_errno_error (error, err ? err : EIO, _("Cannot write"), path);
-      return FALSE;
-    }
-  return xrlab_atomic_file_commit (af, error);
-}
-
 /* ---- numeric text files ------------------------------------------------ */
 
 /* A growing array of doubles, appended to inline. */
@@ -338,19 +181,65 @@ line_end (const char *p, const char *end)
   return nl != NULL ? nl : end;
 }
 
-double *
-xrlab_read_column_file (const char *path, gsize *n, GError **error)
+/* The start of the text of @data: after a UTF-8 byte order mark. FALSE
+ * with @error set when there is a NUL byte in it (a binary file): the
+ * message names its line and, with @csv, its column (the field). */
+static gboolean
+text_start (const char **data, const char *end, const char *name, gboolean csv,
+            GError **error)
 {
-  g_autofree char *contents = NULL;
-  gsize size = 0, lineno = 0;
+  const char *p = *data;
+  const char *nul;
+
+  if (end - p >= 3 && memcmp (p, "\xEF\xBB\xBF", 3) == 0)
+    p += 3;
+  *data = p;
+  nul = memchr (p, '\0', end - p);
+  if (nul != NULL)
+    {
+      gsize line = 1, column = 1;
+
+      for (const char *q = p; q < nul; q++)
+        if (*q == '\n')
+          line++, column = 1;
+        else if (*q == ',')
+          column++;
+      if (csv)
+        g_set_error (error, XRLAB_IO_ERROR, XRLAB_IO_ERROR_PARSE,
+                     _("%s:%zu: column %zu: a NUL byte (this is not a text file)"),
+                     name, line, column);
+      else
+        g_set_error (error, XRLAB_IO_ERROR, XRLAB_IO_ERROR_PARSE,
+                     _("%s:%zu: a NUL byte (this is not a text file)"), name, line);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* The text of a value that is not a number, for a message. */
+static char *
+quote_field (const char *s, const char *e)
+{
+  return xrlab_escape_text (s, e - s, XRLAB_ESCAPE_MAX_CHARS);
+}
+
+double *
+xrlab_parse_column_data (const char *data, gsize len, const char *name, gsize *n,
+                         GError **error)
+{
+  gsize lineno = 0;
   Values vals = { NULL, 0, 0 };
   const char *p, *end;
 
-  if (!g_file_get_contents (path, &contents, &size, error))
-    return NULL;
+  g_return_val_if_fail (data != NULL || len == 0, NULL);
+  if (data == NULL)
+    data = "";
+  p = data;
+  end = data + len;
 
-  end = contents + size;
-  for (p = contents; p < end; p++)
+  if (!text_start (&p, end, name, FALSE, error))
+    return NULL;
+  for (; p < end; p++)
     {
       const char *eol = line_end (p, end);
       const char *s = p, *e = eol;
@@ -365,11 +254,11 @@ xrlab_read_column_file (const char *path, gsize *n, GError **error)
         e--;
       if (!xrlab_parse_double_n (s, e - s, FALSE, &v))
         {
-          g_autofree char *text = g_strndup (s, e - s);
+          g_autofree char *text = quote_field (s, e);
 
           g_set_error (error, XRLAB_IO_ERROR, XRLAB_IO_ERROR_PARSE,
                        _("%s:%zu: “%s” is not a finite number"),
-                       path, lineno, text);
+                       name, lineno, text);
           g_free (vals.v);
           return NULL;
         }
@@ -378,11 +267,22 @@ xrlab_read_column_file (const char *path, gsize *n, GError **error)
   if (vals.n == 0)
     {
       g_set_error (error, XRLAB_IO_ERROR, XRLAB_IO_ERROR_SHAPE,
-                   _("%s: no numbers in the file"), path);
+                   _("%s: no numbers in the file"), name);
       return NULL;
     }
   *n = vals.n;
   return vals.v;
+}
+
+double *
+xrlab_read_column_file (const char *path, gsize *n, GError **error)
+{
+  g_autofree char *contents = NULL;
+  gsize size = 0;
+
+  if (!g_file_get_contents (path, &contents, &size, error))
+    return NULL;
+  return xrlab_parse_column_data (contents, size, path, n, error);
 }
 
 /* Reads the comma separated numbers of the line [p, eol) into @vals; returns
@@ -422,7 +322,7 @@ read_csv_row (const char *p, const char *eol, gboolean allow_nonfinite,
       e = comma != NULL ? comma : eol;
       strip_n (&s, &e);
       {
-        g_autofree char *text = g_strndup (s, e - s);
+        g_autofree char *text = quote_field (s, e);
 
         g_set_error (error, XRLAB_IO_ERROR, XRLAB_IO_ERROR_PARSE,
                      _("%s:%zu: column %zu: “%s” is not a %snumber"),
@@ -434,19 +334,23 @@ read_csv_row (const char *p, const char *eol, gboolean allow_nonfinite,
 }
 
 double *
-xrlab_read_csv_matrix (const char *path, gboolean allow_nonfinite,
-                       gsize *rows, gsize *cols, GError **error)
+xrlab_parse_csv_matrix_data (const char *data, gsize len, const char *name,
+                             gboolean allow_nonfinite, gsize *rows, gsize *cols,
+                             GError **error)
 {
-  g_autofree char *contents = NULL;
-  gsize size = 0, ncols = 0, nrows = 0, lineno = 0;
+  gsize ncols = 0, nrows = 0, lineno = 0;
   Values vals = { NULL, 0, 0 };
   const char *p, *end;
 
-  if (!g_file_get_contents (path, &contents, &size, error))
-    return NULL;
+  g_return_val_if_fail (data != NULL || len == 0, NULL);
+  if (data == NULL)
+    data = "";
+  p = data;
+  end = data + len;
 
-  end = contents + size;
-  for (p = contents; p < end; p++)
+  if (!text_start (&p, end, name, TRUE, error))
+    return NULL;
+  for (; p < end; p++)
     {
       const char *eol = line_end (p, end);
       const char *e = eol;
@@ -460,7 +364,7 @@ xrlab_read_csv_matrix (const char *path, gboolean allow_nonfinite,
           p = eol;
           continue;
         }
-      count = read_csv_row (p, e, allow_nonfinite, &vals, path, lineno, error);
+      count = read_csv_row (p, e, allow_nonfinite, &vals, name, lineno, error);
       p = eol;
       if (count == 0)
         {
@@ -471,9 +375,9 @@ xrlab_read_csv_matrix (const char *path, gboolean allow_nonfinite,
         {
           ncols = count;
           /* The first row tells how much to expect. */
-          if (vals.cap < ncols * (size / MAX (1, eol - contents + 1) + 1))
+          if (vals.cap < ncols * (len / MAX (1, eol - data + 1) + 1))
             {
-              vals.cap = ncols * (size / MAX (1, eol - contents + 1) + 1);
+              vals.cap = ncols * (len / MAX (1, eol - data + 1) + 1);
               vals.v = g_renew (double, vals.v, vals.cap);
             }
         }
@@ -483,7 +387,7 @@ xrlab_read_csv_matrix (const char *path, gboolean allow_nonfinite,
                        g_dngettext (GETTEXT_PACKAGE,
                                     "%s:%zu: %zu column, but the first row has %zu",
                                     "%s:%zu: %zu columns, but the first row has %zu", count),
-                       path, lineno, count, ncols);
+                       name, lineno, count, ncols);
           g_free (vals.v);
           return NULL;
         }
@@ -492,13 +396,26 @@ xrlab_read_csv_matrix (const char *path, gboolean allow_nonfinite,
   if (nrows == 0)
     {
       g_set_error (error, XRLAB_IO_ERROR, XRLAB_IO_ERROR_SHAPE,
-                   _("%s: no numbers in the file"), path);
+                   _("%s: no numbers in the file"), name);
       g_free (vals.v);
       return NULL;
     }
   *rows = nrows;
   *cols = ncols;
   return g_renew (double, vals.v, vals.n);
+}
+
+double *
+xrlab_read_csv_matrix (const char *path, gboolean allow_nonfinite,
+                       gsize *rows, gsize *cols, GError **error)
+{
+  g_autofree char *contents = NULL;
+  gsize size = 0;
+
+  if (!g_file_get_contents (path, &contents, &size, error))
+    return NULL;
+  return xrlab_parse_csv_matrix_data (contents, size, path, allow_nonfinite, rows, cols,
+                                      error);
 }
 
 /* Output is formatted into blocks of this size and written with one fwrite
@@ -553,6 +470,75 @@ xrlab_now (void)
 }
 
 /* ---- CSV and JSON text ---------------------------------------------------- */
+
+/* Bidirectional formatting characters (U+202A..U+202E, U+2066..U+2069):
+ * they reorder what a terminal shows. */
+static gboolean
+is_bidi_control (gunichar u)
+{
+  return (u >= 0x202A && u <= 0x202E) || (u >= 0x2066 && u <= 0x2069);
+}
+
+char *
+xrlab_escape_text (const char *text, gssize len, gsize max_chars)
+{
+  const char *p = text, *end;
+  GString *out;
+  gsize chars = 0;
+
+  if (text == NULL)
+    return g_strdup ("");
+  end = text + (len < 0 ? strlen (text) : (gsize) len);
+  out = g_string_sized_new (MIN ((gsize) (end - p), 256) + 8);
+  for (; p < end; chars++)
+    {
+      unsigned char c = (unsigned char) *p;
+      gunichar u;
+
+      if (max_chars > 0 && chars == max_chars)
+        {
+          g_string_append (out, "…");
+          break;
+        }
+      if (c < 0x80)
+        {
+          const char *q = p;
+
+          if (c < 0x20 || c == 0x7F)
+            {
+              g_string_append_printf (out, "\\x%02X", c);
+              p++;
+              continue;
+            }
+          /* a run of printable ASCII at once */
+          while (q < end && (guchar) *q >= 0x20 && (guchar) *q < 0x7F
+                 && (max_chars == 0 || chars < max_chars))
+            q++, chars++;
+          g_string_append_len (out, p, q - p);
+          p = q;
+          chars--;
+          continue;
+        }
+      u = g_utf8_get_char_validated (p, end - p);
+      if (u == (gunichar) -1 || u == (gunichar) -2)
+        {
+          /* not UTF-8: the byte */
+          g_string_append_printf (out, "\\x%02X", c);
+          p++;
+          continue;
+        }
+      if (u < 0xA0)
+        /* C1 controls (ESC's 8-bit twins): their bytes */
+        for (const char *q = p; q < g_utf8_next_char (p); q++)
+          g_string_append_printf (out, "\\x%02X", (unsigned char) *q);
+      else if (is_bidi_control (u))
+        g_string_append_printf (out, "\\u%04X", u);
+      else
+        g_string_append_len (out, p, g_utf8_next_char (p) - p);
+      p = g_utf8_next_char (p);
+    }
+  return g_string_free (out, FALSE);
+}
 
 void
 xrlab_csv_append_field (GString *out, const char *text)

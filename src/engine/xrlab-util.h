@@ -49,22 +49,38 @@ void xrlab_string_append_double (GString *out, double x);
 /* Appends @n numbers as one CSV row: comma separated, '\n' at the end. */
 void xrlab_csv_append_row (GString *out, const double *v, gsize n);
 
-/* Atomic file writing: everything goes to a temporary file beside @path
- * (same folder, so rename is atomic); commit flushes, fsyncs and renames it
- * over @path; abort (or a failed commit) removes it, so a failed write never
- * leaves a partial file and never touches an existing one. */
+/* Atomic file writing (xrlab-util-atomic.c): everything goes to a temporary
+ * file beside the target (same folder, so rename is atomic); commit
+ * flushes, fsyncs and renames it over the target; abort (or a failed
+ * commit) removes it, so a failed write never leaves a partial file and
+ * never touches an existing one.
+ *
+ * The target is @path with symbolic links followed: writing through a link
+ * replaces the file it points to and keeps the link. Only a regular file is
+ * replaced: a folder, a device, a named pipe or a socket is refused
+ * (XRLAB_IO_ERROR_FAILED, naming @path and what it is). A replaced file
+ * keeps its permission bits. Errors name @path and the errno of the write
+ * that failed (ENOSPC on a full disk). The temporary file is named
+ * ".NAME.xrlab-PID-XXXXXX"; opening a target removes the ones of that
+ * target left by writers that died (their process gone and their lock
+ * free). */
 typedef struct _XrlabAtomicFile XrlabAtomicFile;
 
 XrlabAtomicFile *xrlab_atomic_file_open   (const char *path, GError **error);
 FILE            *xrlab_atomic_file_stream (XrlabAtomicFile *af);
 gboolean         xrlab_atomic_file_commit (XrlabAtomicFile *af, GError **error);
 void             xrlab_atomic_file_abort  (XrlabAtomicFile *af);
+/* The temporary file's path, for a signal handler that must remove it
+ * before the process ends. */
+const char      *xrlab_atomic_file_get_temp_path (XrlabAtomicFile *af);
 
-/* The first step of the above for writers that need a file name rather
- * than a stream (HDF5): creates an empty temporary file beside @path with the
- * mode a new file gets, sets *@tmp_path (g_free) and returns its descriptor,
- * or -1 with @error set (XRLAB_IO_ERROR_FAILED, naming @path). */
-int xrlab_atomic_temp_open (const char *path, char **tmp_path, GError **error);
+/* The same in two steps, for writers that need a file name rather than a
+ * stream (HDF5): xrlab_atomic_temp_open() creates an empty temporary file
+ * for @path, sets *@tmp_path (g_free) and returns its descriptor, or -1
+ * with @error set; xrlab_atomic_temp_rename() renames it over @path's
+ * target (checked again), or sets @error (the caller removes the file). */
+int      xrlab_atomic_temp_open   (const char *path, char **tmp_path, GError **error);
+gboolean xrlab_atomic_temp_rename (const char *tmp_path, const char *path, GError **error);
 
 /* Writes @len bytes of @contents to @path atomically (see above). */
 gboolean xrlab_write_file_atomic (const char *path, const char *contents,
@@ -73,8 +89,16 @@ gboolean xrlab_write_file_atomic (const char *path, const char *contents,
 /* Reads a file of numbers, one per line (blank lines and lines starting with
  * '#' are skipped; a single value per line, a trailing comma tolerated).
  * Non-finite values are an error naming the line. Returns a newly allocated
- * array (g_free) and its length in @n. An empty file is an error. */
+ * array (g_free) and its length in @n. An empty file is an error.
+ * Both readers skip a UTF-8 byte order mark at the start, refuse a NUL byte
+ * anywhere (an error naming its line, and for a matrix its column), and
+ * quote what is not a number escaped (xrlab_escape_text()). */
 double *xrlab_read_column_file (const char *path, gsize *n, GError **error);
+
+/* The same on the @len bytes at @data (no NUL needed at the end): messages
+ * name @name where the file readers name the path. */
+double *xrlab_parse_column_data (const char *data, gsize len, const char *name,
+                                 gsize *n, GError **error);
 
 /* Reads a comma separated matrix of numbers without a header (blank lines and
  * '#' comments skipped). Every row must have the same number of columns.
@@ -82,10 +106,24 @@ double *xrlab_read_column_file (const char *path, gsize *n, GError **error);
  * is FALSE, "nan"/"inf" are parse errors naming line and column. */
 double *xrlab_read_csv_matrix (const char *path, gboolean allow_nonfinite,
                                gsize *rows, gsize *cols, GError **error);
+double *xrlab_parse_csv_matrix_data (const char *data, gsize len, const char *name,
+                                     gboolean allow_nonfinite, gsize *rows, gsize *cols,
+                                     GError **error);
 
 /* Writes a row-major matrix as comma separated text, round-trip precision. */
 gboolean xrlab_write_csv_matrix (const char *path, const double *m,
                                  gsize rows, gsize cols, GError **error);
+
+/* Content of a file (or any untrusted text) made safe for a message on a
+ * terminal: control characters (C0, DEL, C1), bidirectional formatting
+ * characters and bytes that are not UTF-8 are written as \xNN (\uNNNN for
+ * the bidirectional ones); after @max_chars characters (0: no limit) the
+ * rest is cut and "…" appended. @len -1: up to the NUL. Always valid UTF-8
+ * (g_free). */
+char *xrlab_escape_text (const char *text, gssize len, gsize max_chars);
+
+/* What messages quote of a value: the first 60 characters. */
+#define XRLAB_ESCAPE_MAX_CHARS 60
 
 /* Appends @text to @out as one CSV field, quoted when it holds a comma, a
  * quote or a line break (RFC 4180: quotes doubled). */

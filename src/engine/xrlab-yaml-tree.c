@@ -61,10 +61,15 @@ xrlab_ynode_kind_name (const XrlabYNode *n)
     }
 }
 
+/* Lists and mappings nest at most this deep (a model file needs 4): the
+ * reader recurses once per level. */
+#define MAX_DEPTH 256
+
 typedef struct {
   yaml_parser_t parser;
   const char *file;
   GError **error;
+  int depth;
 } YReader;
 
 static gboolean
@@ -121,6 +126,17 @@ yread_node (YReader *r, yaml_event_t *event)
         gboolean is_map = event->type == YAML_MAPPING_START_EVENT;
         yaml_event_type_t end = is_map ? YAML_MAPPING_END_EVENT : YAML_SEQUENCE_END_EVENT;
 
+        if (r->depth >= MAX_DEPTH)
+          {
+            g_set_error (r->error, XRLAB_MODEL_ERROR, XRLAB_MODEL_ERROR_SYNTAX,
+                         _("%s:%d:%d: lists and mappings nest more than %d levels deep "
+                           "(a model file needs 4)"),
+                         r->file, (int) event->start_mark.line + 1,
+                         (int) event->start_mark.column + 1, MAX_DEPTH);
+            yaml_event_delete (event);
+            return NULL;
+          }
+        r->depth++;
         node = ynode_new (is_map ? XRLAB_YN_MAP : XRLAB_YN_SEQ, &event->start_mark);
         yaml_event_delete (event);
         for (;;)
@@ -148,6 +164,7 @@ yread_node (YReader *r, yaml_event_t *event)
               goto fail;
             g_ptr_array_add (node->kids, kid);
           }
+        r->depth--;
         return node;
       }
 

@@ -6,6 +6,8 @@
 
 #include "xrlab-plot-palette.h"
 
+#include <math.h>
+
 static const XrlabPlotPalette light_palette = {
   .bg        = { 1.000, 1.000, 1.000, 1.0 },
   .fg        = { 0.137, 0.137, 0.137, 1.0 },
@@ -28,6 +30,56 @@ static const XrlabPlotPalette dark_palette = {
   .watermark = { 0.965, 0.380, 0.318, 0.26 },
 };
 
+#define RGB(hex) { ((hex) >> 16 & 0xff) / 255.0, ((hex) >> 8 & 0xff) / 255.0, ((hex) & 0xff) / 255.0, 1.0 }
+
+/* See xrlab-plot-palette.h; tests/test-plot-render.c checks the distances
+ * and contrasts. */
+static const XrlabPlotColor series_light[XRLAB_PLOT_N_SERIES_COLORS] = {
+  RGB (0x0072b2),    /* Okabe–Ito blue */
+  RGB (0xe69f00),    /* Okabe–Ito orange */
+  RGB (0x009e73),    /* Okabe–Ito bluish green */
+  RGB (0x000000),    /* Okabe–Ito black */
+  RGB (0x882255),    /* Tol muted wine */
+  RGB (0xcc3311),    /* Tol vibrant red */
+  RGB (0x33bbee),    /* Tol vibrant cyan */
+  RGB (0x332288),    /* Tol muted indigo */
+  RGB (0xcc79a7),    /* Okabe–Ito reddish purple */
+  RGB (0xee6677),    /* Tol bright red */
+  RGB (0xaa3377),    /* Tol bright purple */
+  RGB (0x228833),    /* Tol bright green */
+};
+
+static const XrlabPlotColor series_dark[XRLAB_PLOT_N_SERIES_COLORS] = {
+  RGB (0x6689b1), RGB (0xd7a55b), RGB (0x2d8e6c), RGB (0x929292),
+  RGB (0x8a6271), RGB (0xec512a), RGB (0x87abbf), RGB (0x7254da),
+  RGB (0xc95499), RGB (0xbd4758), RGB (0xf4c1d8), RGB (0xa5d2a3),
+};
+
+XrlabPlotColor
+xrlab_plot_palette_series (guint index)
+{
+  return series_light[index % XRLAB_PLOT_N_SERIES_COLORS];
+}
+
+XrlabPlotColor
+xrlab_plot_palette_series_dark (guint index)
+{
+  return series_dark[index % XRLAB_PLOT_N_SERIES_COLORS];
+}
+
+int
+xrlab_plot_palette_series_index (const XrlabPlotColor *c)
+{
+  for (int i = 0; i < XRLAB_PLOT_N_SERIES_COLORS; i++)
+    {
+      const XrlabPlotColor *p = &series_light[i];
+      if (fabs (p->red - c->red) < 0.6 / 255 && fabs (p->green - c->green) < 0.6 / 255 &&
+          fabs (p->blue - c->blue) < 0.6 / 255)
+        return i;
+    }
+  return -1;
+}
+
 const XrlabPlotPalette *
 xrlab_plot_palette_get (gboolean dark)
 {
@@ -40,8 +92,14 @@ xrlab_plot_series_color (const XrlabPlotColor *c,
                          gboolean              stale)
 {
   XrlabPlotColor out = *c;
+  int index = dark ? xrlab_plot_palette_series_index (c) : -1;
 
-  if (dark)
+  if (index >= 0)
+    {
+      out = series_dark[index];
+      out.alpha = c->alpha;
+    }
+  else if (dark)
     {
       double lum = 0.2126 * c->red + 0.7152 * c->green + 0.0722 * c->blue;
       if (lum < 0.45)

@@ -25,16 +25,17 @@ enum {
   XRLAB_PLOT_COL_MARKER,
   XRLAB_PLOT_COL_LEGEND_BG,
   XRLAB_PLOT_COL_WATERMARK,
+  XRLAB_PLOT_COL_MARKER_FAINT,   /* the lines of markers without a label */
   XRLAB_PLOT_COL_SERIES0,
 };
 
-/* Type sizes in points (see the geometry note in xrlab-plot-render.h). */
-#define XRLAB_PLOT_TICK_PT      9.0
-#define XRLAB_PLOT_LABEL_PT    10.0
-#define XRLAB_PLOT_LEGEND_PT    9.0
-#define XRLAB_PLOT_MARKER_PT    8.0
-#define XRLAB_PLOT_PT_TO_MM(pt) ((pt) * 25.4 / 72.0)
-#define XRLAB_PLOT_PT_TO_PX(pt) ((pt) * 96.0 / 72.0)
+/* Type sizes as fractions of XrlabPlotScene.font_size. */
+#define XRLAB_PLOT_DEFAULT_FONT  13.0
+#define XRLAB_PLOT_TITLE_SCALE    1.1
+#define XRLAB_PLOT_MARKER_SCALE   0.9
+#define XRLAB_PLOT_NOTE_SCALE     0.9
+/* PLplot's dash lengths are in micrometres at 72 dots per inch. */
+#define XRLAB_PLOT_UNITS_TO_UM(u) ((u) * 25400.0 / 72.0)
 
 /* ---- the PLplot stream (xrlab-plot-stream.c) ---- */
 
@@ -51,12 +52,48 @@ void     xrlab_plot_stream_select    (XrlabPlotStream *stream, int width, int he
 void     xrlab_plot_stream_end       (XrlabPlotStream *stream);
 void     xrlab_plot_stream_set_color (int index, const XrlabPlotColor *color);
 
-/* ---- the layout (xrlab-plot-layout.c) ---- */
+/* ---- text (xrlab-plot-text.c) ---- */
+
+/* Texts in the tick module's notation ("10#u−3#d"), drawn with Pango on
+ * @cr, or, with @svg, written to it as <text> elements (nothing drawn).
+ * Every text shown is recorded in @boxes (XrlabPlotTextBox; may be NULL). */
+typedef struct {
+  cairo_t *cr;
+  PangoLayout *layout;
+  PangoFontDescription *desc;
+  char *family;                  /* resolved family, for SVG */
+  GString *svg;
+  GArray *boxes;
+} XrlabPlotText;
+
+GArray  *xrlab_plot_text_boxes_new (void);
+void     xrlab_plot_text_init   (XrlabPlotText *text, cairo_t *cr, GArray *boxes, GString *svg);
+void     xrlab_plot_text_clear  (XrlabPlotText *text);
+/* Escapes the notation's escape character '#'. */
+char    *xrlab_plot_text_escape (const char *text);
+/* The logical size of @text at @size units. */
+void     xrlab_plot_text_size   (XrlabPlotText *text, const char *pl_text, double size,
+                                 gboolean italic, double *w, double *h);
+/* Shows @pl_text with the point (@fx, @fy) of its box -- fractions of its
+ * width and height, of the turned box when @vertical (a quarter turn
+ * counter-clockwise) -- at (@x, @y). */
+void     xrlab_plot_text_show   (XrlabPlotText *text, XrlabPlotTextRole role, const char *pl_text,
+                                 double size, gboolean italic, const XrlabPlotColor *color,
+                                 double x, double y, double fx, double fy, gboolean vertical);
+/* Plain text wrapped to @width, centred on (x + width/2, @y). */
+void     xrlab_plot_text_show_wrapped (XrlabPlotText *text, XrlabPlotTextRole role, const char *plain,
+                                       double size, const XrlabPlotColor *color,
+                                       double x, double y, double width);
+
+/* ---- the layout (xrlab-plot-layout.c, xrlab-plot-markers.c) ---- */
 
 typedef struct {
   double      x;                 /* world */
-  const char *label;
+  const char *label;             /* escaped for the text notation */
+  int         group, priority;
   int         row;               /* label row above the plot; -1: unlabelled */
+  double      lx0, lx1;          /* its label's extent along x (cairo units) */
+  double      w;                 /* its label's width */
 } XrlabPlotVisibleMarker;
 
 typedef struct {
@@ -64,13 +101,35 @@ typedef struct {
   double x0, x1, y0, y1;         /* world window */
   double left, right, top, bottom;
   double plot_w, plot_h;
-  double em_tick, em_label, em_marker;
+  double fs_tick, fs_title, fs_marker, fs_note, fs_legend;   /* type sizes (units) */
+  double h_legend;
+  double h_tick, h_title, h_marker, h_note;       /* their line heights */
+  double line_width;
   XrlabPlotTicks xa, ya;
   GArray *markers;               /* XrlabPlotVisibleMarker, by x */
-  char   *x_title, *y_title;     /* PLplot text */
-  double  legend_w, legend_h;    /* drawn legend box; 0: none */
+  guint   n_rows;                /* rows of marker labels */
+  guint   n_unlabelled_groups;
+  GString *unlabelled;           /* their best labels, ", " between */
+  char   *x_title, *y_title;     /* in the text notation */
+  char   *y_title2;              /* the second line of a long y title, or NULL */
+  gboolean y_abs;                /* negative values shown as |y| (log y) */
+  XrlabPlotLineStyle *styles;    /* of each curve, resolved */
+  guint   n_styles;
+  GPtrArray *notes;              /* plain text */
+  GPtrArray *note_lines;         /* the notes wrapped, in the text notation */
+  double  notes_h;               /* their height at the foot of the page */
+  GPtrArray *legend_entries;     /* text notation, one per curve shown */
+  double  legend_w, legend_h;    /* the legend box; 0: none */
+  double  legend_x, legend_y;    /* where it was drawn */
   gboolean legend_right, legend_top;
+  gboolean legend_outside;       /* right of the plot area: no room inside */
+  gboolean legend_below;         /* under the x axis, in columns: no room beside */
+  guint   legend_cols;
+  double  extra_bottom;          /* room kept under the x title */
+  double  legend_col_w;
 } XrlabPlotLayout;
+
+#define XRLAB_PLOT_LEGEND_INSET 10
 
 typedef enum {
   XRLAB_PLOT_LAYOUT_OK,
@@ -83,24 +142,51 @@ void     xrlab_plot_layout_clear (XrlabPlotLayout *layout);
 XrlabPlotLayoutResult
          xrlab_plot_layout_compute (XrlabPlotLayout      *layout,
                                     const XrlabPlotScene *scene,
-                                    cairo_t              *cr,
+                                    XrlabPlotText        *text,
                                     int                   width,
                                     int                   height);
-/* The inside corner of the plot area whose legend box (@w x @h, inset 12)
+/* Labels the markers inside the x range (xrlab-plot-markers.c): rows and
+ * the notes for groups left without a label. Sets @layout->top. */
+void     xrlab_plot_layout_markers (XrlabPlotLayout      *layout,
+                                    const XrlabPlotScene *scene,
+                                    XrlabPlotText        *text);
+/* The inside corner of the plot area whose box of @w x @h (inset 10)
  * covers the fewest data points; top right on a tie. Sets
- * @layout->legend_right and legend_top, returns PLplot's position. */
-PLINT    xrlab_plot_layout_legend_corner (XrlabPlotLayout      *layout,
+ * @layout->legend_right and legend_top. */
+void     xrlab_plot_layout_legend_corner (XrlabPlotLayout      *layout,
                                           const XrlabPlotScene *scene,
                                           double                w,
                                           double                h);
 
-/* ---- text (xrlab-plot-layout.c) ---- */
+/* The legend and the notes (xrlab-plot-legend.c): measured by the layout
+ * (legend_w, legend_h), placed and drawn with cairo after the PLplot
+ * passes. */
+void     xrlab_plot_legend_measure (XrlabPlotLayout      *layout,
+                                    const XrlabPlotScene *scene,
+                                    XrlabPlotText        *text);
+/* Splits plain @text into lines of at most @width (units) at spaces. */
+GPtrArray *xrlab_plot_legend_wrap (XrlabPlotText *text, const char *plain, double size, double width);
+void     xrlab_plot_legend_draw (XrlabPlotLayout      *layout,
+                                 const XrlabPlotScene *scene,
+                                 XrlabPlotText        *text,
+                                 cairo_t              *cr);
+/* The dash pattern of @style for lines @width wide (cairo units); 0 for
+ * a solid line. */
+guint    xrlab_plot_line_dashes (XrlabPlotLineStyle style, double width, double dashes[4]);
+/* Stale curves and the negative part of a curve on a log axis. */
+#define XRLAB_PLOT_LINE_STALE    ((XrlabPlotLineStyle) 100)
+#define XRLAB_PLOT_LINE_NEGATIVE ((XrlabPlotLineStyle) 101)
 
-/* Escapes PLplot's text escape character '#'. */
-char    *xrlab_plot_text_escape (const char *text);
-/* The width of PLplot text as displayed (escapes removed). */
-double   xrlab_plot_text_width  (PangoLayout *layout, const char *pl_text);
-void     xrlab_plot_text_font   (PangoLayout *layout, double pt);
+/* xrlab_plot_renderer_draw(), with the text written to @svg_text as SVG
+ * elements instead of drawn (NULL: drawn). */
+gboolean xrlab_plot_renderer_draw_full (XrlabPlotRenderer    *renderer,
+                                        const XrlabPlotScene *scene,
+                                        cairo_t              *cr,
+                                        int                   width,
+                                        int                   height,
+                                        XrlabPlotFrame       *frame_out,
+                                        GString              *svg_text,
+                                        GError              **error);
 
 static inline gboolean
 xrlab_plot_usable (double v, gboolean log)

@@ -17,6 +17,7 @@
 struct _XrlabPlotRenderer {
   XrlabPlotStream stream;
   XrlabPlotLayout layout;
+  GArray *texts;                 /* XrlabPlotTextBox of the last frame */
 
   /* transformed coordinates of one curve */
   double *wx, *wy;
@@ -42,6 +43,7 @@ xrlab_plot_renderer_new (void)
 
   r->stream.id = -1;
   xrlab_plot_layout_init (&r->layout);
+  r->texts = xrlab_plot_text_boxes_new ();
   return r;
 }
 
@@ -58,9 +60,20 @@ xrlab_plot_renderer_free (XrlabPlotRenderer *r)
         g_critical ("xrlab_plot_renderer_free: PLplot belongs to another thread; its stream is left open");
     }
   xrlab_plot_layout_clear (&r->layout);
+  g_array_unref (r->texts);
   g_free (r->wx);
   g_free (r->wy);
   g_free (r);
+}
+
+guint
+xrlab_plot_renderer_get_texts (XrlabPlotRenderer       *r,
+                               const XrlabPlotTextBox **texts)
+{
+  g_return_val_if_fail (r != NULL, 0);
+  if (texts != NULL)
+    *texts = (const XrlabPlotTextBox *) (const void *) r->texts->data;
+  return r->texts->len;
 }
 
 /* ---- frame geometry ----------------------------------------------------------- */
@@ -83,10 +96,34 @@ double
 xrlab_plot_frame_y_to_py (const XrlabPlotFrame *f, double y)
 {
   double w;
+  if (f->y_log && f->y_abs && y < 0)
+    y = -y;
   if (!xrlab_plot_usable (y, f->y_log))
     return NAN;
   w = f->y_log ? log10 (y) : y;
   return f->py1 - (w - f->wy0) / (f->wy1 - f->wy0) * (f->py1 - f->py0);
+}
+
+double
+xrlab_plot_frame_py_to_y (const XrlabPlotFrame *f, double py)
+{
+  double w = f->wy0 + (f->py1 - py) / (f->py1 - f->py0) * (f->wy1 - f->wy0);
+  return f->y_log ? pow (10, w) : w;
+}
+
+void
+xrlab_plot_frame_get_limits (const XrlabPlotFrame *f,
+                             double *x_min, double *x_max,
+                             double *y_min, double *y_max)
+{
+  if (x_min != NULL)
+    *x_min = f->x_log ? pow (10, f->wx0) : f->wx0;
+  if (x_max != NULL)
+    *x_max = f->x_log ? pow (10, f->wx1) : f->wx1;
+  if (y_min != NULL)
+    *y_min = f->y_log ? pow (10, f->wy0) : f->wy0;
+  if (y_max != NULL)
+    *y_max = f->y_log ? pow (10, f->wy1) : f->wy1;
 }
 
 static void
@@ -103,10 +140,12 @@ fill_frame (const XrlabPlotLayout *l, const XrlabPlotScene *scene, XrlabPlotFram
   f->wy1 = l->y1;
   f->x_log = scene->x.log;
   f->y_log = scene->y.log;
-  f->lx0 = l->legend_right ? l->width - l->right - 12 - l->legend_w : l->left + 12;
+  f->lx0 = l->legend_x;
   f->lx1 = f->lx0 + l->legend_w;
-  f->ly0 = l->legend_top ? l->top + 12 : l->height - l->bottom - 12 - l->legend_h;
+  f->ly0 = l->legend_y;
   f->ly1 = f->ly0 + l->legend_h;
+  f->y_abs = l->y_abs;
+  f->n_unlabelled_groups = l->n_unlabelled_groups;
 }
 
 /* ---- cairo passes --------------------------------------------------------------- */
@@ -127,24 +166,12 @@ pass_background (cairo_t *cr, const XrlabPlotPalette *pal)
 }
 
 static void
-pass_message (cairo_t *cr, int width, int height, const XrlabPlotPalette *pal, const char *text)
+pass_message (XrlabPlotText *text, int width, int height, const XrlabPlotPalette *pal, const char *msg)
 {
-  PangoLayout *layout;
-  int w, h;
-
-  if (text == NULL || *text == '\0')
+  if (msg == NULL || *msg == '\0')
     return;
-  layout = pango_cairo_create_layout (cr);
-  xrlab_plot_text_font (layout, 12);
-  pango_layout_set_width (layout, (int) (MAX (width - 48, 50) * PANGO_SCALE));
-  pango_layout_set_alignment (layout, PANGO_ALIGN_CENTER);
-  pango_layout_set_wrap (layout, PANGO_WRAP_WORD_CHAR);
-  pango_layout_set_text (layout, text, -1);
-  pango_layout_get_pixel_size (layout, &w, &h);
-  cairo_move_to (cr, 24, (height - h) / 2.0);
-  set_source (cr, &pal->muted);
-  pango_cairo_show_layout (cr, layout);
-  g_object_unref (layout);
+  xrlab_plot_text_show_wrapped (text, XRLAB_PLOT_TEXT_MESSAGE, msg, 16, &pal->muted,
+                                24, height / 2.0, MAX (width - 48, 50));
 }
 
 /* ---- PLplot passes ---------------------------------------------------------------- */
@@ -161,6 +188,11 @@ pass_colors (const XrlabPlotScene *scene, const XrlabPlotPalette *pal)
   xrlab_plot_stream_set_color (XRLAB_PLOT_COL_MARKER, &pal->marker);
   xrlab_plot_stream_set_color (XRLAB_PLOT_COL_LEGEND_BG, &pal->legend_bg);
   xrlab_plot_stream_set_color (XRLAB_PLOT_COL_WATERMARK, &pal->watermark);
+  {
+    XrlabPlotColor faint = pal->marker;
+    faint.alpha *= 0.5;
+    xrlab_plot_stream_set_color (XRLAB_PLOT_COL_MARKER_FAINT, &faint);
+  }
   for (guint s = 0; s < scene->n_curves; s++)
     {
       const XrlabPlotCurve *c = &scene->curves[s];
@@ -183,7 +215,28 @@ pass_grid (const XrlabPlotLayout *l)
       pljoin (l->x0, l->ya.ticks[i].pos, l->x1, l->ya.ticks[i].pos);
 }
 
-/* Dashed vertical lines at the markers. */
+static void
+set_dashes (XrlabPlotLineStyle style, double width)
+{
+  double d[4];
+  guint n = xrlab_plot_line_dashes (style, width, d);
+  PLINT mark[2], space[2];
+
+  if (n == 0)
+    {
+      plstyl (0, NULL, NULL);
+      return;
+    }
+  for (guint i = 0; i < n / 2; i++)
+    {
+      mark[i] = (PLINT) lround (XRLAB_PLOT_UNITS_TO_UM (d[2 * i]));
+      space[i] = (PLINT) lround (XRLAB_PLOT_UNITS_TO_UM (d[2 * i + 1]));
+    }
+  plstyl ((PLINT) n / 2, mark, space);
+}
+
+/* Dashed vertical lines at the markers; fainter where the label was left
+ * out. */
 static void
 pass_marker_lines (const XrlabPlotLayout *l)
 {
@@ -191,13 +244,13 @@ pass_marker_lines (const XrlabPlotLayout *l)
 
   if (l->markers->len == 0)
     return;
-  plcol0 (XRLAB_PLOT_COL_MARKER);
-  plwidth (1.0);
+  plwidth (MIN (1.0, l->fs_tick / XRLAB_PLOT_DEFAULT_FONT * 1.2));
   plstyl (1, &mark, &space);
   for (guint i = 0; i < l->markers->len; i++)
     {
-      double x = g_array_index (l->markers, XrlabPlotVisibleMarker, i).x;
-      pljoin (x, l->y0, x, l->y1);
+      const XrlabPlotVisibleMarker *v = &g_array_index (l->markers, XrlabPlotVisibleMarker, i);
+      plcol0 (v->row >= 0 ? XRLAB_PLOT_COL_MARKER : XRLAB_PLOT_COL_MARKER_FAINT);
+      pljoin (v->x, l->y0, v->x, l->y1);
     }
   plstyl (0, NULL, NULL);
 }
@@ -212,65 +265,88 @@ ensure_work (XrlabPlotRenderer *r, gsize n)
   r->work_len = n;
 }
 
-/* The polyline of one curve, split at gaps (NaN, or <= 0 on a log axis). */
 static void
-draw_curve (XrlabPlotRenderer *r, const XrlabPlotScene *scene, const XrlabPlotCurve *c)
+flush_run (XrlabPlotRenderer *r, gsize m, gboolean negative, XrlabPlotLineStyle style, double width)
+{
+  if (m == 0)
+    return;
+  if (negative)
+    set_dashes (XRLAB_PLOT_LINE_NEGATIVE, width);
+  if (m == 1)
+    plpoin (1, r->wx, r->wy, 1);    /* an isolated point */
+  else
+    plline ((PLINT) m, r->wx, r->wy);
+  if (negative)
+    set_dashes (style, width);
+}
+
+/* The polyline of one curve, split at gaps (NaN, or 0 on a log axis). On a
+ * log y axis the negative stretches are drawn dotted at their magnitude,
+ * each joined to its neighbours at the sign change. */
+static void
+draw_curve (XrlabPlotRenderer *r, const XrlabPlotScene *scene, const XrlabPlotCurve *c,
+            XrlabPlotLineStyle style, double width)
 {
   gboolean x_log = scene->x.log, y_log = scene->y.log;
+  gboolean negative = FALSE;
   gsize m = 0;
 
-  ensure_work (r, c->n);
+  ensure_work (r, c->n + 1);
   for (gsize i = 0; i <= c->n; i++)
     {
       double y = i < c->n ? xrlab_plot_curve_y (c, i) : NAN;
-      gboolean ok = i < c->n && xrlab_plot_usable (c->x[i], x_log) && xrlab_plot_usable (y, y_log);
+      gboolean neg = y_log && y < 0;
+      double shown = neg ? -y : y;
+      gboolean ok = i < c->n && xrlab_plot_usable (c->x[i], x_log) && xrlab_plot_usable (shown, y_log);
+      if (ok && m > 0 && neg != negative)
+        {
+          flush_run (r, m, negative, style, width);
+          /* The new run starts at the last point of the old one. */
+          r->wx[0] = r->wx[m - 1];
+          r->wy[0] = r->wy[m - 1];
+          m = 1;
+        }
       if (ok)
         {
+          negative = neg;
           r->wx[m] = x_log ? log10 (c->x[i]) : c->x[i];
-          r->wy[m] = y_log ? log10 (y) : y;
+          r->wy[m] = y_log ? log10 (shown) : shown;
           m++;
           continue;
         }
-      if (m == 1)
-        plpoin (1, r->wx, r->wy, 1);    /* an isolated point */
-      else if (m > 1)
-        plline ((PLINT) m, r->wx, r->wy);
+      flush_run (r, m, negative, style, width);
       m = 0;
     }
 }
 
 /* Stale curves first, so valid curves are drawn over them. */
 static void
-pass_curves (XrlabPlotRenderer *r, const XrlabPlotScene *scene)
+pass_curves (XrlabPlotRenderer *r, const XrlabPlotScene *scene, const XrlabPlotLayout *l)
 {
-  double line_width = CLAMP (scene->line_width, 0.5, 8.0);
-
   for (int pass = 0; pass < 2; pass++)
     for (guint s = 0; s < scene->n_curves; s++)
       {
         const XrlabPlotCurve *c = &scene->curves[s];
+        XrlabPlotLineStyle style = c->stale ? XRLAB_PLOT_LINE_STALE : l->styles[s];
         if (c->stale != (pass == 0))
           continue;
         plcol0 (XRLAB_PLOT_COL_SERIES0 + s);
-        plwidth (line_width);
-        if (c->stale)
-          {
-            PLINT mark = 2500, space = 1800;
-            plstyl (1, &mark, &space);
-          }
-        draw_curve (r, scene, c);
-        if (c->stale)
-          plstyl (0, NULL, NULL);
+        plwidth (l->line_width);
+        set_dashes (style, l->line_width);
+        draw_curve (r, scene, c, style, l->line_width);
+        plstyl (0, NULL, NULL);
       }
 }
 
 /* The box and the tick marks on all four sides (in world units of the
- * other axis: 5 px long for major ticks, 2.5 px for minor ones). */
+ * other axis: 5 px long for major ticks, 2.5 px for minor ones, at the
+ * default type size). */
 static void
 pass_frame (const XrlabPlotLayout *l)
 {
-  double tx_major = (l->y1 - l->y0) * 5.0 / l->plot_h, tx_minor = (l->y1 - l->y0) * 2.5 / l->plot_h;
-  double ty_major = (l->x1 - l->x0) * 5.0 / l->plot_w, ty_minor = (l->x1 - l->x0) * 2.5 / l->plot_w;
+  double major = 5.0 * l->fs_tick / XRLAB_PLOT_DEFAULT_FONT, minor = major / 2;
+  double tx_major = (l->y1 - l->y0) * major / l->plot_h, tx_minor = (l->y1 - l->y0) * minor / l->plot_h;
+  double ty_major = (l->x1 - l->x0) * major / l->plot_w, ty_minor = (l->x1 - l->x0) * minor / l->plot_w;
 
   plcol0 (XRLAB_PLOT_COL_FRAME);
   plwidth (1.0);
@@ -289,144 +365,92 @@ pass_frame (const XrlabPlotLayout *l)
   plbox ("bc", 0, 0, "bc", 0, 0);
 }
 
-/* Tick labels and the common factors of linear axes (plmtex: displacement
- * in character heights, position as a fraction of the side). */
-static void
-pass_tick_labels (const XrlabPlotLayout *l)
-{
-  double chr_px = XRLAB_PLOT_TICK_PT;      /* PLplot character height in page units */
-  double em_tick = l->em_tick;
+/* ---- text passes (cairo and Pango) ---------------------------------------------- */
 
-  plcol0 (XRLAB_PLOT_COL_FG);
-  plschr (XRLAB_PLOT_PT_TO_MM (XRLAB_PLOT_TICK_PT), 1.0);
+static double
+px_of (const XrlabPlotLayout *l, double wx)
+{
+  return l->left + (wx - l->x0) / (l->x1 - l->x0) * l->plot_w;
+}
+
+static double
+py_of (const XrlabPlotLayout *l, double wy)
+{
+  return l->top + (l->y1 - wy) / (l->y1 - l->y0) * l->plot_h;
+}
+
+static void
+pass_tick_labels (const XrlabPlotLayout *l, XrlabPlotText *text, const XrlabPlotPalette *pal)
+{
+  double below = l->top + l->plot_h + 5;
+
   for (guint i = 0; i < l->xa.n; i++)
     if (l->xa.ticks[i].label[0] != '\0')
-      plmtex ("b", (7 + em_tick / 2) / chr_px,
-              (l->xa.ticks[i].pos - l->x0) / (l->x1 - l->x0), 0.5, l->xa.ticks[i].label);
+      xrlab_plot_text_show (text, XRLAB_PLOT_TEXT_TICK_X, l->xa.ticks[i].label, l->fs_tick, FALSE,
+                            &pal->fg, px_of (l, l->xa.ticks[i].pos), below, 0.5, 0.0, FALSE);
   for (guint i = 0; i < l->ya.n; i++)
     if (l->ya.ticks[i].label[0] != '\0')
-      plmtex ("lv", 7 / chr_px, (l->ya.ticks[i].pos - l->y0) / (l->y1 - l->y0), 1.0, l->ya.ticks[i].label);
+      xrlab_plot_text_show (text, XRLAB_PLOT_TEXT_TICK_Y, l->ya.ticks[i].label, l->fs_tick, FALSE,
+                            &pal->fg, l->left - 6, py_of (l, l->ya.ticks[i].pos), 1.0, 0.5, FALSE);
+}
 
-  plcol0 (XRLAB_PLOT_COL_MUTED);
-  if (l->xa.exponent != 0)
-    {
-      char e[48];
-      g_snprintf (e, sizeof e, "×10#u%d#d", l->xa.exponent);
-      plmtex ("b", (7 + em_tick * 1.5 + 8) / chr_px, 1.0, 1.0, e);
-    }
-  if (l->ya.exponent != 0)
-    {
-      char e[48];
-      g_snprintf (e, sizeof e, "×10#u%d#d", l->ya.exponent);
-      plmtex ("t", (em_tick / 2 + 4) / chr_px, 0.0, 0.0, e);
-    }
+/* The centre of the y title: the plot area's middle, moved so the title
+ * stays on the page. */
+static double
+y_title_centre (const XrlabPlotLayout *l, XrlabPlotText *text)
+{
+  double w1, w2 = 0, h, half;
+
+  xrlab_plot_text_size (text, l->y_title, l->fs_title, FALSE, &w1, &h);
+  if (l->y_title2 != NULL)
+    xrlab_plot_text_size (text, l->y_title2, l->fs_title, FALSE, &w2, &h);
+  half = MAX (w1, w2) / 2 + 2;
+  if (2 * half > l->height)
+    return l->height / 2.0;
+  return CLAMP (l->top + l->plot_h / 2, half, l->height - half);
 }
 
 static void
-pass_titles (const XrlabPlotLayout *l)
+pass_titles (const XrlabPlotLayout *l, XrlabPlotText *text, const XrlabPlotPalette *pal)
 {
-  plcol0 (XRLAB_PLOT_COL_FG);
-  plschr (XRLAB_PLOT_PT_TO_MM (XRLAB_PLOT_LABEL_PT), 1.0);
-  plmtex ("b", (l->bottom - 8 - l->em_label / 2) / XRLAB_PLOT_LABEL_PT, 0.5, 0.5, l->x_title);
-  plmtex ("l", (l->left - 10 - l->em_label / 2) / XRLAB_PLOT_LABEL_PT, 0.5, 0.5, l->y_title);
+  double cy = y_title_centre (l, text);
+
+  xrlab_plot_text_show (text, XRLAB_PLOT_TEXT_TITLE_X, l->x_title, l->fs_title, FALSE, &pal->fg,
+                        l->left + l->plot_w / 2, l->height - 6 - l->extra_bottom, 0.5, 1.0, FALSE);
+  xrlab_plot_text_show (text, XRLAB_PLOT_TEXT_TITLE_Y, l->y_title, l->fs_title, FALSE, &pal->fg,
+                        8, cy, 0.0, 0.5, TRUE);
+  if (l->y_title2 != NULL)
+    xrlab_plot_text_show (text, XRLAB_PLOT_TEXT_TITLE_Y, l->y_title2, l->fs_title, FALSE, &pal->fg,
+                          8 + l->h_title, cy, 0.0, 0.5, TRUE);
 }
 
 static void
-pass_marker_labels (const XrlabPlotLayout *l)
+pass_marker_labels (const XrlabPlotLayout *l, XrlabPlotText *text, const XrlabPlotPalette *pal)
 {
-  if (l->markers->len == 0)
-    return;
-  plcol0 (XRLAB_PLOT_COL_MUTED);
-  plschr (XRLAB_PLOT_PT_TO_MM (XRLAB_PLOT_MARKER_PT), 1.0);
   for (guint i = 0; i < l->markers->len; i++)
     {
       const XrlabPlotVisibleMarker *v = &g_array_index (l->markers, XrlabPlotVisibleMarker, i);
       g_autofree char *esc = NULL;
       if (v->row < 0)
         continue;
-      esc = xrlab_plot_text_escape (v->label != NULL ? v->label : "");
-      plmtex ("t", (4 + l->em_marker / 2 + v->row * (l->em_marker + 3)) / XRLAB_PLOT_MARKER_PT,
-              (v->x - l->x0) / (l->x1 - l->x0), 0.5, esc);
+      esc = xrlab_plot_text_escape (v->label);
+      xrlab_plot_text_show (text, XRLAB_PLOT_TEXT_MARKER, esc, l->fs_marker, FALSE, &pal->muted,
+                            (v->lx0 + v->lx1) / 2, l->top - 4 - v->row * (l->h_marker + 2), 0.5, 1.0, FALSE);
     }
 }
 
-/* The legend, in the corner where it hides the least data: its size is
- * estimated from the labels (PLplot: rows 1.9 character heights apart, a
- * line sample of 7 % of the plot width, text 0.9 characters after it). */
 static void
-pass_legend (XrlabPlotLayout *l, const XrlabPlotScene *scene, cairo_t *cr)
-{
-  guint ns = scene->n_curves;
-  PLINT *opts, *text_colors, *line_colors, *line_styles;
-  PLFLT *line_widths, lw, lh;
-  char **texts;
-  PLINT position;
-  double max_text = 0;
-  PangoLayout *measure;
-
-  if (!scene->show_legend || ns == 0)
-    return;
-  opts = g_new (PLINT, ns);
-  text_colors = g_new (PLINT, ns);
-  line_colors = g_new (PLINT, ns);
-  line_styles = g_new (PLINT, ns);
-  line_widths = g_new (PLFLT, ns);
-  texts = g_new0 (char *, ns + 1);
-  for (guint s = 0; s < ns; s++)
-    {
-      const XrlabPlotCurve *c = &scene->curves[s];
-      g_autofree char *esc = xrlab_plot_text_escape (c->label != NULL ? c->label : "");
-      opts[s] = PL_LEGEND_LINE;
-      text_colors[s] = XRLAB_PLOT_COL_FG;
-      line_colors[s] = XRLAB_PLOT_COL_SERIES0 + s;
-      line_styles[s] = c->stale ? 2 : 1;
-      line_widths[s] = MAX (CLAMP (scene->line_width, 0.5, 8.0), 2.0);
-      texts[s] = c->stale ? g_strdup_printf (_("%s (last valid)"), esc) : g_steal_pointer (&esc);
-    }
-
-  measure = pango_cairo_create_layout (cr);
-  xrlab_plot_text_font (measure, XRLAB_PLOT_LEGEND_PT);
-  for (guint s = 0; s < ns; s++)
-    max_text = MAX (max_text, xrlab_plot_text_width (measure, texts[s]));
-  g_object_unref (measure);
-  position = xrlab_plot_layout_legend_corner (l, scene,
-                                              0.07 * l->plot_w + 0.9 * XRLAB_PLOT_LEGEND_PT + max_text + 2 * XRLAB_PLOT_LEGEND_PT,
-                                              ns * 1.9 * XRLAB_PLOT_LEGEND_PT + XRLAB_PLOT_LEGEND_PT);
-
-  plschr (XRLAB_PLOT_PT_TO_MM (XRLAB_PLOT_LEGEND_PT), 1.0);
-  pllegend (&lw, &lh,
-            PL_LEGEND_BACKGROUND | PL_LEGEND_BOUNDING_BOX,
-            position,
-            12.0 / l->plot_w, 12.0 / l->plot_h, 0.07,
-            XRLAB_PLOT_COL_LEGEND_BG, XRLAB_PLOT_COL_GRID, 1,
-            0, 0, (PLINT) ns,
-            opts, 0.9, 1.0, 1.9, 0.0,
-            text_colors, (const char * const *) texts,
-            NULL, NULL, NULL, NULL,
-            line_colors, line_styles, line_widths,
-            NULL, NULL, NULL, NULL);
-  l->legend_w = lw * l->plot_w;
-  l->legend_h = lh * l->plot_h;
-
-  g_strfreev (texts);
-  g_free (opts);
-  g_free (text_colors);
-  g_free (line_colors);
-  g_free (line_styles);
-  g_free (line_widths);
-}
-
-static void
-pass_watermark (const XrlabPlotLayout *l, const XrlabPlotScene *scene)
+pass_watermark (const XrlabPlotLayout *l, const XrlabPlotScene *scene, XrlabPlotText *text,
+                const XrlabPlotPalette *pal)
 {
   g_autofree char *esc = NULL;
 
   if (scene->watermark == NULL || scene->watermark[0] == '\0')
     return;
   esc = xrlab_plot_text_escape (scene->watermark);
-  plcol0 (XRLAB_PLOT_COL_WATERMARK);
-  plschr (XRLAB_PLOT_PT_TO_MM (MIN (18.0, MAX (9.0, l->plot_w / 45.0))), 1.0);
-  plptex (l->x0 + (l->x1 - l->x0) * 0.5, l->y0 + (l->y1 - l->y0) * 0.12, 1.0, 0.0, 0.5, esc);
+  xrlab_plot_text_show (text, XRLAB_PLOT_TEXT_WATERMARK, esc,
+                        CLAMP (l->plot_w / 34, l->fs_tick, 1.8 * l->fs_tick), FALSE, &pal->watermark,
+                        l->left + l->plot_w / 2, l->top + l->plot_h * 0.88, 0.5, 1.0, FALSE);
 }
 
 /* ---- a frame -------------------------------------------------------------------- */
@@ -443,18 +467,42 @@ check_status (cairo_t *cr, GError **error)
   return TRUE;
 }
 
+/* The PLplot passes: grid, marker lines, curves, frame. */
+static void
+plplot_passes (XrlabPlotRenderer *r, const XrlabPlotScene *scene, const XrlabPlotPalette *pal,
+               cairo_t *cr, int width, int height)
+{
+  XrlabPlotLayout *l = &r->layout;
+
+  xrlab_plot_stream_select (&r->stream, width, height);
+  cairo_save (cr);
+  pl_cmd (PLESC_DEVINIT, cr);
+  pladv (0);
+  pass_colors (scene, pal);
+  plvpor (l->left / width, 1.0 - l->right / width, l->bottom / height, 1.0 - l->top / height);
+  plwind (l->x0, l->x1, l->y0, l->y1);
+  pass_grid (l);
+  pass_marker_lines (l);
+  pass_curves (r, scene, l);
+  pass_frame (l);
+  cairo_restore (cr);
+}
+
 gboolean
-xrlab_plot_renderer_draw (XrlabPlotRenderer    *r,
-                          const XrlabPlotScene *scene,
-                          cairo_t              *cr,
-                          int                   width,
-                          int                   height,
-                          XrlabPlotFrame       *frame_out,
-                          GError              **error)
+xrlab_plot_renderer_draw_full (XrlabPlotRenderer    *r,
+                               const XrlabPlotScene *scene,
+                               cairo_t              *cr,
+                               int                   width,
+                               int                   height,
+                               XrlabPlotFrame       *frame_out,
+                               GString              *svg_text,
+                               GError              **error)
 {
   const XrlabPlotPalette *pal;
   XrlabPlotLayout *l;
+  XrlabPlotText text;
   GError *local_error = NULL;
+  gboolean ok = TRUE;
 
   g_return_val_if_fail (r != NULL, FALSE);
   g_return_val_if_fail (scene != NULL, FALSE);
@@ -467,52 +515,58 @@ xrlab_plot_renderer_draw (XrlabPlotRenderer    *r,
   l = &r->layout;
   if (frame_out != NULL)
     frame_out->valid = FALSE;
+  g_array_set_size (r->texts, 0);
 
   pass_background (cr, pal);
+  xrlab_plot_text_init (&text, cr, r->texts, svg_text);
   if (!xrlab_plot_check_driver (&local_error))
     {
-      pass_message (cr, width, height, pal, local_error->message);
+      pass_message (&text, width, height, pal, local_error->message);
       g_propagate_error (error, local_error);
+      xrlab_plot_text_clear (&text);
       return FALSE;
     }
   if (width < 120 || height < 90)
-    return check_status (cr, error);
+    goto done;
 
-  switch (xrlab_plot_layout_compute (l, scene, cr, width, height))
+  switch (xrlab_plot_layout_compute (l, scene, &text, width, height))
     {
     case XRLAB_PLOT_LAYOUT_NO_DATA:
-      pass_message (cr, width, height, pal,
+      pass_message (&text, width, height, pal,
                     scene->n_curves == 0 ? scene->message
-                    : scene->y.log ? _("Nothing to draw: no positive finite values for a logarithmic axis.")
+                    : scene->y.log ? _("Nothing to draw: no finite non-zero values for a logarithmic axis.")
                     : _("Nothing to draw: no finite values."));
-      return check_status (cr, error);
+      goto done;
     case XRLAB_PLOT_LAYOUT_TOO_SMALL:
-      return check_status (cr, error);
+      goto done;
     case XRLAB_PLOT_LAYOUT_OK:
     default:
       break;
     }
 
-  xrlab_plot_stream_select (&r->stream, width, height);
-  cairo_save (cr);
-  pl_cmd (PLESC_DEVINIT, cr);
-  pladv (0);
-  pass_colors (scene, pal);
-  plvpor (l->left / width, 1.0 - l->right / width, l->bottom / height, 1.0 - l->top / height);
-  plwind (l->x0, l->x1, l->y0, l->y1);
-
-  pass_grid (l);
-  pass_marker_lines (l);
-  pass_curves (r, scene);
-  pass_frame (l);
-  pass_tick_labels (l);
-  pass_titles (l);
-  pass_marker_labels (l);
-  pass_legend (l, scene, cr);
-  pass_watermark (l, scene);
-  cairo_restore (cr);
-
+  plplot_passes (r, scene, pal, cr, width, height);
+  pass_tick_labels (l, &text, pal);
+  pass_titles (l, &text, pal);
+  pass_marker_labels (l, &text, pal);
+  xrlab_plot_legend_draw (l, scene, &text, cr);
+  pass_watermark (l, scene, &text, pal);
   if (frame_out != NULL)
     fill_frame (l, scene, frame_out);
-  return check_status (cr, error);
+
+done:
+  xrlab_plot_text_clear (&text);
+  ok = check_status (cr, error);
+  return ok;
+}
+
+gboolean
+xrlab_plot_renderer_draw (XrlabPlotRenderer    *r,
+                          const XrlabPlotScene *scene,
+                          cairo_t              *cr,
+                          int                   width,
+                          int                   height,
+                          XrlabPlotFrame       *frame_out,
+                          GError              **error)
+{
+  return xrlab_plot_renderer_draw_full (r, scene, cr, width, height, frame_out, NULL, error);
 }

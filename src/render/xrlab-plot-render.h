@@ -7,10 +7,13 @@
  * PLplot and GLib, no GTK, so the window, xrlab-cli and tests draw the same
  * figures.
  *
- * A frame is a layout -- the data ranges, the ticks of both axes, margins
- * from measured labels, rows for the marker labels -- and then passes over
- * it: background, grid, marker lines, curves, frame and ticks, tick labels,
- * axis titles, marker labels, legend, watermark.
+ * A frame is a layout -- the data ranges (or the limits the scene sets),
+ * the ticks of both axes, margins from measured labels, rows for the marker
+ * labels -- and then passes over it: background, grid, marker lines,
+ * curves, frame and ticks, then the text and the legend. PLplot draws the
+ * lines; every text is set with Pango directly (xrlab-plot-text.c), so the
+ * renderer knows each label's box (xrlab_plot_renderer_get_texts()) and an
+ * SVG keeps its text as <text> elements.
  *
  * PLplot has global state and is not thread safe: each XrlabPlotRenderer
  * owns one PLplot stream, selected before each of its calls, and every
@@ -18,9 +21,10 @@
  * or the thread of a command-line program).
  *
  * Geometry: the page is in cairo units (1 unit = 1 pixel on screen, 1 point
- * in a PDF/SVG). PLplot's text heights are in mm at 72 units per inch; Pango
- * renders those "points" at 96 dpi, so a label of F points is F * 4/3 units
- * tall. Margins are computed from measured label widths.
+ * in a PDF, an SVG or a PNG written at a resolution). Type sizes are in the
+ * same units (XrlabPlotScene.font_size), so a figure of 8.5 cm with 9-point
+ * text is a page of 241 units with font_size 9. Margins are computed from
+ * measured label widths.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -47,11 +51,33 @@ typedef enum {
   XRLAB_PLOT_FORMAT_PDF,
 } XrlabPlotFormat;
 
-/* An absorption edge (or any vertical marker) along the x axis. */
+/* An absorption edge (or any vertical marker) along the x axis.
+ *
+ * Labels go in up to three rows above the plot area and never overlap; when
+ * there is no room for all of them they are chosen by @priority (smaller
+ * first), the most important marker of each @group first, so every group
+ * keeps a label while there is room for one per group. A group that gets no
+ * label at all is named in a note on the plot. The lines are always drawn. */
 typedef struct {
   double  x;
   char   *label;
+  int     group;             /* e.g. the element's Z; 0: a group of its own */
+  int     priority;          /* smaller is more important; 0 default */
 } XrlabPlotMarker;
+
+/* How a curve is drawn. AUTO: solid, unless an earlier curve of the scene
+ * has the same colour: then the next style of DASHED, DASH_DOT, LONG_DASH,
+ * DOTTED (so no two curves look alike before every colour of the palette
+ * and every style are used). */
+typedef enum {
+  XRLAB_PLOT_LINE_AUTO = 0,
+  XRLAB_PLOT_LINE_SOLID,
+  XRLAB_PLOT_LINE_DASHED,
+  XRLAB_PLOT_LINE_DASH_DOT,
+  XRLAB_PLOT_LINE_LONG_DASH,
+  XRLAB_PLOT_LINE_DOTTED,
+  XRLAB_PLOT_N_LINE_STYLES
+} XrlabPlotLineStyle;
 
 /* One curve; everything is borrowed for the duration of a draw. */
 typedef struct {
@@ -62,13 +88,24 @@ typedef struct {
   gsize           n;
   double          y_scale;   /* drawn value = y[i] × y_scale */
   gboolean        stale;     /* drawn dashed and faded, "(last valid)" */
+  XrlabPlotLineStyle style;  /* default AUTO */
 } XrlabPlotCurve;
 
+/* An axis. Its title reads "name (unit)"; a common factor of the tick
+ * labels goes into the parentheses ("δ (×10⁻³)"). With min < max (finite,
+ * and > 0 on a log axis) the axis shows exactly [min, max] (zoomed);
+ * otherwise its range follows the data (padded): the y range then follows
+ * the data within the x range shown. */
 typedef struct {
   const char *name;          /* "Photon energy" */
   const char *unit;          /* "keV"; NULL or "" = none */
   gboolean    log;
+  double      min, max;      /* data units; min >= max (e.g. 0, 0): automatic */
+  const char *symbol;        /* "δ", for notes about the axis; NULL: none */
 } XrlabPlotAxisSpec;
+
+/* Whether @axis has limits of its own (see XrlabPlotAxisSpec). */
+gboolean xrlab_plot_axis_is_fixed (const XrlabPlotAxisSpec *axis);
 
 /* What to draw. Initialize with xrlab_plot_scene_init(), then fill in. */
 typedef struct {
@@ -82,10 +119,17 @@ typedef struct {
   gboolean               dark;          /* dark palette */
   gboolean               show_legend;   /* default TRUE */
   gboolean               show_markers;  /* default TRUE */
-  double                 line_width;    /* of the curves, 0.5 … 8 units; default 2 */
+  double                 line_width;    /* of the curves, 0.25 … 8 units; default 2 */
+  /* Size of the tick labels and the legend, in units (axis titles 1.1 ×,
+   * marker labels and notes 0.9 ×); 0: 13 (on screen: 9.75 pt at 96 dpi).
+   * 4 … 48. */
+  double                 font_size;
 } XrlabPlotScene;
 
 void xrlab_plot_scene_init (XrlabPlotScene *scene);
+
+/* The line style curve @index of @scene is drawn with (AUTO resolved). */
+XrlabPlotLineStyle xrlab_plot_scene_get_line_style (const XrlabPlotScene *scene, guint index);
 
 /* Where a frame put its plot area, for pointer input and overlays. */
 typedef struct {
@@ -94,13 +138,43 @@ typedef struct {
   double   wx0, wx1, wy0, wy1;   /* world window (log10 of values on a log axis) */
   gboolean x_log, y_log;
   double   lx0, lx1, ly0, ly1;   /* legend box (empty: no legend) */
+  /* A log y axis showed negative values as their magnitude, dotted (and
+   * said so in a note). */
+  gboolean y_abs;
+  /* Marker groups that got no label (named in a note). */
+  guint    n_unlabelled_groups;
 } XrlabPlotFrame;
 
 /* Data value <-> cairo coordinate of a valid frame. y_to_py gives NaN for
- * a value that a log axis cannot show. */
+ * a value that a log axis cannot show (with y_abs, a negative value is
+ * placed at its magnitude). */
 double xrlab_plot_frame_x_to_px (const XrlabPlotFrame *frame, double x);
 double xrlab_plot_frame_px_to_x (const XrlabPlotFrame *frame, double px);
 double xrlab_plot_frame_y_to_py (const XrlabPlotFrame *frame, double y);
+double xrlab_plot_frame_py_to_y (const XrlabPlotFrame *frame, double py);
+/* The data range shown along x and y. */
+void   xrlab_plot_frame_get_limits (const XrlabPlotFrame *frame,
+                                    double *x_min, double *x_max,
+                                    double *y_min, double *y_max);
+
+/* What a frame wrote, and where: one box per text item. */
+typedef enum {
+  XRLAB_PLOT_TEXT_TICK_X,
+  XRLAB_PLOT_TEXT_TICK_Y,
+  XRLAB_PLOT_TEXT_TITLE_X,
+  XRLAB_PLOT_TEXT_TITLE_Y,
+  XRLAB_PLOT_TEXT_MARKER,
+  XRLAB_PLOT_TEXT_LEGEND,
+  XRLAB_PLOT_TEXT_NOTE,
+  XRLAB_PLOT_TEXT_WATERMARK,
+  XRLAB_PLOT_TEXT_MESSAGE,
+} XrlabPlotTextRole;
+
+typedef struct {
+  XrlabPlotTextRole role;
+  double x0, y0, x1, y1;         /* its box in cairo units (y0 at the top) */
+  char  *text;                   /* as shown (UTF-8, superscripts inline) */
+} XrlabPlotTextBox;
 
 /* Checks once per process that PLplot can open its extcairo device (a trial
  * stream is opened and closed; PLplot's exit-on-error is intercepted during
@@ -112,6 +186,11 @@ typedef struct _XrlabPlotRenderer XrlabPlotRenderer;
 
 XrlabPlotRenderer *xrlab_plot_renderer_new  (void);
 void               xrlab_plot_renderer_free (XrlabPlotRenderer *renderer);
+
+/* The texts of the last frame drawn (owned by @renderer, valid until its
+ * next draw); returns how many. */
+guint xrlab_plot_renderer_get_texts (XrlabPlotRenderer       *renderer,
+                                     const XrlabPlotTextBox **texts);
 
 /* Draws @scene at @width x @height (cairo units) into @cr; @frame_out (may
  * be NULL) gets the geometry. Too small a size, or nothing to draw, gives
@@ -133,8 +212,44 @@ gboolean xrlab_plot_output_check   (XrlabPlotFormat       format,
                                     double                scale,
                                     GError              **error);
 
-/* Draws @scene as a PNG, SVG or PDF document and hands its bytes to
- * @write_func. @name names the output in error messages (a file's path). */
+/* A page: its size in points (1/72 inch) and, for PNG, its resolution.
+ * A PNG is lround (width_pt × dpi / 72) × lround (height_pt × dpi / 72)
+ * pixels and records @dpi (its pHYs chunk); an SVG's width and height are
+ * in mm, its text is <text>; a PDF page is width_pt × height_pt with its
+ * fonts embedded. */
+typedef struct {
+  XrlabPlotFormat format;
+  double width_pt, height_pt;    /* 60 … 14400 (5 m) */
+  double dpi;                    /* PNG: 18 … 1200, ≤ 32000 pixels a side */
+} XrlabPlotPage;
+
+/* "png", "svg", "pdf" (file name extensions, without the dot). */
+const char *xrlab_plot_format_get_extension (XrlabPlotFormat format);
+/* The format of a file name's extension (any case); FALSE when none. */
+gboolean    xrlab_plot_format_from_name     (const char      *name,
+                                             XrlabPlotFormat *format);
+/* Converts a length to points: @unit "pt", "mm", "cm", "in", or "px"
+ * (at @dpi). FALSE for another unit. */
+gboolean    xrlab_plot_length_to_pt         (double      value,
+                                             const char *unit,
+                                             double      dpi,
+                                             double     *pt);
+
+gboolean xrlab_plot_page_check     (const XrlabPlotPage  *page,
+                                    GError              **error);
+
+/* Draws @scene on @page and hands the document's bytes to @write_func
+ * (in one call or several). @name names the output in error messages. */
+gboolean xrlab_plot_renderer_write_page (XrlabPlotRenderer    *renderer,
+                                         const XrlabPlotScene *scene,
+                                         const XrlabPlotPage  *page,
+                                         cairo_write_func_t    write_func,
+                                         void                 *closure,
+                                         const char           *name,
+                                         GError              **error);
+
+/* The same for a page of @width x @height points and, for PNG, @scale
+ * pixels per point (@scale × 72 dpi). */
 gboolean xrlab_plot_renderer_write (XrlabPlotRenderer    *renderer,
                                     const XrlabPlotScene *scene,
                                     XrlabPlotFormat       format,

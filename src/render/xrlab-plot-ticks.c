@@ -8,6 +8,13 @@
 
 #include <math.h>
 
+/* "−3" with the Unicode minus sign (U+2212) for negative @e. */
+static const char *
+exponent_sign (int e)
+{
+  return e < 0 ? "−" : "";
+}
+
 void
 xrlab_plot_format_tick_value (double  v,
                               double  step,
@@ -34,11 +41,11 @@ xrlab_plot_format_tick_value (double  v,
       int e = (int) floor (log10 (a) + 1e-9);
       double m = v / pow (10, e);
       if (fabs (m - 1) < 1e-9)
-        g_snprintf (buf, size, "10#u%d#d", e);
+        g_snprintf (buf, size, "10#u%s%d#d", exponent_sign (e), ABS (e));
       else if (fabs (m + 1) < 1e-9)
-        g_snprintf (buf, size, "−10#u%d#d", e);
+        g_snprintf (buf, size, "−10#u%s%d#d", exponent_sign (e), ABS (e));
       else
-        g_snprintf (buf, size, "%g×10#u%d#d", round (m * 100) / 100, e);
+        g_snprintf (buf, size, "%g×10#u%s%d#d", round (m * 100) / 100, exponent_sign (e), ABS (e));
     }
   /* Unicode minus for negative numbers. */
   if (buf[0] == '-')
@@ -138,6 +145,30 @@ xrlab_plot_ticks_linear (XrlabPlotTicks *axis,
     }
 }
 
+/* The mantissas labelled in each decade: the densest set whose closest
+ * neighbours are at least 1.5 label slots apart (@per_decade slots to a
+ * decade; 2 for labels "2×10⁻⁵", which are longer), of {1}, {1, 2, 5},
+ * {1, 2, 3, 5}; always {1, 2, 5} on about a decade. */
+static guint
+log_label_set (double per_decade, gboolean plain, double span, const int **set)
+{
+  static const int one[] = { 1 }, s125[] = { 1, 2, 5 }, s1235[] = { 1, 2, 3, 5 };
+  double need = plain ? 1.5 : 2.0;
+
+  if (log10 (1.5) * per_decade >= need)
+    {
+      *set = s1235;
+      return G_N_ELEMENTS (s1235);
+    }
+  if (span <= 1.6 || log10 (2.0) * per_decade >= need)
+    {
+      *set = s125;
+      return G_N_ELEMENTS (s125);
+    }
+  *set = one;
+  return 1;
+}
+
 void
 xrlab_plot_ticks_log (XrlabPlotTicks *axis,
                       double          lo,
@@ -146,13 +177,17 @@ xrlab_plot_ticks_log (XrlabPlotTicks *axis,
 {
   double span = hi - lo;
   int d, k0, k1;
-  gboolean label_125, plain = TRUE;
+  gboolean plain = TRUE;
+  const int *set = NULL;
+  guint n_set = 1;
 
   axis->n = 0;
   axis->exponent = 0;
   if (span < 0.9)
     {
-      xrlab_plot_ticks_linear (axis, pow (10, lo), pow (10, hi), MAX (2.0, max_major * 0.8), TRUE, FALSE);
+      /* Less than a decade: linear ticks at log10 of their values, at
+       * least four of them labelled. */
+      xrlab_plot_ticks_linear (axis, pow (10, lo), pow (10, hi), MAX (4.0, max_major), TRUE, FALSE);
       return;
     }
 
@@ -160,7 +195,6 @@ xrlab_plot_ticks_log (XrlabPlotTicks *axis,
   d = MAX (d, 1);
   k0 = (int) floor (lo);
   k1 = (int) ceil (hi);
-  label_125 = (d == 1 && span <= 1.6);
 
   /* Plain numbers ("0.5", "20000") when every labelled value is moderate. */
   for (int k = k0; k <= k1; k++)
@@ -168,9 +202,11 @@ xrlab_plot_ticks_log (XrlabPlotTicks *axis,
       double v = pow (10, k);
       if (k + 0.7 < lo - 1e-9 || k > hi + 1e-9)
         continue;
-      if (v < 1e-3 || v * (label_125 ? 5 : 1) >= 1e5)
+      if (v < 1e-3 || v * (d == 1 ? 5 : 1) >= 1e5)
         plain = FALSE;
     }
+  if (d == 1)
+    n_set = log_label_set (max_major / span, plain, span, &set);
 
   for (int k = k0; k <= k1; k++)
     {
@@ -189,27 +225,20 @@ xrlab_plot_ticks_log (XrlabPlotTicks *axis,
               add_tick (axis, pos, FALSE, NULL);
               continue;
             }
-          if (label_125 && (m == 2 || m == 5))
-            major = TRUE;
+          for (guint j = 1; j < n_set && d == 1; j++)
+            if (m == set[j])
+              major = TRUE;
           if (major)
             {
               double v = m * pow (10, k);
               if (plain)
-                xrlab_plot_format_tick_value (v, v, label, sizeof label);
+                g_snprintf (label, sizeof label, "%g", v);
               else if (m == 1)
-                g_snprintf (label, sizeof label, "10#u%d#d", k);
+                g_snprintf (label, sizeof label, "10#u%s%d#d", exponent_sign (k), ABS (k));
               else
-                g_snprintf (label, sizeof label, "%d×10#u%d#d", m, k);
-              /* format_tick_value gives decimals for v < 1: trim "0.020" etc. */
-              if (plain)
-                {
-                  char tmp[48];
-                  g_snprintf (tmp, sizeof tmp, "%g", v);
-                  g_strlcpy (label, tmp, sizeof label);
-                }
+                g_snprintf (label, sizeof label, "%d×10#u%s%d#d", m, exponent_sign (k), ABS (k));
             }
           add_tick (axis, pos, major, label);
         }
     }
 }
-

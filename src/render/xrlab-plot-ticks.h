@@ -5,13 +5,15 @@
  * ticks between them, and, when its values are very large or very small, a
  * common factor 10^exponent shown once beside the axis. A logarithmic axis
  * gets a major tick per decade (or every few decades on a long range) with
- * minor ticks at 2…9, labels at 1, 2 and 5 on a range of about a decade, and
- * falls back to linear ticks on a range of less than a decade.
+ * minor ticks at 2…9, labels also at 2 and 5 (or 2, 3 and 5) when there is
+ * room or the range is about a decade, and falls back to linear ticks (at
+ * least four labelled) on a range of less than a decade.
  *
  * Positions are world coordinates: the value on a linear axis, log10 of the
  * value on a logarithmic one. Labels are PLplot text: "#u" starts and "#d"
- * ends a superscript ("10#u-3#d" is 10⁻³), negative numbers start with the
- * Unicode minus sign (U+2212), and an empty label means an unlabelled tick.
+ * ends a superscript ("10#u−3#d" is 10⁻³), negative numbers and exponents
+ * have the Unicode minus sign (U+2212), and an empty label means an
+ * unlabelled tick.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */

@@ -6,9 +6,13 @@
 
 #include "xrlab-material-list.h"
 
+#include "xrlab-plot-palette.h"
+
 #include <string.h>
 
 #include <glib/gi18n-lib.h>
+
+#include "xrlab-widget-util.h"
 
 struct _XrlabMaterialList {
   GtkWidget parent_instance;
@@ -37,36 +41,32 @@ enum {
 
 static guint signals[N_SIGNALS];
 
-/* Curve colours: GNOME palette hues, distinguishable on white and (lifted by
- * the plot) on dark backgrounds. */
-static const char *const palette[] = {
-  "#1c71d8", "#e66100", "#26a269", "#9141ac", "#c01c28",
-  "#986a44", "#1a8a97", "#c88800", "#c061cb", "#5e5c64",
-};
-
+/* Curve colours: the plot's palette (xrlab-plot-palette.h), colour-blind
+ * safe; the least used one next, so no two materials share a colour until
+ * every one is used. */
 void
 xrlab_material_palette_next (GListModel *store,
                              GdkRGBA    *color)
 {
-  guint uses[G_N_ELEMENTS (palette)] = { 0 };
+  guint uses[XRLAB_PLOT_N_SERIES_COLORS] = { 0 };
   guint n = store != NULL ? g_list_model_get_n_items (store) : 0;
   guint best = 0;
+  XrlabPlotColor c;
 
   for (guint i = 0; i < n; i++)
     {
       g_autoptr(XrlabMaterial) m = g_list_model_get_item (store, i);
-      for (guint p = 0; p < G_N_ELEMENTS (palette); p++)
-        {
-          GdkRGBA c;
-          gdk_rgba_parse (&c, palette[p]);
-          if (gdk_rgba_equal (&c, xrlab_material_get_color (m)))
-            uses[p]++;
-        }
+      const GdkRGBA *rgba = xrlab_material_get_color (m);
+      XrlabPlotColor mc = { rgba->red, rgba->green, rgba->blue, 1.0 };
+      int p = xrlab_plot_palette_series_index (&mc);
+      if (p >= 0)
+        uses[p]++;
     }
-  for (guint p = 1; p < G_N_ELEMENTS (palette); p++)
+  for (guint p = 1; p < XRLAB_PLOT_N_SERIES_COLORS; p++)
     if (uses[p] < uses[best])
       best = p;
-  gdk_rgba_parse (color, palette[best]);
+  c = xrlab_plot_palette_series (best);
+  *color = (GdkRGBA) { (float) c.red, (float) c.green, (float) c.blue, 1.0f };
 }
 
 /* ---- rows ------------------------------------------------------------------------- */
@@ -127,6 +127,30 @@ on_row_move (XrlabMaterialRow  *row,
     gtk_widget_grab_focus (GTK_WIDGET (xrlab_material_row_get_name_editable (row)));
 }
 
+/* A drop moves the material after the drag has ended: the move replaces
+ * the rows, the dragged one included, and its drag source still has to
+ * report the end of the drag. */
+typedef struct {
+  XrlabMaterialList *self;
+  XrlabMaterial *dragged;
+  XrlabMaterial *target;
+} DeferredMove;
+
+static gboolean
+deferred_move_cb (gpointer user_data)
+{
+  DeferredMove *d = user_data;
+  guint to = position_of (d->self, d->target);
+
+  if (to != G_MAXUINT && position_of (d->self, d->dragged) != G_MAXUINT)
+    xrlab_material_list_move (d->self, d->dragged, to);
+  g_object_unref (d->self);
+  g_object_unref (d->dragged);
+  g_object_unref (d->target);
+  g_free (d);
+  return G_SOURCE_REMOVE;
+}
+
 static gboolean
 on_row_drop (GtkDropTarget    *target,
              const GValue     *value,
@@ -136,7 +160,7 @@ on_row_drop (GtkDropTarget    *target,
 {
   XrlabMaterialList *self;
   XrlabMaterial *dragged;
-  guint to;
+  DeferredMove *d;
 
   if (!G_VALUE_HOLDS (value, XRLAB_TYPE_MATERIAL))
     return FALSE;
@@ -144,10 +168,14 @@ on_row_drop (GtkDropTarget    *target,
   if (self == NULL)
     return FALSE;
   dragged = g_value_get_object (value);
-  to = position_of (self, xrlab_material_row_get_material (row));
-  if (to == G_MAXUINT || position_of (self, dragged) == G_MAXUINT)
+  if (position_of (self, xrlab_material_row_get_material (row)) == G_MAXUINT ||
+      position_of (self, dragged) == G_MAXUINT)
     return FALSE;
-  xrlab_material_list_move (self, dragged, to);
+  d = g_new0 (DeferredMove, 1);
+  d->self = g_object_ref (self);
+  d->dragged = g_object_ref (dragged);
+  d->target = g_object_ref (xrlab_material_row_get_material (row));
+  g_idle_add (deferred_move_cb, d);
   return TRUE;
 }
 
@@ -167,6 +195,44 @@ create_row (gpointer item,
   g_signal_connect (drop, "drop", G_CALLBACK (on_row_drop), row);
   gtk_widget_add_controller (row, GTK_EVENT_CONTROLLER (drop));
   return row;
+}
+
+/* Move Up on the first row and Move Down on the last are off. */
+static void
+update_movable (XrlabMaterialList *self)
+{
+  guint n = self->store != NULL ? g_list_model_get_n_items (G_LIST_MODEL (self->store)) : 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      XrlabMaterialRow *r = xrlab_material_list_get_row (self, i);
+      if (r != NULL)
+        xrlab_material_row_set_movable (r, i > 0, i + 1 < n);
+    }
+}
+
+/* @base, or "@base 2", "@base 3"… when a material of the list is already
+ * called that: legends, tables and CSV columns tell them apart. */
+static char *
+unique_name (XrlabMaterialList *self, const char *base)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->store));
+  char *name = g_strdup (base);
+
+  for (guint k = 2; ; k++)
+    {
+      gboolean taken = FALSE;
+      for (guint i = 0; i < n && !taken; i++)
+        {
+          g_autoptr(XrlabMaterial) m = g_list_model_get_item (G_LIST_MODEL (self->store), i);
+          taken = g_strcmp0 (xrlab_material_get_display_name (m), name) == 0;
+        }
+      if (!taken)
+        return name;
+      g_free (name);
+      /* TRANSLATORS: the second material of one name, e.g. "Kapton 2" */
+      name = g_strdup_printf (_("%s %u"), base, k);
+    }
 }
 
 /* ---- presets ------------------------------------------------------------------------ */
@@ -373,6 +439,7 @@ xrlab_material_list_init (XrlabMaterialList *self)
   g_signal_connect (self->preset_search, "search-changed", G_CALLBACK (on_search_changed), self);
   g_signal_connect (self->preset_search, "activate", G_CALLBACK (on_search_activate), self);
   g_signal_connect (self->add_popover, "show", G_CALLBACK (on_popover_show), self);
+  xrlab_hide_tooltip_while_open (GTK_WIDGET (self->add_button));
   update_preset_status (self);
 }
 
@@ -391,9 +458,15 @@ xrlab_material_list_set_store (XrlabMaterialList *self,
   g_return_if_fail (XRLAB_IS_MATERIAL_LIST (self));
   g_return_if_fail (store == NULL || G_IS_LIST_STORE (store));
 
+  if (self->store != NULL)
+    g_signal_handlers_disconnect_by_func (self->store, update_movable, self);
   if (!g_set_object (&self->store, store))
     return;
   gtk_list_box_bind_model (self->list_box, G_LIST_MODEL (store), create_row, self, NULL);
+  /* After the list box's own handler: the rows exist. */
+  if (store != NULL)
+    g_signal_connect_object (store, "items-changed", G_CALLBACK (update_movable), self, G_CONNECT_SWAPPED);
+  update_movable (self);
 }
 
 GListStore *
@@ -465,6 +538,10 @@ xrlab_material_list_add_preset (XrlabMaterialList *self,
     return NULL;
 
   m = xrlab_material_copy (preset);
+  {
+    g_autofree char *name = unique_name (self, xrlab_material_get_display_name (preset));
+    xrlab_material_set_name (m, name);
+  }
   xrlab_material_palette_next (G_LIST_MODEL (self->store), &color);
   xrlab_material_set_color (m, &color);
   xrlab_material_set_visible (m, TRUE);

@@ -11,7 +11,15 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "xrlab-formula.h"
+#include "xrlab-optics.h"
 #include "xrlab-user-number.h"
+#include "xrlab-widget-util.h"
+
+/* Densities beyond these are accepted (gases and foams are real) but
+ * questioned: nothing solid is denser than osmium, 22.6 g/cm³. */
+#define DENSITY_WARN_MIN_G_CM3 1e-6
+#define DENSITY_WARN_MAX_G_CM3 30.0
 
 struct _XrlabMaterialRow {
   GtkListBoxRow parent_instance;
@@ -25,7 +33,6 @@ struct _XrlabMaterialRow {
   GtkEntry *formula_entry;
   GtkEntry *density_entry;
   GtkEntry *thickness_entry;
-  GtkRevealer *error_revealer;
   GtkLabel *error_label;
 
   XrlabMaterial *material;
@@ -35,6 +42,8 @@ struct _XrlabMaterialRow {
   char *density_error;
   char *thickness_error;
   gboolean updating;
+  gboolean can_move_up;
+  gboolean can_move_down;
 };
 
 G_DEFINE_FINAL_TYPE (XrlabMaterialRow, xrlab_material_row, GTK_TYPE_LIST_BOX_ROW)
@@ -56,13 +65,72 @@ enum {
 
 static guint signals[N_SIGNALS];
 
+/* A count that starts with a zero digit ("Si02"): most likely a letter O
+ * typed as a zero. Returns the count as typed, or NULL. */
+static char *
+find_zero_count (const char *formula)
+{
+  for (const char *p = formula; p != NULL && *p != '\0'; p++)
+    if (p[0] == '0' && p != formula && (g_ascii_isalpha (p[-1]) || p[-1] == ')' || p[-1] == ']') &&
+        g_ascii_isdigit (p[1]))
+      {
+        const char *end = p + 1;
+        while (g_ascii_isdigit (*end))
+          end++;
+        return g_strndup (p, end - p);
+      }
+  return NULL;
+}
+
+/* What is accepted but looks wrong, for the message line; NULL if nothing. */
+static char *
+input_warning (XrlabMaterialRow *self, GtkEntry **field)
+{
+  g_autofree char *zero = find_zero_count (xrlab_material_get_formula (self->material));
+  double density = xrlab_material_get_density (self->material);
+  g_autofree char *d = NULL;
+
+  *field = zero != NULL ? self->formula_entry : self->density_entry;
+  if (zero != NULL)
+    /* TRANSLATORS: %s is a count as typed in a formula, e.g. “02” in Si02 */
+    return g_strdup_printf (_("“%s” is read as a count: is its first character meant to be the letter O?"),
+                            zero);
+  if (self->density_error != NULL || (density >= DENSITY_WARN_MIN_G_CM3 && density <= DENSITY_WARN_MAX_G_CM3))
+    return NULL;
+  d = xrlab_format_user_number (density, FALSE);
+  if (density > DENSITY_WARN_MAX_G_CM3)
+    return g_strdup_printf (_("A density of %s g/cm³ is above that of any element (osmium, 22.6 g/cm³): "
+                              "is it right?"), d);
+  return g_strdup_printf (_("A density of %s g/cm³ is below that of a gas at 1 mbar (about 1e-6 g/cm³): "
+                            "is it right?"), d);
+}
+
+/* When the input is fine: molar mass and electron density. */
+static char *
+input_summary (XrlabMaterialRow *self)
+{
+  g_autoptr(XrlabFormula) f = xrlab_formula_parse (xrlab_material_get_formula (self->material), NULL);
+  g_autofree char *m = NULL;
+  g_autofree char *rho_e = NULL;
+
+  if (f == NULL)
+    return NULL;
+  m = g_strdup_printf ("%.5g", xrlab_formula_get_molecular_weight (f));
+  rho_e = g_strdup_printf ("%.4g", xrlab_optics_electron_density (f, xrlab_material_get_density (self->material)));
+  /* TRANSLATORS: molar mass and electron density of a material */
+  return g_strdup_printf (_("M = %s g/mol, ρₑ = %s e/Å³"), m, rho_e);
+}
+
 static void
 update_message (XrlabMaterialRow *self)
 {
   const char *msg = NULL;
+  g_autofree char *warning = NULL;
+  g_autofree char *summary = NULL;
   gboolean formula_bad;
+  GtkEntry *questioned = NULL;
 
-  if (self->material == NULL)
+  if (self->material == NULL || self->error_label == NULL)
     return;
 
   /* The row's own number errors go to the material (the window marks its
@@ -74,25 +142,36 @@ update_message (XrlabMaterialRow *self)
   xrlab_material_set_input_error (self->material, msg);
 
   msg = xrlab_material_get_message (self->material);
-  gtk_label_set_text (self->error_label, msg != NULL ? msg : "");
-  gtk_revealer_set_reveal_child (self->error_revealer, msg != NULL);
-  /* GtkRevealer keeps its child's size while closed: hide it too. */
-  gtk_widget_set_visible (GTK_WIDGET (self->error_revealer), msg != NULL);
-
   formula_bad = xrlab_material_get_error (self->material) != NULL && self->density_error == NULL
                 && self->thickness_error == NULL;
-  if (formula_bad)
+  warning = input_warning (self, &questioned);
+  if (warning == NULL)
+    questioned = NULL;
+
+  if (msg != NULL)
+    xrlab_message_label_set (self->error_label, XRLAB_MARK_ERROR, msg);
+  else if (warning != NULL)
+    xrlab_message_label_set (self->error_label, XRLAB_MARK_WARNING, warning);
+  else
+    {
+      summary = input_summary (self);
+      xrlab_message_label_set (self->error_label, XRLAB_MARK_NONE, summary);
+    }
+
+  if (msg != NULL)
     gtk_widget_add_css_class (GTK_WIDGET (self), "invalid");
   else
     gtk_widget_remove_css_class (GTK_WIDGET (self), "invalid");
-  if (self->density_error != NULL)
-    gtk_widget_add_css_class (GTK_WIDGET (self->density_entry), "error");
-  else
-    gtk_widget_remove_css_class (GTK_WIDGET (self->density_entry), "error");
-  if (self->thickness_error != NULL)
-    gtk_widget_add_css_class (GTK_WIDGET (self->thickness_entry), "error");
-  else
-    gtk_widget_remove_css_class (GTK_WIDGET (self->thickness_entry), "error");
+  xrlab_entry_mark (GTK_WIDGET (self->formula_entry),
+                    formula_bad ? XRLAB_MARK_ERROR
+                    : questioned == self->formula_entry ? XRLAB_MARK_WARNING : XRLAB_MARK_NONE,
+                    formula_bad ? msg : warning);
+  xrlab_entry_mark (GTK_WIDGET (self->density_entry),
+                    self->density_error != NULL ? XRLAB_MARK_ERROR
+                    : questioned == self->density_entry ? XRLAB_MARK_WARNING : XRLAB_MARK_NONE,
+                    self->density_error != NULL ? self->density_error : warning);
+  xrlab_entry_mark (GTK_WIDGET (self->thickness_entry), self->thickness_error != NULL ? XRLAB_MARK_ERROR : XRLAB_MARK_NONE,
+                    self->thickness_error);
 }
 
 static void
@@ -159,6 +238,7 @@ on_material_notify (XrlabMaterial    *material,
     {
       if (self->density_error == NULL)
         set_entry_number (self, self->density_entry, xrlab_material_get_density (material));
+      update_message (self);
     }
   else if (strcmp (name, "thickness") == 0)
     {
@@ -173,7 +253,7 @@ on_material_notify (XrlabMaterial    *material,
         gtk_color_chooser_set_rgba (GTK_COLOR_CHOOSER (self->color_button),
                                     xrlab_material_get_color (material));
     }
-  else if (strcmp (name, "message") == 0)
+  else if (strcmp (name, "message") == 0 || strcmp (name, "formula") == 0)
     update_message (self);
 }
 
@@ -391,7 +471,6 @@ xrlab_material_row_class_init (XrlabMaterialRowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, XrlabMaterialRow, formula_entry);
   gtk_widget_class_bind_template_child (widget_class, XrlabMaterialRow, density_entry);
   gtk_widget_class_bind_template_child (widget_class, XrlabMaterialRow, thickness_entry);
-  gtk_widget_class_bind_template_child (widget_class, XrlabMaterialRow, error_revealer);
   gtk_widget_class_bind_template_child (widget_class, XrlabMaterialRow, error_label);
 
   gtk_widget_class_install_action (widget_class, "row.duplicate", NULL, action_duplicate);
@@ -407,16 +486,20 @@ xrlab_material_row_init (XrlabMaterialRow *self)
 
   gtk_widget_init_template (GTK_WIDGET (self));
   gtk_widget_add_css_class (GTK_WIDGET (self), "material-row");
+  self->can_move_up = self->can_move_down = TRUE;
 
   g_signal_connect (self->color_button, "color-set", G_CALLBACK (on_color_set), self);
   g_signal_connect (self->density_entry, "changed", G_CALLBACK (on_density_changed), self);
   g_signal_connect (self->thickness_entry, "changed", G_CALLBACK (on_thickness_changed), self);
+  xrlab_message_label_init (self->error_label, 2);
+  xrlab_hide_tooltip_while_open (GTK_WIDGET (self->menu_button));
 
   source = gtk_drag_source_new ();
   gtk_drag_source_set_actions (source, GDK_ACTION_MOVE);
-  g_signal_connect (source, "prepare", G_CALLBACK (on_drag_prepare), self);
-  g_signal_connect (source, "drag-begin", G_CALLBACK (on_drag_begin), self);
-  g_signal_connect (source, "drag-end", G_CALLBACK (on_drag_end), self);
+  /* The drag can outlive the row (a drop elsewhere that replaces it). */
+  g_signal_connect_object (source, "prepare", G_CALLBACK (on_drag_prepare), self, 0);
+  g_signal_connect_object (source, "drag-begin", G_CALLBACK (on_drag_begin), self, 0);
+  g_signal_connect_object (source, "drag-end", G_CALLBACK (on_drag_end), self, 0);
   gtk_widget_add_controller (GTK_WIDGET (self->handle), GTK_EVENT_CONTROLLER (source));
   gtk_widget_set_cursor_from_name (GTK_WIDGET (self->handle), "grab");
 }
@@ -458,6 +541,24 @@ xrlab_material_row_get_thickness_editable (XrlabMaterialRow *self)
   return GTK_EDITABLE (self->thickness_entry);
 }
 
+GtkDragSource *
+xrlab_material_row_get_drag_source (XrlabMaterialRow *self)
+{
+  GListModel *controllers;
+  GtkDragSource *source = NULL;
+
+  g_return_val_if_fail (XRLAB_IS_MATERIAL_ROW (self), NULL);
+  controllers = gtk_widget_observe_controllers (GTK_WIDGET (self->handle));
+  for (guint i = 0; i < g_list_model_get_n_items (controllers) && source == NULL; i++)
+    {
+      g_autoptr(GObject) c = g_list_model_get_item (controllers, i);
+      if (GTK_IS_DRAG_SOURCE (c))
+        source = GTK_DRAG_SOURCE (c);
+    }
+  g_object_unref (controllers);
+  return source;
+}
+
 GtkLabel *
 xrlab_material_row_get_error_label (XrlabMaterialRow *self)
 {
@@ -467,6 +568,36 @@ xrlab_material_row_get_error_label (XrlabMaterialRow *self)
 gboolean
 xrlab_material_row_get_error_visible (XrlabMaterialRow *self)
 {
-  return gtk_widget_get_visible (GTK_WIDGET (self->error_revealer)) &&
-         gtk_revealer_get_reveal_child (self->error_revealer);
+  g_return_val_if_fail (XRLAB_IS_MATERIAL_ROW (self), FALSE);
+  return gtk_widget_has_css_class (GTK_WIDGET (self->error_label), "error") &&
+         gtk_label_get_text (self->error_label)[0] != '\0';
+}
+
+const char *
+xrlab_material_row_get_warning (XrlabMaterialRow *self)
+{
+  g_return_val_if_fail (XRLAB_IS_MATERIAL_ROW (self), NULL);
+  if (!gtk_widget_has_css_class (GTK_WIDGET (self->error_label), "warning"))
+    return NULL;
+  return gtk_label_get_text (self->error_label);
+}
+
+void
+xrlab_material_row_set_movable (XrlabMaterialRow *self,
+                                gboolean          up,
+                                gboolean          down)
+{
+  g_return_if_fail (XRLAB_IS_MATERIAL_ROW (self));
+  self->can_move_up = up;
+  self->can_move_down = down;
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "row.move-up", up);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "row.move-down", down);
+}
+
+gboolean
+xrlab_material_row_can_move (XrlabMaterialRow *self,
+                             int               delta)
+{
+  g_return_val_if_fail (XRLAB_IS_MATERIAL_ROW (self), FALSE);
+  return delta < 0 ? self->can_move_up : self->can_move_down;
 }

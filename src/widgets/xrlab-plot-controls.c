@@ -11,6 +11,8 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "xrlab-widget-util.h"
+
 struct _XrlabPlotControls {
   GtkWidget parent_instance;
 
@@ -39,6 +41,31 @@ static void
 on_selected (XrlabPlotControls *self)
 {
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_QUANTITY]);
+}
+
+/* The quantity selector as wide as its widest entry, measured once it has
+ * its style: it keeps its width when the quantity changes, and the Log
+ * toggles beside it stay where they are. */
+static void
+fix_dropdown_width (XrlabPlotControls *self)
+{
+  GtkWidget *dd = GTK_WIDGET (self->quantity_dropdown);
+  guint selected = gtk_drop_down_get_selected (self->quantity_dropdown);
+  int widest = 0;
+
+  g_signal_handlers_disconnect_by_func (dd, fix_dropdown_width, self);
+  g_signal_handlers_block_by_func (self->quantity_dropdown, on_selected, self);
+  gtk_widget_set_size_request (dd, -1, -1);
+  for (guint i = 0; i < self->n_entries; i++)
+    {
+      int natural = 0;
+      gtk_drop_down_set_selected (self->quantity_dropdown, i);
+      gtk_widget_measure (dd, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &natural, NULL, NULL);
+      widest = MAX (widest, natural);
+    }
+  gtk_drop_down_set_selected (self->quantity_dropdown, selected);
+  g_signal_handlers_unblock_by_func (self->quantity_dropdown, on_selected, self);
+  gtk_widget_set_size_request (dd, widest, -1);
 }
 
 static void
@@ -129,6 +156,7 @@ xrlab_plot_controls_init (XrlabPlotControls *self)
   g_autoptr(GtkStringList) titles = gtk_string_list_new (NULL);
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  xrlab_hide_tooltip_while_open (GTK_WIDGET (self->quantity_dropdown));
   gtk_box_layout_set_spacing (GTK_BOX_LAYOUT (gtk_widget_get_layout_manager (GTK_WIDGET (self))), 6);
 
   for (guint q = 0; q < XRLAB_QUANTITY_N; q++)
@@ -148,6 +176,7 @@ xrlab_plot_controls_init (XrlabPlotControls *self)
   gtk_toggle_button_set_active (self->y_log_button, TRUE);
 
   g_signal_connect_swapped (self->quantity_dropdown, "notify::selected", G_CALLBACK (on_selected), self);
+  g_signal_connect_swapped (self->quantity_dropdown, "map", G_CALLBACK (fix_dropdown_width), self);
   g_signal_connect_swapped (self->x_log_button, "toggled", G_CALLBACK (on_x_toggled), self);
   g_signal_connect_swapped (self->y_log_button, "toggled", G_CALLBACK (on_y_toggled), self);
 }

@@ -31,6 +31,15 @@ void  xrlab_plot_crosshair_draw    (const XrlabPlotCrosshair *crosshair,
                                     GtkWidget                *widget,
                                     cairo_t                  *cr);
 
+/* Pinned readouts: a line, dots and a numbered readout box at each x of
+ * @pins in the plot area, the boxes stacked clear of each other and of
+ * the legend. */
+void  xrlab_plot_crosshair_draw_pins (const XrlabPlotCrosshair *crosshair,
+                                      const double             *pins,
+                                      guint                     n_pins,
+                                      GtkWidget                *widget,
+                                      cairo_t                  *cr);
+
 /* The readout as text: "x unit", then one line per series,
  * "label<TAB>value" ("" when hidden). Values are interpolated in log10 x
  * when @x_log. */

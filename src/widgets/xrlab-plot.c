@@ -14,7 +14,7 @@
  */
 #include "config.h"
 
-#include "xrlab-plot.h"
+#include "xrlab-plot-private.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -23,45 +23,6 @@
 
 #include "xrlab-plot-crosshair.h"
 #include "xrlab-util.h"
-
-struct _XrlabPlot {
-  GtkDrawingArea parent_instance;
-
-  XrlabPlotData *data;
-  char *x_name, *x_unit, *y_name, *y_unit;
-  gboolean x_log, y_log;
-  GArray *markers;               /* XrlabPlotMarker */
-  char *watermark;
-  char *message;
-  char *overlay_text;
-  gboolean dark;
-  gboolean follow_style;
-  gboolean show_markers;
-  gboolean show_legend;
-  double line_width;
-
-  /* the renderer (one PLplot stream) and the scene's curves */
-  XrlabPlotRenderer *renderer;
-  GArray *curves;                /* XrlabPlotCurve, borrowing from data */
-
-  /* offscreen frame, and its geometry for the crosshair */
-  cairo_surface_t *cache;
-  gboolean dirty;
-  XrlabPlotFrame frame;
-
-  /* crosshair */
-  double cross_x;                /* data units; NaN: hidden */
-  double cross_py;               /* pointer y in pixels; NaN: none */
-  GtkEventController *motion;
-
-  /* statistics */
-  guint render_count;
-  double last_render_ms;
-  double data_set_time;          /* xrlab_now() at the last set_data, 0: shown */
-  double data_to_frame_ms;
-
-  gulong style_handler;
-};
 
 G_DEFINE_FINAL_TYPE (XrlabPlot, xrlab_plot, GTK_TYPE_DRAWING_AREA)
 
@@ -77,6 +38,7 @@ enum {
   PROP_LINE_WIDTH,
   PROP_SHOW_LEGEND,
   PROP_SHOW_MARKERS,
+  PROP_ZOOMED,
   N_PROPS
 };
 
@@ -84,6 +46,7 @@ static GParamSpec *properties[N_PROPS];
 
 enum {
   SIGNAL_RENDERED,
+  SIGNAL_VIEW_CHANGED,
   N_SIGNALS
 };
 
@@ -150,8 +113,9 @@ build_scene (XrlabPlot *self, XrlabPlotScene *scene, gboolean dark)
   scene->n_curves = ns;
   scene->markers = (const XrlabPlotMarker *) (const void *) self->markers->data;
   scene->n_markers = self->markers->len;
-  scene->x = (XrlabPlotAxisSpec) { self->x_name, self->x_unit, self->x_log };
-  scene->y = (XrlabPlotAxisSpec) { self->y_name, self->y_unit, self->y_log };
+  scene->x = (XrlabPlotAxisSpec) { self->x_name, self->x_unit, self->x_log, self->x_min, self->x_max, NULL };
+  scene->y = (XrlabPlotAxisSpec) { self->y_name, self->y_unit, self->y_log, self->y_min, self->y_max,
+                                   self->y_symbol };
   scene->watermark = self->watermark;
   scene->message = self->message;
   scene->dark = dark;
@@ -219,6 +183,7 @@ xrlab_plot_draw (GtkDrawingArea *area,
           self->data_set_time = 0;
         }
       g_signal_emit (self, signals[SIGNAL_RENDERED], 0, self->last_render_ms);
+      xrlab_plot_input_frame_changed (self);
     }
 
   cairo_set_source_surface (cr, self->cache, 0, 0);
@@ -227,16 +192,42 @@ xrlab_plot_draw (GtkDrawingArea *area,
     XrlabPlotCrosshair crosshair = {
       &self->frame, self->data, self->x_unit, self->cross_x, self->cross_py, self->dark,
     };
+    xrlab_plot_crosshair_draw_pins (&crosshair, (const double *) (const void *) self->pins->data,
+                                    self->pins->len, GTK_WIDGET (self), cr);
     xrlab_plot_crosshair_draw (&crosshair, GTK_WIDGET (self), cr);
   }
+  xrlab_plot_input_draw (self, cr);
   draw_overlay_text (self, cr, width, height, pal);
 }
 
-static void
-invalidate (XrlabPlot *self)
+void
+xrlab_plot_invalidate (XrlabPlot *self)
 {
   self->dirty = TRUE;
   gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+xrlab_plot_view_changed (XrlabPlot *self)
+{
+  xrlab_plot_invalidate (self);
+  xrlab_plot_input_update (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ZOOMED]);
+  g_signal_emit (self, signals[SIGNAL_VIEW_CHANGED], 0);
+}
+
+static void
+xrlab_plot_size_allocate (GtkWidget *widget, int width, int height, int baseline)
+{
+  GTK_WIDGET_CLASS (xrlab_plot_parent_class)->size_allocate (widget, width, height, baseline);
+  xrlab_plot_input_allocate (XRLAB_PLOT (widget), width, height);
+}
+
+static void
+xrlab_plot_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
+{
+  GTK_WIDGET_CLASS (xrlab_plot_parent_class)->snapshot (widget, snapshot);
+  xrlab_plot_input_snapshot (XRLAB_PLOT (widget), snapshot);
 }
 
 static void
@@ -294,6 +285,7 @@ xrlab_plot_dispose (GObject *object)
     {
       g_clear_signal_handler (&self->style_handler, adw_style_manager_get_default ());
     }
+  xrlab_plot_input_dispose (self);
   g_clear_pointer (&self->renderer, xrlab_plot_renderer_free);
   g_clear_pointer (&self->cache, cairo_surface_destroy);
   g_clear_pointer (&self->data, xrlab_plot_data_unref);
@@ -310,11 +302,13 @@ xrlab_plot_finalize (GObject *object)
   g_free (self->x_unit);
   g_free (self->y_name);
   g_free (self->y_unit);
+  g_free (self->y_symbol);
   g_free (self->watermark);
   g_free (self->message);
   g_free (self->overlay_text);
   g_array_unref (self->markers);
   g_array_unref (self->curves);
+  g_array_unref (self->pins);
 
   G_OBJECT_CLASS (xrlab_plot_parent_class)->finalize (object);
 }
@@ -358,6 +352,9 @@ xrlab_plot_get_property (GObject    *object,
       break;
     case PROP_SHOW_MARKERS:
       g_value_set_boolean (value, self->show_markers);
+      break;
+    case PROP_ZOOMED:
+      g_value_set_boolean (value, xrlab_plot_get_zoomed (self));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -453,6 +450,10 @@ xrlab_plot_class_init (XrlabPlotClass *klass)
   properties[PROP_SHOW_MARKERS] =
     g_param_spec_boolean ("show-markers", NULL, NULL, TRUE,
                           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /* Whether an axis has limits of its own (read-only; "Reset View"). */
+  properties[PROP_ZOOMED] =
+    g_param_spec_boolean ("zoomed", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /* Emitted after each PLplot render of the widget, with its duration (ms). */
@@ -460,6 +461,15 @@ xrlab_plot_class_init (XrlabPlotClass *klass)
     g_signal_new ("rendered", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_DOUBLE);
 
+  /* Emitted when the axis limits or the pins change, by the user or by a
+   * call. */
+  signals[SIGNAL_VIEW_CHANGED] =
+    g_signal_new ("view-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+
+  widget_class->size_allocate = xrlab_plot_size_allocate;
+  widget_class->snapshot = xrlab_plot_snapshot;
+  xrlab_plot_input_class_init (widget_class);
   gtk_widget_class_set_css_name (widget_class, "xrlab-plot");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
 }
@@ -480,6 +490,8 @@ xrlab_plot_init (XrlabPlot *self)
   self->dirty = TRUE;
   self->markers = g_array_new (FALSE, TRUE, sizeof (XrlabPlotMarker));
   g_array_set_clear_func (self->markers, clear_marker);
+  self->pins = g_array_new (FALSE, FALSE, sizeof (double));
+  self->x_min = self->x_max = self->y_min = self->y_max = NAN;
 
   gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (self), xrlab_plot_draw, NULL, NULL);
   gtk_widget_set_hexpand (GTK_WIDGET (self), TRUE);
@@ -495,6 +507,7 @@ xrlab_plot_init (XrlabPlot *self)
 
   self->dark = adw_style_manager_get_dark (style);
   self->style_handler = g_signal_connect (style, "notify::dark", G_CALLBACK (on_dark_changed), self);
+  xrlab_plot_input_init (self);
 }
 
 /* ---- public API ------------------------------------------------------------------ */
@@ -516,7 +529,7 @@ xrlab_plot_set_data (XrlabPlot     *self,
   g_clear_pointer (&self->data, xrlab_plot_data_unref);
   self->data = data;
   self->data_set_time = xrlab_now ();
-  invalidate (self);
+  xrlab_plot_invalidate (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DATA]);
 }
 
@@ -534,8 +547,13 @@ xrlab_plot_set_axes (XrlabPlot  *self,
                      const char *y_name,
                      const char *y_unit)
 {
+  gboolean x_changed, y_changed;
+
   g_return_if_fail (XRLAB_IS_PLOT (self));
 
+  /* Limits (and pins) in units that are no longer shown go. */
+  x_changed = self->x_name != NULL && (g_strcmp0 (self->x_name, x_name) != 0 || g_strcmp0 (self->x_unit, x_unit) != 0);
+  y_changed = self->y_name != NULL && (g_strcmp0 (self->y_name, y_name) != 0 || g_strcmp0 (self->y_unit, y_unit) != 0);
   g_free (self->x_name);
   g_free (self->x_unit);
   g_free (self->y_name);
@@ -544,7 +562,37 @@ xrlab_plot_set_axes (XrlabPlot  *self,
   self->x_unit = g_strdup (x_unit);
   self->y_name = g_strdup (y_name);
   self->y_unit = g_strdup (y_unit);
-  invalidate (self);
+  if ((x_changed && (xrlab_plot_get_x_limits (self, NULL, NULL) || self->pins->len > 0)) ||
+      (y_changed && xrlab_plot_get_y_limits (self, NULL, NULL)))
+    {
+      if (x_changed)
+        {
+          self->x_min = self->x_max = NAN;
+          g_array_set_size (self->pins, 0);
+        }
+      if (y_changed)
+        self->y_min = self->y_max = NAN;
+      xrlab_plot_view_changed (self);
+    }
+  xrlab_plot_invalidate (self);
+}
+
+const char *
+xrlab_plot_get_x_unit (XrlabPlot *self)
+{
+  g_return_val_if_fail (XRLAB_IS_PLOT (self), NULL);
+  return self->x_unit != NULL ? self->x_unit : "";
+}
+
+void
+xrlab_plot_set_y_symbol (XrlabPlot *self, const char *symbol)
+{
+  g_return_if_fail (XRLAB_IS_PLOT (self));
+  if (g_strcmp0 (self->y_symbol, symbol) == 0)
+    return;
+  g_free (self->y_symbol);
+  self->y_symbol = g_strdup (symbol);
+  xrlab_plot_invalidate (self);
 }
 
 void
@@ -555,7 +603,12 @@ xrlab_plot_set_x_log (XrlabPlot *self, gboolean x_log)
   if (self->x_log == x_log)
     return;
   self->x_log = x_log;
-  invalidate (self);
+  if (x_log && xrlab_plot_get_x_limits (self, NULL, NULL) && !(self->x_min > 0))
+    {
+      self->x_min = self->x_max = NAN;
+      xrlab_plot_view_changed (self);
+    }
+  xrlab_plot_invalidate (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_X_LOG]);
 }
 
@@ -574,7 +627,12 @@ xrlab_plot_set_y_log (XrlabPlot *self, gboolean y_log)
   if (self->y_log == y_log)
     return;
   self->y_log = y_log;
-  invalidate (self);
+  if (y_log && xrlab_plot_get_y_limits (self, NULL, NULL) && !(self->y_min > 0))
+    {
+      self->y_min = self->y_max = NAN;
+      xrlab_plot_view_changed (self);
+    }
+  xrlab_plot_invalidate (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_Y_LOG]);
 }
 
@@ -596,10 +654,10 @@ xrlab_plot_set_markers (XrlabPlot             *self,
   g_array_set_size (self->markers, 0);
   for (guint i = 0; i < n_markers; i++)
     {
-      XrlabPlotMarker m = { markers[i].x, g_strdup (markers[i].label) };
+      XrlabPlotMarker m = { markers[i].x, g_strdup (markers[i].label), markers[i].group, markers[i].priority };
       g_array_append_val (self->markers, m);
     }
-  invalidate (self);
+  xrlab_plot_invalidate (self);
 }
 
 guint
@@ -617,7 +675,7 @@ xrlab_plot_set_watermark (XrlabPlot *self, const char *text)
     return;
   g_free (self->watermark);
   self->watermark = g_strdup (text);
-  invalidate (self);
+  xrlab_plot_invalidate (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_WATERMARK]);
 }
 
@@ -629,7 +687,7 @@ xrlab_plot_set_message (XrlabPlot *self, const char *text)
     return;
   g_free (self->message);
   self->message = g_strdup (text);
-  invalidate (self);
+  xrlab_plot_invalidate (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MESSAGE]);
 }
 
@@ -652,7 +710,7 @@ xrlab_plot_set_dark (XrlabPlot *self, gboolean dark)
   if (self->dark == dark)
     return;
   self->dark = dark;
-  invalidate (self);
+  xrlab_plot_invalidate (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DARK]);
 }
 
@@ -684,7 +742,7 @@ xrlab_plot_set_line_width (XrlabPlot *self, double width_px)
   if (self->line_width == width_px)
     return;
   self->line_width = width_px;
-  invalidate (self);
+  xrlab_plot_invalidate (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LINE_WIDTH]);
 }
 
@@ -702,7 +760,7 @@ xrlab_plot_set_show_markers (XrlabPlot *self, gboolean show)
   if (self->show_markers == !!show)
     return;
   self->show_markers = !!show;
-  invalidate (self);
+  xrlab_plot_invalidate (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SHOW_MARKERS]);
 }
 
@@ -720,7 +778,7 @@ xrlab_plot_set_show_legend (XrlabPlot *self, gboolean show)
   if (self->show_legend == !!show)
     return;
   self->show_legend = !!show;
-  invalidate (self);
+  xrlab_plot_invalidate (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SHOW_LEGEND]);
 }
 
@@ -788,6 +846,29 @@ write_to_file (void *closure, const unsigned char *data, unsigned int length)
   return CAIRO_STATUS_SUCCESS;
 }
 
+/* Writes @scene on @page to @path atomically. */
+static gboolean
+write_scene (XrlabPlot *self, const XrlabPlotScene *scene, const XrlabPlotPage *page,
+             const char *path, GError **error)
+{
+  XrlabAtomicFile *af;
+  gboolean ok;
+
+  af = xrlab_atomic_file_open (path, error);
+  if (af == NULL)
+    return FALSE;
+  ok = xrlab_plot_renderer_write_page (self->renderer, scene, page, write_to_file,
+                                       xrlab_atomic_file_stream (af), path, error);
+  /* The stream now has the export size; the next frame re-opens it. */
+  xrlab_plot_invalidate (self);
+  if (!ok)
+    {
+      xrlab_atomic_file_abort (af);
+      return FALSE;
+    }
+  return xrlab_atomic_file_commit (af, error);
+}
+
 gboolean
 xrlab_plot_export (XrlabPlot       *self,
                    const char      *path,
@@ -798,9 +879,8 @@ xrlab_plot_export (XrlabPlot       *self,
                    gboolean         dark,
                    GError         **error)
 {
-  XrlabAtomicFile *af;
+  XrlabPlotPage page = { format, width, height, format == XRLAB_PLOT_FORMAT_PNG ? 72.0 * scale : 72.0 };
   XrlabPlotScene scene;
-  gboolean ok;
 
   g_return_val_if_fail (XRLAB_IS_PLOT (self), FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
@@ -809,22 +889,81 @@ xrlab_plot_export (XrlabPlot       *self,
   if (!xrlab_plot_output_check (format, width, height, scale, error) ||
       !xrlab_plot_check_driver (error))
     return FALSE;
-
-  af = xrlab_atomic_file_open (path, error);
-  if (af == NULL)
-    return FALSE;
   build_scene (self, &scene, dark);
-  ok = xrlab_plot_renderer_write (self->renderer, &scene, format, width, height, scale,
-                                  write_to_file, xrlab_atomic_file_stream (af), path, error);
-  /* The stream now has the export size; the next frame re-opens it. */
-  self->dirty = TRUE;
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-  if (!ok)
-    {
-      xrlab_atomic_file_abort (af);
-      return FALSE;
-    }
-  return xrlab_atomic_file_commit (af, error);
+  return write_scene (self, &scene, &page, path, error);
+}
+
+/* The scene of @figure: its type and lines in points. */
+static void
+figure_scene (XrlabPlot *self, const XrlabPlotFigure *figure, XrlabPlotScene *scene)
+{
+  build_scene (self, scene, figure->dark);
+  scene->font_size = figure->font_size_pt > 0 ? figure->font_size_pt : 9.0;
+  scene->line_width = figure->line_width_pt > 0 ? figure->line_width_pt : self->line_width * 0.5;
+}
+
+GdkTexture *
+xrlab_plot_render_figure_preview (XrlabPlot             *self,
+                                  const XrlabPlotFigure *figure,
+                                  int                    max_width,
+                                  int                    max_height)
+{
+  XrlabPlotScene scene;
+  cairo_surface_t *s;
+  cairo_t *cr;
+  GBytes *bytes;
+  GdkTexture *texture;
+  int uw, uh, w, h;
+  double k;
+
+  g_return_val_if_fail (XRLAB_IS_PLOT (self), NULL);
+  g_return_val_if_fail (figure != NULL, NULL);
+  if (!xrlab_plot_page_check (&figure->page, NULL))
+    return NULL;
+  uw = (int) ceil (figure->page.width_pt - 1e-6);
+  uh = (int) ceil (figure->page.height_pt - 1e-6);
+  k = MIN ((double) max_width / uw, (double) max_height / uh);
+  w = MAX (1, (int) ceil (uw * k));
+  h = MAX (1, (int) ceil (uh * k));
+  figure_scene (self, figure, &scene);
+  s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
+  cr = cairo_create (s);
+  cairo_scale (cr, k, k);
+  xrlab_plot_renderer_draw (self->renderer, &scene, cr, uw, uh, NULL, NULL);
+  cairo_destroy (cr);
+  cairo_surface_flush (s);
+  /* The stream now has the page's size; the next frame re-opens it. */
+  xrlab_plot_invalidate (self);
+  bytes = g_bytes_new (cairo_image_surface_get_data (s), (gsize) cairo_image_surface_get_stride (s) * h);
+  texture = gdk_memory_texture_new (w, h, GDK_MEMORY_DEFAULT, bytes, (gsize) cairo_image_surface_get_stride (s));
+  g_bytes_unref (bytes);
+  cairo_surface_destroy (s);
+  return texture;
+}
+
+gboolean
+xrlab_plot_export_figure (XrlabPlot               *self,
+                          const char              *path,
+                          const XrlabPlotFigure   *figure,
+                          GError                 **error)
+{
+  XrlabPlotScene scene;
+
+  g_return_val_if_fail (XRLAB_IS_PLOT (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (figure != NULL, FALSE);
+
+  if (!xrlab_plot_page_check (&figure->page, error) || !xrlab_plot_check_driver (error))
+    return FALSE;
+  figure_scene (self, figure, &scene);
+  return write_scene (self, &scene, &figure->page, path, error);
+}
+
+const XrlabPlotFrame *
+xrlab_plot_get_frame (XrlabPlot *self)
+{
+  g_return_val_if_fail (XRLAB_IS_PLOT (self), NULL);
+  return &self->frame;
 }
 
 guint

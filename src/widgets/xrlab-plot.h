@@ -9,7 +9,13 @@
  * light and dark palettes that follow AdwStyleManager. The frame is
  * rendered once per change into an offscreen surface; the crosshair is drawn
  * over it, so moving the pointer never re-runs PLplot. The same drawing code
- * renders to PNG, SVG and PDF files for export.
+ * renders to PNG, SVG and PDF files for export, at a physical size
+ * (xrlab_plot_export_figure()).
+ *
+ * Every XrlabPlot can be explored -- zoom, pan, typed axis limits, pinned
+ * readouts, a context menu and plot.* actions (see "the view" below) --
+ * and keeps its view through new data; a container saves it with
+ * xrlab_plot_get_x_limits(), xrlab_plot_get_pins() and "view-changed".
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -34,12 +40,18 @@ void           xrlab_plot_set_data     (XrlabPlot     *self,
 XrlabPlotData *xrlab_plot_get_data     (XrlabPlot     *self);
 
 /* Axis names and units: the axis label reads "name (unit)", the crosshair
- * readout "value unit". @unit may be NULL or "". */
+ * readout "value unit". @unit may be NULL or "". A change of an axis' name
+ * or unit drops that axis' limits (and, for x, the pins). */
 void           xrlab_plot_set_axes     (XrlabPlot  *self,
                                         const char *x_name,
                                         const char *x_unit,
                                         const char *y_name,
                                         const char *y_unit);
+/* The x axis' unit as set ("" when none). */
+const char    *xrlab_plot_get_x_unit   (XrlabPlot  *self);
+/* The y quantity's symbol ("δ"), for notes on the plot; may be NULL. */
+void           xrlab_plot_set_y_symbol (XrlabPlot  *self,
+                                        const char *symbol);
 
 void           xrlab_plot_set_x_log    (XrlabPlot *self, gboolean x_log);
 gboolean       xrlab_plot_get_x_log    (XrlabPlot *self);
@@ -97,6 +109,85 @@ gboolean       xrlab_plot_export        (XrlabPlot       *self,
                                          double           scale,
                                          gboolean         dark,
                                          GError         **error);
+
+/* A figure for a paper: the page (size in points, PNG resolution), type
+ * and line sizes in points (0: 9 pt and half the screen's width), the
+ * palette. The view is exported as shown (zoomed or not); the crosshair
+ * and the pins are not. */
+typedef struct {
+  XrlabPlotPage page;
+  double        font_size_pt;
+  double        line_width_pt;
+  gboolean      dark;
+} XrlabPlotFigure;
+
+/* Writes the chart to @path (atomically) as @figure says. */
+gboolean       xrlab_plot_export_figure (XrlabPlot             *self,
+                                         const char            *path,
+                                         const XrlabPlotFigure *figure,
+                                         GError               **error);
+
+/* @figure drawn at most @max_width x @max_height pixels (its page scaled
+ * down, the layout the export's), for a preview. */
+GdkTexture    *xrlab_plot_render_figure_preview (XrlabPlot             *self,
+                                                 const XrlabPlotFigure *figure,
+                                                 int                    max_width,
+                                                 int                    max_height);
+
+/* ---- the view: zoom, pan, pins (xrlab-plot-input.c) ----
+ *
+ * Input: the scroll wheel zooms x about the pointer (Shift: y, Ctrl: both);
+ * dragging with the primary button zooms to the rectangle (a flat one: x
+ * only, a narrow one: y only); the middle button, or Space with the primary
+ * one, pans; a double click, Home or the Reset View button returns to the
+ * automatic limits; a click pins the crosshair's readout there (a click on
+ * a pin removes it); a click under the x axis or left of the y axis opens
+ * a popover to type that axis' limits; the secondary button opens a menu of
+ * the actions below. The view survives new data; "view-changed" tells when
+ * it (or a pin) changes.
+ *
+ * Actions (group "plot"): plot.reset-view, plot.zoom-in, plot.zoom-out,
+ * plot.set-x-limits, plot.set-y-limits, plot.copy-pins, plot.clear-pins. */
+
+/* Limits of an axis in data units; @min >= @max (or NaN) = automatic.
+ * get_* return whether the axis has limits of its own; NULL outputs are
+ * allowed. */
+void           xrlab_plot_set_x_limits  (XrlabPlot *self, double min, double max);
+void           xrlab_plot_set_y_limits  (XrlabPlot *self, double min, double max);
+gboolean       xrlab_plot_get_x_limits  (XrlabPlot *self, double *min, double *max);
+gboolean       xrlab_plot_get_y_limits  (XrlabPlot *self, double *min, double *max);
+/* Whether either axis has limits of its own (property "zoomed"). */
+gboolean       xrlab_plot_get_zoomed    (XrlabPlot *self);
+/* Both axes automatic again. */
+void           xrlab_plot_reset_view    (XrlabPlot *self);
+/* Zooms by @factor_x, @factor_y (> 1: in; 1: that axis unchanged) about
+ * the point (@px, @py) in widget pixels, as the scroll wheel does. FALSE
+ * when no chart is shown. */
+gboolean       xrlab_plot_zoom_at       (XrlabPlot *self, double factor_x, double factor_y,
+                                         double px, double py);
+/* Moves the view by (@dx, @dy) widget pixels, as a drag does. */
+gboolean       xrlab_plot_pan           (XrlabPlot *self, double dx, double dy);
+/* Zooms to the rectangle between two points in widget pixels. */
+gboolean       xrlab_plot_zoom_to_rect  (XrlabPlot *self, double px0, double py0,
+                                         double px1, double py1);
+
+/* Pinned readouts at x values (data units), in the order pinned. */
+void           xrlab_plot_add_pin       (XrlabPlot *self, double x);
+void           xrlab_plot_remove_pin    (XrlabPlot *self, guint index);
+void           xrlab_plot_clear_pins    (XrlabPlot *self);
+void           xrlab_plot_set_pins      (XrlabPlot *self, const double *x, guint n);
+const double  *xrlab_plot_get_pins      (XrlabPlot *self, guint *n);
+/* The pins' values as a table: a header "x name (unit)", one column per
+ * series, then a row per pin, by x; fields separated by @separator
+ * ('\t' or ','; CSV fields quoted as needed), numbers with '.' and up to
+ * 6 significant digits ("" where a series has no value). NULL without
+ * pins. */
+char          *xrlab_plot_get_pins_table (XrlabPlot *self, char separator);
+
+/* Where the last frame put its plot area and what range it showed (for
+ * input of a container, overlays, tests); valid is FALSE before the first
+ * chart. */
+const XrlabPlotFrame *xrlab_plot_get_frame (XrlabPlot *self);
 
 /* Statistics: number of PLplot renders and the duration of the last one;
  * the time from the last xrlab_plot_set_data() to the end of the frame that

@@ -11,6 +11,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "xrlab-user-number.h"
+#include "xrlab-widget-util.h"
 
 struct _XrlabSweepControls {
   GtkWidget parent_instance;
@@ -27,7 +28,18 @@ struct _XrlabSweepControls {
   XrlabEnergyUnit unit;      /* shown unit */
   const XrlabEnergyRange *range;   /* the energies accepted */
   char *error;
+  char *note;                /* a change made to the input (points clamped) */
   gboolean updating;
+
+  /* The exact values the entries show rounded (in self->unit): text that
+   * still reads as shown stands for them, so showing never rounds. */
+  double shown_start;
+  double shown_stop;
+  /* The sweep as last typed or set, in its own unit: a unit switch converts
+   * from it, so switching there and back gives it back unchanged. */
+  double origin_start;
+  double origin_stop;
+  XrlabEnergyUnit origin_unit;
 };
 
 G_DEFINE_FINAL_TYPE (XrlabSweepControls, xrlab_sweep_controls, GTK_TYPE_WIDGET)
@@ -53,22 +65,57 @@ enum {
 
 static guint signals[N_SIGNALS];
 
+enum {
+  PROP_0,
+  PROP_ERROR,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
 static void
-set_error (XrlabSweepControls *self, const char *message)
+show_message (XrlabSweepControls *self)
 {
-  g_free (self->error);
-  self->error = g_strdup (message);
-  gtk_label_set_text (self->error_label, message != NULL ? message : "");
-  gtk_widget_set_visible (GTK_WIDGET (self->error_label), message != NULL);
+  if (self->error != NULL)
+    xrlab_message_label_set (self->error_label, XRLAB_MARK_ERROR, self->error);
+  else
+    xrlab_message_label_set (self->error_label, self->note != NULL ? XRLAB_MARK_WARNING : XRLAB_MARK_NONE,
+                             self->note);
+  xrlab_entry_mark (GTK_WIDGET (self->points_spin), self->note != NULL ? XRLAB_MARK_WARNING : XRLAB_MARK_NONE,
+                    self->note);
 }
 
 static void
-mark_entry (GtkEntry *entry, gboolean bad)
+set_error (XrlabSweepControls *self, const char *message)
 {
-  if (bad)
-    gtk_widget_add_css_class (GTK_WIDGET (entry), "error");
-  else
-    gtk_widget_remove_css_class (GTK_WIDGET (entry), "error");
+  if (g_strcmp0 (self->error, message) == 0)
+    return;
+  g_free (self->error);
+  self->error = g_strdup (message);
+  show_message (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ERROR]);
+}
+
+static void
+mark_entry (GtkEntry *entry, gboolean bad, const char *message)
+{
+  xrlab_entry_mark (GTK_WIDGET (entry), bad ? XRLAB_MARK_ERROR : XRLAB_MARK_NONE, message);
+}
+
+/* The value of an entry: the exact @shown while the text still reads as
+ * it was shown, else what the text says. */
+static gboolean
+entry_value (GtkEntry *entry, double shown, double *value)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (entry));
+  g_autofree char *as_shown = xrlab_format_user_number (shown, FALSE);
+
+  if (isfinite (shown) && g_strcmp0 (text, as_shown) == 0)
+    {
+      *value = shown;
+      return TRUE;
+    }
+  return xrlab_parse_user_number (text, value);
 }
 
 /* Reads the widgets into @sweep; FALSE with @error when they are not a valid
@@ -84,22 +131,25 @@ read_widgets (XrlabSweepControls *self, XrlabSweep *sweep, GError **error)
   sweep->unit = self->unit;
   sweep->points = (guint) gtk_spin_button_get_value_as_int (self->points_spin);
   sweep->log = gtk_drop_down_get_selected (self->spacing_dropdown) == 1;
-  start_ok = xrlab_parse_user_number (start_text, &sweep->start);
-  stop_ok = xrlab_parse_user_number (stop_text, &sweep->stop);
-  mark_entry (self->start_entry, !start_ok);
-  mark_entry (self->stop_entry, !stop_ok);
+  start_ok = entry_value (self->start_entry, self->shown_start, &sweep->start);
+  stop_ok = entry_value (self->stop_entry, self->shown_stop, &sweep->stop);
+  mark_entry (self->start_entry, FALSE, NULL);
+  mark_entry (self->stop_entry, FALSE, NULL);
   if (!start_ok)
     {
       g_set_error (error, XRLAB_SWEEP_ERROR, XRLAB_SWEEP_ERROR_INVALID,
                    _("Start “%s” is not a number."), start_text);
-      return FALSE;
+      mark_entry (self->start_entry, TRUE, (*error)->message);
     }
   if (!stop_ok)
     {
-      g_set_error (error, XRLAB_SWEEP_ERROR, XRLAB_SWEEP_ERROR_INVALID,
-                   _("Stop “%s” is not a number."), stop_text);
-      return FALSE;
+      if (start_ok)
+        g_set_error (error, XRLAB_SWEEP_ERROR, XRLAB_SWEEP_ERROR_INVALID,
+                     _("Stop “%s” is not a number."), stop_text);
+      mark_entry (self->stop_entry, TRUE, (*error)->message);
     }
+  if (!start_ok || !stop_ok)
+    return FALSE;
   range_ok = xrlab_sweep_validate (sweep, self->range, &local);
   if (!range_ok)
     {
@@ -111,11 +161,13 @@ read_widgets (XrlabSweepControls *self, XrlabSweep *sweep, GError **error)
           gboolean low_bad = xrlab_energy_place (lo, self->range->complete_min_ev, self->range->max_ev,
                                                  NULL) == XRLAB_ENERGY_BELOW;
           gboolean start_is_low = sweep->unit != XRLAB_ENERGY_UNIT_ANGSTROM;
-          mark_entry (self->start_entry, low_bad == start_is_low);
-          mark_entry (self->stop_entry, low_bad != start_is_low);
+          mark_entry (self->start_entry, low_bad == start_is_low, local->message);
+          mark_entry (self->stop_entry, low_bad != start_is_low, local->message);
         }
-      else if (local->code == XRLAB_SWEEP_ERROR_INVALID && sweep->start >= sweep->stop)
-        mark_entry (self->stop_entry, TRUE);
+      else if (local->code == XRLAB_SWEEP_ERROR_INVALID && !(sweep->start > 0))
+        mark_entry (self->start_entry, TRUE, local->message);
+      else if (local->code == XRLAB_SWEEP_ERROR_INVALID)
+        mark_entry (self->stop_entry, TRUE, local->message);
       g_propagate_error (error, g_steal_pointer (&local));
       return FALSE;
     }
@@ -136,6 +188,13 @@ revalidate (XrlabSweepControls *self, gboolean emit)
       return;
     }
   set_error (self, NULL);
+  /* Typed values become the origin of later unit conversions. */
+  if (sweep.start != self->shown_start || sweep.stop != self->shown_stop)
+    {
+      self->origin_start = self->shown_start = sweep.start;
+      self->origin_stop = self->shown_stop = sweep.stop;
+      self->origin_unit = sweep.unit;
+    }
   if (emit && !xrlab_sweep_equal (&sweep, &self->sweep))
     {
       self->sweep = sweep;
@@ -151,16 +210,60 @@ on_edited (XrlabSweepControls *self)
   revalidate (self, TRUE);
 }
 
+/* Points beyond the limits are clamped by the spin button: say so. */
+static int
+on_points_input (GtkSpinButton      *spin,
+                 double             *new_value,
+                 XrlabSweepControls *self)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (spin));
+  double v;
+
+  g_clear_pointer (&self->note, g_free);
+  if (xrlab_parse_user_number (text, &v) && (v > XRLAB_SWEEP_MAX_POINTS || v < XRLAB_SWEEP_MIN_POINTS))
+    {
+      int limit = v > XRLAB_SWEEP_MAX_POINTS ? XRLAB_SWEEP_MAX_POINTS : XRLAB_SWEEP_MIN_POINTS;
+      /* TRANSLATORS: the first %s is the number typed, %d the limit it was set to */
+      self->note = g_strdup_printf (v > limit ? _("%s points are more than the %d a sweep can have: it has %d.")
+                                              : _("%s points are fewer than the %d a sweep needs: it has %d."),
+                                    text, limit, limit);
+    }
+  show_message (self);
+  return FALSE;   /* the spin button parses and clamps */
+}
+
 static void
 show_values (XrlabSweepControls *self, double start, double stop)
 {
   g_autofree char *a = xrlab_format_user_number (start, FALSE);
   g_autofree char *b = xrlab_format_user_number (stop, FALSE);
 
+  self->shown_start = start;
+  self->shown_stop = stop;
   self->updating = TRUE;
   gtk_editable_set_text (GTK_EDITABLE (self->start_entry), a);
   gtk_editable_set_text (GTK_EDITABLE (self->stop_entry), b);
   self->updating = FALSE;
+}
+
+/* The origin in @unit: itself in its unit, else converted exactly. */
+static void
+origin_in (XrlabSweepControls *self, XrlabEnergyUnit unit, double *start, double *stop)
+{
+  double ea, eb, lo_ev, hi_ev;
+
+  if (unit == self->origin_unit)
+    {
+      *start = self->origin_start;
+      *stop = self->origin_stop;
+      return;
+    }
+  ea = xrlab_energy_convert (self->origin_start, self->origin_unit, XRLAB_ENERGY_UNIT_EV);
+  eb = xrlab_energy_convert (self->origin_stop, self->origin_unit, XRLAB_ENERGY_UNIT_EV);
+  lo_ev = MIN (ea, eb);
+  hi_ev = MAX (ea, eb);
+  *start = xrlab_energy_convert (unit == XRLAB_ENERGY_UNIT_ANGSTROM ? hi_ev : lo_ev, XRLAB_ENERGY_UNIT_EV, unit);
+  *stop = xrlab_energy_convert (unit == XRLAB_ENERGY_UNIT_ANGSTROM ? lo_ev : hi_ev, XRLAB_ENERGY_UNIT_EV, unit);
 }
 
 static void
@@ -170,26 +273,24 @@ on_unit_changed (GtkDropDown        *dropdown,
 {
   guint pos = gtk_drop_down_get_selected (dropdown);
   XrlabEnergyUnit new_unit = dropdown_units[MIN (pos, G_N_ELEMENTS (dropdown_units) - 1)];
-  double a, b, lo_ev, hi_ev;
+  double a, b;
 
   if (self->updating || new_unit == self->unit)
     return;
-  /* Convert what is typed, if it parses; otherwise keep the text. */
-  if (xrlab_parse_user_number (gtk_editable_get_text (GTK_EDITABLE (self->start_entry)), &a) &&
-      xrlab_parse_user_number (gtk_editable_get_text (GTK_EDITABLE (self->stop_entry)), &b) &&
-      a > 0 && b > 0)
+  /* Convert what is typed, if it parses; otherwise keep the text. The
+   * conversion starts from the sweep as typed, never from rounded text. */
+  if (entry_value (self->start_entry, self->shown_start, &a) &&
+      entry_value (self->stop_entry, self->shown_stop, &b) && a > 0 && b > 0)
     {
-      double ea = xrlab_energy_convert (a, self->unit, XRLAB_ENERGY_UNIT_EV);
-      double eb = xrlab_energy_convert (b, self->unit, XRLAB_ENERGY_UNIT_EV);
-      double na, nb;
-      lo_ev = MIN (ea, eb);
-      hi_ev = MAX (ea, eb);
-      na = xrlab_energy_convert (new_unit == XRLAB_ENERGY_UNIT_ANGSTROM ? hi_ev : lo_ev,
-                                 XRLAB_ENERGY_UNIT_EV, new_unit);
-      nb = xrlab_energy_convert (new_unit == XRLAB_ENERGY_UNIT_ANGSTROM ? lo_ev : hi_ev,
-                                 XRLAB_ENERGY_UNIT_EV, new_unit);
+      if (a != self->shown_start || b != self->shown_stop)
+        {
+          self->origin_start = a;
+          self->origin_stop = b;
+          self->origin_unit = self->unit;
+        }
       self->unit = new_unit;
-      show_values (self, na, nb);
+      origin_in (self, new_unit, &a, &b);
+      show_values (self, a, b);
     }
   else
     self->unit = new_unit;
@@ -214,7 +315,23 @@ xrlab_sweep_controls_finalize (GObject *object)
   XrlabSweepControls *self = XRLAB_SWEEP_CONTROLS (object);
 
   g_free (self->error);
+  g_free (self->note);
   G_OBJECT_CLASS (xrlab_sweep_controls_parent_class)->finalize (object);
+}
+
+static void
+xrlab_sweep_controls_get_property (GObject    *object,
+                                   guint       prop_id,
+                                   GValue     *value,
+                                   GParamSpec *pspec)
+{
+  XrlabSweepControls *self = XRLAB_SWEEP_CONTROLS (object);
+
+  switch (prop_id)
+    {
+    case PROP_ERROR: g_value_set_string (value, self->error); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
 }
 
 static void
@@ -225,6 +342,12 @@ xrlab_sweep_controls_class_init (XrlabSweepControlsClass *klass)
 
   object_class->dispose = xrlab_sweep_controls_dispose;
   object_class->finalize = xrlab_sweep_controls_finalize;
+  object_class->get_property = xrlab_sweep_controls_get_property;
+
+  /* The message of the input when it is not a valid sweep, else NULL. */
+  properties[PROP_ERROR] =
+    g_param_spec_string ("error", NULL, NULL, NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /* A new valid sweep was entered. */
   signals[SIGNAL_CHANGED] =
@@ -262,6 +385,10 @@ xrlab_sweep_controls_init (XrlabSweepControls *self)
   g_signal_connect_swapped (self->points_spin, "value-changed", G_CALLBACK (on_edited), self);
   g_signal_connect_swapped (self->spacing_dropdown, "notify::selected", G_CALLBACK (on_edited), self);
   g_signal_connect (self->unit_dropdown, "notify::selected", G_CALLBACK (on_unit_changed), self);
+  g_signal_connect (self->points_spin, "input", G_CALLBACK (on_points_input), self);
+  xrlab_message_label_init (self->error_label, 2);
+  xrlab_hide_tooltip_while_open (GTK_WIDGET (self->unit_dropdown));
+  xrlab_hide_tooltip_while_open (GTK_WIDGET (self->spacing_dropdown));
 
   xrlab_sweep_controls_set_sweep (self, &initial);
 }
@@ -296,6 +423,9 @@ xrlab_sweep_controls_set_sweep (XrlabSweepControls *self,
   gtk_spin_button_set_value (self->points_spin, sweep->points);
   self->updating = FALSE;
   show_values (self, sweep->start, sweep->stop);
+  self->origin_start = sweep->start;
+  self->origin_stop = sweep->stop;
+  self->origin_unit = sweep->unit;
   self->sweep = *sweep;
   revalidate (self, FALSE);
 }
@@ -324,6 +454,31 @@ xrlab_sweep_controls_get_error (XrlabSweepControls *self)
 {
   g_return_val_if_fail (XRLAB_IS_SWEEP_CONTROLS (self), NULL);
   return self->error;
+}
+
+void
+xrlab_sweep_controls_focus_error (XrlabSweepControls *self)
+{
+  GtkWidget *bad = GTK_WIDGET (self->start_entry);
+
+  g_return_if_fail (XRLAB_IS_SWEEP_CONTROLS (self));
+  if (xrlab_entry_get_mark (GTK_WIDGET (self->stop_entry)) == XRLAB_MARK_ERROR &&
+      xrlab_entry_get_mark (GTK_WIDGET (self->start_entry)) != XRLAB_MARK_ERROR)
+    bad = GTK_WIDGET (self->stop_entry);
+  gtk_widget_grab_focus (bad);
+}
+
+const char *
+xrlab_sweep_controls_get_note (XrlabSweepControls *self)
+{
+  g_return_val_if_fail (XRLAB_IS_SWEEP_CONTROLS (self), NULL);
+  return self->note;
+}
+
+GtkSpinButton *
+xrlab_sweep_controls_get_points_spin (XrlabSweepControls *self)
+{
+  return self->points_spin;
 }
 
 GtkEditable *

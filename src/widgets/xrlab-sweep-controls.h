@@ -34,12 +34,18 @@ void        xrlab_sweep_controls_set_range (XrlabSweepControls     *self,
                                             const XrlabEnergyRange *range);
 
 gboolean    xrlab_sweep_controls_is_valid  (XrlabSweepControls *self);
-/* The inline message, or NULL. */
+/* The inline message, or NULL ("error" notifies when it changes). */
 const char *xrlab_sweep_controls_get_error (XrlabSweepControls *self);
+/* Focuses the entry that is wrong (the start entry when none is). */
+void        xrlab_sweep_controls_focus_error (XrlabSweepControls *self);
+/* What was changed in the input (points beyond the limits were clamped),
+ * or NULL. */
+const char *xrlab_sweep_controls_get_note  (XrlabSweepControls *self);
 
 /* The entries, for tests. */
 GtkEditable *xrlab_sweep_controls_get_start_editable (XrlabSweepControls *self);
 GtkEditable *xrlab_sweep_controls_get_stop_editable  (XrlabSweepControls *self);
+GtkSpinButton *xrlab_sweep_controls_get_points_spin  (XrlabSweepControls *self);
 void         xrlab_sweep_controls_set_unit  (XrlabSweepControls *self,
                                              XrlabEnergyUnit     unit);
 

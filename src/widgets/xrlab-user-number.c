@@ -6,6 +6,7 @@
 
 #include "xrlab-user-number.h"
 
+#include <locale.h>
 #include <string.h>
 
 #include "xrlab-util.h"
@@ -25,6 +26,26 @@ xrlab_parse_user_number (const char *text, double *value)
   return xrlab_parse_double (copy, FALSE, value);
 }
 
+char
+xrlab_user_decimal_point (void)
+{
+  const char *dp = localeconv ()->decimal_point;
+
+  return dp != NULL && dp[0] == ',' && dp[1] == '\0' ? ',' : '.';
+}
+
+char *
+xrlab_localize_decimal_point (char *text)
+{
+  char dp = xrlab_user_decimal_point ();
+
+  if (dp != '.' && text != NULL)
+    for (char *p = text; *p != '\0'; p++)
+      if (*p == '.')
+        *p = dp;
+  return text;
+}
+
 char *
 xrlab_format_user_number (double value, gboolean exact)
 {
@@ -34,6 +55,6 @@ xrlab_format_user_number (double value, gboolean exact)
   /* Short for the eye, but exact for values typed with few digits. */
   g_ascii_formatd (s, sizeof s, "%.6g", value);
   if (!exact || g_ascii_strtod (s, NULL) == value)
-    return g_strdup (s);
-  return g_strdup (xrlab_format_double (value, buf));
+    return xrlab_localize_decimal_point (g_strdup (s));
+  return xrlab_localize_decimal_point (g_strdup (xrlab_format_double (value, buf)));
 }

@@ -14,6 +14,7 @@
 #include "xrlab-sweep.h"
 #include "xrlab-user-number.h"
 #include "xrlab-util.h"
+#include "xrlab-widget-util.h"
 
 /* Kα₁ / Lα₁ energies (keV), X-ray Data Booklet, rounded to 1 eV. */
 static const struct {
@@ -39,13 +40,20 @@ struct _XrlabValuesView {
 
   GtkEntry *energy_entry;
   GtkDropDown *line_dropdown;
+  GtkLabel *unit_label;
   GtkLabel *wavelength_label;
   GtkLabel *error_label;
   GtkColumnView *column_view;
 
   double energy_ev;
+  XrlabEnergyUnit unit;      /* of the energy entry: the sweep's */
+  char *energy_error;        /* the entry does not hold a valid energy */
   gboolean updating;
 
+  /* Properties of the materials that do not depend on the energy. */
+  double *molar_mass;        /* g/mol, NaN when unknown */
+  double *electron_density;  /* e/Å³ */
+  char **composition;
   guint n_materials;
   char **names;
   char **notes;
@@ -122,14 +130,53 @@ display_value (XrlabValuesView *self, XrlabQuantity q, guint m)
 
 /* ---- column view -------------------------------------------------------------------- */
 
-static XrlabQuantity
-item_quantity (GtkListItem *item)
+/* Rows after the quantities: what a material is, whatever the energy. */
+enum {
+  ROW_MOLAR_MASS = XRLAB_QUANTITY_N,
+  ROW_ELECTRON_DENSITY,
+  ROW_COMPOSITION,
+  ROW_END
+};
+
+static const struct {
+  const char *id;
+  const char *title;
+  const char *unit;
+} property_rows[] = {
+  { "molar_mass_g_mol", N_("Molar mass M"), "g/mol" },
+  { "electron_density_per_A3", N_("Electron density ρₑ"), "e/Å³" },
+  { "composition", N_("Composition (mass fractions)"), NULL },
+};
+
+/* The row of the item: an XrlabQuantity, or a ROW_* of property_rows. */
+static guint
+item_row (GtkListItem *item)
 {
   GtkStringObject *obj = gtk_list_item_get_item (item);
+  const char *id = gtk_string_object_get_string (obj);
   XrlabQuantity q = XRLAB_QUANTITY_DELTA;
 
-  xrlab_quantity_from_column (gtk_string_object_get_string (obj), &q);
+  for (guint i = 0; i < G_N_ELEMENTS (property_rows); i++)
+    if (g_str_equal (id, property_rows[i].id))
+      return ROW_MOLAR_MASS + i;
+  xrlab_quantity_from_column (id, &q);
   return q;
+}
+
+static const char *
+row_title (guint row)
+{
+  if (row >= ROW_MOLAR_MASS)
+    return _(property_rows[row - ROW_MOLAR_MASS].title);
+  return xrlab_quantity_get_info (row)->title;
+}
+
+static const char *
+row_unit (guint row)
+{
+  if (row >= ROW_MOLAR_MASS)
+    return property_rows[row - ROW_MOLAR_MASS].unit;
+  return xrlab_quantity_get_info (row)->display_unit;
 }
 
 static void
@@ -152,8 +199,7 @@ bind_quantity (GtkSignalListItemFactory *factory,
                GtkListItem              *item,
                gpointer                  user_data)
 {
-  const XrlabQuantityInfo *info = xrlab_quantity_get_info (item_quantity (item));
-  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)), info->title);
+  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)), row_title (item_row (item)));
 }
 
 static void
@@ -161,11 +207,31 @@ bind_unit (GtkSignalListItemFactory *factory,
            GtkListItem              *item,
            gpointer                  user_data)
 {
-  const XrlabQuantityInfo *info = xrlab_quantity_get_info (item_quantity (item));
+  const char *unit = row_unit (item_row (item));
   GtkWidget *label = gtk_list_item_get_child (item);
 
-  gtk_label_set_text (GTK_LABEL (label), info->display_unit != NULL ? info->display_unit : "—");
+  gtk_label_set_text (GTK_LABEL (label), unit != NULL ? unit : "—");
   gtk_widget_add_css_class (label, "dim-label");
+}
+
+/* The text of a property row for material @m; NULL when unknown. */
+static char *
+property_text (XrlabValuesView *self, guint row, guint m, gboolean display, gboolean localize)
+{
+  char buf[XRLAB_DTOA_BUFSIZE];
+  double v;
+
+  if (m >= self->n_materials || self->molar_mass == NULL)
+    return NULL;
+  if (row == ROW_COMPOSITION)
+    return localize ? xrlab_localize_decimal_point (g_strdup (self->composition[m])) : g_strdup (self->composition[m]);
+  v = row == ROW_MOLAR_MASS ? self->molar_mass[m] : self->electron_density[m];
+  if (isnan (v))
+    return NULL;
+  if (display)
+    return format_display (v);
+  return localize ? xrlab_localize_decimal_point (g_strdup (xrlab_format_double (v, buf)))
+                  : g_strdup (xrlab_format_double (v, buf));
 }
 
 typedef struct {
@@ -179,9 +245,11 @@ bind_value (GtkSignalListItemFactory *factory,
             gpointer                  user_data)
 {
   ColumnData *cd = user_data;
-  g_autofree char *text = format_display (display_value (cd->view, item_quantity (item), cd->material));
+  guint row = item_row (item);
+  g_autofree char *text = row >= ROW_MOLAR_MASS ? property_text (cd->view, row, cd->material, TRUE, TRUE)
+                                                : format_display (display_value (cd->view, row, cd->material));
 
-  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)), text);
+  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)), text != NULL ? text : "—");
 }
 
 static void
@@ -191,6 +259,9 @@ add_column (XrlabValuesView *self, const char *title, GtkListItemFactory *factor
 
   gtk_column_view_column_set_resizable (col, TRUE);
   gtk_column_view_column_set_expand (col, expand);
+  /* Material columns of one width that the table scrolls through. */
+  if (!expand)
+    gtk_column_view_column_set_fixed_width (col, 150);
   gtk_column_view_append_column (self->column_view, col);
   g_object_unref (col);
 }
@@ -217,6 +288,10 @@ rebuild (XrlabValuesView *self)
   g_signal_connect (factory, "setup", G_CALLBACK (setup_label), GINT_TO_POINTER (FALSE));
   g_signal_connect (factory, "bind", G_CALLBACK (bind_unit), NULL);
   add_column (self, _("Unit"), factory, FALSE);
+  {
+    g_autoptr(GtkColumnViewColumn) unit = g_list_model_get_item (columns, 1);
+    gtk_column_view_column_set_fixed_width (unit, 140);
+  }
 
   for (guint m = 0; m < self->n_materials; m++)
     {
@@ -233,8 +308,12 @@ rebuild (XrlabValuesView *self)
       add_column (self, title, factory, FALSE);
     }
 
+  /* λ is the same for every material: it is shown beside the energy. */
   for (guint q = 0; q < XRLAB_QUANTITY_N; q++)
-    gtk_string_list_append (rows, xrlab_quantity_get_column (q));
+    if (q != XRLAB_QUANTITY_WAVELENGTH)
+      gtk_string_list_append (rows, xrlab_quantity_get_column (q));
+  for (guint i = 0; i < G_N_ELEMENTS (property_rows); i++)
+    gtk_string_list_append (rows, property_rows[i].id);
   {
     GtkNoSelection *sel = gtk_no_selection_new (G_LIST_MODEL (g_steal_pointer (&rows)));
     gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (sel));
@@ -255,18 +334,60 @@ clear_values (XrlabValuesView *self)
     for (guint m = 0; m < self->n_materials; m++)
       g_free (self->notes[m]);
   g_clear_pointer (&self->notes, g_free);
+  g_clear_pointer (&self->molar_mass, g_free);
+  g_clear_pointer (&self->electron_density, g_free);
+  g_clear_pointer (&self->composition, g_strfreev);
   self->n_materials = 0;
 }
 
 /* ---- energy ------------------------------------------------------------------------ */
 
+/* Beside the entry: the wavelength, or the energy when the entry is in Å. */
 static void
 show_wavelength (XrlabValuesView *self)
 {
-  double wavelength_a = xrlab_energy_convert (self->energy_ev, XRLAB_ENERGY_UNIT_EV,
-                                              XRLAB_ENERGY_UNIT_ANGSTROM);
-  g_autofree char *text = g_strdup_printf ("λ = %.5g Å", wavelength_a);
+  g_autofree char *text = NULL;
+
+  if (self->unit == XRLAB_ENERGY_UNIT_ANGSTROM)
+    text = g_strdup_printf ("E = %.6g keV", self->energy_ev * 1e-3);
+  else
+    text = g_strdup_printf ("λ = %.5g Å", xrlab_energy_convert (self->energy_ev, XRLAB_ENERGY_UNIT_EV,
+                                                                 XRLAB_ENERGY_UNIT_ANGSTROM));
   gtk_label_set_text (self->wavelength_label, text);
+}
+
+/* The line above the table: why it is stale, or at which energy it is. */
+static void
+show_status (XrlabValuesView *self)
+{
+  g_autofree char *at = xrlab_format_energy (self->energy_ev, self->unit);
+
+  if (self->energy_error != NULL)
+    {
+      /* TRANSLATORS: the energy entry's message, then the energy the table shows */
+      g_autofree char *text = g_strdup_printf (_("%s The table shows the values at %s, the last valid energy."),
+                                               self->energy_error, at);
+      xrlab_message_label_set (self->error_label, XRLAB_MARK_ERROR, text);
+      gtk_widget_add_css_class (GTK_WIDGET (self->column_view), "stale");
+    }
+  else
+    {
+      xrlab_message_label_set (self->error_label, XRLAB_MARK_NONE, NULL);
+      gtk_widget_remove_css_class (GTK_WIDGET (self->column_view), "stale");
+    }
+  xrlab_entry_mark (GTK_WIDGET (self->energy_entry), self->energy_error != NULL ? XRLAB_MARK_ERROR : XRLAB_MARK_NONE,
+                    self->energy_error);
+}
+
+static void
+show_energy (XrlabValuesView *self)
+{
+  g_autofree char *text = xrlab_format_user_number (xrlab_energy_convert (self->energy_ev, XRLAB_ENERGY_UNIT_EV,
+                                                                          self->unit), FALSE);
+  self->updating = TRUE;
+  gtk_editable_set_text (GTK_EDITABLE (self->energy_entry), text);
+  self->updating = FALSE;
+  gtk_label_set_text (self->unit_label, xrlab_energy_unit_get_name (self->unit));
 }
 
 static void
@@ -288,32 +409,29 @@ on_energy_changed (GtkEditable     *editable,
 {
   const XrlabEnergyRange *range = xrlab_sweep_get_default_range ();
   const char *text = gtk_editable_get_text (editable);
-  double kev, ev = NAN;
-  g_autofree char *msg = NULL;
+  const char *unit = xrlab_energy_unit_get_name (self->unit);
+  double typed, ev = NAN;
 
   if (self->updating)
     return;
-  if (!xrlab_parse_user_number (text, &kev))
-    msg = g_strdup_printf (_("Energy “%s” is not a number."), text);
-  else if (xrlab_energy_place (xrlab_energy_convert (kev, XRLAB_ENERGY_UNIT_KEV, XRLAB_ENERGY_UNIT_EV),
+  g_clear_pointer (&self->energy_error, g_free);
+  if (!xrlab_parse_user_number (text, &typed) || !(typed > 0))
+    self->energy_error = g_strdup_printf (_("Energy “%s” is not a positive number."), text);
+  else if (xrlab_energy_place (xrlab_energy_convert (typed, self->unit, XRLAB_ENERGY_UNIT_EV),
                                range->complete_min_ev, range->max_ev, &ev) != XRLAB_ENERGY_INSIDE)
-    /* TRANSLATORS: the second %s is the name of a table ("Henke") */
-    msg = g_strdup_printf (_("%g keV is outside the %s tables with f1 data (valid: %g – %g keV)."),
-                           kev, range->name,
-                           xrlab_energy_convert (range->complete_min_ev, XRLAB_ENERGY_UNIT_EV,
-                                                 XRLAB_ENERGY_UNIT_KEV),
-                           xrlab_energy_convert (range->max_ev, XRLAB_ENERGY_UNIT_EV,
-                                                 XRLAB_ENERGY_UNIT_KEV));
-
-  gtk_label_set_text (self->error_label, msg != NULL ? msg : "");
-  gtk_widget_set_visible (GTK_WIDGET (self->error_label), msg != NULL);
-  if (msg != NULL)
     {
-      gtk_widget_add_css_class (GTK_WIDGET (self->energy_entry), "error");
-      return;
+      g_autofree char *lo = xrlab_format_energy (self->unit == XRLAB_ENERGY_UNIT_ANGSTROM ? range->max_ev
+                                                                                          : range->complete_min_ev,
+                                                 self->unit);
+      g_autofree char *hi = xrlab_format_energy (self->unit == XRLAB_ENERGY_UNIT_ANGSTROM ? range->complete_min_ev
+                                                                                          : range->max_ev,
+                                                 self->unit);
+      /* TRANSLATORS: the value typed with its unit, the table ("Henke"), the valid range */
+      self->energy_error = g_strdup_printf (_("%s %s is outside the %s tables with f1 data (valid: %s – %s)."),
+                                            text, unit, range->name, lo, hi);
     }
-  gtk_widget_remove_css_class (GTK_WIDGET (self->energy_entry), "error");
-  if (ev == self->energy_ev)
+  show_status (self);
+  if (self->energy_error != NULL || ev == self->energy_ev)
     return;
   self->energy_ev = ev;
   show_wavelength (self);
@@ -380,6 +498,7 @@ xrlab_values_view_dispose (GObject *object)
   if (self->column_view != NULL)
     gtk_column_view_set_model (self->column_view, NULL);
   clear_values (self);
+  g_clear_pointer (&self->energy_error, g_free);
   gtk_widget_dispose_template (GTK_WIDGET (self), XRLAB_TYPE_VALUES_VIEW);
   /* Template children without an id are not unparented by the above. */
   for (GtkWidget *child; (child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL;)
@@ -407,6 +526,7 @@ xrlab_values_view_class_init (XrlabValuesViewClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/xrlab/Xrlab/xrlab-values-view.ui");
   gtk_widget_class_bind_template_child (widget_class, XrlabValuesView, energy_entry);
   gtk_widget_class_bind_template_child (widget_class, XrlabValuesView, line_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, XrlabValuesView, unit_label);
   gtk_widget_class_bind_template_child (widget_class, XrlabValuesView, wavelength_label);
   gtk_widget_class_bind_template_child (widget_class, XrlabValuesView, error_label);
   gtk_widget_class_bind_template_child (widget_class, XrlabValuesView, column_view);
@@ -436,6 +556,9 @@ xrlab_values_view_init (XrlabValuesView *self)
 
   g_signal_connect (self->energy_entry, "changed", G_CALLBACK (on_energy_changed), self);
   g_signal_connect (self->line_dropdown, "notify::selected", G_CALLBACK (on_line_selected), self);
+  xrlab_message_label_init (self->error_label, 2);
+  xrlab_hide_tooltip_while_open (GTK_WIDGET (self->line_dropdown));
+  self->unit = XRLAB_ENERGY_UNIT_KEV;
 
   self->names = g_new0 (char *, 1);
   self->notes = g_new0 (char *, 1);
@@ -463,7 +586,6 @@ xrlab_values_view_set_energy (XrlabValuesView *self,
                               double           energy_ev)
 {
   const XrlabEnergyRange *range = xrlab_sweep_get_default_range ();
-  g_autofree char *text = NULL;
   XrlabEnergyPlace place;
 
   g_return_if_fail (XRLAB_IS_VALUES_VIEW (self));
@@ -471,12 +593,9 @@ xrlab_values_view_set_energy (XrlabValuesView *self,
   g_return_if_fail (place == XRLAB_ENERGY_INSIDE);
 
   self->energy_ev = energy_ev;
-  text = xrlab_format_user_number (energy_ev * 1e-3, FALSE);
-  self->updating = TRUE;
-  gtk_editable_set_text (GTK_EDITABLE (self->energy_entry), text);
-  self->updating = FALSE;
-  gtk_widget_remove_css_class (GTK_WIDGET (self->energy_entry), "error");
-  gtk_widget_set_visible (GTK_WIDGET (self->error_label), FALSE);
+  g_clear_pointer (&self->energy_error, g_free);
+  show_energy (self);
+  show_status (self);
   show_wavelength (self);
   select_line_for_energy (self);
 }
@@ -525,8 +644,18 @@ xrlab_values_view_get_n_materials (XrlabValuesView *self)
   return self->n_materials;
 }
 
+/* A number of the copied text: '.' for programs, or the locale's separator
+ * for a spreadsheet of that language. */
+static const char *
+copied_number (double v, gboolean localize, char buf[XRLAB_DTOA_BUFSIZE])
+{
+  xrlab_format_double (v, buf);
+  return localize ? xrlab_localize_decimal_point (buf) : buf;
+}
+
 char *
-xrlab_values_view_to_tsv (XrlabValuesView *self)
+xrlab_values_view_to_tsv_full (XrlabValuesView *self,
+                               gboolean         localize)
 {
   GString *s;
   char buf[XRLAB_DTOA_BUFSIZE];
@@ -534,30 +663,118 @@ xrlab_values_view_to_tsv (XrlabValuesView *self)
   g_return_val_if_fail (XRLAB_IS_VALUES_VIEW (self), NULL);
 
   s = g_string_new (NULL);
-  g_string_append_printf (s, "# %s keV\n", xrlab_format_double (self->energy_ev * 1e-3, buf));
+  g_string_append_printf (s, "# %s keV", copied_number (self->energy_ev * 1e-3, localize, buf));
+  /* Nothing stale leaves without saying so. */
+  if (self->energy_error != NULL)
+    g_string_append_printf (s, " (%s)", _("the last valid energy: the energy typed is not valid"));
+  g_string_append_c (s, '\n');
   g_string_append_printf (s, "%s\t%s", _("Quantity"), _("Unit"));
   for (guint m = 0; m < self->n_materials; m++)
-    g_string_append_printf (s, "\t%s", self->names[m]);
+    if (self->notes[m] != NULL)
+      g_string_append_printf (s, "\t%s (%s)", self->names[m], self->notes[m]);
+    else
+      g_string_append_printf (s, "\t%s", self->names[m]);
   g_string_append_c (s, '\n');
-  for (guint q = 0; q < XRLAB_QUANTITY_N; q++)
+  for (guint q = 0; q < ROW_END; q++)
     {
-      const XrlabQuantityInfo *info = xrlab_quantity_get_info (q);
-      g_string_append_printf (s, "%s\t%s", info->title, info->display_unit != NULL ? info->display_unit : "");
+      const char *unit = row_unit (q);
+      g_string_append_printf (s, "%s\t%s", row_title (q), unit != NULL ? unit : "");
       for (guint m = 0; m < self->n_materials; m++)
-        g_string_append_printf (s, "\t%s", xrlab_format_double (display_value (self, q, m), buf));
+        {
+          g_autofree char *text = q >= ROW_MOLAR_MASS ? property_text (self, q, m, FALSE, localize) : NULL;
+          if (q < ROW_MOLAR_MASS)
+            g_string_append_printf (s, "\t%s", copied_number (display_value (self, q, m), localize, buf));
+          else
+            g_string_append_printf (s, "\t%s", text != NULL ? text : "");
+        }
       g_string_append_c (s, '\n');
     }
   return g_string_free (s, FALSE);
 }
 
+char *
+xrlab_values_view_to_tsv (XrlabValuesView *self)
+{
+  return xrlab_values_view_to_tsv_full (self, FALSE);
+}
+
+gboolean
+xrlab_values_view_is_stale (XrlabValuesView *self)
+{
+  g_return_val_if_fail (XRLAB_IS_VALUES_VIEW (self), FALSE);
+  if (self->energy_error != NULL)
+    return TRUE;
+  for (guint m = 0; m < self->n_materials; m++)
+    if (self->notes[m] != NULL)
+      return TRUE;
+  return FALSE;
+}
+
+GtkEditable *
+xrlab_values_view_get_energy_editable (XrlabValuesView *self)
+{
+  return GTK_EDITABLE (self->energy_entry);
+}
+
+const char *
+xrlab_values_view_get_energy_error (XrlabValuesView *self)
+{
+  g_return_val_if_fail (XRLAB_IS_VALUES_VIEW (self), NULL);
+  return self->energy_error;
+}
+
 void
-xrlab_values_view_copy (XrlabValuesView *self)
+xrlab_values_view_set_unit (XrlabValuesView *self,
+                            XrlabEnergyUnit  unit)
+{
+  g_return_if_fail (XRLAB_IS_VALUES_VIEW (self));
+  if (self->unit == unit)
+    return;
+  self->unit = unit;
+  /* An energy being typed is left alone; a valid one is shown anew. */
+  if (self->energy_error == NULL)
+    show_energy (self);
+  else
+    gtk_label_set_text (self->unit_label, xrlab_energy_unit_get_name (unit));
+  show_wavelength (self);
+}
+
+void
+xrlab_values_view_set_properties (XrlabValuesView    *self,
+                                  guint               n_materials,
+                                  const double       *molar_mass,
+                                  const double       *electron_density,
+                                  const char * const *composition)
+{
+  g_return_if_fail (XRLAB_IS_VALUES_VIEW (self));
+  g_return_if_fail (n_materials == self->n_materials);
+
+  g_clear_pointer (&self->molar_mass, g_free);
+  g_clear_pointer (&self->electron_density, g_free);
+  g_clear_pointer (&self->composition, g_strfreev);
+  self->molar_mass = g_memdup2 (molar_mass, MAX (n_materials, 1) * sizeof (double));
+  self->electron_density = g_memdup2 (electron_density, MAX (n_materials, 1) * sizeof (double));
+  self->composition = g_new0 (char *, n_materials + 1);
+  for (guint m = 0; m < n_materials; m++)
+    self->composition[m] = g_strdup (composition[m]);
+  rebuild (self);
+}
+
+void
+xrlab_values_view_copy_full (XrlabValuesView *self,
+                             gboolean         localize)
 {
   g_autofree char *text = NULL;
 
   g_return_if_fail (XRLAB_IS_VALUES_VIEW (self));
-  text = xrlab_values_view_to_tsv (self);
+  text = xrlab_values_view_to_tsv_full (self, localize);
   gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (self)), text);
+}
+
+void
+xrlab_values_view_copy (XrlabValuesView *self)
+{
+  xrlab_values_view_copy_full (self, FALSE);
 }
 
 char *

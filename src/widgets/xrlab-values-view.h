@@ -11,6 +11,7 @@
 
 #include <gtk/gtk.h>
 
+#include "xrlab-energy.h"
 #include "xrlab-quantity.h"
 
 G_BEGIN_DECLS
@@ -45,10 +46,37 @@ void       xrlab_values_view_clear      (XrlabValuesView *self);
 
 guint      xrlab_values_view_get_n_materials (XrlabValuesView *self);
 
+/* What does not depend on the energy, per material of the last
+ * xrlab_values_view_set_values(): molar mass (g/mol), electron density
+ * (e/Å³), NaN when unknown, and composition as text ("Si 46.7 %, O 53.3 %"). */
+void       xrlab_values_view_set_properties (XrlabValuesView    *self,
+                                             guint               n_materials,
+                                             const double       *molar_mass,
+                                             const double       *electron_density,
+                                             const char * const *composition);
+
+/* The energy entry is in @unit (the sweep's): eV, keV or Å. */
+void       xrlab_values_view_set_unit   (XrlabValuesView *self,
+                                         XrlabEnergyUnit  unit);
+
+/* TRUE when the table shows values that are not those of the input: the
+ * energy typed is not valid (the last valid one is shown), or a material is
+ * at its last valid input. The message of the energy entry, or NULL. */
+gboolean    xrlab_values_view_is_stale        (XrlabValuesView *self);
+const char *xrlab_values_view_get_energy_error (XrlabValuesView *self);
+/* The energy entry, for tests. */
+GtkEditable *xrlab_values_view_get_energy_editable (XrlabValuesView *self);
+
 /* The table as text: a header line, then "quantity<TAB>unit<TAB>v1<TAB>…"
  * per row, values in display units with round-trip precision. */
 char      *xrlab_values_view_to_tsv     (XrlabValuesView *self);
 void       xrlab_values_view_copy       (XrlabValuesView *self);
+/* With @localize, the numbers have the locale's decimal separator, as a
+ * spreadsheet in that language reads them ("1,5e-05"). */
+char      *xrlab_values_view_to_tsv_full (XrlabValuesView *self,
+                                          gboolean         localize);
+void       xrlab_values_view_copy_full  (XrlabValuesView *self,
+                                         gboolean         localize);
 
 /* The displayed cell text, for tests. */
 char      *xrlab_values_view_get_cell_text (XrlabValuesView   *self,

@@ -95,6 +95,23 @@ void xrlab_reflect_fill_energies (XrlabReflectPlan *plan, double sin_theta, gsiz
 /* k_z, φ, r (and t), the recursion over the filled block. */
 void xrlab_reflect_compute_block (XrlabReflectPlan *plan, gsize nb, gboolean want_t);
 
+/* The workspace of @plan for its block size and reduction (g_free()
+ * plan->ws): a plan's own, or one of a worker of a parallel map. */
+void xrlab_reflect_plan_alloc_workspace (XrlabReflectPlan *plan);
+
+/* Checks grazing angle @i of @n (for the message): 0 ≤ θ ≤ π/2. */
+gboolean xrlab_reflect_check_angle (double angle, gsize i, gsize n, GError **error);
+
+/* The checks of a curve or map request: the polarization of @out and
+ * every angle. */
+gboolean xrlab_reflect_check_map (const XrlabReflectOutput *out, const double *angles, gsize n,
+                                  GError **error);
+
+/* The curve vs every angle of @angles at energy @e into @out, from
+ * @row_offset on. No checks. */
+void xrlab_reflect_angles_row (XrlabReflectPlan *plan, gsize e, const double *angles,
+                               gsize n_angles, const XrlabReflectOutput *out, gsize row_offset);
+
 /* Whether @out asks for transmission; the block's @n results into @out at
  * offset, offset + stride, .... */
 gboolean xrlab_reflect_wants_t  (const XrlabReflectOutput *out);

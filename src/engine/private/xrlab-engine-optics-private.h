@@ -62,6 +62,9 @@ GPtrArray *xrlab_engine_optics_resolve_ids (XrlabEngineOptics *optics,
 /* The name, or the formula when it has none. */
 const char *xrlab_engine_material_label (const XrlabEngineMaterial *m);
 
+/* TRUE when @a and @b hold the same energies in the same order. */
+gboolean xrlab_engine_grids_equal (XrlabEnergyGrid *a, XrlabEnergyGrid *b);
+
 /* A cache on @grid for a job: a kept one (removed from the kept ones) or a
  * new one; the job owns it until it gives it back with
  * xrlab_engine_optics_keep_cache(). */

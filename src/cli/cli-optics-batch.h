@@ -1,0 +1,35 @@
+/* cli-optics-batch.h -- the reading step of xrlab-cli batch on its own,
+ * for the fuzz target (tests/fuzz/fuzz-batch.c) and tests
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "xrlab-energy.h"
+
+G_BEGIN_DECLS
+
+/* What reading and grouping the rows found, before anything is computed. */
+typedef struct {
+  gsize n_rows;       /* materials kept (some may fail at grouping) */
+  gsize n_failed;     /* rows reported: a problem each */
+  gsize n_groups;     /* energy specs of the rows kept */
+  gsize n_grids;      /* of those, the specs that parse */
+  char *problems;     /* the problems, "xrlab-cli: …\n" each, in line order */
+} XrlabCliBatchInput;
+
+/* Reads the @len bytes at @data as xrlab-cli batch reads its IN.csv (named
+ * @name in messages): the header, the rows, their grids (energies in
+ * @unit), the thickness of every row when @transmission (the default set
+ * of columns otherwise). At most @max_values values for the grids and the
+ * results (xrlab_cli_max_values() in the command). FALSE with @error set
+ * when the whole file is refused: not text, a bad header, too large. */
+gboolean xrlab_cli_batch_read_input (const char *name, const char *data, gsize len,
+                                     XrlabEnergyUnit unit, gboolean transmission,
+                                     guint64 max_values, XrlabCliBatchInput *input,
+                                     GError **error);
+void     xrlab_cli_batch_input_clear (XrlabCliBatchInput *input);
+
+G_END_DECLS
