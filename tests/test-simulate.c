@@ -127,6 +127,45 @@ test_counting (void)
   }
 }
 
+/* Poisson counts of means below and above 10 (the two methods): mean,
+ * variance and third central moment (all μ) within their sampling errors. */
+static void
+test_poisson_moments (void)
+{
+  const double levels[] = { 0.5, 0.2, 0.05 };   /* means 1/L²: 4, 25, 400 */
+  const gsize n = 200000;
+  g_autofree double *y = g_new (double, n);
+
+  for (gsize k = 0; k < G_N_ELEMENTS (levels); k++)
+    {
+      g_autoptr(GError) error = NULL;
+      double mu = 1.0 / (levels[k] * levels[k]), scale = 0, m1 = 0, m2 = 0, m3 = 0;
+
+      for (gsize i = 0; i < n; i++)
+        y[i] = 1.0;
+      g_assert_true (xrlab_simulate_noise (y, n, XRLAB_NOISE_POISSON, levels[k], 3 + k, &scale,
+                                           &error));
+      g_assert_cmpfloat_with_epsilon (scale, mu, 1e-9 * mu);
+      for (gsize i = 0; i < n; i++)
+        {
+          double c = y[i] * scale;
+          g_assert_cmpfloat (fabs (c - round (c)), <, 1e-9 * MAX (1.0, c));
+          m1 += c / n;
+        }
+      for (gsize i = 0; i < n; i++)
+        {
+          double d = y[i] * scale - m1;
+          m2 += d * d / (n - 1);
+          m3 += d * d * d / n;
+        }
+      g_test_message ("μ %g: mean %.4f, variance %.4f, third moment %.3f", mu, m1, m2, m3);
+      g_assert_cmpfloat (fabs (m1 - mu), <, 5 * sqrt (mu / n));
+      g_assert_cmpfloat (fabs (m2 / mu - 1.0), <, 5 * sqrt (2.0 / n));
+      /* var (m3) ≈ (μ₆ − μ₃² − 6μ₄μ₂ + 9μ₂³)/n = (6μ³ + 18μ² + μ)/n for Poisson counts */
+      g_assert_cmpfloat (fabs (m3 / mu - 1.0), <, 5 * sqrt ((6 * mu + 18 + 1 / mu) / n));
+    }
+}
+
 /* N realisations in one call: realisation r is the single simulation with
  * seed + r, whatever the threads. */
 static void
@@ -328,6 +367,7 @@ main (int argc, char **argv)
   xrlab_init ();
   setup_axes ();
   g_test_add_func ("/simulate/counting", test_counting);
+  g_test_add_func ("/simulate/poisson-moments", test_poisson_moments);
   g_test_add_func ("/simulate/n-realisations", test_n_realisations);
   g_test_add_func ("/simulate/sweep-trspecfit", test_sweep_trspecfit);
   g_test_add_func ("/simulate/sweep-apply", test_sweep_apply);

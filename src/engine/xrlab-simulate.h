@@ -12,8 +12,10 @@
  * seeded with gsl_rng_set (@seed) (GSL replaces seed 0 by 4357), one draw
  * per point in row-major order (delay by delay, energies in axis order):
  * gsl_ran_gaussian (the Kinderman–Monahan–Leva ratio method) for Gaussian
- * noise, gsl_ran_poisson for Poisson noise. The same seed, model and axes
- * give the same data on every machine.
+ * noise; for Poisson counts the multiplication method below a mean of 10
+ * and Hörmann's transformed rejection (PTRS) above, the algorithms numpy
+ * uses, on GSL's uniforms. The same seed, model and axes give the same data
+ * on every machine.
  *
  * Photon counting (trspecfit's detection='photon_counting'), with @level
  * the expected number of photons per delay C (counts_per_delay): the model
