@@ -400,7 +400,10 @@ test_session_view (void)
   g_assert_true (xrlab_session_equal (s, back));
 
   /* Applying a session without a view: automatic. */
-  xrlab_window_apply_session (win, xrlab_session_new_default ());
+  {
+    g_autoptr(XrlabSession) plain = xrlab_session_new_default ();
+    xrlab_window_apply_session (win, plain);
+  }
   settle ();
   g_assert_false (xrlab_plot_get_zoomed (plot));
   /* And with one: restored, and kept through the recompute. */
