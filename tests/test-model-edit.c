@@ -70,6 +70,8 @@ assert_same_model (const XrlabModel *a, const XrlabModel *b)
       g_assert_cmpstr (x.expr, ==, y.expr);
       g_assert_cmpint (x.vary, ==, y.vary);
       g_assert_cmpint (x.is_static, ==, y.is_static);
+      g_assert_cmpint (x.share, ==, y.share);
+      g_assert_cmpstr (x.expr_full, ==, y.expr_full);
       if (x.expr == NULL)
         g_assert_true (same (x.value, y.value) && same (x.min, y.min) && same (x.max, y.max));
     }
@@ -222,8 +224,9 @@ test_examples (void)
   g_assert_cmpuint (n_dyn, >=, 10);
 }
 
-/* Multi-cycle time dependence, profiles, a parameter with both:
- * the examples 03 and 04. */
+/* Multi-cycle time dependence with a kernel-only IRF, profiles, a
+ * parameter with both, time dependence of a profile's parameter: the
+ * examples 03 and 04. */
 static void
 test_attachments (void)
 {
@@ -238,7 +241,7 @@ test_attachments (void)
   g_autoptr(XrlabModelFile) f3 = xrlab_model_file_load (e3, NULL);
   g_autoptr(XrlabModel) m3 = NULL, m4 = NULL, b3 = NULL, b4 = NULL;
   g_autoptr(XrlabModelFile) tf4 = NULL;
-  const char *cycle[] = { "MonoExpNeg", "MonoExpNeg", "MonoExpPos" };
+  const char *cycle[] = { "IRF", "MonoExpNeg", "MonoExpPos" };
 
   if (f3 == NULL)
     {
@@ -264,6 +267,8 @@ test_attachments (void)
     const char *names[] = { xrlab_model_file_model_name (tf4, 0) };
     xrlab_model_add_dynamics (m4, "GLP_01_x0", t4, names, 1, 0, &error);
     g_assert_no_error (error);
+    xrlab_model_add_dynamics (m4, "GLP_01_x0_pLinear_01_m", t4, names, 1, 0, &error);
+    g_assert_no_error (error);
   }
   b4 = round_trip (m4);
 }
@@ -286,6 +291,18 @@ test_syntax (void)
   g_assert_nonnull (strstr (text, "        A: [1.0e+20, static]\n"));
   g_assert_nonnull (strstr (text, "        A: [\"3/4*GLP_01_A\"]\n"));
   g_assert_nonnull (strstr (text, "        F: [1, False]\n"));
+  back = round_trip (m);
+  g_clear_pointer (&m, xrlab_model_free);
+  g_clear_pointer (&back, xrlab_model_free);
+  g_clear_pointer (&text, g_free);
+
+  /* the sharing of a joint fit */
+  m = model_from_text ("m: {Gauss: {A: [1, project, 0, 2], x0: [85, file], SD: [1, static]}}\n",
+                       "m");
+  text = xrlab_model_write_text ((const XrlabModel *const *) &m, 1, NULL);
+  g_assert_nonnull (strstr (text, "        A: [1, project, 0, 2]\n"));
+  g_assert_nonnull (strstr (text, "        x0: [85, file]\n"));
+  g_assert_nonnull (strstr (text, "        SD: [1, static]\n"));
   back = round_trip (m);
 
   /* names YAML would read as numbers or booleans are quoted */
@@ -571,6 +588,41 @@ test_profiles (void)
   b = edited (a, &det, 1, NULL);
   g_assert_cmpint (xrlab_model_find_param (b, "GLP_01_A_pExpDecay_01_A"), <, 0);
   g_assert_cmpint (xrlab_model_find_param (b, "GLP_01_x0_pLinear_01_m"), >=, 0);
+  /* time dependence of a profile's parameter, and what goes with it */
+  {
+    g_autoptr(XrlabModel) m3 = model_from_text (three_peaks, "m");
+    g_autoptr(XrlabModel) c = NULL, d = NULL, f = NULL;
+    g_autoptr(XrlabModelEditResult) r = NULL;
+    const char *fn[] = { "expFun" };
+    XrlabModelEdit both[2] = {
+      { .kind = XRLAB_MODEL_EDIT_ATTACH_NEW, .part = XRLAB_MODEL_PART_PROFILE,
+        .param = "GLP_02_x0", .functions = lin, .n_functions = 1 },
+      { .kind = XRLAB_MODEL_EDIT_ATTACH_NEW, .part = XRLAB_MODEL_PART_DYNAMICS,
+        .param = "GLP_02_x0_pLinear_01_m", .functions = fn, .n_functions = 1 },
+    };
+    XrlabModelEdit rm = { .kind = XRLAB_MODEL_EDIT_REMOVE, .component = "GLP_01" };
+    XrlabModelEdit rm2 = { .kind = XRLAB_MODEL_EDIT_REMOVE, .component = "GLP_01" };
+    XrlabModelEdit pdet = { .kind = XRLAB_MODEL_EDIT_DETACH, .part = XRLAB_MODEL_PART_PROFILE,
+                            .param = "GLP_01_x0" };
+
+    c = edited (m3, both, 2, NULL);
+    assert_param (c, "GLP_02_x0_pLinear_01_m_expFun_01_tau", 2.5, NULL);
+    /* GLP_01 goes: everything of GLP_02 follows its new name */
+    d = edited (c, &rm, 1, &r);
+    assert_param (d, "GLP_01_x0_pLinear_01_m_expFun_01_tau", 2.5, NULL);
+    g_assert_cmpstr (renamed (r, "GLP_02_x0_pLinear_01_m_expFun_01_tau"), ==,
+                     "GLP_01_x0_pLinear_01_m_expFun_01_tau");
+    /* the profile goes with the time dependence of its parameter */
+    f = edited (d, &pdet, 1, NULL);
+    g_assert_false (xrlab_model_has_profiles (f));
+    g_assert_false (xrlab_model_has_dynamics (f));
+    g_clear_pointer (&f, xrlab_model_free);
+    /* and so does the peak they hang on; GLP_02 (formerly 03) names it */
+    g_assert_null (xrlab_model_edited (d, &rm2, 1, NULL, &error));
+    g_assert_nonnull (strstr (error->message, "GLP_02_"));
+    g_clear_error (&error);
+  }
+
   /* the wrong kind of function */
   lin[0] = "expFun";
   g_assert_null (xrlab_model_edited (m, &att[1], 1, NULL, &error));

@@ -81,6 +81,7 @@ describe_comp (DescPriv *pv, const XrlabModel *model, const XrlabComponent *c,
       r->max = p->max;
       r->vary = p->vary;
       r->is_static = p->is_static;
+      r->share = p->share;
       r->expr = str (pv, p->expr_text);
       r->dynamics = p->dyn ? describe_attach (pv, model, p->dyn) : NULL;
       r->profile = p->profile ? describe_attach (pv, model, p->profile) : NULL;

@@ -114,6 +114,7 @@ comp_from_model (const XrlabComponent *c, const char *prefix)
       r->max = p->max;
       r->vary = p->vary;
       r->is_static = p->is_static;
+      r->share = p->share;
       r->expr = g_strdup (p->expr_text);
       r->file = g_strdup (p->file);
       r->line = p->line;
@@ -178,6 +179,16 @@ xrlab_model_doc_find_attach (XrlabModelDoc *doc, const char *host, gboolean prof
         return a;
     }
   return NULL;
+}
+
+const char *
+xrlab_doc_param_vary (const DocParam *r)
+{
+  if (r->share == XRLAB_PARAM_SHARE_PROJECT)
+    return "project";
+  if (r->share == XRLAB_PARAM_SHARE_FILE)
+    return "file";
+  return r->is_static ? "static" : r->vary ? "True" : "False";
 }
 
 char *
@@ -494,7 +505,7 @@ xrlab_doc_model_equal (const DocModel *a, const DocModel *b)
           if (r->expr == NULL
               && (!same_double (r->value, s->value) || !same_double (r->min, s->min)
                   || !same_double (r->max, s->max) || r->vary != s->vary
-                  || r->is_static != s->is_static))
+                  || r->is_static != s->is_static || r->share != s->share))
             return FALSE;
         }
     }
@@ -559,9 +570,7 @@ param_node (const DocParam *r)
       return seq;
     }
   ynode_add_number (seq, r->value);
-  g_ptr_array_add (seq->kids, ynode (XRLAB_YN_SCALAR,
-                                     r->is_static ? "static" : r->vary ? "True" : "False",
-                                     TRUE));
+  g_ptr_array_add (seq->kids, ynode (XRLAB_YN_SCALAR, xrlab_doc_param_vary (r), TRUE));
   if (isfinite (r->min) || isfinite (r->max))
     {
       ynode_add_number (seq, r->min);

@@ -193,11 +193,11 @@ skip_attach (GHashTable *skip, const DocAttach *a)
     }
 }
 
-/* The attachments hosted by the parameters of @c (energy components). */
-static GPtrArray *
-hosted_by (XrlabModelDoc *doc, const DocAttach *att, const DocComp *c)
+/* Adds to @out the attachments hosted by the parameters of @c, and theirs
+ * (the time dependence of a profile's parameters). */
+static void
+add_hosted (XrlabModelDoc *doc, const DocAttach *att, const DocComp *c, GPtrArray *out)
 {
-  GPtrArray *out = g_ptr_array_new ();
   GPtrArray *lists[2] = { doc->profiles, doc->dyns };
 
   for (guint q = 0; q < c->n_params; q++)
@@ -207,10 +207,26 @@ hosted_by (XrlabModelDoc *doc, const DocAttach *att, const DocComp *c)
         for (guint i = 0; i < lists[l]->len; i++)
           {
             DocAttach *a = g_ptr_array_index (lists[l], i);
-            if (strcmp (a->host, full) == 0)
-              g_ptr_array_add (out, a);
+            if (strcmp (a->host, full) == 0 && !g_ptr_array_find (out, a, NULL))
+              {
+                g_ptr_array_add (out, a);
+                for (guint k = 0; k < a->models->len; k++)
+                  {
+                    DocModel *m = g_ptr_array_index (a->models, k);
+                    for (guint j = 0; j < m->comps->len; j++)
+                      add_hosted (doc, a, g_ptr_array_index (m->comps, j), out);
+                  }
+              }
           }
     }
+}
+
+static GPtrArray *
+hosted_by (XrlabModelDoc *doc, const DocAttach *att, const DocComp *c)
+{
+  GPtrArray *out = g_ptr_array_new ();
+
+  add_hosted (doc, att, c, out);
   return out;
 }
 
@@ -232,6 +248,7 @@ set_row (DocParam *r, const XrlabModelParamRow *row)
   r->value = row->value;
   r->vary = row->vary && !row->is_static;
   r->is_static = row->is_static;
+  r->share = XRLAB_PARAM_SHARE_NONE;
   r->min = isnan (row->min) ? -INFINITY : row->min;
   r->max = isnan (row->max) ? INFINITY : row->max;
   r->expr = row->expr && *row->expr ? g_strdup (row->expr) : NULL;
@@ -557,13 +574,24 @@ edit_detach (XrlabModelDoc *doc, const XrlabModelEdit *e, GError **error)
   gboolean profile = e->part == XRLAB_MODEL_PART_PROFILE;
   g_autoptr(GHashTable) names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autoptr(GHashTable) skip = g_hash_table_new (g_direct_hash, g_direct_equal);
+  g_autoptr(GPtrArray) gone = g_ptr_array_new ();
   g_autofree char *who = NULL;
   DocAttach *a = find_attach (doc, e, profile, error);
 
   if (a == NULL)
     return FALSE;
-  add_attach_names (names, a);
-  skip_attach (skip, a);
+  g_ptr_array_add (gone, a);
+  for (guint k = 0; k < a->models->len; k++)
+    {
+      DocModel *m = g_ptr_array_index (a->models, k);
+      for (guint j = 0; j < m->comps->len; j++)
+        add_hosted (doc, a, g_ptr_array_index (m->comps, j), gone);
+    }
+  for (guint i = 0; i < gone->len; i++)
+    {
+      add_attach_names (names, g_ptr_array_index (gone, i));
+      skip_attach (skip, g_ptr_array_index (gone, i));
+    }
   if ((who = named_by (doc, names, skip)) != NULL)
     {
       EDIT_ERROR (error, profile ? _("The profile of %s cannot be detached: the expression "
@@ -573,7 +601,11 @@ edit_detach (XrlabModelDoc *doc, const XrlabModelEdit *e, GError **error)
                   e->param, who);
       return FALSE;
     }
-  g_ptr_array_remove (profile ? doc->profiles : doc->dyns, a);
+  for (guint i = 0; i < gone->len; i++)
+    {
+      DocAttach *g = g_ptr_array_index (gone, i);
+      g_ptr_array_remove (g->profile ? doc->profiles : doc->dyns, g);
+    }
   return TRUE;
 }
 

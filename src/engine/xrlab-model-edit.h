@@ -180,6 +180,7 @@ typedef struct {
   gsize index;                    /* in the model's parameter order (xrlab_model_get_param) */
   double value, min, max;
   gboolean vary, is_static;
+  XrlabParamShare share;          /* project / file in a joint fit */
   const char *expr;               /* NULL: not an expression */
   const XrlabModelDescAttachment *dynamics;   /* NULL: none */
   const XrlabModelDescAttachment *profile;    /* NULL: none */

@@ -128,7 +128,8 @@ append_param (GString *out, const DocParam *r)
       return;
     }
   append_number (out, r->value);
-  g_string_append (out, r->is_static ? ", static" : r->vary ? ", True" : ", False");
+  g_string_append (out, ", ");
+  g_string_append (out, xrlab_doc_param_vary (r));
   if (isfinite (r->min) || isfinite (r->max))
     {
       g_string_append (out, ", ");

@@ -54,7 +54,8 @@ check_round_trip (const XrlabModel *model)
       xrlab_model_get_param (model, i, &a);
       xrlab_model_get_param (back, i, &b);
       FUZZ_CHECK (strcmp (a.name, b.name) == 0, "parameter %s read back as %s", a.name, b.name);
-      FUZZ_CHECK (a.expr != NULL || (a.value == b.value && a.vary == b.vary),
+      FUZZ_CHECK (a.expr != NULL || (a.value == b.value && a.vary == b.vary
+                                     && a.is_static == b.is_static && a.share == b.share),
                   "parameter %s: %g read back as %g", a.name, a.value, b.value);
     }
 }

@@ -25,6 +25,7 @@ typedef struct {
   char *name;               /* the function's name of it: x0 */
   double value, min, max;
   gboolean vary, is_static;
+  XrlabParamShare share;    /* project / file */
   char *expr;               /* NULL: not an expression */
   char *file;               /* where it was defined (NULL: made by an edit) */
   int line;
@@ -82,6 +83,9 @@ DocAttach *xrlab_model_doc_find_attach (XrlabModelDoc *doc, const char *host, gb
  * named the old names: the parameters' expressions, the hosts of
  * attachments, the models named after their host (GLP_01_x0_time). */
 void xrlab_model_doc_renumber (XrlabModelDoc *doc);
+
+/* The vary item of @r in a file: True, False, static, project or file. */
+const char *xrlab_doc_param_vary (const DocParam *r);
 
 /* The full name of parameter @q of @c in @att (NULL: the energy model). */
 char *xrlab_model_doc_param_name (const DocAttach *att, const DocComp *c, guint q);
