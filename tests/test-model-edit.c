@@ -12,6 +12,7 @@
 #include "xrlab-init.h"
 #include "xrlab-model-edit.h"
 #include "xrlab-plan.h"
+#include "xrlab-util.h"
 
 static char *tmpdir;
 
@@ -674,6 +675,110 @@ test_palette (void)
   g_assert_null (xrlab_model_palette_find ("Nope"));
 }
 
+/* ---- xrlab-cli reads a saved file back ------------------------------------------------- */
+
+/* The output of xrlab-cli params with @args. */
+static char *
+cli_params (GPtrArray *args)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *err = NULL;
+  char *out = NULL;
+  int status = 0;
+
+  g_ptr_array_add (argv, (char *) g_getenv ("XRLAB_CLI"));
+  g_ptr_array_add (argv, "params");
+  for (guint i = 0; i < args->len; i++)
+    g_ptr_array_add (argv, g_ptr_array_index (args, i));
+  g_ptr_array_add (argv, NULL);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+                               &out, &err, &status, &error));
+  g_assert_no_error (error);
+  if (status != 0)
+    g_error ("xrlab-cli params failed: %s", err);
+  return out;
+}
+
+/* The options of xrlab-cli that attach what @saved says, file @path. */
+static void
+saved_options (const XrlabModelSaved *saved, const char *path, GPtrArray *args)
+{
+  for (gsize i = 0; i < saved->n_attach; i++)
+    {
+      const XrlabModelSavedAttach *a = &saved->attach[i];
+      g_autofree char *list = g_strjoinv (",", a->models);
+      char freq[XRLAB_DTOA_BUFSIZE] = "";
+
+      if (a->frequency > 0)
+        g_snprintf (freq, sizeof freq, "@%.17g", a->frequency);
+      g_ptr_array_add (args, g_strdup_printf ("--%s=%s=%s:%s%s", a->profile ? "profile"
+                                                                             : "dynamics",
+                                              a->param, path, list, freq));
+    }
+}
+
+static void
+test_cli (void)
+{
+  g_autofree char *d3 = shared_path ("trspecfit-examples/fitting_workflows/03_multi_cycle_dynamics");
+  g_autofree char *d4 = shared_path ("trspecfit-examples/fitting_workflows/04_parameter_profiles");
+  struct { const char *dir; const char *const opts[4]; } cases[] = {
+    { d3, { "--dynamics=GLP_01_x0=%s/models_time.yaml:IRF,MonoExpNeg,MonoExpPos@0.25" } },
+    { d4, { "--profile=GLP_01_A=%s/models_profile.yaml:IMFPfixed",
+            "--profile=GLP_01_x0=%s/models_profile.yaml:BandBending",
+            "--dynamics=GLP_01_x0=%s/models_time.yaml:BandBendingRecovery" } },
+  };
+  g_autofree char *path = g_build_filename (tmpdir, "cli.yaml", NULL);
+
+  if (g_getenv ("XRLAB_CLI") == NULL || !g_file_test (d3, G_FILE_TEST_IS_DIR))
+    {
+      g_test_skip ("xrlab-cli or the trspecfit examples not found");
+      return;
+    }
+  for (gsize c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      g_autoptr(GPtrArray) a = g_ptr_array_new_with_free_func (g_free);
+      g_autoptr(GPtrArray) b = g_ptr_array_new_with_free_func (g_free);
+      g_autofree char *energy = g_build_filename (cases[c].dir, "models_energy.yaml", NULL);
+      g_autofree char *want = NULL, *got = NULL;
+      g_autoptr(XrlabModel) m = NULL;
+      g_autoptr(XrlabModelSaved) saved = NULL;
+      g_autoptr(GError) error = NULL;
+
+      g_ptr_array_add (a, g_strdup_printf ("--models=%s", energy));
+      g_ptr_array_add (a, g_strdup ("--model=2D"));
+      for (int k = 0; k < 4 && cases[c].opts[k] != NULL; k++)
+        g_ptr_array_add (a, g_strdup_printf (cases[c].opts[k], cases[c].dir));
+      want = cli_params (a);
+
+      /* the same model built here, saved, and read by xrlab-cli */
+      m = xrlab_model_load (energy, "2D", &error);
+      g_assert_no_error (error);
+      for (int k = 0; k < 4 && cases[c].opts[k] != NULL; k++)
+        {
+          g_autofree char *opt = g_strdup_printf (cases[c].opts[k], cases[c].dir);
+          g_auto(GStrv) kv = g_strsplit_set (opt + 2, "=:@", -1);
+          g_auto(GStrv) names = g_strsplit (kv[3], ",", -1);
+          gboolean ok = strcmp (kv[0], "profile") == 0
+                        ? xrlab_model_add_profile (m, kv[1], kv[2], names[0], &error)
+                        : xrlab_model_add_dynamics (m, kv[1], kv[2], (const char *const *) names,
+                                                    g_strv_length (names),
+                                                    kv[4] ? g_ascii_strtod (kv[4], NULL) : 0,
+                                                    &error);
+          g_assert_no_error (error);
+          g_assert_true (ok);
+        }
+      g_assert_true (xrlab_model_save ((const XrlabModel *const *) &m, 1, path, &saved, &error));
+      g_ptr_array_add (b, g_strdup_printf ("--models=%s", path));
+      g_ptr_array_add (b, g_strdup ("--model=2D"));
+      saved_options (saved, path, b);
+      got = cli_params (b);
+      g_assert_cmpstr (got, ==, want);
+    }
+  g_remove (path);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -686,6 +791,7 @@ main (int argc, char **argv)
   g_test_add_func ("/model-write/examples", test_examples);
   g_test_add_func ("/model-write/attachments", test_attachments);
   g_test_add_func ("/model-write/syntax", test_syntax);
+  g_test_add_func ("/model-write/cli", test_cli);
   g_test_add_func ("/model-edit/add-remove", test_add_remove);
   g_test_add_func ("/model-edit/move", test_move);
   g_test_add_func ("/model-edit/dynamics", test_dynamics);
