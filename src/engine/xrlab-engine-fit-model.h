@@ -17,6 +17,11 @@
  *       a trspecfit model file of both models; its reply says how to load
  *       it back (XrlabFitModelSaved)
  *
+ * An edited model stays the setup's across updates of its window, σ,
+ * options and dataset; an update of XRLAB_FIT_SETUP_MODEL or
+ * XRLAB_FIT_SETUP_BASELINE_MODEL loads both models from their files again
+ * (the edits are gone: save first, and load the saved file).
+ *
  * A typical window: after a structure edit, re-fetch the tree and the
  * parameter table (xrlab_engine_fit_params_async), and follow the renames
  * of the reply in its own selection; after a value edit, only the preview.
