@@ -306,6 +306,30 @@ test_burst (void)
   g_assert_cmpuint (st2.n_preview_plans, ==, st1.n_preview_plans);
   g_assert_cmpuint (st2.n_rebuilds, ==, st1.n_rebuilds);
   g_assert_cmpuint (st2.n_value_edits, ==, st1.n_value_edits + 1);
+
+  /* a new window keeps the edited model; a new model file does not */
+  {
+    XrlabFitSetupSpec spec;
+    g_autofree XrlabFitParamTable *t2 = NULL, *t3 = NULL;
+
+    xrlab_fit_setup_spec_init (&spec);
+    spec.e0 = 2, spec.e1 = 18;
+    xrlab_engine_fit_setup_update_async (e, s, &spec, XRLAB_FIT_SETUP_WINDOW, NULL, on_reply,
+                                         &r);
+    g_assert_true (xrlab_engine_fit_setup_finish (e, wait_for (&r), &error));
+    g_assert_no_error (error);
+    g_clear_object (&r.result);
+    t2 = params_table (e, s, XRLAB_FIT_MODEL_MAIN);
+    g_assert_nonnull (row_named (t2, "Gauss_06_A"));
+    spec.models = MODELS "/expirf.yaml";
+    spec.model = "base";
+    xrlab_engine_fit_setup_update_async (e, s, &spec, XRLAB_FIT_SETUP_MODEL, NULL, on_reply, &r);
+    g_assert_true (xrlab_engine_fit_setup_finish (e, wait_for (&r), &error));
+    g_assert_no_error (error);
+    g_clear_object (&r.result);
+    t3 = params_table (e, s, XRLAB_FIT_MODEL_MAIN);
+    g_assert_null (row_named (t3, "Gauss_01_A"));
+  }
 }
 
 /* Refused edits keep the last valid model and name what is wrong. */
