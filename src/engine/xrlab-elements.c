@@ -288,67 +288,28 @@ read_rows (const char *file, const char *text, gsize len, guint n_cols,
   return TRUE;
 }
 
-static XrlabTableEdge
-make_edge (int z, const double *e, const double *f2, gsize k, gboolean step)
-{
-  XrlabTableEdge edge;
-  int shell;
-
-  edge.lower_ev = e[k];
-  edge.upper_ev = e[k + 1];
-  edge.energy_ev = 0.5 * (e[k] + e[k + 1]);
-  edge.f2_ratio = f2[k] > 0.0 ? f2[k + 1] / f2[k] : INFINITY;
-  edge.step = step;
-  shell = xrlab_edges_nearest_shell (z, edge.energy_ev, &edge.xraylib_ev);
-  edge.shell = shell >= 0 ? xrlab_edges_shell_name (shell) : NULL;
-  return edge;
-}
-
-static int
-compare_edges (gconstpointer a, gconstpointer b)
-{
-  const XrlabTableEdge *x = a, *y = b;
-  return (x->energy_ev > y->energy_ev) - (x->energy_ev < y->energy_ev);
-}
-
-/* Every step, and the resolved rises whose nearest xraylib edge has no step
- * and no steeper rise (one position per edge where a table resolves it over
- * several rows, or measures structure near it). */
+/* The edge positions of the table (xrlab-edges.h), labelled. */
 static void
-collect_edges (TableSlot *slot, int z, const double *e, const double *f2, gsize n,
-               const gsize *steps, gsize n_steps)
+collect_edges (TableSlot *slot, int z, const double *e, const double *f2, gsize n)
 {
-  g_autofree gsize *rises = g_new (gsize, n);
-  gsize n_rises = xrlab_edges_find_rises (e, f2, n, rises);
-  g_autoptr(GArray) edges = g_array_new (FALSE, FALSE, sizeof (XrlabTableEdge));
-  g_autofree XrlabTableEdge *rise = g_new (XrlabTableEdge, n_rises + 1);
-  g_autofree double *slope = g_new (double, n_rises + 1);
+  g_autofree XrlabEdgePosition *pos = g_new (XrlabEdgePosition, MAX (n, 1));
+  gsize n_pos = xrlab_edges_find_positions (z, e, f2, n, pos);
 
-  for (gsize i = 0; i < n_steps; i++)
+  slot->edges = g_new (XrlabTableEdge, MAX (n_pos, 1));
+  for (gsize i = 0; i < n_pos; i++)
     {
-      XrlabTableEdge edge = make_edge (z, e, f2, steps[i], TRUE);
-      g_array_append_val (edges, edge);
-    }
-  for (gsize i = 0; i < n_rises; i++)
-    {
-      rise[i] = make_edge (z, e, f2, rises[i], FALSE);
-      slope[i] = xrlab_edges_log_slope (e, f2, rises[i], rises[i] + 1);
-    }
-  for (gsize i = 0; i < n_rises; i++)
-    {
-      gboolean keep = TRUE;
+      XrlabTableEdge *edge = &slot->edges[i];
+      gsize k = pos[i].row;
 
-      for (gsize j = 0; j < n_steps && keep; j++)
-        keep = g_array_index (edges, XrlabTableEdge, j).shell != rise[i].shell;
-      for (gsize j = 0; j < n_rises && keep; j++)
-        if (j != i && rise[j].shell == rise[i].shell)
-          keep = !(slope[j] > slope[i] || (slope[j] == slope[i] && j < i));
-      if (keep)
-        g_array_append_val (edges, rise[i]);
+      edge->lower_ev = e[k];
+      edge->upper_ev = e[k + 1];
+      edge->energy_ev = 0.5 * (e[k] + e[k + 1]);
+      edge->f2_ratio = f2[k] > 0.0 ? f2[k + 1] / f2[k] : INFINITY;
+      edge->step = pos[i].step;
+      edge->shell = pos[i].shell >= 0 ? xrlab_edges_shell_name (pos[i].shell) : NULL;
+      edge->xraylib_ev = pos[i].xraylib_ev;
     }
-  g_array_sort (edges, compare_edges);
-  slot->table.n_edges = edges->len;
-  slot->edges = (XrlabTableEdge *) g_array_free (g_steal_pointer (&edges), FALSE);
+  slot->table.n_edges = n_pos;
   slot->table.edges = slot->edges;
 }
 
@@ -408,7 +369,7 @@ build_table (TableSlot *slot, int z, GArray *e_arr, GArray *f1_arr, gsize first_
       if (slot->scatter == NULL)
         return FALSE;
     }
-  collect_edges (slot, z, e, f2, n, steps, n_steps);
+  collect_edges (slot, z, e, f2, n);
 
   slot->table.z = z;
   slot->table.f1 = slot->f1;

@@ -115,8 +115,9 @@ const char *xrlab_table_get_name (XrlabTable table);
 /* The table whose machine name is @name; FALSE when none is. */
 gboolean    xrlab_table_lookup (const char *name, XrlabTable *table);
 
-/* An absorption edge in a table (xrlab-edges.h): the rows either side of the
- * jump, labelled with xraylib's nearest edge. */
+/* An absorption edge in a table: the position of the jump, one per xraylib
+ * shell (xrlab-edges.h, "Edge positions"), the rows either side of it,
+ * labelled with xraylib's nearest edge. */
 typedef struct {
   double lower_ev;       /* the row below the jump */
   double upper_ev;       /* the row above it */
@@ -155,7 +156,7 @@ typedef struct {
   double f1_relativistic;     /* Henke: -(Z/82.5)^2.37; Chantler: frel (3/5 CL) */
   double f1_nuclear_thomson;  /* Henke: 0 (not included); Chantler: fNT */
   gsize n_rows;               /* rows used (after rows out of order are dropped) */
-  const XrlabTableEdge *edges;   /* ascending in energy */
+  const XrlabTableEdge *edges;   /* the edge positions, ascending in energy */
   gsize n_edges;
 } XrlabScatteringTable;
 
