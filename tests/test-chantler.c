@@ -1,7 +1,7 @@
 /* test-chantler.c -- the Chantler (NIST FFAST) tables: the nodes are the
  * data files' rows with Chantler's corrections, SciPy parity between them,
  * xraydb's delta and beta of materials, ranges per element, the table
- * choice
+ * choice and the grids that carry it
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -13,6 +13,7 @@
 #include "xrlab-elements.h"
 #include "xrlab-formula.h"
 #include "xrlab-init.h"
+#include "xrlab-optics.h"
 #include "xrlab-pchip.h"
 #include "xrlab-util.h"
 
@@ -383,6 +384,121 @@ test_names (void)
   g_assert_error (error, XRLAB_ELEMENT_ERROR, XRLAB_ELEMENT_ERROR_UNKNOWN);
 }
 
+/* The choice: henke, chantler or auto, by name; auto takes Henke for a
+ * request wholly within 30 eV - 30 keV and Chantler for all of any other,
+ * and a grid carries the table it took. */
+static void
+test_choice (void)
+{
+  static const struct {
+    const char *spec;
+    XrlabEnergyUnit unit;
+    XrlabTableChoice choice;
+    int table;              /* -1: refused with @message */
+    const char *message;
+  } cases[] = {
+    { "1:30:100", XRLAB_ENERGY_UNIT_KEV, XRLAB_TABLE_CHOICE_AUTO, XRLAB_TABLE_HENKE, NULL },
+    { "0.03,30", XRLAB_ENERGY_UNIT_KEV, XRLAB_TABLE_CHOICE_AUTO, XRLAB_TABLE_HENKE, NULL },
+    { "30.00000001", XRLAB_ENERGY_UNIT_KEV, XRLAB_TABLE_CHOICE_AUTO, XRLAB_TABLE_HENKE, NULL },
+    { "1:40:100", XRLAB_ENERGY_UNIT_KEV, XRLAB_TABLE_CHOICE_AUTO, XRLAB_TABLE_CHANTLER, NULL },
+    { "20,10,5", XRLAB_ENERGY_UNIT_EV, XRLAB_TABLE_CHOICE_AUTO, XRLAB_TABLE_CHANTLER, NULL },
+    { "29.9:100:3", XRLAB_ENERGY_UNIT_EV, XRLAB_TABLE_CHOICE_AUTO, XRLAB_TABLE_CHANTLER, NULL },
+    { "0.1", XRLAB_ENERGY_UNIT_ANGSTROM, XRLAB_TABLE_CHOICE_AUTO, XRLAB_TABLE_CHANTLER, NULL },
+    { "1:30:100", XRLAB_ENERGY_UNIT_KEV, XRLAB_TABLE_CHOICE_CHANTLER, XRLAB_TABLE_CHANTLER, NULL },
+    { "400", XRLAB_ENERGY_UNIT_KEV, XRLAB_TABLE_CHOICE_CHANTLER, XRLAB_TABLE_CHANTLER, NULL },
+    { "10", XRLAB_ENERGY_UNIT_KEV, XRLAB_TABLE_CHOICE_HENKE, XRLAB_TABLE_HENKE, NULL },
+    { "29", XRLAB_ENERGY_UNIT_EV, XRLAB_TABLE_CHOICE_HENKE, -1,
+      "Energy 29 eV is outside the Henke tables: 30–30000 eV" },
+    { "40", XRLAB_ENERGY_UNIT_KEV, XRLAB_TABLE_CHOICE_HENKE, -1,
+      "Energy 40 keV is outside the Henke tables: 0.03–30 keV" },
+    { "10,1000", XRLAB_ENERGY_UNIT_KEV, XRLAB_TABLE_CHOICE_CHANTLER, -1,
+      "Energy 1000 keV (point 2) is outside the Chantler tables: 0.00101–966.267 keV" },
+    { "1000", XRLAB_ENERGY_UNIT_KEV, XRLAB_TABLE_CHOICE_AUTO, -1,
+      "Energy 1000 keV is outside the Chantler tables: 0.00101–966.267 keV" },
+    { "0.5", XRLAB_ENERGY_UNIT_EV, XRLAB_TABLE_CHOICE_AUTO, -1,
+      "Energy 0.5 eV is outside the Chantler tables: 1.01–966267 eV" },
+    { "966266.9", XRLAB_ENERGY_UNIT_EV, XRLAB_TABLE_CHOICE_CHANTLER, -1,
+      "Energy 966266.9 eV is outside the Chantler tables: 1.01–966266.7 eV" },
+  };
+  XrlabTableChoice c = XRLAB_TABLE_CHOICE_N;
+
+  g_assert_cmpstr (xrlab_table_choice_get_name (XRLAB_TABLE_CHOICE_AUTO), ==, "auto");
+  g_assert_cmpstr (xrlab_table_choice_get_name (XRLAB_TABLE_CHOICE_HENKE), ==, "henke");
+  g_assert_true (xrlab_table_choice_lookup ("chantler", &c));
+  g_assert_cmpint (c, ==, XRLAB_TABLE_CHOICE_CHANTLER);
+  g_assert_true (xrlab_table_choice_lookup ("auto", &c));
+  g_assert_cmpint (c, ==, XRLAB_TABLE_CHOICE_AUTO);
+  g_assert_false (xrlab_table_choice_lookup ("Auto", &c));
+  g_assert_cmpstr (xrlab_table_get_info (XRLAB_TABLE_CHANTLER)->title, ==, "Chantler");
+  g_assert_nonnull (strstr (xrlab_table_get_info (XRLAB_TABLE_HENKE)->scattering_source, "CS_Compt"));
+
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(XrlabEnergyGrid) g = xrlab_energy_grid_parse_for_table (cases[i].spec, cases[i].unit,
+                                                                         cases[i].choice, &error);
+      if (cases[i].table < 0)
+        {
+          if (g != NULL)
+            g_error ("“%s” (%s) accepted", cases[i].spec, xrlab_table_choice_get_name (cases[i].choice));
+          g_assert_error (error, XRLAB_OPTICS_ERROR, XRLAB_OPTICS_ERROR_ENERGY);
+          g_assert_cmpstr (error->message, ==, cases[i].message);
+          continue;
+        }
+      if (g == NULL)
+        g_error ("“%s” (%s) refused: %s", cases[i].spec,
+                 xrlab_table_choice_get_name (cases[i].choice), error->message);
+      g_assert_cmpint (xrlab_energy_grid_get_table (g), ==, cases[i].table);
+      g_assert_cmpint (xrlab_energy_grid_get_table_choice (g), ==, cases[i].choice);
+    }
+  g_assert_cmpint (xrlab_energy_choose_table (XRLAB_TABLE_CHOICE_AUTO, 0.03, 30.0), ==, XRLAB_TABLE_HENKE);
+  g_assert_cmpint (xrlab_energy_choose_table (XRLAB_TABLE_CHOICE_AUTO, 0.0299, 30.0), ==, XRLAB_TABLE_CHANTLER);
+  g_assert_cmpint (xrlab_energy_choose_table (XRLAB_TABLE_CHOICE_AUTO, 10.0, 30.1), ==, XRLAB_TABLE_CHANTLER);
+  g_assert_cmpint (xrlab_energy_choose_table (XRLAB_TABLE_CHOICE_HENKE, 10.0, 300.0), ==, XRLAB_TABLE_HENKE);
+  g_assert_cmpint (xrlab_energy_choose_table (XRLAB_TABLE_CHOICE_CHANTLER, 1.0, 2.0), ==, XRLAB_TABLE_CHANTLER);
+}
+
+/* A computation on a grid uses the grid's table at every energy: auto over
+ * 1-40 keV is Chantler at 10 keV too (no switch inside one curve), the
+ * same number as a Chantler grid and as one point with Chantler. */
+static void
+test_grid_table (void)
+{
+  g_autoptr(XrlabFormula) f = xrlab_formula_parse ("SiO2", NULL);
+  g_autoptr(XrlabEnergyGrid) wide = xrlab_energy_grid_parse_for_table ("10,40", XRLAB_ENERGY_UNIT_KEV,
+                                                                       XRLAB_TABLE_CHOICE_AUTO, NULL);
+  g_autoptr(XrlabEnergyGrid) soft = xrlab_energy_grid_parse_for_table ("10,20", XRLAB_ENERGY_UNIT_KEV,
+                                                                       XRLAB_TABLE_CHOICE_AUTO, NULL);
+  XrlabOpticsMaterial m = { f, 2.2, NAN };
+  double dw[2], ds[2], v[XRLAB_QUANTITY_N], vh[XRLAB_QUANTITY_N];
+  double *out[XRLAB_QUANTITY_N] = { NULL, };
+  XrlabOpticsCache *cache;
+  g_autoptr(GError) error = NULL;
+
+  out[XRLAB_QUANTITY_DELTA] = dw;
+  cache = xrlab_optics_cache_new (wide);
+  g_assert_true (xrlab_optics_compute (cache, &m, XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_DELTA), out, &error));
+  xrlab_optics_cache_free (cache);
+  out[XRLAB_QUANTITY_DELTA] = ds;
+  cache = xrlab_optics_cache_new (soft);
+  g_assert_true (xrlab_optics_compute (cache, &m, XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_DELTA), out, &error));
+  xrlab_optics_cache_free (cache);
+  g_assert_no_error (error);
+
+  g_assert_true (xrlab_optics_compute_point_for_table (&m, 10.0, XRLAB_TABLE_CHANTLER,
+                                                       XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_DELTA), v, NULL));
+  g_assert_true (xrlab_optics_compute_point (&m, 10.0, XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_DELTA), vh, NULL));
+  g_assert_cmpfloat (dw[0], ==, v[XRLAB_QUANTITY_DELTA]);
+  g_assert_cmpfloat (ds[0], ==, vh[XRLAB_QUANTITY_DELTA]);
+  /* The tables differ there by a few 1e-4 (f1 of O and Si). */
+  g_assert_cmpfloat (dw[0], !=, ds[0]);
+  g_assert_cmpfloat (fabs (dw[0] / ds[0] - 1.0), <, 1e-2);
+  /* One point outside its table's range is refused with the table named. */
+  g_assert_false (xrlab_optics_compute_point (&m, 40.0, XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_DELTA), vh, &error));
+  g_assert_error (error, XRLAB_OPTICS_ERROR, XRLAB_OPTICS_ERROR_ENERGY);
+  g_assert_nonnull (strstr (error->message, "Henke"));
+}
+
 static gpointer
 load_all (gpointer data)
 {
@@ -415,5 +531,7 @@ main (int argc, char **argv)
   g_test_add_func ("/chantler/xraydb-materials", test_xraydb_materials);
   g_test_add_func ("/chantler/henke-through-generic", test_henke_through_generic);
   g_test_add_func ("/chantler/names", test_names);
+  g_test_add_func ("/chantler/choice", test_choice);
+  g_test_add_func ("/chantler/grid-table", test_grid_table);
   return g_test_run ();
 }

@@ -287,10 +287,10 @@ test_bad_input (void)
     { { "calc", "SiO2", "-d", "abc", "-e", "10" }, 1, "Density “abc” is not a number" },
     { { "calc", "SiO2", "-d", "0", "-e", "10" }, 1, "Density 0 g/cm³ of SiO2 must be a positive number" },
     { { "calc", "SiO2", "-d", "-2.2", "-e", "10" }, 1, "Density -2.2 g/cm³ of SiO2 must be a positive number" },
-    { { "calc", "SiO2", "-d", "2.2", "-e", "40" }, 1, "Energy 40 keV is outside the Henke tables: 0.01–30 keV" },
+    { { "calc", "SiO2", "-d", "2.2", "-e", "40" }, 1, "Energy 40 keV is outside the Henke tables: 0.03–30 keV" },
     { { "calc", "SiO2", "-d", "2.2", "-e", "nan" }, 1, "Energy “nan” is not a finite number" },
     { { "calc", "SiO2", "-d", "2.2", "-e", "5,inf" }, 1, "Energy “inf” (point 2) is not a finite number" },
-    { { "calc", "SiO2", "-d", "2.2", "-e", "0.02" }, 1, "Energy 0.02 keV is below the f1 table of Si" },
+    { { "calc", "SiO2", "-d", "2.2", "-e", "0.02" }, 1, "Energy 0.02 keV is outside the Henke tables: 0.03–30 keV" },
     { { "calc", "SiO2", "-d", "2.2", "-e", "5:15" }, 1, "Energy spec “5:15” does not parse" },
     { { "calc", "SiO2", "-d", "2.2", "-e", "10", "-t", "thin" }, 1, "Thickness “thin” is not a number" },
     { { "calc", "SiO2", "-d", "2.2", "-e", "10", "-t", "-5" }, 1, "Thickness -5 µm must be a number ≥ 0" },
@@ -422,7 +422,7 @@ test_batch (void)
   assert_contains (err, "line 3: formula “sio2”: Element symbols are case-sensitive");
   assert_contains (err, "line 4: density “heavy” is not a number");
   assert_contains (err, "line 8: Energy spec “5:15” does not parse");
-  assert_contains (err, "line 9: Energy 0.02 keV is below the f1 table of Si");
+  assert_contains (err, "line 9: Energy 0.02 keV is outside the Henke tables: 0.03–30 keV");
   assert_contains (err, "line 11: expected 3 fields like the header, found 2");
   assert_contains (err, "5 rows failed, 4 written");
   /* In line order. */

@@ -127,12 +127,12 @@ test_refused (void)
                   XRLAB_SESSION_ERROR_INVALID, "30 keV");
   expect_refused (HEAD "\"materials\":[],\"sweep\":{\"start\":20,\"stop\":30,\"unit\":\"keV\",\"points\":100,\"spacing\":\"log\"},"
                   "\"plot\":{\"quantity\":\"gamma\"}}", XRLAB_SESSION_ERROR_INVALID, "plot.quantity");
-  /* f1 starts at 29.3 eV and the engine computes every quantity together:
-   * 20 eV is refused for δ and for β alike. */
+  /* The Henke tables are valid from 30 eV, for every quantity: 20 eV is
+   * refused for δ and for β alike. */
   expect_refused (HEAD "\"materials\":[],\"sweep\":{\"start\":20,\"stop\":300,\"unit\":\"eV\",\"points\":100,\"spacing\":\"log\"},"
-                  "\"plot\":{\"quantity\":\"delta\"}}", XRLAB_SESSION_ERROR_INVALID, "29.3 eV");
+                  "\"plot\":{\"quantity\":\"delta\"}}", XRLAB_SESSION_ERROR_INVALID, "30 eV");
   expect_refused (HEAD "\"materials\":[],\"sweep\":{\"start\":20,\"stop\":300,\"unit\":\"eV\",\"points\":100,\"spacing\":\"log\"},"
-                  "\"plot\":{\"quantity\":\"beta\"}}", XRLAB_SESSION_ERROR_INVALID, "29.3 eV");
+                  "\"plot\":{\"quantity\":\"beta\"}}", XRLAB_SESSION_ERROR_INVALID, "30 eV");
 }
 
 static void
@@ -158,17 +158,17 @@ test_values_energy (void)
   g_autoptr(GError) error = NULL;
   g_autoptr(XrlabSession) s = NULL;
 
-  s = xrlab_session_from_json (HEAD "\"materials\":[]," SWEEP ",\"values\":{\"energy_eV\":29.29999999}}", -1, &error);
+  s = xrlab_session_from_json (HEAD "\"materials\":[]," SWEEP ",\"values\":{\"energy_eV\":29.99999999}}", -1, &error);
   g_assert_no_error (error);
-  g_assert_cmpfloat (s->values_energy_ev, ==, 29.3);
+  g_assert_cmpfloat (s->values_energy_ev, ==, 30.0);
   g_clear_pointer (&s, xrlab_session_free);
   s = xrlab_session_from_json (HEAD "\"materials\":[]," SWEEP ",\"values\":{\"energy_eV\":30000}}", -1, &error);
   g_assert_no_error (error);
   g_assert_cmpfloat (s->values_energy_ev, ==, 30000);
-  expect_refused (HEAD "\"materials\":[]," SWEEP ",\"values\":{\"energy_eV\":29.2}}",
-                  XRLAB_SESSION_ERROR_INVALID, "values.energy_eV: 29.2 eV is outside 29.3 – 30000 eV");
+  expect_refused (HEAD "\"materials\":[]," SWEEP ",\"values\":{\"energy_eV\":29.9}}",
+                  XRLAB_SESSION_ERROR_INVALID, "values.energy_eV: 29.9 eV is outside 30 – 30000 eV");
   expect_refused (HEAD "\"materials\":[]," SWEEP ",\"values\":{\"energy_eV\":30001}}",
-                  XRLAB_SESSION_ERROR_INVALID, "values.energy_eV: 30001 eV is outside 29.3 – 30000 eV");
+                  XRLAB_SESSION_ERROR_INVALID, "values.energy_eV: 30001 eV is outside 30 – 30000 eV");
 }
 
 /* A session file written by xrlab 385d280 (tests/data/sessions/README):
@@ -588,7 +588,7 @@ test_load_failures (void)
                   XRLAB_SESSION_ERROR_INVALID, "sweep.points: 1.84467e+19 is not a whole number in 2 – 20000");
   expect_refused (HEAD "\"materials\":[{\"formula\":\"Si\",\"density_g_cm3\":-100000000000000000000}]," SWEEP
                   ",\"values\":{\"energy_eV\":100000000000000000000}}",
-                  XRLAB_SESSION_ERROR_INVALID, "values.energy_eV: 1e+20 eV is outside 29.3 – 30000 eV");
+                  XRLAB_SESSION_ERROR_INVALID, "values.energy_eV: 1e+20 eV is outside 30 – 30000 eV");
   /* Wrong types, unknown quantity, absurd point counts, a sweep outside the
    * table: the member is named. */
   expect_refused (HEAD "\"materials\":[{\"formula\":[],\"density_g_cm3\":1}]," SWEEP "}",
@@ -652,7 +652,7 @@ test_salvage (void)
     { HEAD "\"materials\":[" MAT "],\"sweep\":{\"start\":1,\"stop\":300,\"unit\":\"keV\",\"points\":30,\"spacing\":\"log\"}}", 1,
       "sweep: 300 keV is above the highest energy" },
     { HEAD "\"materials\":[" MAT "]," SWEEP ",\"values\":{\"energy_eV\":1}}", 1,
-      "values.energy_eV: 1 eV is outside 29.3 – 30000 eV; the values table is at 8048 eV" },
+      "values.energy_eV: 1 eV is outside 30 – 30000 eV; the values table is at 8048 eV" },
     { HEAD "\"materials\":[" MAT "]}", 1, "session: the member “sweep” is missing; the sweep 1 – 30 keV" },
     { HEAD SWEEP ",\"more\":1}", 0, "session: the member “materials” is missing; the session has no materials" },
   };

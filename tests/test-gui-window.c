@@ -267,7 +267,7 @@ test_sweep_out_of_range (void)
   set_text (xrlab_sweep_controls_get_start_editable (sc), "0.001");
   settle ();
   g_assert_false (xrlab_sweep_controls_is_valid (sc));
-  g_assert_nonnull (strstr (xrlab_sweep_controls_get_error (sc), "0.0293"));
+  g_assert_nonnull (strstr (xrlab_sweep_controls_get_error (sc), "0.03 keV"));
   /* Refused: nothing recomputed, the curves kept but marked stale, and the
    * reason shown over the plot, where it is seen. */
   g_assert_cmpuint (xrlab_window_get_transfers (win), ==, t0);
@@ -278,7 +278,7 @@ test_sweep_out_of_range (void)
       g_assert_true (series (i)->y == xrlab_plot_data_get_series (old, i)->y);
     }
   g_assert_nonnull (xrlab_window_get_plot_notice (win));
-  g_assert_nonnull (strstr (xrlab_window_get_plot_notice (win), "0.0293"));
+  g_assert_nonnull (strstr (xrlab_window_get_plot_notice (win), "0.03 keV"));
   g_assert_nonnull (strstr (xrlab_window_get_plot_notice (win), "last valid sweep, 1 – 30 keV"));
 
   /* Above the table too (50 keV with Henke). */
@@ -780,13 +780,13 @@ test_quantity_switch (void)
   g_assert_cmpstr (series (0)->label, ==, "Si, 1 µm");
   g_assert_cmpstr (series (2)->label, ==, "Au, 0.25 µm");
 
-  /* f1 starts at 29.3 eV, and the engine computes every quantity of a
-   * material together: 20 eV is refused whatever is plotted. */
+  /* The Henke tables are valid from 30 eV, for every quantity: 20 eV is
+   * refused whatever is plotted. */
   xrlab_plot_controls_set_quantity (pc, XRLAB_QUANTITY_BETA);
   set_text (xrlab_sweep_controls_get_start_editable (xrlab_window_get_sweep_controls (win)), "0.02");
   settle ();
   g_assert_false (xrlab_sweep_controls_is_valid (xrlab_window_get_sweep_controls (win)));
-  g_assert_nonnull (strstr (xrlab_sweep_controls_get_error (xrlab_window_get_sweep_controls (win)), "0.0293 keV"));
+  g_assert_nonnull (strstr (xrlab_sweep_controls_get_error (xrlab_window_get_sweep_controls (win)), "0.03 keV"));
 }
 
 

@@ -180,30 +180,8 @@ xrlab_element_lookup (const char *symbol, gssize len)
 
 /* ---- scattering-factor tables ------------------------------------------- */
 
-static const char *const table_names[XRLAB_TABLE_N_TABLES] = { "henke", "chantler" };
-
 /* The documented lower limit of the Henke tables (eV). */
 #define HENKE_VALID_MIN_EV 30.0
-
-const char *
-xrlab_table_get_name (XrlabTable table)
-{
-  g_return_val_if_fail ((guint) table < XRLAB_TABLE_N_TABLES, NULL);
-  return table_names[table];
-}
-
-gboolean
-xrlab_table_lookup (const char *name, XrlabTable *table)
-{
-  for (int t = 0; t < XRLAB_TABLE_N_TABLES; t++)
-    if (name != NULL && strcmp (name, table_names[t]) == 0)
-      {
-        if (table)
-          *table = (XrlabTable) t;
-        return TRUE;
-      }
-  return FALSE;
-}
 
 typedef struct {
   XrlabScatteringTable table;
@@ -345,7 +323,7 @@ build_table (TableSlot *slot, int z, GArray *e_arr, GArray *f1_arr, gsize first_
     {
       g_set_error (error, XRLAB_ELEMENT_ERROR, XRLAB_ELEMENT_ERROR_DATA,
                    _("Built-in %s table of %s has fewer than 2 rows with f1"),
-                   table_names[slot->table.table], elements[z].symbol);
+                   xrlab_table_get_name (slot->table.table), elements[z].symbol);
       return FALSE;
     }
 
@@ -497,7 +475,7 @@ table_load (XrlabTable table, int z)
   if (bytes == NULL)
     {
       slot->error = g_strdup_printf (_("Built-in %s table of %s is missing: %s"),
-                                     table_names[table], elements[z].symbol, error->message);
+                                     xrlab_table_get_name (table), elements[z].symbol, error->message);
       return slot;
     }
   data = g_bytes_get_data (bytes, &len);

@@ -35,6 +35,7 @@
 
 #include "xrlab-edges.h"
 #include "xrlab-pchip.h"
+#include "xrlab-table.h"
 
 G_BEGIN_DECLS
 
@@ -102,18 +103,8 @@ const XrlabHenkeTable *xrlab_henke_get (int z, GError **error);
 
 /* ---- scattering-factor tables: Henke or Chantler ------------------------ */
 
-typedef enum {
-  XRLAB_TABLE_HENKE,      /* Henke, Gullikson & Davis 1993 + CXRO updates */
-  XRLAB_TABLE_CHANTLER,   /* Chantler, NIST FFAST (SRD 66) */
-  XRLAB_TABLE_N_TABLES,
-} XrlabTable;
-
-/* "henke", "chantler": the machine name (CLI option values, CSV and JSON
- * fields; never translated). */
-const char *xrlab_table_get_name (XrlabTable table);
-
-/* The table whose machine name is @name; FALSE when none is. */
-gboolean    xrlab_table_lookup (const char *name, XrlabTable *table);
+/* The tables (XrlabTable), their names and the choice between them:
+ * xrlab-table.h. */
 
 /* An absorption edge in a table: the position of the jump, one per xraylib
  * shell (xrlab-edges.h, "Edge positions"), the rows either side of it,

@@ -44,16 +44,20 @@ xrlab_optics_electron_density (const XrlabFormula *formula, double density_g_cm3
          / xrlab_formula_get_molecular_weight (formula) * 1e-24;
 }
 
+/* Within the tables' valid ranges every element has f1 (Henke's f1 starts
+ * at 29.3 eV at the latest, Chantler's at its first row), so this guards
+ * the built-in data rather than a user's input. */
 static void
-set_f1_range_error (GError **error, const XrlabHenkeTable *t, double energy_kev, gsize i, gsize n)
+set_f1_range_error (GError **error, const XrlabScatteringTable *t, double energy_kev, gsize i, gsize n)
 {
   g_autofree char *where = xrlab_energy_point_suffix (i, n);
   char buf[XRLAB_DTOA_BUFSIZE];
 
   g_set_error (error, XRLAB_OPTICS_ERROR, XRLAB_OPTICS_ERROR_ENERGY,
-               _("Energy %s keV%s is below the f1 table of %s, which starts at %g keV: "
+               /* TRANSLATORS: the second %s is the name of a table ("Henke") */
+               _("Energy %s keV%s is below the %s f1 table of %s, which starts at %g keV: "
                  "δ, f1, the critical angle and the real SLD need %g–%g keV"),
-               xrlab_format_double (energy_kev, buf), where,
+               xrlab_format_double (energy_kev, buf), where, xrlab_table_get_info (t->table)->title,
                xrlab_element_get_symbol (t->z), t->f1_min_ev / 1000.0,
                t->f1_min_ev / 1000.0, t->max_ev / 1000.0);
 }
@@ -69,7 +73,7 @@ clamp_slack (double x, double lo, double hi)
 /* ---- the cache ---------------------------------------------------------- */
 
 typedef struct {
-  const XrlabHenkeTable *table;
+  const XrlabScatteringTable *table;
   double *f1;
   double *f2;
   gsize f1_first_missing;   /* the first energy below the f1 table, or G_MAXSIZE */
@@ -136,13 +140,13 @@ static const ElementCache *
 cache_element (XrlabOpticsCache *cache, int z, GError **error)
 {
   const XrlabEnergyGrid *g = cache->grid;
-  const XrlabHenkeTable *t;
+  const XrlabScatteringTable *t;
   ElementCache *ec;
   gsize h1 = 0, h2 = 0;
 
   if (z >= 1 && z <= XRLAB_ELEMENT_Z_MAX && cache->elements[z] != NULL)
     return cache->elements[z];
-  t = xrlab_henke_get (z, error);
+  t = xrlab_scattering_table_get (g->table, z, error);
   if (t == NULL)
     return NULL;
 
@@ -521,16 +525,26 @@ xrlab_optics_compute_point (const XrlabOpticsMaterial *material, double energy_k
                             XrlabQuantityMask quantities, double values[XRLAB_QUANTITY_N],
                             GError **error)
 {
+  return xrlab_optics_compute_point_for_table (material, energy_kev, XRLAB_TABLE_HENKE,
+                                               quantities, values, error);
+}
+
+gboolean
+xrlab_optics_compute_point_for_table (const XrlabOpticsMaterial *material, double energy_kev,
+                                      XrlabTable table, XrlabQuantityMask quantities,
+                                      double values[XRLAB_QUANTITY_N], GError **error)
+{
   const XrlabFormula *f;
   const int *z;
   const double *counts;
   double e, ev, wl, kd, km, rho_m, s1 = 0.0, s2 = 0.0;
   gsize n;
 
+  g_return_val_if_fail ((guint) table < XRLAB_TABLE_N_TABLES, FALSE);
   quantities &= XRLAB_QUANTITY_MASK_ALL;
   if (!xrlab_optics_check_material (material, quantities, error)
       || !xrlab_energy_check_value (energy_kev, XRLAB_ENERGY_UNIT_KEV, 0, 1,
-                                    xrlab_energy_range_get (XRLAB_FACTOR_TABLE_HENKE), &e, error))
+                                    xrlab_energy_range_get (table), &e, error))
     return FALSE;
 
   f = material->formula;
@@ -540,7 +554,7 @@ xrlab_optics_compute_point (const XrlabOpticsMaterial *material, double energy_k
   ev = e * 1000.0;
   for (gsize i = 0; i < n; i++)
     {
-      const XrlabHenkeTable *t = xrlab_henke_get (z[i], error);
+      const XrlabScatteringTable *t = xrlab_scattering_table_get (table, z[i], error);
       double x;
 
       if (t == NULL)

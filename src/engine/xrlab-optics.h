@@ -3,8 +3,9 @@
  * Physics (units in brackets). A material is a formula (xrlab-formula.h)
  * with n_i atoms of element i per formula unit, molar mass M [g/mol] and a
  * mass density ρ [g/cm³]. At photon energy E [keV], wavelength
- * λ = hc/E [Å] (XRLAB_HC_KEV_A, xrlab-constants.h), with the Henke atomic
- * scattering factors f1_i(E), f2_i(E) [electrons] (xrlab-elements.h):
+ * λ = hc/E [Å] (XRLAB_HC_KEV_A, xrlab-constants.h), with the atomic
+ * scattering factors f1_i(E), f2_i(E) [electrons] of the table in use
+ * (Henke or Chantler, xrlab-table.h; the grid carries it, xrlab-energy.h):
  *
  *   f1 = Σ n_i f1_i, f2 = Σ n_i f2_i              per formula unit [e]
  *   δ  = r_e λ² N_A ρ f1 / (2π M)                  [1]  (λ, r_e in cm)
@@ -73,9 +74,9 @@ double xrlab_optics_electron_density (const XrlabFormula *formula, double densit
 
 typedef struct _XrlabOpticsCache XrlabOpticsCache;
 
-/* A cache of the f1_i, f2_i of elements on @grid (which it references).
- * Empty at first; elements are interpolated the first time a material needs
- * them. */
+/* A cache of the f1_i, f2_i of elements on @grid (which it references),
+ * from the grid's table (xrlab_energy_grid_get_table()). Empty at first;
+ * elements are interpolated the first time a material needs them. */
 XrlabOpticsCache *xrlab_optics_cache_new  (XrlabEnergyGrid *grid);
 void              xrlab_optics_cache_free (XrlabOpticsCache *cache);
 XrlabEnergyGrid  *xrlab_optics_cache_get_grid (const XrlabOpticsCache *cache);
@@ -140,8 +141,17 @@ gboolean xrlab_optics_batch (XrlabOpticsCache          *cache,
                              GError                   **error);
 
 /* One material at one energy [keV], all of @quantities into
- * @values[quantity], without a grid or cache: the element tables are
- * interpolated directly. Allocates nothing. */
+ * @values[quantity], without a grid or cache: the element tables of
+ * @table are interpolated directly. The energy must lie within @table's
+ * range (xrlab_energy_range_get()). Allocates nothing. */
+gboolean xrlab_optics_compute_point_for_table (const XrlabOpticsMaterial *material,
+                                               double                     energy_kev,
+                                               XrlabTable                 table,
+                                               XrlabQuantityMask          quantities,
+                                               double                     values[XRLAB_QUANTITY_N],
+                                               GError                   **error);
+
+/* The same with the Henke tables. */
 gboolean xrlab_optics_compute_point (const XrlabOpticsMaterial *material,
                                      double                     energy_kev,
                                      XrlabQuantityMask          quantities,
