@@ -71,6 +71,13 @@ test_golden (void)
   assert_rel (v[Q (CRITICAL_ANGLE_DEG)], 0.321054, 1e-4, "Fe2O3 θc");
   assert_rel (v[Q (ATTENUATION_LENGTH)], 8.80583e-4, 1e-4, "Fe2O3 attenuation length");
 
+  /* θc = arccos(1 - δ): 27.37° for SiO2 at 30 eV, where √(2δ) gives
+   * 27.11° (issue 15). */
+  compute_one ("SiO2", 2.2, NAN, 0.03, v);
+  assert_rel (v[Q (CRITICAL_ANGLE_DEG)], acos (1 - v[Q (DELTA)]) * 180 / G_PI, 1e-12, "SiO2 θc at 30 eV");
+  g_assert_cmpfloat (fabs (v[Q (CRITICAL_ANGLE_DEG)] - 27.37), <, 0.01);
+  g_assert_cmpfloat (fabs (sqrt (2 * v[Q (DELTA)]) * 180 / G_PI - 27.11), <, 0.01);
+
   /* SiO2 with CXRO's current Si table (the Python tool's 4.6133e-6 used the
    * old one). */
   compute_one ("SiO2", 2.2, NAN, 10.0, v);
@@ -111,8 +118,11 @@ test_scaling (void)
       assert_rel (a[Q (MU_RHO)], a[Q (MU)] / 2.2, 1e-15, "μ/ρ");
       assert_rel (a[Q (RE_SLD)], 2 * G_PI * a[Q (DELTA)] / (lambda * lambda), 1e-14, "SLD = 2πδ/λ²");
       assert_rel (a[Q (IM_SLD)], 2 * G_PI * a[Q (BETA)] / (lambda * lambda), 1e-14, "SLD = 2πβ/λ²");
-      assert_rel (a[Q (CRITICAL_ANGLE_DEG)], sqrt (2 * a[Q (DELTA)]) * 180 / G_PI, 1e-15, "θc = √(2δ)");
-      assert_rel (a[Q (CRITICAL_ANGLE_MRAD)], sqrt (2 * a[Q (DELTA)]) * 1000, 1e-15, "θc mrad");
+      assert_rel (a[Q (CRITICAL_ANGLE_DEG)], acos (1 - a[Q (DELTA)]) * 180 / G_PI, 1e-9, "θc = arccos(1 - δ)");
+      assert_rel (a[Q (CRITICAL_ANGLE_MRAD)], acos (1 - a[Q (DELTA)]) * 1000, 1e-9, "θc mrad");
+      /* √(2δ), the small-angle form, is within δ/12. */
+      assert_rel (a[Q (CRITICAL_ANGLE_MRAD)], sqrt (2 * a[Q (DELTA)]) * 1000, a[Q (DELTA)] / 12 * 1.01 + 1e-15,
+                  "θc ≈ √(2δ)");
       assert_rel (a[Q (TRANSMISSION)], exp (-a[Q (MU)] * 10e-4), 1e-15, "T = exp(-μt)");
       /* δ from its definition with the constants. */
       assert_rel (a[Q (DELTA)],

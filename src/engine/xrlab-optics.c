@@ -275,11 +275,14 @@ sum_factors (const double *const *f, const double *count, gsize n_atoms,
     }
 }
 
-/* Critical angle [rad] from δ; NaN where δ < 0 (negative f1). */
+/* Critical angle [rad] from δ: cos θc = 1 - δ (Snell's law at grazing
+ * incidence, n = 1 - δ), computed as 2 asin(√(δ/2)), the same angle
+ * without the rounding of 1 - δ at small δ; NaN where δ < 0 (negative
+ * f1). √(2δ) is its small-angle form, within a relative δ/12 of it. */
 static inline double
 critical_angle (double delta)
 {
-  return delta >= 0.0 ? sqrt (2.0 * delta) : NAN;
+  return delta >= 0.0 ? 2.0 * asin (sqrt (0.5 * delta)) : NAN;
 }
 
 /* Energies [e0, e1) of material @b into @out[q] (indexed by energy). */

@@ -11,8 +11,10 @@
  *   δ  = r_e λ² N_A ρ f1 / (2π M)                  [1]  (λ, r_e in cm)
  *   β  = r_e λ² N_A ρ f2 / (2π M)                  [1]
  *   n  = 1 - δ + iβ                                refractive index
- *   θc = √(2δ)                                     critical angle [rad],
+ *   θc = arccos(1 - δ)                             critical angle [rad],
  *                                                  reported in ° and mrad
+ *                                                  (√(2δ) within a
+ *                                                  relative δ/12)
  *   μ  = 4π β / λ = 2 r_e λ N_A ρ f2 / M           linear attenuation [1/cm]
  *   1/μ                                            1/e attenuation length [cm]
  *   μ/ρ                                            mass attenuation [cm²/g]
