@@ -131,7 +131,8 @@ assert_same_double (double a, double b, const char *what)
 
 static const char *const all_columns =
   "energy_keV,wavelength_A,delta,beta,f1,f2,critical_angle_deg,critical_angle_mrad,"
-  "attenuation_length_cm,mu_per_cm,mu_rho_cm2_g,re_sld_per_A2,im_sld_per_A2";
+  "attenuation_length_cm,attenuation_length_total_cm,mu_per_cm,mu_total_per_cm,"
+  "mu_rho_cm2_g,mu_rho_total_cm2_g,re_sld_per_A2,im_sld_per_A2";
 
 /* CSV reads back to the very doubles the engine computes. */
 static void
@@ -164,7 +165,7 @@ test_calc_csv (void)
       for (guint r = 0; r < 60; r++)
         {
           g_auto(GStrv) f = g_strsplit (lines[r + 1], ",", -1);
-          g_assert_cmpuint (g_strv_length (f), ==, 14);
+          g_assert_cmpuint (g_strv_length (f), ==, 17);
           assert_same_double (parse_field (f[c]), v[r], header[c]);
         }
     }
@@ -193,7 +194,7 @@ test_calc_json (void)
   g_assert_cmpfloat (json_object_get_double_member (root, "electrons_per_formula_unit"), ==, 14.0);
   g_assert_cmpfloat (fabs (json_object_get_double_member (root, "electron_density_per_A3") - 0.699456), <, 1e-6);
   columns = json_object_get_object_member (root, "columns");
-  g_assert_cmpuint (json_object_get_size (columns), ==, 13);
+  g_assert_cmpuint (json_object_get_size (columns), ==, 16);
   g_assert_false (json_object_has_member (columns, "transmission"));
 
   delta = engine_values ("Si", 2.33, NAN, "0.06:0.2:40", XRLAB_ENERGY_UNIT_KEV, XRLAB_QUANTITY_DELTA, &n);

@@ -264,7 +264,9 @@ test_old_quantity_ids (void)
           g_assert_error (error, XRLAB_SESSION_ERROR, XRLAB_SESSION_ERROR_INVALID);
           g_assert_nonnull (strstr (error->message,
                                     "is not a quantity (one of: delta, beta, f1, f2, critical_angle_deg, critical_angle, "
-                                    "attenuation_length, mu, mu_rho, sld_re, sld_im, transmission)"));
+                                    "attenuation_length, attenuation_length_total, mu, mu_total, "
+                                    "mu_rho, mu_rho_total, sld_re, sld_im, transmission, "
+                                    "transmission_photo)"));
           continue;
         }
       g_assert_no_error (error);

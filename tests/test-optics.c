@@ -123,7 +123,13 @@ test_scaling (void)
       /* √(2δ), the small-angle form, is within δ/12. */
       assert_rel (a[Q (CRITICAL_ANGLE_MRAD)], sqrt (2 * a[Q (DELTA)]) * 1000, a[Q (DELTA)] / 12 * 1.01 + 1e-15,
                   "θc ≈ √(2δ)");
-      assert_rel (a[Q (TRANSMISSION)], exp (-a[Q (MU)] * 10e-4), 1e-15, "T = exp(-μt)");
+      assert_rel (a[Q (TRANSMISSION_PHOTO)], exp (-a[Q (MU)] * 10e-4), 1e-15, "T_photo = exp(-μt)");
+      assert_rel (a[Q (TRANSMISSION)], exp (-a[Q (MU_TOTAL)] * 10e-4), 1e-15, "T = exp(-μ_total t)");
+      assert_rel (b[Q (MU_TOTAL)], 2 * a[Q (MU_TOTAL)], 1e-15, "μ_total ∝ ρ");
+      assert_rel (a[Q (ATTENUATION_LENGTH_TOTAL)], 1.0 / a[Q (MU_TOTAL)], 1e-15, "1/μ_total");
+      assert_rel (a[Q (MU_RHO_TOTAL)], a[Q (MU_TOTAL)] / 2.2, 1e-15, "μ_total/ρ");
+      g_assert_cmpfloat (a[Q (MU_TOTAL)], >, a[Q (MU)]);
+      g_assert_cmpfloat (a[Q (TRANSMISSION)], <=, a[Q (TRANSMISSION_PHOTO)]);
       /* δ from its definition with the constants. */
       assert_rel (a[Q (DELTA)],
                   XRLAB_ELECTRON_RADIUS_CM * lambda_cm * lambda_cm * XRLAB_AVOGADRO_PER_MOL * 2.2
@@ -681,8 +687,9 @@ test_quantities (void)
 {
   static const char *const columns[] = {
     "wavelength_A", "delta", "beta", "f1", "f2", "critical_angle_deg", "critical_angle_mrad",
-    "attenuation_length_cm", "mu_per_cm", "mu_rho_cm2_g", "re_sld_per_A2", "im_sld_per_A2",
-    "transmission",
+    "attenuation_length_cm", "attenuation_length_total_cm", "mu_per_cm", "mu_total_per_cm",
+    "mu_rho_cm2_g", "mu_rho_total_cm2_g", "re_sld_per_A2", "im_sld_per_A2",
+    "transmission", "transmission_photo",
   };
   XrlabQuantity q;
 
@@ -699,8 +706,23 @@ test_quantities (void)
   g_assert_false (xrlab_quantity_from_column ("energy_keV", &q));
   g_assert_cmpstr (xrlab_quantity_get_unit (Q (MU_RHO)), ==, "cm²/g");
   g_assert_cmpstr (xrlab_quantity_get_unit (Q (RE_SLD)), ==, "Å⁻²");
-  g_assert_cmpuint (xrlab_quantity_mask_count (XRLAB_QUANTITY_MASK_ALL), ==, 13);
-  g_assert_cmpuint (xrlab_quantity_mask_count (XRLAB_QUANTITY_MASK_NO_THICKNESS), ==, 12);
+  g_assert_cmpuint (xrlab_quantity_mask_count (XRLAB_QUANTITY_MASK_ALL), ==, 17);
+  g_assert_cmpuint (xrlab_quantity_mask_count (XRLAB_QUANTITY_MASK_NO_THICKNESS), ==, 15);
+  g_assert_cmpuint (xrlab_quantity_mask_count (XRLAB_QUANTITY_MASK_TOTAL), ==, 4);
+  /* The labels say which attenuation they are. */
+  for (int i = 0; i < XRLAB_QUANTITY_N; i++)
+    {
+      const char *col = xrlab_quantity_get_column ((XrlabQuantity) i);
+      gboolean total = (XRLAB_QUANTITY_MASK_TOTAL & XRLAB_QUANTITY_BIT (i)) != 0;
+      gboolean photo = i == Q (ATTENUATION_LENGTH) || i == Q (MU) || i == Q (MU_RHO)
+                       || i == Q (TRANSMISSION_PHOTO);
+
+      g_assert_true (!total || strstr (xrlab_quantity_get_info ((XrlabQuantity) i)->title, "total"));
+      g_assert_true (!photo || strstr (xrlab_quantity_get_info ((XrlabQuantity) i)->title, "photoabsorption"));
+      g_assert_true (!total || strstr (xrlab_quantity_get_label ((XrlabQuantity) i), "(total)"));
+      g_assert_true (!photo || strstr (xrlab_quantity_get_label ((XrlabQuantity) i), "(photo)"));
+      g_assert_true (!total || i == Q (TRANSMISSION) || strstr (col, "_total"));
+    }
 
   /* One table: the CLI's names and the window's come from the same row. */
   for (int i = 0; i < XRLAB_QUANTITY_N; i++)

@@ -796,8 +796,9 @@ test_filter (void)
       g_autofree double *want = g_new (double, n_e);
       double *out[XRLAB_QUANTITY_N] = { NULL, };
 
-      out[XRLAB_QUANTITY_TRANSMISSION] = want;
-      g_assert_true (xrlab_optics_compute (cache, &om, XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_TRANSMISSION),
+      /* The filter's transmission is by photoabsorption. */
+      out[XRLAB_QUANTITY_TRANSMISSION_PHOTO] = want;
+      g_assert_true (xrlab_optics_compute (cache, &om, XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_TRANSMISSION_PHOTO),
                                            out, &error));
       for (gsize e = 0; e < n_e; e++)
         g_assert_true (close_rel (tl[l * n_e + e], want[e], 1e-12, 1e-300));

@@ -563,8 +563,7 @@ batch_group (Batch *b, GError **error)
       BatchGroup *g;
       gpointer found;
 
-      if ((b->fields.mask & XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_TRANSMISSION))
-          && !isfinite (row->thickness))
+      if ((b->fields.mask & XRLAB_QUANTITY_MASK_TRANSMISSIONS) && !isfinite (row->thickness))
         {
           report (b, row->line, _("%s line %u: no thickness for the transmission column "
                                   "(add one to the row or give --thickness UM)"),

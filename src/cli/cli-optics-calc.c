@@ -413,8 +413,8 @@ xrlab_cli_compare (int argc, char **argv)
   if (field_text != NULL && !xrlab_quantity_from_column (field_text, &field))
     return xrlab_cli_usage ("compare", _("unknown --field “%s” (e.g. delta, beta, f1, mu_per_cm)"),
                             field_text);
-  if (field == XRLAB_QUANTITY_TRANSMISSION && thickness_text == NULL)
-    return xrlab_cli_usage ("compare", _("--field transmission needs --thickness UM"));
+  if ((XRLAB_QUANTITY_MASK_TRANSMISSIONS & XRLAB_QUANTITY_BIT (field)) && thickness_text == NULL)
+    return xrlab_cli_usage ("compare", _("--field %s needs --thickness UM"), field_text);
   if (thickness_text != NULL
       && !xrlab_cli_parse_number (_("Thickness “%s” is not a number"), thickness_text, &thickness))
     return XRLAB_CLI_BAD_INPUT;

@@ -58,7 +58,8 @@ xrlab_cli_parse_fields (const char *cmd, const char *text, gboolean have_thickne
   if (text == NULL)
     {
       for (int q = 0; q < XRLAB_QUANTITY_N; q++)
-        if (q != XRLAB_QUANTITY_TRANSMISSION || have_thickness)
+        if (!(XRLAB_QUANTITY_MASK_TRANSMISSIONS & XRLAB_QUANTITY_BIT (q))
+            || (q == XRLAB_QUANTITY_TRANSMISSION && have_thickness))
           fields_add (fields, (XrlabQuantity) q);
       return TRUE;
     }
@@ -75,9 +76,9 @@ xrlab_cli_parse_fields (const char *cmd, const char *text, gboolean have_thickne
           unknown_field (cmd, f);
           return FALSE;
         }
-      if (q == XRLAB_QUANTITY_TRANSMISSION && !have_thickness)
+      if ((XRLAB_QUANTITY_MASK_TRANSMISSIONS & XRLAB_QUANTITY_BIT (q)) && !have_thickness)
         {
-          xrlab_cli_usage (cmd, _("the field transmission needs --thickness UM"));
+          xrlab_cli_usage (cmd, _("the field %s needs --thickness UM"), f);
           return FALSE;
         }
       fields_add (fields, q);

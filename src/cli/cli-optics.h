@@ -31,9 +31,10 @@ typedef struct {
 
 /* Parses --fields of subcommand @cmd: column names separated by commas,
  * energy_keV allowed and ignored (it is always the first column); NULL: all
- * quantities (the transmission only when @have_thickness). Prints a usage
- * error and returns FALSE on an unknown name, the transmission without
- * @have_thickness, or no name at all. */
+ * quantities (of the two transmissions the one from the total attenuation,
+ * and only when @have_thickness). Prints a usage error and returns FALSE on
+ * an unknown name, a transmission without @have_thickness, or no name at
+ * all. */
 gboolean xrlab_cli_parse_fields (const char *cmd, const char *text, gboolean have_thickness,
                                  XrlabCliFields *fields);
 

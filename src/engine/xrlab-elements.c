@@ -543,6 +543,33 @@ xrlab_henke_get (int z, GError **error)
   return slot ? &slot->henke : NULL;
 }
 
+/* xraylib's scattering tables start at 0.1 keV. */
+#define XRAYLIB_SCATTER_MIN_KEV 0.1
+
+double
+xrlab_scattering_table_eval_scatter (const XrlabScatteringTable *table, double energy_ev,
+                                     gsize *hint)
+{
+  xrl_error *xerr = NULL;
+  double kev, sigma;
+
+  if (!(energy_ev >= table->f2_min_ev && energy_ev <= table->max_ev))
+    return NAN;
+  if (table->scatter_cm2_g != NULL)
+    return xrlab_pchip_eval (table->scatter_cm2_g, energy_ev, hint)
+           * elements[table->z].weight;
+  kev = MAX (energy_ev / 1000.0, XRAYLIB_SCATTER_MIN_KEV);
+  sigma = CS_Rayl (table->z, kev, &xerr);
+  if (xerr == NULL)
+    sigma += CS_Compt (table->z, kev, &xerr);
+  if (xerr != NULL)
+    {
+      xrl_error_free (xerr);
+      return NAN;
+    }
+  return sigma * AtomicWeight (table->z, NULL);
+}
+
 /* ---- absorption edges --------------------------------------------------- */
 
 static const char *const edge_names[XRLAB_EDGE_N_EDGES] = {

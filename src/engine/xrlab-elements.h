@@ -158,6 +158,19 @@ typedef struct {
 const XrlabScatteringTable *xrlab_scattering_table_get (XrlabTable table, int z,
                                                         GError **error);
 
+/* The coherent + incoherent scattering cross section of one atom of the
+ * table's element at @energy_ev, times N_A [cm²/mol] (divide by the molar
+ * mass of a material for its share of μ/ρ): Chantler: its own column
+ * (cm²/g, PCHIP like f1 and f2) times xrlab's atomic weight of the
+ * element; Henke, which has none: xraylib's CS_Rayl + CS_Compt (cm²/g)
+ * times xraylib's atomic weight, the per-atom cross sections xraylib's are
+ * made from. xraylib's scattering tables start at 0.1 keV: below, the
+ * value at 0.1 keV (scattering there is at most 0.3 % of any element's
+ * photoabsorption: Fr at 50 eV). @energy_ev within [f2_min_ev, max_ev]; NaN
+ * otherwise. @hint as xrlab_pchip_eval(). Allocates nothing; thread safe. */
+double xrlab_scattering_table_eval_scatter (const XrlabScatteringTable *table, double energy_ev,
+                                            gsize *hint);
+
 /* ---- absorption edges --------------------------------------------------- */
 
 typedef enum {

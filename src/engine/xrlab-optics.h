@@ -15,13 +15,24 @@
  *                                                  reported in ° and mrad
  *                                                  (√(2δ) within a
  *                                                  relative δ/12)
- *   μ  = 4π β / λ = 2 r_e λ N_A ρ f2 / M           linear attenuation [1/cm]
+ *   μ  = 4π β / λ = 2 r_e λ N_A ρ f2 / M           linear attenuation by
+ *                                                  photoabsorption [1/cm]
  *   1/μ                                            1/e attenuation length [cm]
  *   μ/ρ                                            mass attenuation [cm²/g]
+ *   μ_total = μ + ρ Σ n_i A_i σ_i / M              total attenuation [1/cm]:
+ *                                                  photoabsorption + coherent
+ *                                                  + incoherent scattering,
+ *                                                  σ_i [cm²/g] of the table in
+ *                                                  use (Chantler's own column,
+ *                                                  xraylib's CS_Rayl + CS_Compt
+ *                                                  with Henke; A_i σ_i is
+ *                                                  xrlab_scattering_table_eval_scatter())
+ *   1/μ_total, μ_total/ρ                           the same in total
  *   SLD = 2π δ / λ² = r_e N_A ρ f1 / M             real SLD [Å⁻²]
  *         2π β / λ² = r_e N_A ρ f2 / M             imaginary SLD [Å⁻²]
- *   T  = exp(-μ t)                                 transmission of a layer
- *                                                  of thickness t [µm]
+ *   T  = exp(-μ_total t)                           transmission of a layer
+ *                                                  of thickness t [µm];
+ *   T_photo = exp(-μ t)                            by photoabsorption only
  *
  * and the scalars M, Σ n_i Z_i (electrons per formula unit) and the
  * electron density ρ_e = ρ N_A Σ n_i Z_i / M [e/Å³].
