@@ -13,6 +13,7 @@
 #include "xrlab-elements.h"
 #include "xrlab-init.h"
 #include "xrlab-pchip.h"
+#include "xrlab-presets.h"
 #include "xrlab-util.h"
 
 /* Rows out of order: where E steps back, the earlier rows at or above it go. */
@@ -489,6 +490,57 @@ test_coverage (void)
   check_coverage ("chantler", "pchip-chantler-scipy.csv");
 }
 
+/* The edges a plot marks and `xrlab-cli edges` lists: the tables' own
+ * jumps, one table per energy as auto would take it, sorted, within the
+ * range asked for and each table's valid range. */
+static void
+test_table_edges (void)
+{
+  const int cu_au[] = { 29, 79, 29 };
+  const int oxygen = 8;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) all = xrlab_presets_get_table_edges (cu_au, 3, XRLAB_TABLE_CHOICE_AUTO, 0.0,
+                                                         INFINITY, &error);
+  g_autoptr(GArray) henke = xrlab_presets_get_table_edges (cu_au, 3, XRLAB_TABLE_CHOICE_HENKE, 0.0,
+                                                           INFINITY, &error);
+  g_autoptr(GArray) window = xrlab_presets_get_table_edges (cu_au, 2, XRLAB_TABLE_CHOICE_CHANTLER,
+                                                            8.0, 12.0, &error);
+  g_autoptr(GArray) o = xrlab_presets_get_table_edges (&oxygen, 1, XRLAB_TABLE_CHOICE_HENKE, 0.1,
+                                                       1.0, &error);
+  gboolean au_k = FALSE, cu_k = FALSE;
+
+  g_assert_no_error (error);
+  for (guint i = 0; i < all->len; i++)
+    {
+      const XrlabTableEdgeRef *e = &g_array_index (all, XrlabTableEdgeRef, i);
+      gboolean soft = e->edge->energy_ev >= 30.0 && e->edge->energy_ev <= 30000.0;
+
+      g_assert_cmpint (e->table, ==, soft ? XRLAB_TABLE_HENKE : XRLAB_TABLE_CHANTLER);
+      g_assert_true (e->edge >= xrlab_scattering_table_get (e->table, e->z, NULL)->edges);
+      if (i > 0)
+        g_assert_cmpfloat (e->edge->energy_ev, >=, g_array_index (all, XrlabTableEdgeRef, i - 1).edge->energy_ev);
+      au_k |= e->z == 79 && g_strcmp0 (e->edge->shell, "K") == 0 && e->table == XRLAB_TABLE_CHANTLER;
+      cu_k |= e->z == 29 && g_strcmp0 (e->edge->shell, "K") == 0 && e->edge->energy_ev == 8978.9;
+    }
+  g_assert_true (au_k && cu_k);
+  for (guint i = 0; i < henke->len; i++)
+    {
+      const XrlabTableEdgeRef *e = &g_array_index (henke, XrlabTableEdgeRef, i);
+      g_assert_cmpint (e->table, ==, XRLAB_TABLE_HENKE);
+      g_assert_cmpfloat (e->edge->energy_ev, >=, 30.0);
+      g_assert_cmpfloat (e->edge->energy_ev, <=, 30000.0);
+    }
+  g_assert_cmpuint (henke->len, <, all->len);
+  /* Cu K (8.98 keV), Au L3 (11.92 keV). */
+  g_assert_cmpuint (window->len, ==, 2);
+  g_assert_cmpstr (g_array_index (window, XrlabTableEdgeRef, 0).edge->shell, ==, "K");
+  g_assert_cmpstr (g_array_index (window, XrlabTableEdgeRef, 1).edge->shell, ==, "L3");
+  /* Henke's O K is at 543.1 eV, where the curve jumps, not xraylib's 532 eV. */
+  g_assert_cmpuint (o->len, ==, 1);
+  g_assert_cmpfloat (g_array_index (o, XrlabTableEdgeRef, 0).edge->energy_ev, ==, 543.1);
+  g_assert_cmpfloat (g_array_index (o, XrlabTableEdgeRef, 0).edge->xraylib_ev, ==, 532.0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -502,5 +554,6 @@ main (int argc, char **argv)
   g_test_add_func ("/edges/fixture", test_fixture);
   g_test_add_func ("/edges/steps", test_steps);
   g_test_add_func ("/edges/coverage", test_coverage);
+  g_test_add_func ("/edges/table-edges", test_table_edges);
   return g_test_run ();
 }

@@ -52,6 +52,17 @@ xrlab_table_lookup (const char *name, XrlabTable *table)
   return FALSE;
 }
 
+char *
+xrlab_table_format_comment (XrlabTable table, XrlabTableChoice choice)
+{
+  g_return_val_if_fail ((guint) table < XRLAB_TABLE_N_TABLES, NULL);
+  g_return_val_if_fail ((guint) choice < XRLAB_TABLE_CHOICE_N, NULL);
+  return g_strdup_printf ("# table: %s (%s; choice %s)\n"
+                          "# scattering in the total attenuation: %s\n",
+                          tables[table].name, tables[table].source, choice_names[choice],
+                          tables[table].scattering_source);
+}
+
 const char *
 xrlab_table_choice_get_name (XrlabTableChoice choice)
 {

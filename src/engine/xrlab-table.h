@@ -65,6 +65,12 @@ const char *xrlab_table_get_name (XrlabTable table);
 /* The table whose machine name is @name; FALSE when none is. */
 gboolean    xrlab_table_lookup (const char *name, XrlabTable *table);
 
+/* The comment lines that name @table, chosen by @choice, in the header of
+ * a file (untranslated, each starting with "# " and ending in a newline):
+ *   # table: henke (Henke, Gullikson & Davis 1993 with CXRO updates; choice auto)
+ *   # scattering in the total attenuation: xraylib CS_Rayl + CS_Compt */
+char *xrlab_table_format_comment (XrlabTable table, XrlabTableChoice choice);
+
 /* "henke", "chantler", "auto" and back (exact spelling). */
 const char *xrlab_table_choice_get_name (XrlabTableChoice choice);
 gboolean    xrlab_table_choice_lookup   (const char *name, XrlabTableChoice *choice);
