@@ -343,6 +343,7 @@ test_bad_input (void)
     { { "compare", "C9H8O3", "-e", "10" }, 1, "“C9H8O3” has no density: write it as C9H8O3:RHO" },
     { { "compare", "SiO2:2.2", "-e", "31", "--table", "henke" }, 1, "Energy 31 keV is outside the Henke tables" },
     { { "compare", "SiO2:2.2", "-e", "10", "--field", "transmission" }, 2, "--field transmission needs --thickness UM" },
+    { { "edges", "Fe", "--table", "auto2" }, 2, "--table must be henke, chantler or auto" },
     { { "compare", "SiO2:2.2" }, 2, "missing -e SPEC" },
     { { "compare", "SiO2:2.2", "-e", "10", "--field", "gamma" }, 2, "unknown --field “gamma”" },
     { { "convert", "8.048" }, 1, "“8.048” has no unit" },
@@ -606,7 +607,8 @@ test_formula_edges_materials (void)
 
   g_assert_cmpint (run (&edges, NULL, "edges", "Fe", "--format", "csv", NULL), ==, 0);
   assert_contains (edges, "Fe,26,K,7.112");
-  assert_contains (edges, "Fe,26,L3,0.708");
+  /* The tables' jumps (Henke's Fe L3 at 706.8 eV), xraylib's beside them. */
+  assert_contains (edges, "Fe,26,L3,0.7068,17.541624000169815,henke,0.7081\n");
   g_assert_cmpint (run (&edges26, NULL, "edges", "26", "--format", "csv", NULL), ==, 0);
   g_assert_cmpstr (edges, ==, edges26);
 
@@ -1457,36 +1459,44 @@ test_compare_formats_agree (void)
     }
 }
 
-/* edges: a CSV line, a JSON member and a table line per edge. */
+/* edges: a CSV line, a JSON object and a table line per edge. */
 static void
 test_edges_formats_agree (void)
 {
   const char *const args[] = { "edges", "Fe", NULL };
   g_auto(Formats) f = { 0, };
   g_autoptr(GPtrArray) rows = NULL;
-  JsonObject *fe, *edges;
+  JsonObject *fe;
+  JsonArray *edges;
 
   run_formats (&f, args);
   rows = table_rows (f.table, "Edge", 2);
   fe = json_array_get_object_element (json_node_get_array (f.root), 0);
-  edges = json_object_get_object_member (fe, "edges_keV");
+  edges = json_object_get_array_member (fe, "edges");
   g_assert_cmpint (json_object_get_int_member (fe, "z"), ==, 26);
-  g_assert_cmpuint (rows->len, >, 3);
-  g_assert_cmpuint (json_object_get_size (edges), ==, rows->len);
+  g_assert_cmpuint (rows->len, >=, 3);
+  g_assert_cmpuint (json_array_get_length (edges), ==, rows->len);
   g_assert_cmpuint (f.records->len, ==, rows->len + 1);
   for (guint r = 0; r < rows->len; r++)
     {
-      GStrv rec = csv_record (f.records, r + 1);   /* symbol,z,edge,energy_keV,wavelength_A */
+      /* symbol,z,edge,energy_keV,wavelength_A,table,xraylib_keV */
+      GStrv rec = csv_record (f.records, r + 1);
       GStrv cells = g_ptr_array_index (rows, r);
+      JsonObject *edge = json_array_get_object_element (edges, r);
       double kev = csv_number (rec[3]);
 
       g_assert_cmpstr (rec[0], ==, "Fe");
       g_assert_cmpstr (rec[1], ==, "26");
       g_assert_cmpstr (cells[0], ==, rec[2]);
-      assert_same_double (json_object_get_double_member (edges, rec[2]), kev, rec[2]);
+      g_assert_cmpstr (json_object_get_string_member (edge, "edge"), ==, rec[2]);
+      g_assert_cmpstr (json_object_get_string_member (edge, "table"), ==, rec[5]);
+      g_assert_cmpstr (cells[4], ==, rec[5]);
+      assert_same_double (json_object_get_double_member (edge, "energy_keV"), kev, rec[2]);
+      assert_same_double (json_object_get_double_member (edge, "xraylib_keV"), csv_number (rec[6]), rec[2]);
       assert_shown (cells[1], kev, "%.6g", "keV");
       assert_shown (cells[2], kev * 1000.0, "%.6g", "eV");
       assert_shown (cells[3], csv_number (rec[4]), "%.6g", "Å");
+      assert_shown (cells[5], csv_number (rec[6]), "%.6g", "xraylib keV");
     }
 }
 
