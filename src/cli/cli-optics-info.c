@@ -85,7 +85,7 @@ formula_parts_table (const XrlabFormula *f)
 }
 
 static void
-formula_append_json (const XrlabFormula *f, double density, GString *s)
+formula_append_json (const XrlabFormula *f, const XrlabPreset *preset, double density, GString *s)
 {
   g_autoptr(XrlabCliTable) atoms = formula_atoms_table (f);
   g_autoptr(XrlabCliTable) parts = formula_parts_table (f);
@@ -94,6 +94,11 @@ formula_append_json (const XrlabFormula *f, double density, GString *s)
   xrlab_cli_json_init (&json, s);
   xrlab_cli_json_begin_object (&json, NULL, XRLAB_CLI_JSON_LINES);
   xrlab_cli_json_string (&json, "formula", xrlab_formula_get_text (f));
+  if (preset != NULL)
+    {
+      xrlab_cli_json_string (&json, "preset", preset->name);
+      xrlab_cli_json_number (&json, "preset_density_g_cm3", preset->density_g_cm3);
+    }
   xrlab_cli_json_number (&json, "molecular_weight_g_mol", xrlab_formula_get_molecular_weight (f));
   xrlab_cli_json_number (&json, "electrons_per_formula_unit", xrlab_formula_get_electrons (f));
   if (!isnan (density))
@@ -107,15 +112,16 @@ formula_append_json (const XrlabFormula *f, double density, GString *s)
   xrlab_cli_json_end (&json);
 }
 
-/* For people: a summary (formula, molar mass, electrons, the density's
- * number densities, the parts of a mixture), then the atoms. */
+/* For people: a summary (formula, the preset it names, molar mass,
+ * electrons, the density's number densities, the parts of a mixture), then
+ * the atoms. */
 static void
-formula_append_text (const XrlabFormula *f, double density, GString *s)
+formula_append_text (const XrlabFormula *f, const XrlabPreset *preset, double density, GString *s)
 {
   /* The labels of the summary, one column wide. */
-  enum { FORMULA, MOLAR_MASS, ELECTRONS, DENSITY, PARTS, N_LABELS };
+  enum { FORMULA, PRESET, MOLAR_MASS, ELECTRONS, DENSITY, PARTS, N_LABELS };
   const char *labels[N_LABELS] = {
-    _("Formula"), _("Molar mass"), _("Electrons"), _("Density"), _("Parts"),
+    _("Formula"), _("Preset"), _("Molar mass"), _("Electrons"), _("Density"), _("Parts"),
   };
   g_autoptr(XrlabCliTable) atoms = formula_atoms_table (f);
   g_autofree char *sum = xrlab_formula_to_string (f);
@@ -128,6 +134,12 @@ formula_append_text (const XrlabFormula *f, double density, GString *s)
   if (strcmp (sum, xrlab_formula_get_text (f)) != 0)
     g_string_append_printf (s, "  (%s)", sum);
   g_string_append_c (s, '\n');
+  if (preset != NULL)
+    {
+      xrlab_cli_append_padded (s, labels[PRESET], width, FALSE);
+      g_string_append_printf (s, _("%s, %.10g g/cm³"), preset->name, preset->density_g_cm3);
+      g_string_append_c (s, '\n');
+    }
   xrlab_cli_append_padded (s, labels[MOLAR_MASS], width, FALSE);
   g_string_append_printf (s, "%.10g g/mol\n", xrlab_formula_get_molecular_weight (f));
   xrlab_cli_append_padded (s, labels[ELECTRONS], width, FALSE);
@@ -173,15 +185,15 @@ xrlab_cli_formula (int argc, char **argv)
     .summary =
       _("Composition of a formula: atoms per formula unit, mass fractions,\n"
         "molecular weight and electrons per formula unit. Mixtures list their\n"
-        "parts and mass fractions."),
+        "parts and mass fractions. FORMULA may be a preset name (Kapton)."),
     .description =
       _("Example:\n  xrlab-cli formula \"CuSO4·5H2O\"\n\n"
         "Exit status: 0 success, 1 bad input, 2 usage error."),
     .entries = { entries },
   };
   g_autoptr(XrlabFormula) f = NULL;
-  g_autoptr(GError) error = NULL;
   g_autoptr(GString) s = NULL;
+  const XrlabPreset *preset = NULL;
   XrlabCliFormat format;
   double density = NAN;
 
@@ -203,15 +215,16 @@ xrlab_cli_formula (int argc, char **argv)
       if (!(density > 0.0))
         return xrlab_cli_failf (_("Density %s g/cm³ must be positive"), density_text);
     }
-  f = xrlab_formula_parse (rest[0], &error);
-  if (f == NULL)
-    return xrlab_cli_failf (_("Formula “%s”: %s"), rest[0], error->message);
+  /* A formula as it is; a preset's name (Kapton) as the preset's formula. */
+  f = xrlab_formula_parse (rest[0], NULL);
+  if (f == NULL && (f = xrlab_cli_resolve_material (rest[0], &preset)) == NULL)
+    return XRLAB_CLI_BAD_INPUT;
 
   s = g_string_new (NULL);
   if (format == XRLAB_CLI_FORMAT_JSON)
-    formula_append_json (f, density, s);
+    formula_append_json (f, preset, density, s);
   else
-    formula_append_text (f, density, s);
+    formula_append_text (f, preset, density, s);
   return xrlab_cli_write_output (NULL, s);
 }
 
