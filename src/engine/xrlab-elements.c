@@ -189,6 +189,7 @@ typedef struct {
   XrlabPchip *f1;
   XrlabPchip *f2;
   XrlabPchip *scatter;
+  XrlabPchip *scatter_atom;  /* Henke: xraylib's scattering per atom at the rows */
   XrlabTableEdge *edges;
   char *error;               /* set when loading failed */
 } TableSlot;
@@ -360,6 +361,48 @@ build_table (TableSlot *slot, int z, GArray *e_arr, GArray *f1_arr, gsize first_
   return TRUE;
 }
 
+/* xraylib's scattering tables start at 0.1 keV. */
+#define XRAYLIB_SCATTER_MIN_KEV 0.1
+
+/* xraylib's CS_Rayl + CS_Compt of element @z at @energy_ev [eV] (the 0.1
+ * keV value below 0.1 keV) times its atomic weight [cm²/mol]; NaN when
+ * xraylib has none. */
+static double
+xraylib_scatter (int z, double energy_ev)
+{
+  xrl_error *xerr = NULL;
+  double kev = MAX (energy_ev / 1000.0, XRAYLIB_SCATTER_MIN_KEV), sigma;
+
+  sigma = CS_Rayl (z, kev, &xerr);
+  if (xerr == NULL)
+    sigma += CS_Compt (z, kev, &xerr);
+  if (xerr != NULL)
+    {
+      xrl_error_free (xerr);
+      return NAN;
+    }
+  return sigma * AtomicWeight (z, NULL);
+}
+
+/* The Henke table of @slot has no scattering: xraylib's, per atom, at the
+ * table's @n rows @e, interpolated like f1 and f2 (smooth: no split). */
+static gboolean
+henke_scatter (TableSlot *slot, int z, const double *e, gsize n, GError **error)
+{
+  g_autofree double *sc = g_new (double, n);
+
+  for (gsize i = 0; i < n; i++)
+    if (!isfinite (sc[i] = xraylib_scatter (z, e[i])))
+      {
+        g_set_error (error, XRLAB_ELEMENT_ERROR, XRLAB_ELEMENT_ERROR_DATA,
+                     _("xraylib has no scattering cross sections of %s at %g eV"),
+                     elements[z].symbol, e[i]);
+        return FALSE;
+      }
+  slot->scatter_atom = xrlab_pchip_new (e, sc, n, error);
+  return slot->scatter_atom != NULL;
+}
+
 /* Henke: "E(eV) f1 f2" rows after one header line. f1 = -9999 means no
  * value; such rows may only come first. */
 static gboolean
@@ -396,7 +439,8 @@ henke_parse (TableSlot *slot, int z, const char *text, gsize len, GError **error
       return FALSE;
     }
   n_file = e->len;
-  if (!build_table (slot, z, e, f1, first_f1, f2, NULL, error))
+  if (!build_table (slot, z, e, f1, first_f1, f2, NULL, error)
+      || !henke_scatter (slot, z, (const double *) e->data, slot->table.n_rows, error))
     return FALSE;
   slot->table.valid_min_ev = MAX (HENKE_VALID_MIN_EV, MAX (slot->table.f1_min_ev, slot->table.f2_min_ev));
   slot->table.valid_max_ev = slot->table.max_ev;
@@ -486,6 +530,7 @@ table_load (XrlabTable table, int z)
       g_clear_pointer (&slot->f1, xrlab_pchip_free);
       g_clear_pointer (&slot->f2, xrlab_pchip_free);
       g_clear_pointer (&slot->scatter, xrlab_pchip_free);
+      g_clear_pointer (&slot->scatter_atom, xrlab_pchip_free);
       g_clear_pointer (&slot->edges, g_free);
       slot->error = g_strdup (error->message);
     }
@@ -543,31 +588,17 @@ xrlab_henke_get (int z, GError **error)
   return slot ? &slot->henke : NULL;
 }
 
-/* xraylib's scattering tables start at 0.1 keV. */
-#define XRAYLIB_SCATTER_MIN_KEV 0.1
-
 double
 xrlab_scattering_table_eval_scatter (const XrlabScatteringTable *table, double energy_ev,
                                      gsize *hint)
 {
-  xrl_error *xerr = NULL;
-  double kev, sigma;
+  const TableSlot *slot = (const TableSlot *) table;   /* the table is the slot's first member */
 
   if (!(energy_ev >= table->f2_min_ev && energy_ev <= table->max_ev))
     return NAN;
   if (table->scatter_cm2_g != NULL)
-    return xrlab_pchip_eval (table->scatter_cm2_g, energy_ev, hint)
-           * elements[table->z].weight;
-  kev = MAX (energy_ev / 1000.0, XRAYLIB_SCATTER_MIN_KEV);
-  sigma = CS_Rayl (table->z, kev, &xerr);
-  if (xerr == NULL)
-    sigma += CS_Compt (table->z, kev, &xerr);
-  if (xerr != NULL)
-    {
-      xrl_error_free (xerr);
-      return NAN;
-    }
-  return sigma * AtomicWeight (table->z, NULL);
+    return xrlab_pchip_eval (table->scatter_cm2_g, energy_ev, hint) * elements[table->z].weight;
+  return xrlab_pchip_eval (slot->scatter_atom, energy_ev, hint);
 }
 
 /* ---- absorption edges --------------------------------------------------- */
