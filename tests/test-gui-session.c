@@ -186,6 +186,7 @@ test_old_session (void)
 
   g_assert_no_error (error);
   g_assert_nonnull (s);
+  g_assert_cmpint (s->sweep.table, ==, XRLAB_TABLE_CHOICE_HENKE);   /* no "table": Henke's */
   g_assert_cmpuint (s->materials->len, ==, 5);
   m = g_ptr_array_index (s->materials, 1);
   g_assert_cmpstr (m->name, ==, "SiO₂");
@@ -220,6 +221,50 @@ test_old_session (void)
 
 /* Every plot quantity under the session id that version wrote, and the
  * same refusal for the two it did not offer. */
+/* The sweep's table choice: a file without it (earlier versions) is
+ * Henke's and is written again without it; auto and chantler are written
+ * and read back, and reach beyond 30 keV (the values energy too); an
+ * unknown choice and a sweep outside its table are refused. */
+static void
+test_table (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(XrlabSession) s = NULL;
+  g_autofree char *json = NULL;
+  g_autoptr(XrlabSession) fresh = xrlab_session_new ();
+
+  g_assert_cmpint (fresh->sweep.table, ==, XRLAB_TABLE_CHOICE_AUTO);
+  s = xrlab_session_from_json (HEAD "\"materials\":[]," SWEEP "}", -1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (s->sweep.table, ==, XRLAB_TABLE_CHOICE_HENKE);
+  json = xrlab_session_to_json (s, NULL);
+  g_assert_null (strstr (json, "\"table\""));
+  g_clear_pointer (&s, xrlab_session_free);
+  g_clear_pointer (&json, g_free);
+
+  s = xrlab_session_from_json (HEAD "\"materials\":[],\"sweep\":{\"start\":30,\"stop\":400,\"unit\":\"keV\","
+                               "\"points\":100,\"spacing\":\"log\",\"table\":\"chantler\"},"
+                               "\"values\":{\"energy_eV\":150000}}", -1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (s->sweep.table, ==, XRLAB_TABLE_CHOICE_CHANTLER);
+  g_assert_cmpfloat (s->values_energy_ev, ==, 150000.0);
+  json = xrlab_session_to_json (s, NULL);
+  g_assert_nonnull (strstr (json, "\"spacing\": \"log\",\n    \"table\": \"chantler\"\n  }"));
+  g_clear_pointer (&s, xrlab_session_free);
+  s = xrlab_session_from_json (json, -1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (s->sweep.table, ==, XRLAB_TABLE_CHOICE_CHANTLER);
+
+  expect_refused (HEAD "\"materials\":[],\"sweep\":{\"start\":1,\"stop\":30,\"unit\":\"keV\","
+                  "\"points\":100,\"spacing\":\"log\",\"table\":\"cxro\"}}",
+                  XRLAB_SESSION_ERROR_INVALID, "sweep.table: “cxro” is not one of henke, chantler, auto");
+  expect_refused (HEAD "\"materials\":[],\"sweep\":{\"start\":1,\"stop\":300,\"unit\":\"keV\","
+                  "\"points\":100,\"spacing\":\"log\",\"table\":\"henke\"}}",
+                  XRLAB_SESSION_ERROR_INVALID, "Henke");
+  expect_refused (HEAD "\"materials\":[]," SWEEP ",\"values\":{\"energy_eV\":150000}}",
+                  XRLAB_SESSION_ERROR_INVALID, "values.energy_eV: 150000 eV is outside 30 – 30000 eV");
+}
+
 static void
 test_old_quantity_ids (void)
 {
@@ -927,6 +972,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/session/values-energy", test_values_energy);
   g_test_add_func ("/session/old-session", test_old_session);
   g_test_add_func ("/session/old-quantity-ids", test_old_quantity_ids);
+  g_test_add_func ("/session/table", test_table);
   g_test_add_func ("/session/load-errors", test_load_errors);
   g_test_add_func ("/session/save-atomic", test_save_atomic);
   g_test_add_func ("/session/deep-nesting", test_deep_nesting);

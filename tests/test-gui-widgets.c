@@ -287,7 +287,7 @@ test_sweep_controls (void)
   g_assert_nonnull (err);
   g_assert_nonnull (strstr (err, "0.03 keV"));
   g_assert_nonnull (strstr (err, "30 keV"));
-  g_assert_nonnull (strstr (err, "in the Henke tables"));
+  g_assert_nonnull (strstr (err, "of the Henke tables"));
   g_assert_cmpint (changed, ==, 1);
   {
     XrlabSweep got;

@@ -150,6 +150,8 @@ xrlab_window_apply_session (XrlabWindow        *self,
   xrlab_sweep_controls_set_sweep (self->sweep_controls, &session->sweep);
   xrlab_plot_controls_set_x_log (self->plot_controls, session->x_log);
   xrlab_plot_controls_set_y_log (self->plot_controls, session->y_log);
+  xrlab_values_view_set_range (self->values_view, xrlab_sweep_get_range (&session->sweep),
+                               session->sweep.table);
   xrlab_values_view_set_energy (self->values_view, session->values_energy_ev);
   /* The axes first: a change of unit would drop the view. */
   xrlab_window_data_set_axes (self, session->quantity, session->sweep.unit);
