@@ -96,6 +96,7 @@ typedef struct {
   gboolean degrees;
   double polarization;         /* −1 … 1 */
   gboolean y_log;
+  XrlabTableChoice table;      /* "table", left out for auto (and by earlier versions) */
 } XrlabSessionReflect;
 
 #define XRLAB_SESSION_MAX_STACKS 64

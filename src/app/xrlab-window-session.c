@@ -50,7 +50,7 @@ get_reflect (XrlabWindow *self, XrlabSession *s)
     xrlab_session_clear_stacks (s);   /* none, not "a session without the page" */
   xrlab_reflect_page_get_settings (self->reflect_page, &rs);
   r = (XrlabSessionReflect) { rs.view, rs.energy, rs.energies, rs.angle, rs.angles, rs.degrees,
-                              rs.polarization, rs.y_log };
+                              rs.polarization, rs.y_log, rs.table };
   xrlab_session_set_reflect (s, &r);
   xrlab_reflect_settings_clear (&rs);
 }
@@ -62,7 +62,7 @@ apply_reflect (XrlabWindow *self, const XrlabSession *session)
   const GPtrArray *stacks = session->stacks;
   const XrlabSessionReflect *r = xrlab_session_get_reflect (session);
   XrlabReflectSettings rs = { r->view, r->energy, r->energies, r->angle, r->angles, r->degrees,
-                              r->polarization, r->y_log };
+                              r->polarization, r->y_log, r->table };
 
   /* A session from before the page shows the page's example. */
   if (stacks == NULL)
