@@ -902,30 +902,6 @@ on_map (GtkWidget   *widget,
   on_page_changed (self->view_stack, NULL, self);
 }
 
-static GListStore *
-make_presets (void)
-{
-  GListStore *store = g_list_store_new (XRLAB_TYPE_MATERIAL);
-  gsize n = xrlab_presets_get_n ();
-
-  for (gsize i = 0; i < n; i++)
-    {
-      const XrlabPreset *p = xrlab_presets_get (i);
-      g_autoptr(XrlabMaterial) m = xrlab_material_new (p->name, p->formula, p->density_g_cm3, 1.0, NULL);
-      g_autofree char *note = NULL;
-
-      if (p->source == XRLAB_PRESET_NIST)
-        note = p->note != NULL && p->note[0] != '\0'
-               ? g_strdup_printf (_("NIST compound; %s"), p->note)
-               : g_strdup (_("NIST compound"));
-      else if (p->note != NULL && p->note[0] != '\0')
-        note = g_strdup (p->note);
-      xrlab_material_set_note (m, note);
-      g_list_store_append (store, m);
-    }
-  return store;
-}
-
 void
 xrlab_window_data_init (XrlabWindow *self)
 {
@@ -933,8 +909,6 @@ xrlab_window_data_init (XrlabWindow *self)
   self->cancellable = g_cancellable_new ();
   self->replies = g_main_context_new ();
   self->valid_once = g_hash_table_new (NULL, NULL);
-  self->presets = make_presets ();
-  xrlab_material_list_set_presets (self->material_list, G_LIST_MODEL (self->presets));
 
   g_signal_connect_object (self->materials, "items-changed", G_CALLBACK (on_materials_changed), self, 0);
   g_signal_connect_object (self->sweep_controls, "changed", G_CALLBACK (on_sweep_changed), self, 0);

@@ -809,22 +809,6 @@ xrlab_plot_get_show_legend (XrlabPlot *self)
   return self->show_legend;
 }
 
-void
-xrlab_plot_set_crosshair (XrlabPlot *self, double x)
-{
-  g_return_if_fail (XRLAB_IS_PLOT (self));
-  self->cross_x = x;
-  self->cross_py = NAN;
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-char *
-xrlab_plot_get_readout (XrlabPlot *self)
-{
-  g_return_val_if_fail (XRLAB_IS_PLOT (self), NULL);
-  return xrlab_plot_crosshair_readout (self->data, self->x_unit, self->cross_x, self->x_log);
-}
-
 gboolean
 xrlab_plot_render (XrlabPlot *self,
                    cairo_t   *cr,
