@@ -148,6 +148,12 @@ test_minimal (void)
   g_assert_cmpfloat (m->thickness_um, ==, 1.0);
   g_assert_true (m->visible);
   g_assert_cmpuint (s->sweep.points, ==, 100);
+  /* No colour: the window chooses one; a session written back names none. */
+  g_assert_cmphex (m->color, ==, XRLAB_SESSION_COLOR_AUTO);
+  {
+    g_autofree char *json = xrlab_session_to_json (s, NULL);
+    g_assert_null (strstr (json, "color"));
+  }
 }
 
 /* The values energy is checked like every energy: within the slack of an

@@ -77,7 +77,7 @@ xrlab_session_add_stack (XrlabSession *session, const char *name, const char *te
   st->name = g_strdup (name != NULL ? name : "");
   st->text = g_strdup (text != NULL ? text : "");
   st->filter = !!filter;
-  st->color = color & 0xffffff;
+  st->color = color == XRLAB_SESSION_COLOR_AUTO ? color : color & 0xffffff;
   st->visible = !!visible;
   g_ptr_array_add (session->stacks, st);
 }
@@ -218,8 +218,9 @@ xrlab_session_stacks_append_json (const XrlabSession *session, GString *out)
           append_member (out, "      ", "name", st->name, FALSE);
           append_member (out, "      ", "stack", st->text, FALSE);
           append_member (out, "      ", "kind", st->filter ? "filter" : "reflect", FALSE);
-          g_string_append_printf (out, "      \"color\": \"#%06x\",\n      \"visible\": %s\n    }",
-                                  st->color & 0xffffff, st->visible ? "true" : "false");
+          if (st->color != XRLAB_SESSION_COLOR_AUTO)
+            g_string_append_printf (out, "      \"color\": \"#%06x\",\n", st->color & 0xffffff);
+          g_string_append_printf (out, "      \"visible\": %s\n    }", st->visible ? "true" : "false");
         }
       g_string_append (out, session->stacks->len > 0 ? "\n  ],\n" : "],\n");
     }
@@ -357,7 +358,7 @@ parse_stack (JsonNode *node, guint index, XrlabSession *session, GError **error)
   g_autofree char *path = g_strdup_printf ("stacks[%u]", index);
   const char *name = "", *text = NULL, *kind = "reflect", *color_text = NULL;
   gboolean visible = TRUE;
-  guint32 color = 0x1c71d8;
+  guint32 color = XRLAB_SESSION_COLOR_AUTO;
   JsonObject *obj;
 
   if (!JSON_NODE_HOLDS_OBJECT (node))

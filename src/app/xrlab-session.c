@@ -83,7 +83,7 @@ xrlab_session_add_material (XrlabSession *session,
   m->formula = g_strdup (formula != NULL ? formula : "");
   m->density_g_cm3 = density_g_cm3;
   m->thickness_um = thickness_um;
-  m->color = color & 0xffffff;
+  m->color = color == XRLAB_SESSION_COLOR_AUTO ? color : color & 0xffffff;
   m->visible = !!visible;
   g_ptr_array_add (session->materials, m);
 }
@@ -170,8 +170,9 @@ xrlab_session_to_json (const XrlabSession *session,
       xrlab_json_append_number (s, m->density_g_cm3);
       g_string_append (s, ",\n      \"thickness_um\": ");
       xrlab_json_append_number (s, m->thickness_um);
-      g_string_append_printf (s, ",\n      \"color\": \"#%06x\",\n      \"visible\": %s\n    }",
-                              m->color & 0xffffff, m->visible ? "true" : "false");
+      if (m->color != XRLAB_SESSION_COLOR_AUTO)
+        g_string_append_printf (s, ",\n      \"color\": \"#%06x\"", m->color & 0xffffff);
+      g_string_append_printf (s, ",\n      \"visible\": %s\n    }", m->visible ? "true" : "false");
     }
   g_string_append (s, session->materials->len > 0 ? "\n  ],\n" : "],\n");
 
@@ -451,7 +452,7 @@ parse_material (Ctx *ctx, JsonNode *node, guint index, XrlabSession *session, GE
   const char *name = "", *formula = NULL, *color_text = NULL;
   double density = NAN, thickness = 1.0;
   gboolean visible = TRUE;
-  guint32 color = 0x1c71d8;
+  guint32 color = XRLAB_SESSION_COLOR_AUTO;
 
   if (!JSON_NODE_HOLDS_OBJECT (node))
     return wrong_type (error, path, _("an object"), node);

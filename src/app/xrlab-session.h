@@ -54,6 +54,9 @@ G_BEGIN_DECLS
 #define XRLAB_SESSION_MAX_MATERIALS 64
 #define XRLAB_SESSION_MAX_BYTES (4 * 1024 * 1024)
 #define XRLAB_SESSION_MAX_PINS 64
+/* The colour of a material or stack whose session gives none: the window
+ * picks the palette's next unused colour when it applies the session. */
+#define XRLAB_SESSION_COLOR_AUTO 0xff000000u
 /* Objects and arrays nest at most this deep (a session needs 3). */
 #define XRLAB_SESSION_MAX_DEPTH 64
 
@@ -73,7 +76,7 @@ typedef struct {
   char *formula;
   double density_g_cm3;
   double thickness_um;
-  guint32 color;               /* 0xRRGGBB */
+  guint32 color;               /* 0xRRGGBB, or XRLAB_SESSION_COLOR_AUTO */
   gboolean visible;
 } XrlabSessionMaterial;
 

@@ -78,7 +78,8 @@ apply_reflect (XrlabWindow *self, const XrlabSession *session)
       GdkRGBA color = rgb_to_rgba (st->color);
       xrlab_reflect_page_add_stack (self->reflect_page, st->name, st->text,
                                     st->filter ? XRLAB_STACK_FILTER : XRLAB_STACK_REFLECT,
-                                    &color, st->visible);
+                                    st->color == XRLAB_SESSION_COLOR_AUTO ? NULL : &color,
+                                    st->visible);
     }
   if (stacks->len > 0)
     {
@@ -118,7 +119,8 @@ xrlab_window_get_session (XrlabWindow *self)
     guint n_pins;
     const double *pins = xrlab_plot_get_pins (self->plot, &n_pins);
     s->n_pins = MIN (n_pins, XRLAB_SESSION_MAX_PINS);
-    memcpy (s->pins, pins, s->n_pins * sizeof (double));
+    if (s->n_pins > 0)
+      memcpy (s->pins, pins, s->n_pins * sizeof (double));
   }
   get_reflect (self, s);
   return s;
@@ -138,8 +140,16 @@ xrlab_window_apply_session (XrlabWindow        *self,
     {
       const XrlabSessionMaterial *sm = g_ptr_array_index (session->materials, i);
       GdkRGBA color = rgb_to_rgba (sm->color);
-      XrlabMaterial *m = xrlab_material_new (sm->name, sm->formula, sm->density_g_cm3,
-                                             sm->thickness_um, &color);
+      XrlabMaterial *m;
+
+      if (sm->color == XRLAB_SESSION_COLOR_AUTO)
+        {
+          /* No colour given: the palette's least used one among those so far. */
+          g_autoptr(GListStore) so_far = g_list_store_new (XRLAB_TYPE_MATERIAL);
+          g_list_store_splice (so_far, 0, 0, items->pdata, items->len);
+          xrlab_material_palette_next (G_LIST_MODEL (so_far), &color);
+        }
+      m = xrlab_material_new (sm->name, sm->formula, sm->density_g_cm3, sm->thickness_um, &color);
       xrlab_material_set_visible (m, sm->visible);
       g_ptr_array_add (items, m);
     }
