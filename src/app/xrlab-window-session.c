@@ -50,7 +50,7 @@ get_reflect (XrlabWindow *self, XrlabSession *s)
     xrlab_session_clear_stacks (s);   /* none, not "a session without the page" */
   xrlab_reflect_page_get_settings (self->reflect_page, &rs);
   r = (XrlabSessionReflect) { rs.view, rs.energy, rs.energies, rs.angle, rs.angles, rs.degrees,
-                              rs.polarization, rs.y_log };
+                              rs.polarization, rs.y_log, rs.table };
   xrlab_session_set_reflect (s, &r);
   xrlab_reflect_settings_clear (&rs);
 }
@@ -62,7 +62,7 @@ apply_reflect (XrlabWindow *self, const XrlabSession *session)
   const GPtrArray *stacks = session->stacks;
   const XrlabSessionReflect *r = xrlab_session_get_reflect (session);
   XrlabReflectSettings rs = { r->view, r->energy, r->energies, r->angle, r->angles, r->degrees,
-                              r->polarization, r->y_log };
+                              r->polarization, r->y_log, r->table };
 
   /* A session from before the page shows the page's example. */
   if (stacks == NULL)
@@ -160,6 +160,8 @@ xrlab_window_apply_session (XrlabWindow        *self,
   xrlab_sweep_controls_set_sweep (self->sweep_controls, &session->sweep);
   xrlab_plot_controls_set_x_log (self->plot_controls, session->x_log);
   xrlab_plot_controls_set_y_log (self->plot_controls, session->y_log);
+  xrlab_values_view_set_range (self->values_view, xrlab_sweep_get_range (&session->sweep),
+                               session->sweep.table);
   xrlab_values_view_set_energy (self->values_view, session->values_energy_ev);
   /* The axes first: a change of unit would drop the view. */
   xrlab_window_data_set_axes (self, session->quantity, session->sweep.unit);
