@@ -273,7 +273,7 @@ xrlab_cli_simulate (int argc, char **argv)
 /* ---- fit ---------------------------------------------------------------------------------- */
 
 typedef struct {
-  char *data;
+  char **data;
   char *baseline_model;
   char *baseline;
   gboolean sbs;
@@ -284,12 +284,23 @@ typedef struct {
   char *method;
   gboolean pin;
   int threads;
+  gboolean sbs_only;
+  char **baseline_profiles;
+  char *mcmc;
+  char *mcmc_seed;
+  gboolean mcmc_baseline;
+  char *scale_covar;
+  gboolean independent;
 } FitOptions;
 
 static void
 fit_options_clear (FitOptions *f)
 {
-  g_free (f->data);
+  g_strfreev (f->data);
+  g_strfreev (f->baseline_profiles);
+  g_free (f->mcmc);
+  g_free (f->mcmc_seed);
+  g_free (f->scale_covar);
   g_free (f->baseline_model);
   g_free (f->baseline);
   g_free (f->elim);
@@ -405,6 +416,25 @@ fit_failed (const GError *error)
   return xrlab_cli_fail (error);
 }
 
+/* One measurement of a fit: its files, its setup, its results. */
+typedef struct {
+  char *name;                     /* the folder of its results (several files), messages */
+  XrlabDatasetFiles found;        /* a folder in trspecfit's layout */
+  const char *data, *energy, *time, *aux;
+  guint setup;
+  XrlabFitResults *results;
+} FitFile;
+
+static void
+fit_file_clear (gpointer data)
+{
+  FitFile *f = data;
+
+  g_free (f->name);
+  xrlab_dataset_files_clear (&f->found);
+  g_clear_pointer (&f->results, xrlab_fit_results_free);
+}
+
 /* A fit: its options, as requests to the fit service, and its results. */
 typedef struct {
   XrlabCliModelOptions o;
@@ -412,22 +442,28 @@ typedef struct {
   /* the options, parsed */
   double b0, b1, e0, e1, t0, t1;  /* --baseline, --elim, --tlim (NaN: open) */
   XrlabFitMethod method;
+  XrlabFitScaleCovar scale_covar;
+  guint mcmc_steps, mcmc_walkers, mcmc_burn;
+  guint64 mcmc_seed;
   char **ci_names;
   ModelParts parts;
+  ModelParts baseline_parts;      /* --baseline-profile */
   double sigma_value;
+  GArray *files;                  /* FitFile, one per measurement */
   /* the service */
   Client client;
-  guint setup;
   Progress progress;
-  XrlabFitResults *results;
+  XrlabFitProject *project;       /* a joint fit's shared result */
 } FitCommand;
 
 static void
 fit_command_clear (FitCommand *c)
 {
-  g_clear_pointer (&c->results, xrlab_fit_results_free);
+  g_clear_pointer (&c->files, g_array_unref);
+  g_clear_pointer (&c->project, g_free);
   client_clear (&c->client);
   model_parts_clear (&c->parts);
+  model_parts_clear (&c->baseline_parts);
   g_clear_pointer (&c->ci_names, g_strfreev);
   fit_options_clear (&c->fo);
   xrlab_cli_model_options_clear (&c->o);
@@ -436,9 +472,36 @@ fit_command_clear (FitCommand *c)
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (FitCommand, fit_command_clear)
 
 static gboolean
-fit_is_2d (const FitCommand *c)
+fit_is_2d (const FitFile *f)
 {
-  return c->o.time != NULL;
+  return f->time != NULL;
+}
+
+/* Several measurements fitted as one project (not --independent). */
+static gboolean
+fit_is_joint (const FitCommand *c)
+{
+  return c->files->len > 1 && !c->fo.independent;
+}
+
+/* --mcmc STEPS[,WALKERS[,BURN]]; burn-in by default a tenth of the steps. */
+static gboolean
+parse_mcmc (FitCommand *c)
+{
+  g_auto(GStrv) parts = g_strsplit (c->fo.mcmc, ",", -1);
+  guint64 v[3] = { 0, 0, 0 };
+  guint n = g_strv_length (parts);
+
+  if (n < 1 || n > 3)
+    return FALSE;
+  for (guint i = 0; i < n; i++)
+    if (!g_ascii_string_to_unsigned (g_strstrip (parts[i]), 10, i == 0 ? 1 : 0, G_MAXINT, &v[i],
+                                     NULL))
+      return FALSE;
+  c->mcmc_steps = (guint) v[0];
+  c->mcmc_walkers = (guint) v[1];
+  c->mcmc_burn = n == 3 ? (guint) v[2] : c->mcmc_steps / 10;
+  return c->mcmc_burn < c->mcmc_steps;
 }
 
 /* The options that go together, the ranges and the method. Returns the
@@ -451,9 +514,11 @@ fit_check_options (FitCommand *c, int argc, char **argv)
 
   c->b0 = c->b1 = c->e0 = c->e1 = c->t0 = c->t1 = NAN;
   c->method = XRLAB_FIT_METHOD_LM;
+  c->scale_covar = XRLAB_FIT_SCALE_COVAR_YES;
+  c->mcmc_seed = 1;
   if (argc > 1)
     status = xrlab_cli_usage ("fit", _("unexpected argument “%s”"), argv[1]);
-  else if (fo->data == NULL || c->o.energy == NULL || c->o.output == NULL)
+  else if (fo->data == NULL || c->o.output == NULL)
     status = xrlab_cli_usage ("fit", _("--data, --energy and -o are required"));
   else if ((fo->baseline_model == NULL) != (fo->baseline == NULL))
     status = xrlab_cli_usage ("fit", _("--baseline-model and --baseline go together"));
@@ -468,10 +533,29 @@ fit_check_options (FitCommand *c, int argc, char **argv)
     status = xrlab_cli_usage ("fit", _("--tlim “%s”: expected T0:T1"), fo->tlim);
   else if (fo->pin && fo->baseline_model == NULL)
     status = xrlab_cli_usage ("fit", _("--pin-baseline needs --baseline-model"));
-  else if (c->o.time == NULL && (fo->baseline || fo->sbs || fo->tlim))
-    status = xrlab_cli_usage ("fit", _("--baseline, --sbs and --tlim need --time"));
+  else if (fo->baseline_profiles && fo->baseline_model == NULL)
+    status = xrlab_cli_usage ("fit", _("--baseline-profile needs --baseline-model"));
   else if (fo->threads < 0)
     status = xrlab_cli_usage ("fit", _("--threads must not be negative"));
+  else if (fo->scale_covar && !(xrlab_fit_scale_covar_from_string (fo->scale_covar,
+                                                                  &c->scale_covar)
+                                && c->scale_covar != XRLAB_FIT_SCALE_COVAR_AUTO))
+    status = xrlab_cli_usage ("fit", _("--scale-covar “%s”: expected yes or no"),
+                              fo->scale_covar);
+  else if (fo->mcmc && !parse_mcmc (c))
+    status = xrlab_cli_usage ("fit", _("--mcmc “%s”: expected STEPS[,WALKERS[,BURN]] with "
+                                       "STEPS ≥ 1 and BURN < STEPS"), fo->mcmc);
+  else if (fo->mcmc_seed && !g_ascii_string_to_unsigned (fo->mcmc_seed, 10, 0, G_MAXUINT32,
+                                                         &c->mcmc_seed, NULL))
+    status = xrlab_cli_usage ("fit", _("--mcmc-seed “%s”: expected an integer from 0 to %u"),
+                              fo->mcmc_seed, G_MAXUINT32);
+  else if ((fo->mcmc_seed || fo->mcmc_baseline) && fo->mcmc == NULL)
+    status = xrlab_cli_usage ("fit", _("--mcmc-seed and --mcmc-baseline need --mcmc"));
+  else if (fo->mcmc_baseline && fo->baseline_model == NULL)
+    status = xrlab_cli_usage ("fit", _("--mcmc-baseline needs --baseline-model"));
+  else if (fo->sbs_only && (fo->ci || (fo->mcmc && !fo->mcmc_baseline)))
+    status = xrlab_cli_usage ("fit", _("--sbs-only fits no 2D model: --ci and --mcmc need "
+                                       "one (--mcmc-baseline samples the baseline)"));
   else if (fo->method && g_str_equal (fo->method, "lm"))
     c->method = XRLAB_FIT_METHOD_LM;
   else if (fo->method && g_str_equal (fo->method, "lmaccel"))
@@ -502,19 +586,38 @@ fit_parse_options (FitCommand *c, int argc, char **argv)
       _("Ctrl-C (or SIGTERM) stops the fits after the current iteration; nothing is written "
         "and the exit status is 130 (143). While the results are written, it stops them: "
         "OUTDIR keeps the previous set, the exit status is the same and there is no "
-        "summary."), "\n", limit, NULL);
+        "summary."), "\n",
+      _("--profile and --dynamics attach to the model of --model only; the baseline model "
+        "gets the profiles of --baseline-profile (and the values of --set that name its "
+        "parameters)."), "\n",
+      _("Several files (--data given again, or a quoted pattern such as 'data_*.csv'): with "
+        "the same --energy and --time for all, or each a folder in trspecfit's layout "
+        "(data.csv, energy.csv, time.csv, aux_axis.csv) with axes of its own. They are "
+        "fitted jointly as one project: parameters with vary project are shared by all "
+        "files, those with vary file (and True) are fitted per file, each file from its own "
+        "baseline; --independent fits each file alone instead. OUTDIR then holds one "
+        "folder per file (named after it) with its result set, and project.csv with the "
+        "shared parameters and the joint metrics (a joint fit)."), "\n",
+      limit, NULL);
   const GOptionEntry fit_entries[] = {
-    { "data", 0, 0, G_OPTION_ARG_FILENAME, &fo->data,
+    { "data", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &fo->data,
       N_("The measurement: one row per delay, one column per energy, comma separated, no "
-         "header (one row for a single spectrum); nan allowed outside the fit window"),
+         "header (one row for a single spectrum); nan allowed outside the fit window. "
+         "Repeat it (or give a quoted pattern) for several files"),
       N_("FILE") },
     { "baseline-model", 0, 0, G_OPTION_ARG_STRING, &fo->baseline_model,
       N_("Fit the baseline spectrum with this model of --models first; the later fits "
          "start from its result"), N_("NAME") },
+    { "baseline-profile", 0, 0, G_OPTION_ARG_STRING_ARRAY, &fo->baseline_profiles,
+      N_("A profile of a parameter of the baseline model (as --profile; repeatable)"),
+      N_("PAR=FILE:MODEL") },
     { "baseline", 0, 0, G_OPTION_ARG_STRING, &fo->baseline,
       N_("The delays whose mean is the baseline spectrum"), N_("T0:T1") },
     { "sbs", 0, 0, G_OPTION_ARG_NONE, &fo->sbs,
       N_("Also fit every delay of the window alone (slice by slice, on all processors)"),
+      NULL },
+    { "sbs-only", 0, 0, G_OPTION_ARG_NONE, &fo->sbs_only,
+      N_("Fit every delay alone and no 2D model (the slice table, after the baseline)"),
       NULL },
     { "elim", 0, 0, G_OPTION_ARG_STRING, &fo->elim,
       N_("Fit window in energy (either side may be empty)"), N_("E0:E1") },
@@ -524,9 +627,23 @@ fit_parse_options (FitCommand *c, int argc, char **argv)
       N_("Standard deviation of the data: a number, or a file with one value per point "
          "(the data's shape), per energy or per delay (one column); without it the fit "
          "is unweighted and errors are scaled by the reduced χ²"), N_("S") },
+    { "scale-covar", 0, 0, G_OPTION_ARG_STRING, &fo->scale_covar,
+      N_("Scale the errors by the reduced χ² (yes, lmfit's default) or not (no, for σ that "
+         "are the true uncertainties); the summary says which was done"), N_("yes|no") },
     { "ci", 0, 0, G_OPTION_ARG_STRING, &fo->ci,
       N_("Profile-likelihood confidence intervals at 1, 2 and 3σ of these fitted "
          "parameters (comma separated)"), N_("PAR,...") },
+    { "mcmc", 0, 0, G_OPTION_ARG_STRING, &fo->mcmc,
+      N_("MCMC uncertainties of the main fit (emcee's stretch moves, the bounds as priors; "
+         "without --sigma the noise scale is sampled as __lnsigma): STEPS, WALKERS "
+         "(default max(2 (parameters + 1), 32)) and the burn-in (default STEPS/10)"),
+      N_("STEPS[,WALKERS[,BURN]]") },
+    { "mcmc-seed", 0, 0, G_OPTION_ARG_STRING, &fo->mcmc_seed,
+      N_("Seed of the MCMC random numbers (default 1)"), N_("N") },
+    { "mcmc-baseline", 0, 0, G_OPTION_ARG_NONE, &fo->mcmc_baseline,
+      N_("Sample the baseline fit rather than the main fit"), NULL },
+    { "independent", 0, 0, G_OPTION_ARG_NONE, &fo->independent,
+      N_("Several files: fit each alone, not jointly"), NULL },
     { "method", 0, 0, G_OPTION_ARG_STRING, &fo->method,
       N_("lm (Levenberg–Marquardt, default), lmaccel (with geodesic acceleration) or fd "
          "(finite-difference Jacobian, for comparison)"), N_("METHOD") },
@@ -567,16 +684,156 @@ fit_parse_options (FitCommand *c, int argc, char **argv)
   return fit_check_options (c, argc, argv);
 }
 
-/* The model options as the service takes them, OUTDIR, and --sigma: a
- * number or a file. Returns the exit status. */
+static gint
+compare_filenames (gconstpointer a, gconstpointer b)
+{
+  g_autofree char *ka = g_utf8_collate_key_for_filename (*(char *const *) a, -1);
+  g_autofree char *kb = g_utf8_collate_key_for_filename (*(char *const *) b, -1);
+
+  return strcmp (ka, kb);
+}
+
+/* The files a --data names: itself, or what a pattern (* ? [) matches in
+ * its folder, in the order of their names (data_2 before data_10). */
+static gboolean
+expand_data (const char *arg, GPtrArray *out)
+{
+  g_autofree char *dir = NULL, *base = NULL;
+  g_autoptr(GPatternSpec) pattern = NULL;
+  g_autoptr(GDir) d = NULL;
+  g_autoptr(GPtrArray) hits = NULL;
+  const char *name;
+
+  if (g_file_test (arg, G_FILE_TEST_EXISTS) || strpbrk (arg, "*?[") == NULL)
+    {
+      g_ptr_array_add (out, g_strdup (arg));
+      return TRUE;
+    }
+  dir = g_path_get_dirname (arg);
+  base = g_path_get_basename (arg);
+  pattern = g_pattern_spec_new (base);
+  if ((d = g_dir_open (dir, 0, NULL)) == NULL)
+    return FALSE;
+  hits = g_ptr_array_new ();
+  while ((name = g_dir_read_name (d)) != NULL)
+    if (g_pattern_spec_match_string (pattern, name))
+      g_ptr_array_add (hits, g_build_filename (dir, name, NULL));
+  g_ptr_array_sort (hits, compare_filenames);
+  for (guint i = 0; i < hits->len; i++)
+    g_ptr_array_add (out, hits->pdata[i]);
+  return hits->len > 0;
+}
+
+/* The name of a file's results: its base name without the extension,
+ * made unique with _2, _3, ... */
+static char *
+file_name (const char *path, GArray *files)
+{
+  g_autofree char *base = g_path_get_basename (path);
+  char *dot = strrchr (base, '.');
+  char *name;
+
+  if (dot != NULL && dot != base && !g_file_test (path, G_FILE_TEST_IS_DIR))
+    *dot = '\0';
+  name = g_strdup (base);
+  for (guint k = 2;; k++)
+    {
+      gboolean taken = FALSE;
+
+      for (guint i = 0; i < files->len && !taken; i++)
+        taken = g_str_equal (g_array_index (files, FitFile, i).name, name);
+      if (!taken)
+        return name;
+      g_free (name);
+      name = g_strdup_printf ("%s_%u", base, k);
+    }
+}
+
+/* Every --data as a measurement: a file with the axes of --energy, --time
+ * and --aux, or a folder with axes of its own. Returns the exit status. */
+static int
+fit_files (FitCommand *c)
+{
+  g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; c->fo.data[i]; i++)
+    if (!expand_data (c->fo.data[i], paths))
+      return xrlab_cli_failf (_("--data “%s”: no file matches"), c->fo.data[i]);
+  c->files = g_array_new (FALSE, TRUE, sizeof (FitFile));
+  g_array_set_clear_func (c->files, fit_file_clear);
+  for (guint i = 0; i < paths->len; i++)
+    {
+      const char *path = paths->pdata[i];
+      FitFile f = { .name = file_name (path, c->files) };
+
+      if (g_file_test (path, G_FILE_TEST_IS_DIR))
+        {
+          g_autoptr(GError) error = NULL;
+          XrlabDatasetSource src;
+
+          if (!xrlab_dataset_files_find (path, &f.found, &src, &error))
+            {
+              g_free (f.name);
+              return xrlab_cli_fail (error);
+            }
+          f.data = f.found.data, f.energy = f.found.energy;
+          f.time = f.found.time, f.aux = f.found.aux;
+        }
+      else
+        f.data = path, f.energy = c->o.energy, f.time = c->o.time, f.aux = c->o.aux;
+      if (f.energy == NULL)
+        {
+          g_free (f.name);
+          return xrlab_cli_usage ("fit", _("--data, --energy and -o are required"));
+        }
+      if (f.time == NULL && (c->fo.baseline || c->fo.sbs || c->fo.sbs_only || c->fo.tlim))
+        {
+          g_free (f.name);
+          return xrlab_cli_usage ("fit", _("--baseline, --sbs and --tlim need --time"));
+        }
+      g_array_append_val (c->files, f);
+    }
+  /* the paths of files stay alive: FitFile.data points into them */
+  for (guint i = 0; i < c->files->len; i++)
+    {
+      FitFile *f = &g_array_index (c->files, FitFile, i);
+
+      if (f->found.data == NULL)
+        {
+          f->found.data = g_strdup (f->data);
+          f->data = f->found.data;
+        }
+    }
+  if (c->fo.independent && c->files->len < 2)
+    return xrlab_cli_usage ("fit", _("--independent needs several --data"));
+  if (fit_is_joint (c) && (c->fo.sbs || c->fo.sbs_only || c->fo.ci || c->fo.mcmc))
+    return xrlab_cli_usage ("fit", _("a joint fit of several files offers no --sbs, "
+                                     "--sbs-only, --ci or --mcmc (fit them one by one with "
+                                     "--independent)"));
+  if (fit_is_joint (c) && c->fo.baseline_model == NULL)
+    return xrlab_cli_usage ("fit", _("a joint fit of several files needs --baseline-model "
+                                     "(each file starts from its own baseline)"));
+  return XRLAB_CLI_OK;
+}
+
+/* The model options as the service takes them, the files, OUTDIR, and
+ * --sigma: a number or a file. Returns the exit status. */
 static int
 fit_prepare (FitCommand *c)
 {
   int status = XRLAB_CLI_OK;
+  XrlabCliModelOptions bo = { 0 };
 
   g_autoptr(GError) error = NULL;
 
   if (!model_parts_parse ("fit", &c->o, &c->parts, &status))
+    return status;
+  /* --baseline-profile (and --set) for the baseline model */
+  bo.models = c->o.models, bo.model = c->o.model;
+  bo.profiles = c->fo.baseline_profiles, bo.sets = c->o.sets;
+  if (!model_parts_parse ("fit", &bo, &c->baseline_parts, &status))
+    return status;
+  if ((status = fit_files (c)) != XRLAB_CLI_OK)
     return status;
   if (!xrlab_fit_result_dir_check (c->o.output, &error))
     return xrlab_cli_fail (error);
@@ -586,15 +843,15 @@ fit_prepare (FitCommand *c)
   return XRLAB_CLI_OK;
 }
 
-/* The dataset and the setup; the setup's error first (the models are read
- * before the data), the dataset's when the setup only lacks it. Returns
- * the exit status. */
+/* The dataset and the setup of @f; the setup's error first (the models are
+ * read before the data), the dataset's when the setup only lacks it.
+ * Returns the exit status. */
 static int
-fit_open (FitCommand *c)
+fit_open (FitCommand *c, FitFile *f)
 {
-  ModelParts *mp = &c->parts;
-  XrlabDatasetSource src = { .kind = XRLAB_DATASET_FILES, .data = c->fo.data,
-                             .energy = c->o.energy, .time = c->o.time, .aux = c->o.aux,
+  ModelParts *mp = &c->parts, *bp = &c->baseline_parts;
+  XrlabDatasetSource src = { .kind = XRLAB_DATASET_FILES, .data = f->data,
+                             .energy = f->energy, .time = f->time, .aux = f->aux,
                              .max_values = xrlab_cli_max_values () };
   g_autoptr(GError) ds_error = NULL, error = NULL;
   g_autofree XrlabDatasetInfo *info = NULL;
@@ -613,12 +870,14 @@ fit_open (FitCommand *c)
   spec.values = (const XrlabFitValue *) mp->values->data;
   spec.n_values = mp->values->len;
   spec.baseline_model = c->fo.baseline_model;
-  /* the --profile and --set options that name a parameter of it */
-  spec.baseline_profiles = spec.profiles, spec.n_baseline_profiles = spec.n_profiles;
+  /* its own profiles; the --set options that name a parameter of it */
+  spec.baseline_profiles = (const XrlabFitProfile *) bp->profiles->data;
+  spec.n_baseline_profiles = bp->profiles->len;
   spec.baseline_values = spec.values, spec.n_baseline_values = spec.n_values;
   spec.e0 = c->e0, spec.e1 = c->e1, spec.t0 = c->t0, spec.t1 = c->t1;
   spec.b0 = c->b0, spec.b1 = c->b1;
   spec.method = c->method;
+  spec.scale_covar = c->scale_covar;
   spec.pin_to_baseline = c->fo.pin;
   spec.n_threads = (guint) c->fo.threads;
   spec.max_values = xrlab_cli_max_values ();
@@ -626,7 +885,7 @@ fit_open (FitCommand *c)
     spec.sigma.from = XRLAB_FIT_SIGMA_FROM_VALUE, spec.sigma.value = c->sigma_value;
   else if (c->fo.sigma)
     spec.sigma.from = XRLAB_FIT_SIGMA_FROM_FILE, spec.sigma.file = c->fo.sigma;
-  c->setup = xrlab_engine_fit_setup_new_async (c->client.engine, &spec, NULL, xrlab_engine_reply_cb, &rs);
+  f->setup = xrlab_engine_fit_setup_new_async (c->client.engine, &spec, NULL, xrlab_engine_reply_cb, &rs);
 
   info = xrlab_engine_dataset_open_finish (c->client.engine, xrlab_engine_reply_wait (&rd), &ds_error);
   ok = xrlab_engine_fit_setup_finish (c->client.engine, xrlab_engine_reply_wait (&rs), &error);
@@ -636,63 +895,158 @@ fit_open (FitCommand *c)
     return XRLAB_CLI_OK;
   if (ds_error != NULL
       && g_error_matches (error, XRLAB_ENGINE_FIT_ERROR, XRLAB_ENGINE_FIT_ERROR_NO_DATASET))
-    return xrlab_cli_fail (ds_error);
+    {
+      g_clear_error (&error);
+      error = g_steal_pointer (&ds_error);
+    }
+  if (c->files->len > 1)
+    g_prefix_error (&error, "%s: ", f->name);
   return xrlab_cli_fail (error);
 }
 
-/* The workflow as one job: every stage checked before any fit, then the
- * baseline, slice by slice, the main fit (2D or one spectrum), the
- * confidence intervals. Ctrl-C stops the fits between iterations. Returns
- * the exit status. */
+/* The workflow of one file as one job: every stage checked before any fit,
+ * then the baseline, slice by slice, the main fit (2D or one spectrum), the
+ * confidence intervals, MCMC. Ctrl-C stops the fits between iterations.
+ * Returns the exit status. */
 static int
-fit_run (FitCommand *c)
+fit_run (FitCommand *c, FitFile *f)
 {
   XrlabFitJobSpec job = {
     .kind = XRLAB_FIT_JOB_WORKFLOW,
-    .stages = XRLAB_FIT_STAGES_MAIN | (c->fo.baseline_model ? XRLAB_FIT_STAGES_BASELINE : 0)
-              | (c->fo.sbs ? XRLAB_FIT_STAGES_SBS : 0),
+    .stages = (c->fo.sbs_only ? 0 : XRLAB_FIT_STAGES_MAIN)
+              | (c->fo.baseline_model ? XRLAB_FIT_STAGES_BASELINE : 0)
+              | (c->fo.sbs || c->fo.sbs_only ? XRLAB_FIT_STAGES_SBS : 0),
     .ci_names = (const char *const *) c->ci_names,
     .n_ci_names = c->ci_names ? g_strv_length (c->ci_names) : 0,
+    .mcmc_steps = c->mcmc_steps, .mcmc_walkers = c->mcmc_walkers, .mcmc_burn = c->mcmc_burn,
+    .mcmc_seed = c->mcmc_seed, .mcmc_baseline = c->fo.mcmc_baseline,
   };
   g_autoptr(GError) error = NULL;
   XrlabEngineReply r = { 0 };
   gboolean ok;
 
-  xrlab_engine_fit_run_async (c->client.engine, c->setup, &job, progress_cb, &c->progress, NULL,
+  xrlab_engine_fit_run_async (c->client.engine, f->setup, &job, progress_cb, &c->progress, NULL,
                               xrlab_cli_interrupt_cancellable (), xrlab_engine_reply_cb, &r);
   ok = xrlab_engine_fit_run_finish (c->client.engine, xrlab_engine_reply_wait (&r), &error);
   xrlab_engine_reply_clear (&r);
   progress_end (&c->progress);
+  if (!ok && c->files->len > 1 && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    g_prefix_error (&error, "%s: ", f->name);
   return ok ? XRLAB_CLI_OK : fit_failed (error);
 }
 
-/* Every file of OUTDIR (see the summary of --help), written by the engine
- * as one set; then the results for the summary. Returns the exit status. */
+/* The joint fit of every file as one job. Returns the exit status. */
 static int
-fit_write (FitCommand *c)
+fit_run_project (FitCommand *c)
+{
+  g_autofree guint *setups = g_new (guint, c->files->len);
+  g_autofree const char **names = g_new0 (const char *, c->files->len + 1);
+  XrlabFitProjectSpec spec = {
+    .setups = setups, .n_setups = c->files->len, .names = names,
+    .stages = XRLAB_FIT_STAGES_BASELINE | XRLAB_FIT_STAGES_MAIN,
+  };
+  g_autoptr(GError) error = NULL;
+  XrlabEngineReply r = { 0 };
+
+  for (guint i = 0; i < c->files->len; i++)
+    {
+      setups[i] = g_array_index (c->files, FitFile, i).setup;
+      names[i] = g_array_index (c->files, FitFile, i).name;
+    }
+  xrlab_engine_fit_project_run_async (c->client.engine, &spec, progress_cb, &c->progress, NULL,
+                                      xrlab_cli_interrupt_cancellable (), xrlab_engine_reply_cb,
+                                      &r);
+  c->project = xrlab_engine_fit_project_run_finish (c->client.engine,
+                                                    xrlab_engine_reply_wait (&r), &error);
+  xrlab_engine_reply_clear (&r);
+  progress_end (&c->progress);
+  return c->project ? XRLAB_CLI_OK : fit_failed (error);
+}
+
+/* The result set of @f, written by the engine into @outdir; then the
+ * results for the summary. Returns the exit status. */
+static int
+fit_write (FitCommand *c, FitFile *f, const char *outdir)
 {
   g_autoptr(GError) error = NULL;
   XrlabEngineReply r = { 0 };
   gboolean ok;
 
-  xrlab_engine_fit_write_async (c->client.engine, c->setup, c->o.output,
+  xrlab_engine_fit_write_async (c->client.engine, f->setup, outdir,
                                 xrlab_cli_interrupt_cancellable (), xrlab_engine_reply_cb, &r);
   ok = xrlab_engine_fit_write_finish (c->client.engine, xrlab_engine_reply_wait (&r), &error);
   xrlab_engine_reply_clear (&r);
   if (!ok)
     return fit_failed (error);
-  xrlab_engine_fit_results_async (c->client.engine, c->setup, "summary", NULL, xrlab_engine_reply_cb, &r);
-  c->results = xrlab_engine_fit_results_finish (c->client.engine, xrlab_engine_reply_wait (&r), &error);
+  xrlab_engine_fit_results_async (c->client.engine, f->setup, "summary", NULL, xrlab_engine_reply_cb, &r);
+  f->results = xrlab_engine_fit_results_finish (c->client.engine, xrlab_engine_reply_wait (&r), &error);
   xrlab_engine_reply_clear (&r);
-  return c->results ? XRLAB_CLI_OK : xrlab_cli_fail (error);
+  return f->results ? XRLAB_CLI_OK : xrlab_cli_fail (error);
 }
 
-/* The summary on stdout: each stage's fit quality and fitted parameters. */
-static void
-fit_print_summary (const FitCommand *c)
+/* Every file's result set: into OUTDIR (one file) or OUTDIR/NAME, and
+ * project.csv of a joint fit. Returns the exit status. */
+static int
+fit_write_all (FitCommand *c)
 {
-  const XrlabFitResults *r = c->results;
+  int status = XRLAB_CLI_OK;
 
+  g_autoptr(GError) error = NULL;
+
+  if (c->files->len == 1)
+    return fit_write (c, &g_array_index (c->files, FitFile, 0), c->o.output);
+  if (g_mkdir_with_parents (c->o.output, 0777) != 0)
+    return xrlab_cli_failf (_("Cannot create the folder %s: %s"), c->o.output,
+                            g_strerror (errno));
+  for (guint i = 0; i < c->files->len && status == XRLAB_CLI_OK; i++)
+    {
+      FitFile *f = &g_array_index (c->files, FitFile, i);
+      g_autofree char *dir = g_build_filename (c->o.output, f->name, NULL);
+
+      status = fit_write (c, f, dir);
+    }
+  if (status == XRLAB_CLI_OK && c->project != NULL)
+    {
+      g_autofree char *path = g_build_filename (c->o.output, "project.csv", NULL);
+
+      if (!xrlab_fit_project_write (c->project, path, &error))
+        status = xrlab_cli_fail (error);
+    }
+  return status;
+}
+
+/* The MCMC of a result: its chain's health, then per parameter the median
+ * and the 1σ and 2σ quantiles. */
+static void
+print_mcmc (const XrlabFitResults *r)
+{
+  const XrlabMcmcResult *m = r->mcmc;
+  char a[XRLAB_DTOA_BUFSIZE], b[XRLAB_DTOA_BUFSIZE], d[XRLAB_DTOA_BUFSIZE],
+       e[XRLAB_DTOA_BUFSIZE], t[XRLAB_DTOA_BUFSIZE];
+
+  g_print (_("MCMC (%s): %u walkers × %u steps, %u kept per walker, acceptance %s, "
+             "autocorrelation times %s\n"),
+           stage_title (r->mcmc_stage), m->n_walkers, m->n_steps, m->n_kept,
+           xrlab_format_double (m->acceptance_mean, a),
+           m->tau_reliable ? _("reliable") : _("not reliable (the chain is shorter than 50 τ)"));
+  for (gsize j = 0; j < m->p; j++)
+    g_print ("  %-32s %s −%s +%s (2σ: %s … %s), τ %s\n", m->names[j],
+             xrlab_format_double (m->median[j], a),
+             xrlab_format_double (m->median[j] - m->lo1[j], b),
+             xrlab_format_double (m->hi1[j] - m->median[j], d),
+             xrlab_format_double (m->lo2[j], e), xrlab_format_double (m->hi2[j], t),
+             xrlab_format_double (m->tau[j], a));
+}
+
+/* The summary of one file: each stage's fit quality and fitted parameters. */
+static void
+fit_print_file (const FitCommand *c, const FitFile *f)
+{
+  const XrlabFitResults *r = f->results;
+  const XrlabFitflowResult *last = r->main ? r->main : r->baseline;
+
+  if (c->files->len > 1)
+    g_print ("== %s\n", f->name);
   if (r->baseline)
     print_result (stage_title (XRLAB_FITFLOW_STAGE_BASELINE), r->baseline);
   if (r->sbs)
@@ -704,11 +1058,36 @@ fit_print_summary (const FitCommand *c)
                             "slice-by-slice: %zu of %zu delays converged\n", r->sbs->n_slices),
                conv, r->sbs->n_slices);
     }
-  print_result (stage_title (fit_is_2d (c) ? XRLAB_FITFLOW_STAGE_2D
-                                           : XRLAB_FITFLOW_STAGE_SPECTRUM), r->main);
+  if (r->main)
+    print_result (stage_title (fit_is_2d (f) ? XRLAB_FITFLOW_STAGE_2D
+                                             : XRLAB_FITFLOW_STAGE_SPECTRUM), r->main);
+  if (r->mcmc)
+    print_mcmc (r);
+  /* which error convention, where it is a choice (with σ or asked for) */
+  if (last != NULL && (c->fo.sigma || c->fo.scale_covar))
+    g_print ("%s\n", last->fit->covar_scaled
+                     ? _("errors: the covariance scaled by the reduced χ² (--scale-covar yes)")
+                     : _("errors: the covariance not scaled (--scale-covar no)"));
 }
 
-/* parse options → the setup → the workflow → the result set → the summary */
+/* The shared result of a joint fit. */
+static void
+fit_print_project (const XrlabFitProject *p)
+{
+  char a[XRLAB_DTOA_BUFSIZE], b[XRLAB_DTOA_BUFSIZE];
+
+  g_print (g_dngettext (GETTEXT_PACKAGE,
+                        "project (%zu files): reduced χ² %s, %u iteration, %s\n",
+                        "project (%zu files): reduced χ² %s, %u iterations, %s\n", p->niter),
+           p->n_files, xrlab_format_double (p->redchi, a), p->niter, p->message);
+  for (gsize j = 0; j < p->n_shared; j++)
+    g_print ("  %-32s %s ± %s\n", p->shared_names[j],
+             xrlab_format_double (p->shared_values[j], a),
+             xrlab_format_double (p->shared_errors[j], b));
+}
+
+/* parse options → the setups → the workflows (or the joint fit) → the
+ * result sets → the summary */
 int
 xrlab_cli_fit (int argc, char **argv)
 {
@@ -718,15 +1097,18 @@ xrlab_cli_fit (int argc, char **argv)
   if (status == XRLAB_CLI_OK)
     status = fit_prepare (&c);
   if (status == XRLAB_CLI_OK)
-    {
-      client_init (&c.client);
-      status = fit_open (&c);
-    }
+    client_init (&c.client);
+  for (guint i = 0; status == XRLAB_CLI_OK && i < c.files->len; i++)
+    status = fit_open (&c, &g_array_index (c.files, FitFile, i));
+  if (status == XRLAB_CLI_OK && fit_is_joint (&c))
+    status = fit_run_project (&c);
+  for (guint i = 0; status == XRLAB_CLI_OK && !fit_is_joint (&c) && i < c.files->len; i++)
+    status = fit_run (&c, &g_array_index (c.files, FitFile, i));
   if (status == XRLAB_CLI_OK)
-    status = fit_run (&c);
-  if (status == XRLAB_CLI_OK)
-    status = fit_write (&c);
-  if (status == XRLAB_CLI_OK)
-    fit_print_summary (&c);
+    status = fit_write_all (&c);
+  for (guint i = 0; status == XRLAB_CLI_OK && i < c.files->len; i++)
+    fit_print_file (&c, &g_array_index (c.files, FitFile, i));
+  if (status == XRLAB_CLI_OK && c.project != NULL)
+    fit_print_project (c.project);
   return status;
 }

@@ -151,6 +151,7 @@ config_merge (const XrlabFitSetupSpec *base, const XrlabFitSetupSpec *update,
       s.method = u->method, s.pin_to_baseline = u->pin_to_baseline;
       s.track_peaks = u->track_peaks, s.n_threads = u->n_threads;
       s.max_values = u->max_values;
+      s.scale_covar = u->scale_covar;
     }
   c->spec = s;
   c->spec.models = keep_str (c, s.models);
@@ -436,6 +437,7 @@ candidate_build (FitState *state, FitSetup *setup, const XrlabFitSetupSpec *s,
   opts.pin_to_baseline = s->pin_to_baseline;
   opts.track_peaks = s->track_peaks;
   opts.n_threads = s->n_threads;
+  opts.scale_covar = s->scale_covar;
   xrlab_fitflow_set_options (c->flow, &opts);
   if (!xrlab_fitflow_set_window (c->flow, s->e0, s->e1, s->t0, s->t1, error)
       || (c->sigma != NULL && !xrlab_fitflow_set_sigma (c->flow, c->sigma_kind, c->sigma,
