@@ -1022,7 +1022,7 @@ print_mcmc (const XrlabFitResults *r)
 {
   const XrlabMcmcResult *m = r->mcmc;
   char a[XRLAB_DTOA_BUFSIZE], b[XRLAB_DTOA_BUFSIZE], d[XRLAB_DTOA_BUFSIZE],
-       e[XRLAB_DTOA_BUFSIZE], t[XRLAB_DTOA_BUFSIZE];
+       e[XRLAB_DTOA_BUFSIZE], t[XRLAB_DTOA_BUFSIZE], u[XRLAB_DTOA_BUFSIZE];
 
   g_print (_("MCMC (%s): %u walkers × %u steps, %u kept per walker, acceptance %s, "
              "autocorrelation times %s\n"),
@@ -1035,7 +1035,7 @@ print_mcmc (const XrlabFitResults *r)
              xrlab_format_double (m->median[j] - m->lo1[j], b),
              xrlab_format_double (m->hi1[j] - m->median[j], d),
              xrlab_format_double (m->lo2[j], e), xrlab_format_double (m->hi2[j], t),
-             xrlab_format_double (m->tau[j], a));
+             xrlab_format_double (m->tau[j], u));
 }
 
 /* The summary of one file: each stage's fit quality and fitted parameters. */

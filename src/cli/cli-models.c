@@ -101,11 +101,48 @@ xrlab_cli_parse_attachment (const char *spec, gboolean with_freq, char **par, ch
   return TRUE;
 }
 
+/* The --dynamics of @o: with @later FALSE those whose parameter @m has
+ * (marked in @first), with @later TRUE the others (parameters of profiles,
+ * attached after the profiles). FALSE after printing the error. */
+static gboolean
+load_dynamics (const char *cmd, const XrlabCliModelOptions *o, XrlabModel *m, gboolean later,
+               gboolean *first, int *status)
+{
+  g_autoptr(GError) error = NULL;
+
+  for (guint i = 0; o->dynamics && o->dynamics[i]; i++)
+    {
+      g_autofree char *par = NULL, *file = NULL;
+      g_auto(GStrv) models = NULL;
+      double freq;
+
+      if (!xrlab_cli_parse_attachment (o->dynamics[i], TRUE, &par, &file, &models, &freq))
+        {
+          *status = xrlab_cli_usage (cmd, _("--dynamics “%s”: expected "
+                                            "PAR=FILE:MODEL[,MODEL...][@FREQ] with FREQ > 0"),
+                                     o->dynamics[i]);
+          return FALSE;
+        }
+      if (!later)
+        first[i] = xrlab_model_find_param (m, par) >= 0;
+      if (first[i] == later)
+        continue;
+      if (!xrlab_model_add_dynamics (m, par, file, (const char *const *) models,
+                                     g_strv_length (models), freq, &error))
+        {
+          *status = xrlab_cli_fail (error);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
 XrlabModel *
 xrlab_cli_load_model (const char *cmd, const XrlabCliModelOptions *o, int *status)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(XrlabModel) m = NULL;
+  g_autofree gboolean *first = NULL;
 
   if (o->models == NULL || o->model == NULL)
     {
@@ -118,26 +155,9 @@ xrlab_cli_load_model (const char *cmd, const XrlabCliModelOptions *o, int *statu
       *status = xrlab_cli_fail (error);
       return NULL;
     }
-  for (guint i = 0; o->dynamics && o->dynamics[i]; i++)
-    {
-      g_autofree char *par = NULL, *file = NULL;
-      g_auto(GStrv) models = NULL;
-      double freq;
-
-      if (!xrlab_cli_parse_attachment (o->dynamics[i], TRUE, &par, &file, &models, &freq))
-        {
-          *status = xrlab_cli_usage (cmd, _("--dynamics “%s”: expected "
-                                            "PAR=FILE:MODEL[,MODEL...][@FREQ] with FREQ > 0"),
-                                     o->dynamics[i]);
-          return NULL;
-        }
-      if (!xrlab_model_add_dynamics (m, par, file, (const char *const *) models,
-                                     g_strv_length (models), freq, &error))
-        {
-          *status = xrlab_cli_fail (error);
-          return NULL;
-        }
-    }
+  first = g_new0 (gboolean, o->dynamics ? g_strv_length (o->dynamics) + 1 : 1);
+  if (!load_dynamics (cmd, o, m, FALSE, first, status))
+    return NULL;
   for (guint i = 0; o->profiles && o->profiles[i]; i++)
     {
       g_autofree char *par = NULL, *file = NULL;
@@ -157,6 +177,9 @@ xrlab_cli_load_model (const char *cmd, const XrlabCliModelOptions *o, int *statu
           return NULL;
         }
     }
+  /* dynamics of profile parameters, now that they exist */
+  if (!load_dynamics (cmd, o, m, TRUE, first, status))
+    return NULL;
   for (guint i = 0; o->sets && o->sets[i]; i++)
     {
       const char *eq = strchr (o->sets[i], '=');

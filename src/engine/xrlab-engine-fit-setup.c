@@ -194,6 +194,7 @@ xrlab_fit_build_model (const char *models, const char *name, const XrlabFitDynam
                        GError **error)
 {
   g_autoptr(XrlabModel) m = NULL;
+  g_autofree gboolean *first = NULL;
 
   if (models == NULL || name == NULL)
     {
@@ -204,14 +205,23 @@ xrlab_fit_build_model (const char *models, const char *name, const XrlabFitDynam
   m = xrlab_model_load (models, name, error);
   if (m == NULL)
     return NULL;
+  /* time dependence of the model's own parameters, the profiles, then time
+   * dependence of the profiles' parameters (trspecfit's order) */
+  first = g_new0 (gboolean, n_dyn + 1);
   for (gsize i = 0; i < n_dyn; i++)
-    if (!xrlab_model_add_dynamics (m, dyn[i].param, dyn[i].file, dyn[i].models,
-                                   dyn[i].n_models, dyn[i].frequency, error))
-      return NULL;
-  for (gsize i = 0; i < n_prof; i++)
-    if ((!lenient || xrlab_model_find_param (m, prof[i].param) >= 0)
-        && !xrlab_model_add_profile (m, prof[i].param, prof[i].file, prof[i].model, error))
-      return NULL;
+    first[i] = xrlab_model_find_param (m, dyn[i].param) >= 0;
+  for (int later = 0; later < 2; later++)
+    {
+      for (gsize i = 0; i < n_dyn; i++)
+        if (first[i] != later
+            && !xrlab_model_add_dynamics (m, dyn[i].param, dyn[i].file, dyn[i].models,
+                                          dyn[i].n_models, dyn[i].frequency, error))
+          return NULL;
+      for (gsize i = 0; !later && i < n_prof; i++)
+        if ((!lenient || xrlab_model_find_param (m, prof[i].param) >= 0)
+            && !xrlab_model_add_profile (m, prof[i].param, prof[i].file, prof[i].model, error))
+          return NULL;
+    }
   for (gsize i = 0; i < n_values; i++)
     if ((!lenient || xrlab_model_find_param (m, values[i].param) >= 0)
         && !xrlab_model_set_value (m, values[i].param, values[i].value, error))
