@@ -288,7 +288,7 @@ typedef struct {
   char **baseline_profiles;
   char *mcmc;
   char *mcmc_seed;
-  gboolean mcmc_baseline;
+  gboolean baseline_only;
   char *scale_covar;
   gboolean independent;
 } FitOptions;
@@ -549,13 +549,16 @@ fit_check_options (FitCommand *c, int argc, char **argv)
                                                          &c->mcmc_seed, NULL))
     status = xrlab_cli_usage ("fit", _("--mcmc-seed “%s”: expected an integer from 0 to %u"),
                               fo->mcmc_seed, G_MAXUINT32);
-  else if ((fo->mcmc_seed || fo->mcmc_baseline) && fo->mcmc == NULL)
-    status = xrlab_cli_usage ("fit", _("--mcmc-seed and --mcmc-baseline need --mcmc"));
-  else if (fo->mcmc_baseline && fo->baseline_model == NULL)
-    status = xrlab_cli_usage ("fit", _("--mcmc-baseline needs --baseline-model"));
-  else if (fo->sbs_only && (fo->ci || (fo->mcmc && !fo->mcmc_baseline)))
+  else if (fo->mcmc_seed && fo->mcmc == NULL)
+    status = xrlab_cli_usage ("fit", _("--mcmc-seed needs --mcmc"));
+  else if (fo->baseline_only && fo->baseline_model == NULL)
+    status = xrlab_cli_usage ("fit", _("--baseline-only needs --baseline-model"));
+  else if (fo->baseline_only && (fo->sbs || fo->sbs_only))
+    status = xrlab_cli_usage ("fit", _("--baseline-only fits the baseline alone: no --sbs or "
+                                       "--sbs-only"));
+  else if (fo->sbs_only && (fo->ci || fo->mcmc))
     status = xrlab_cli_usage ("fit", _("--sbs-only fits no 2D model: --ci and --mcmc need "
-                                       "one (--mcmc-baseline samples the baseline)"));
+                                       "one (or --baseline-only, for the baseline's)"));
   else if (fo->method && g_str_equal (fo->method, "lm"))
     c->method = XRLAB_FIT_METHOD_LM;
   else if (fo->method && g_str_equal (fo->method, "lmaccel"))
@@ -640,8 +643,9 @@ fit_parse_options (FitCommand *c, int argc, char **argv)
       N_("STEPS[,WALKERS[,BURN]]") },
     { "mcmc-seed", 0, 0, G_OPTION_ARG_STRING, &fo->mcmc_seed,
       N_("Seed of the MCMC random numbers (default 1)"), N_("N") },
-    { "mcmc-baseline", 0, 0, G_OPTION_ARG_NONE, &fo->mcmc_baseline,
-      N_("Sample the baseline fit rather than the main fit"), NULL },
+    { "baseline-only", 0, 0, G_OPTION_ARG_NONE, &fo->baseline_only,
+      N_("Fit the baseline alone (no 2D fit); --ci and --mcmc then analyse the baseline "
+         "fit"), NULL },
     { "independent", 0, 0, G_OPTION_ARG_NONE, &fo->independent,
       N_("Several files: fit each alone, not jointly"), NULL },
     { "method", 0, 0, G_OPTION_ARG_STRING, &fo->method,
@@ -806,10 +810,11 @@ fit_files (FitCommand *c)
     }
   if (c->fo.independent && c->files->len < 2)
     return xrlab_cli_usage ("fit", _("--independent needs several --data"));
-  if (fit_is_joint (c) && (c->fo.sbs || c->fo.sbs_only || c->fo.ci || c->fo.mcmc))
+  if (fit_is_joint (c) && (c->fo.sbs || c->fo.sbs_only || c->fo.baseline_only || c->fo.ci
+                           || c->fo.mcmc))
     return xrlab_cli_usage ("fit", _("a joint fit of several files offers no --sbs, "
-                                     "--sbs-only, --ci or --mcmc (fit them one by one with "
-                                     "--independent)"));
+                                     "--sbs-only, --baseline-only, --ci or --mcmc (fit them "
+                                     "one by one with --independent)"));
   if (fit_is_joint (c) && c->fo.baseline_model == NULL)
     return xrlab_cli_usage ("fit", _("a joint fit of several files needs --baseline-model "
                                      "(each file starts from its own baseline)"));
@@ -913,13 +918,13 @@ fit_run (FitCommand *c, FitFile *f)
 {
   XrlabFitJobSpec job = {
     .kind = XRLAB_FIT_JOB_WORKFLOW,
-    .stages = (c->fo.sbs_only ? 0 : XRLAB_FIT_STAGES_MAIN)
+    .stages = (c->fo.sbs_only || c->fo.baseline_only ? 0 : XRLAB_FIT_STAGES_MAIN)
               | (c->fo.baseline_model ? XRLAB_FIT_STAGES_BASELINE : 0)
               | (c->fo.sbs || c->fo.sbs_only ? XRLAB_FIT_STAGES_SBS : 0),
     .ci_names = (const char *const *) c->ci_names,
     .n_ci_names = c->ci_names ? g_strv_length (c->ci_names) : 0,
     .mcmc_steps = c->mcmc_steps, .mcmc_walkers = c->mcmc_walkers, .mcmc_burn = c->mcmc_burn,
-    .mcmc_seed = c->mcmc_seed, .mcmc_baseline = c->fo.mcmc_baseline,
+    .mcmc_seed = c->mcmc_seed,
   };
   g_autoptr(GError) error = NULL;
   XrlabEngineReply r = { 0 };

@@ -38,7 +38,6 @@ typedef struct {
   double *ci_sigmas;
   gsize n_ci_sigmas;
   XrlabMcmcOptions mcmc_opts;       /* n_steps 0: no MCMC */
-  gboolean mcmc_baseline;
   /* filled by prepare */
   FitDataset *ds;
   XrlabModel *model, *bmodel;
@@ -287,13 +286,19 @@ job_check (JobPayload *p, XrlabFitflow *flow, GError **error)
                                      error));
 }
 
-/* MCMC on the main fit, or on the baseline (mcmc_baseline, or no main
- * stage). */
+/* The fit that confidence intervals and MCMC analyse: the main fit, or
+ * the baseline without a main stage. */
+static XrlabFitflowResult *
+job_analysed (JobPayload *p)
+{
+  return (p->stages & XRLAB_FIT_STAGES_MAIN) ? p->main : p->base;
+}
+
+/* MCMC on the main fit, or on the baseline without a main stage. */
 static void
 job_mcmc (JobPayload *p, GCancellable *cancellable)
 {
-  XrlabFitflowResult *on = (p->mcmc_baseline || !(p->stages & XRLAB_FIT_STAGES_MAIN))
-                           ? p->base : p->main;
+  XrlabFitflowResult *on = job_analysed (p);
 
   if (on == NULL)
     {
@@ -339,9 +344,9 @@ job_stages (JobPayload *p, XrlabFitflow *flow, GCancellable *cancellable)
     }
   if (ok && p->ci_names != NULL)
     {
-      ok = ci_possible (p->main, &p->error);
+      ok = ci_possible (job_analysed (p), &p->error);
       if (ok)
-        p->ci = xrlab_fitflow_conf_interval (p->main, (const char *const *) p->ci_names,
+        p->ci = xrlab_fitflow_conf_interval (job_analysed (p), (const char *const *) p->ci_names,
                                              g_strv_length (p->ci_names), p->ci_sigmas,
                                              p->n_ci_sigmas, cancellable, &p->error);
       ok = p->ci != NULL;
@@ -540,7 +545,6 @@ xrlab_engine_fit_run_async (XrlabEngine            *self,
       p->mcmc_opts.burn = job->mcmc_burn;
       p->mcmc_opts.thin = job->mcmc_thin;
       p->mcmc_opts.seed = job->mcmc_seed;
-      p->mcmc_baseline = job->mcmc_baseline;
     }
   else
     p->mcmc_opts.n_steps = 0;

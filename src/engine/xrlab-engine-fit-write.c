@@ -327,7 +327,7 @@ write_prepare (XrlabEngineWorker *worker, gpointer state, XrlabRequest *req)
   FitSetup *setup = xrlab_fit_state_setup (state, p->setup, &error);
 
   if (setup != NULL && setup->stages[FIT_SLOT_MAIN] == NULL
-      && setup->stages[FIT_SLOT_SBS] == NULL)
+      && setup->stages[FIT_SLOT_SBS] == NULL && setup->stages[FIT_SLOT_BASELINE] == NULL)
     g_set_error (&error, XRLAB_ENGINE_FIT_ERROR, XRLAB_ENGINE_FIT_ERROR_NOT_READY,
                  _("There are no results to write: no 2D or spectrum fit has run"));
   if (error != NULL)

@@ -457,11 +457,11 @@ typedef enum {
    * checked first (xrlab_engine_fit_check_async()), then the baseline, slice
    * by slice, the main fit (2D, or the spectrum of a single spectrum) and,
    * with @ci_names, the confidence intervals of the main fit, and with
-   * mcmc_steps > 0 MCMC uncertainties (xrlab_fitflow_mcmc()) of the main fit
-   * (of the baseline when @stages has no MAIN or with mcmc_baseline), each
-   * starting from the ones before; it stops at the first failure, keeping
-   * the results of the stages done. @stages without MAIN: no main fit (the
-   * slice table alone, say). */
+   * mcmc_steps > 0 MCMC uncertainties (xrlab_fitflow_mcmc()) of the main fit,
+   * each starting from the ones before; it stops at the first failure,
+   * keeping the results of the stages done. @stages without MAIN: no main
+   * fit (the slice table alone, or the baseline alone), and the confidence
+   * intervals and MCMC are the baseline fit's. */
   XRLAB_FIT_JOB_WORKFLOW,
 } XrlabFitJobKind;
 
@@ -477,7 +477,6 @@ typedef struct {
    * noise scale as xrlab_fitflow_mcmc() has it (AUTO) */
   guint mcmc_steps, mcmc_walkers, mcmc_burn, mcmc_thin;
   guint64 mcmc_seed;
-  gboolean mcmc_baseline;         /* on the baseline fit rather than the main fit */
 } XrlabFitJobSpec;
 
 typedef struct {
@@ -518,7 +517,7 @@ typedef struct {
   gboolean sbs_complete;
   const XrlabFitflowResult *main; /* 2D or spectrum */
   gboolean main_complete;
-  const XrlabFitCI *ci;
+  const XrlabFitCI *ci;           /* of the main fit, or of the baseline without one */
   const char *const *ci_names;
   const XrlabMcmcResult *mcmc;    /* of the stage mcmc_stage */
   XrlabFitflowStage mcmc_stage;
