@@ -176,23 +176,121 @@ model_parts_parse (const char *cmd, const XrlabCliModelOptions *o, ModelParts *m
 
 /* ---- simulate ------------------------------------------------------------------------- */
 
+/* --sweep PAR=V1,V2,... | PAR=uniform:MIN:MAX:N | PAR=normal:MEAN:SD:N |
+ * PAR=lognormal:MEAN:SD:N, its strings and values kept in @owned. */
+static gboolean
+parse_sweep (const char *text, XrlabFitSweepParam *q, GPtrArray *owned)
+{
+  const char *eq = strchr (text, '=');
+  g_auto(GStrv) parts = NULL;
+  static const char *const kinds[] = { "uniform", "normal", "lognormal" };
+
+  memset (q, 0, sizeof *q);
+  if (eq == NULL || eq == text || eq[1] == '\0')
+    return FALSE;
+  q->param = g_strndup (text, eq - text);
+  g_ptr_array_add (owned, (char *) q->param);
+  parts = g_strsplit (eq + 1, ":", -1);
+  for (guint k = 0; k < G_N_ELEMENTS (kinds); k++)
+    if (g_str_equal (parts[0], kinds[k]))
+      {
+        guint64 n;
+
+        q->kind = XRLAB_FIT_SWEEP_UNIFORM + k;
+        return g_strv_length (parts) == 4 && xrlab_parse_double (parts[1], FALSE, &q->a)
+               && xrlab_parse_double (parts[2], FALSE, &q->b)
+               && g_ascii_string_to_unsigned (parts[3], 10, 1, G_MAXINT, &n, NULL)
+               && (q->n_samples = n) > 0;
+      }
+  {
+    g_auto(GStrv) vals = g_strsplit (eq + 1, ",", -1);
+    double *v = g_new (double, g_strv_length (vals) + 1);
+
+    g_ptr_array_add (owned, v);
+    q->kind = XRLAB_FIT_SWEEP_VALUES;
+    q->values = v;
+    for (guint k = 0; vals[k]; k++)
+      if (!xrlab_parse_double (vals[k], FALSE, &v[q->n_values++]))
+        return FALSE;
+    return q->n_values > 0;
+  }
+}
+
+typedef struct {
+  char *noise, *level_text, *seed_text, *real_text, *strategy_text, *sweep_seed_text;
+  char **sweeps;
+} SimOptions;
+
+static void
+sim_options_clear (SimOptions *so)
+{
+  g_free (so->noise);
+  g_free (so->level_text);
+  g_free (so->seed_text);
+  g_free (so->real_text);
+  g_free (so->strategy_text);
+  g_free (so->sweep_seed_text);
+  g_strfreev (so->sweeps);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (SimOptions, sim_options_clear)
+
+/* The realisations and the sweep of @spec, as the engine writes them.
+ * Returns the exit status. */
+static int
+simulate_set (Client *c, XrlabFitSimulateSetSpec *spec)
+{
+  g_autoptr(GError) error = NULL;
+  XrlabEngineReply r = { 0 };
+  char b[XRLAB_DTOA_BUFSIZE];
+  gsize n_configs = 0;
+  double scale = NAN;
+  gboolean ok;
+
+  xrlab_engine_fit_simulate_set_async (c->engine, spec, xrlab_cli_interrupt_cancellable (),
+                                       xrlab_engine_reply_cb, &r);
+  ok = xrlab_engine_fit_simulate_set_finish (c->engine, xrlab_engine_reply_wait (&r),
+                                             &n_configs, &scale, &error);
+  xrlab_engine_reply_clear (&r);
+  if (!ok)
+    return xrlab_cli_fail (error);
+  g_print ("configurations=%zu\nrealisations=%u\n", n_configs, MAX (spec->n_real, 1));
+  if (spec->base.noise != XRLAB_NOISE_NONE && spec->base.level > 0)
+    g_print ("%s=%s\n", spec->base.noise == XRLAB_NOISE_GAUSSIAN ? "noise_sigma"
+                                                                 : "noise_counts_per_unit",
+             xrlab_format_double (scale, b));
+  return XRLAB_CLI_OK;
+}
+
 int
 xrlab_cli_simulate (int argc, char **argv)
 {
   XrlabCliModelOptions o = { 0 };
   g_auto(ModelParts) mp = { 0 };
+  g_auto(SimOptions) so = { 0 };
+  g_autoptr(GArray) sweep = g_array_new (FALSE, TRUE, sizeof (XrlabFitSweepParam));
+  g_autoptr(GPtrArray) owned = g_ptr_array_new_with_free_func (g_free);
   g_autofree GOptionEntry *entries = xrlab_cli_model_entries (&o);
-  g_autofree char *noise = NULL, *level_text = NULL, *seed_text = NULL;
   g_autofree char *limit = xrlab_cli_size_limit_help ();
   GOptionEntry sim_entries[] = {
-    { "noise", 0, 0, G_OPTION_ARG_STRING, &noise,
-      N_("Noise: none, gaussian or poisson (default gaussian when --level is given)"),
-      N_("KIND") },
-    { "level", 0, 0, G_OPTION_ARG_STRING, &level_text,
-      N_("Noise level relative to the largest model value (0.01 = 1 %; default 0)"),
-      N_("L") },
-    { "seed", 0, 0, G_OPTION_ARG_STRING, &seed_text,
+    { "noise", 0, 0, G_OPTION_ARG_STRING, &so.noise,
+      N_("Noise: none, gaussian, poisson or counting (photon counting; default gaussian when "
+         "--level is given)"), N_("KIND") },
+    { "level", 0, 0, G_OPTION_ARG_STRING, &so.level_text,
+      N_("Noise level relative to the largest model value (0.01 = 1 %; default 0); for "
+         "counting the expected photons per delay"), N_("L") },
+    { "seed", 0, 0, G_OPTION_ARG_STRING, &so.seed_text,
       N_("Seed of the random numbers (default 1)"), N_("N") },
+    { "realisations", 0, 0, G_OPTION_ARG_STRING, &so.real_text,
+      N_("Noisy realisations of each configuration (default 1)"), N_("N") },
+    { "sweep", 0, 0, G_OPTION_ARG_STRING_ARRAY, &so.sweeps,
+      N_("Values of a parameter to sweep: a list, or N draws uniform:MIN:MAX:N, "
+         "normal:MEAN:SD:N or lognormal:MEAN:SD:N (repeatable)"), N_("PAR=SPEC") },
+    { "sweep-strategy", 0, 0, G_OPTION_ARG_STRING, &so.strategy_text,
+      N_("grid (every combination), random (one draw of every parameter per "
+         "configuration) or auto (grid when every sweep is a list; default)"), N_("KIND") },
+    { "sweep-seed", 0, 0, G_OPTION_ARG_STRING, &so.sweep_seed_text,
+      N_("Seed of the sweep's draws (default 42; numpy's as trspecfit seeds it)"), N_("N") },
     G_OPTION_ENTRY_NULL
   };
   const XrlabCliSpec spec = {
@@ -205,17 +303,33 @@ xrlab_cli_simulate (int argc, char **argv)
         "numbers are GSL's MT19937 seeded with --seed (gsl_ran_gaussian, gsl_ran_poisson; "
         "one draw per point, row by row): the same seed gives the same data. Prints "
         "noise_sigma= (Gaussian) or noise_counts_per_unit= (Poisson) on stdout."),
-    .description = limit,
+    .description = NULL,
     .entries = { entries, sim_entries },
   };
+  g_autofree char *description = g_strconcat (
+      _("Photon counting (trspecfit's detection='photon_counting') reads the model as the "
+        "distribution of L photons per delay on average: N ~ Poisson(s·|model|) with "
+        "s = L / the mean over the delays of Σ|model|, written as N/s.\n"
+        "With --realisations or --sweep, -o names a folder or an HDF5 file FILE.h5: every "
+        "configuration of the sweep (the model's values without one) and its noisy "
+        "realisations, configuration c's realisation r drawn with seed --seed + c·N + r. A "
+        "folder gets configs.csv (config and the swept values) and config_NNNNNN/clean.csv "
+        "with noisy_NNNN.csv; an HDF5 file the layout of trspecfit's SweepDataset "
+        "(/metadata, /axes, /parameter_configs, /simulated_data/config_NNNNNN/"
+        "realization_NNNN, /clean_data). Prints configurations= and realisations= too."),
+      "\n", limit, NULL);
+  XrlabCliSpec full = spec;
   g_autoptr(GError) error = NULL;
   XrlabNoiseKind kind = XRLAB_NOISE_NONE;
+  XrlabSweepStrategy strategy = XRLAB_SWEEP_AUTO;
   double level = 0.0, scale = NAN;
-  guint64 seed = 1;
+  guint64 seed = 1, n_real = 1, sweep_seed = 42;
   int status = XRLAB_CLI_OK;
 
-  set_output_help (entries, N_("Output file (the layout of eval)"), N_("FILE"));
-  if (!xrlab_cli_parse_options (&spec, &argc, &argv))
+  full.description = description;
+  set_output_help (entries, N_("Output file (the layout of eval); with --realisations or "
+                               "--sweep a folder or FILE.h5"), N_("FILE"));
+  if (!xrlab_cli_parse_options (&full, &argc, &argv))
     {
       xrlab_cli_model_options_clear (&o);
       return XRLAB_CLI_USAGE;
@@ -224,19 +338,40 @@ xrlab_cli_simulate (int argc, char **argv)
     status = xrlab_cli_usage ("simulate", _("unexpected argument “%s”"), argv[1]);
   else if (o.energy == NULL || o.output == NULL)
     status = xrlab_cli_usage ("simulate", _("--energy and -o are required"));
-  else if (noise && !xrlab_noise_kind_from_string (noise, &kind))
-    status = xrlab_cli_usage ("simulate", _("--noise “%s”: expected none, gaussian or "
-                                            "poisson"), noise);
-  else if (level_text && !(xrlab_parse_double (level_text, FALSE, &level) && level >= 0))
+  else if (so.noise && !xrlab_noise_kind_from_string (so.noise, &kind))
+    status = xrlab_cli_usage ("simulate", _("--noise “%s”: expected none, gaussian, poisson "
+                                            "or counting"), so.noise);
+  else if (so.level_text && !(xrlab_parse_double (so.level_text, FALSE, &level) && level >= 0))
     status = xrlab_cli_usage ("simulate", _("--level “%s”: expected a number ≥ 0"),
-                              level_text);
-  else if (seed_text && !g_ascii_string_to_unsigned (seed_text, 10, 0, G_MAXUINT32, &seed,
-                                                     NULL))
+                              so.level_text);
+  else if (so.seed_text && !g_ascii_string_to_unsigned (so.seed_text, 10, 0, G_MAXUINT32, &seed,
+                                                        NULL))
     status = xrlab_cli_usage ("simulate", _("--seed “%s”: expected an integer from 0 to %u"),
-                              seed_text, G_MAXUINT32);
-  if (status == XRLAB_CLI_OK && noise == NULL && level > 0)
+                              so.seed_text, G_MAXUINT32);
+  else if (so.real_text && !g_ascii_string_to_unsigned (so.real_text, 10, 1, 1000000, &n_real,
+                                                        NULL))
+    status = xrlab_cli_usage ("simulate", _("--realisations “%s”: expected an integer from 1 "
+                                            "to 1000000"), so.real_text);
+  else if (so.strategy_text && !xrlab_sweep_strategy_from_string (so.strategy_text, &strategy))
+    status = xrlab_cli_usage ("simulate", _("--sweep-strategy “%s”: expected grid, random or "
+                                            "auto"), so.strategy_text);
+  else if (so.sweep_seed_text && !g_ascii_string_to_unsigned (so.sweep_seed_text, 10, 0,
+                                                              G_MAXUINT32, &sweep_seed, NULL))
+    status = xrlab_cli_usage ("simulate", _("--sweep-seed “%s”: expected an integer from 0 to "
+                                            "%u"), so.sweep_seed_text, G_MAXUINT32);
+  for (guint i = 0; status == XRLAB_CLI_OK && so.sweeps && so.sweeps[i]; i++)
+    {
+      XrlabFitSweepParam q;
+
+      if (!parse_sweep (so.sweeps[i], &q, owned))
+        status = xrlab_cli_usage ("simulate", _("--sweep “%s”: expected PAR=V1,V2,... or "
+                                                "PAR=uniform|normal|lognormal:A:B:N"),
+                                  so.sweeps[i]);
+      g_array_append_val (sweep, q);
+    }
+  if (status == XRLAB_CLI_OK && so.noise == NULL && level > 0)
     kind = XRLAB_NOISE_GAUSSIAN;
-  if (status == XRLAB_CLI_OK && kind != XRLAB_NOISE_NONE && level_text == NULL)
+  if (status == XRLAB_CLI_OK && kind != XRLAB_NOISE_NONE && so.level_text == NULL)
     status = xrlab_cli_usage ("simulate", _("--noise needs --level"));
 
   if (status == XRLAB_CLI_OK && model_parts_parse ("simulate", &o, &mp, &status))
@@ -254,17 +389,30 @@ xrlab_cli_simulate (int argc, char **argv)
       XrlabEngineReply r = { 0 };
 
       client_init (&c);
-      xrlab_engine_fit_simulate_async (c.engine, &sim, NULL, xrlab_engine_reply_cb, &r);
-      if (!xrlab_engine_fit_simulate_finish (c.engine, xrlab_engine_reply_wait (&r), &scale, &error))
-        status = xrlab_cli_fail (error);
-      else if (kind != XRLAB_NOISE_NONE && level > 0)
+      if (so.real_text || so.sweeps)
         {
-          char b[XRLAB_DTOA_BUFSIZE];
-          g_print ("%s=%s\n", kind == XRLAB_NOISE_GAUSSIAN ? "noise_sigma"
-                                                            : "noise_counts_per_unit",
-                   xrlab_format_double (scale, b));
+          XrlabFitSimulateSetSpec set = {
+            .base = sim, .n_real = (guint) n_real,
+            .sweep = (const XrlabFitSweepParam *) sweep->data, .n_sweep = sweep->len,
+            .strategy = strategy, .sweep_seed = sweep_seed,
+          };
+          status = simulate_set (&c, &set);
         }
-      xrlab_engine_reply_clear (&r);
+      else
+        {
+          xrlab_engine_fit_simulate_async (c.engine, &sim, NULL, xrlab_engine_reply_cb, &r);
+          if (!xrlab_engine_fit_simulate_finish (c.engine, xrlab_engine_reply_wait (&r), &scale,
+                                                 &error))
+            status = xrlab_cli_fail (error);
+          else if (kind != XRLAB_NOISE_NONE && level > 0)
+            {
+              char b[XRLAB_DTOA_BUFSIZE];
+              g_print ("%s=%s\n", kind == XRLAB_NOISE_GAUSSIAN ? "noise_sigma"
+                                                               : "noise_counts_per_unit",
+                       xrlab_format_double (scale, b));
+            }
+          xrlab_engine_reply_clear (&r);
+        }
     }
   xrlab_cli_model_options_clear (&o);
   return status;

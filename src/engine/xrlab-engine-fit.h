@@ -650,6 +650,62 @@ gboolean xrlab_engine_fit_simulate_finish (XrlabEngine   *self,
                                            double        *scale,
                                            GError       **error);
 
+/* ---- realisations and parameter sweeps ------------------------------------- */
+
+typedef enum {
+  XRLAB_FIT_SWEEP_VALUES,         /* @values */
+  XRLAB_FIT_SWEEP_UNIFORM,        /* @n_samples draws in [a, b] */
+  XRLAB_FIT_SWEEP_NORMAL,         /* mean a, sd b */
+  XRLAB_FIT_SWEEP_LOGNORMAL,      /* of the logarithm: mean a, sd b */
+} XrlabFitSweepKind;
+
+typedef struct {
+  const char *param;
+  XrlabFitSweepKind kind;
+  const double *values;
+  gsize n_values;
+  double a, b;
+  gsize n_samples;
+} XrlabFitSweepParam;
+
+typedef struct {
+  /* the model, the axes, the noise and its seed; @output is FILE.h5 or a
+   * folder (see xrlab_engine_fit_simulate_set_async) */
+  XrlabFitSimulateSpec base;
+  guint n_real;                   /* noisy realisations per configuration (0: 1) */
+  const XrlabFitSweepParam *sweep;   /* none: one configuration, the model's values */
+  gsize n_sweep;
+  XrlabSweepStrategy strategy;
+  guint64 sweep_seed;             /* of the draws (xrlab-simulate.h: trspecfit's for a seed) */
+} XrlabFitSimulateSetSpec;
+
+/* Noisy realisations of a model, for every configuration of a parameter
+ * sweep (trspecfit's Simulator.simulate_n and simulate_parameter_sweep), as
+ * a job: configuration c's realisation r is drawn with seed base.seed +
+ * c·n_real + r (in parallel on the pool; the same data for any number of
+ * threads). Written as
+ *   FILE.h5: one HDF5 file (written whole, then renamed over @output) in
+ *     the layout of trspecfit's SweepDataset: /metadata (attributes
+ *     n_configs, n_realizations_per_config, noise, level, seed), /axes
+ *     (energy, time, aux), /parameter_configs/config_NNNNNN (the swept
+ *     values as attributes), /simulated_data/config_NNNNNN/realization_NNNN
+ *     and /clean_data/config_NNNNNN;
+ *   a folder: configs.csv (config, then the swept parameters) and
+ *     config_NNNNNN/clean.csv, config_NNNNNN/noisy_NNNN.csv per
+ *     configuration (the layout of the data of a fit).
+ * The reply: the number of configurations and the noise scale of the first
+ * realisation (σ, or the counts per unit). */
+void     xrlab_engine_fit_simulate_set_async  (XrlabEngine                   *self,
+                                               const XrlabFitSimulateSetSpec *spec,
+                                               GCancellable                  *cancellable,
+                                               GAsyncReadyCallback            callback,
+                                               gpointer                       user_data);
+gboolean xrlab_engine_fit_simulate_set_finish (XrlabEngine   *self,
+                                               GAsyncResult  *result,
+                                               gsize         *n_configs,
+                                               double        *scale,
+                                               GError       **error);
+
 /* ---- counters ---------------------------------------------------------------- */
 
 typedef struct {
