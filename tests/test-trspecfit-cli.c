@@ -21,6 +21,7 @@
 #include <glib/gstdio.h>
 
 #include "examples-data.h"
+#include "xrlab-h5.h"
 #include "xrlab-init.h"
 #include "xrlab-model.h"
 #include "xrlab-util.h"
@@ -632,6 +633,122 @@ test_21 (void)
   multi_file (TRUE);
 }
 
+/* The training data of synthetic_data/02 on small axes: a 3 × 3 grid of
+ * A (a list) and τ (uniform draws), 2 realisations each, as a folder of
+ * file sets and as one HDF5 file: the same data, the clean model of each
+ * configuration that of xrlab-cli eval with its values, every realisation
+ * its own draw; photon counting collects the photons asked for. */
+static void
+test_sweep (void)
+{
+  g_autofree char *d = examples_path ("synthetic_data/02_ml_training_data");
+  g_autofree char *me = NULL, *dyn = NULL, *en = out_dir ("sw-energy.csv"),
+                   *ti = out_dir ("sw-time.csv"), *dir = out_dir ("sweep"),
+                   *h5 = out_dir ("sweep.h5"), *out = NULL, *out2 = NULL, *text = NULL,
+                   *cpath = NULL, *evalf = out_dir ("sw-eval.csv"), *cnt = out_dir ("sw-count");
+  g_autoptr(GString) es = g_string_new (NULL), ts = g_string_new (NULL);
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) lines = NULL, f = NULL;
+  XrlabH5Array clean = { 0 }, r0 = { 0 }, r1 = { 0 };
+  g_autofree double *noisy = NULL, *evald = NULL, *c4 = NULL;
+  g_autofree char *set_a = NULL, *set_t = NULL, *p0 = NULL, *p1 = NULL, *pc = NULL;
+  gsize rows, cols, r2, c2;
+
+  if (d == NULL)
+    return;
+  for (int i = 0; i < 200; i++)
+    g_string_append_printf (es, "%.17g\n", 0.1 * i);
+  for (int i = 0; i < 60; i++)
+    g_string_append_printf (ts, "%.17g\n", -10 + 2.0 * i);
+  g_assert_true (g_file_set_contents (en, es->str, -1, NULL));
+  g_assert_true (g_file_set_contents (ti, ts->str, -1, NULL));
+  me = ex (d, "models_energy.yaml");
+  dyn = g_strconcat ("GLP_01_x0=", d, "/models_time.yaml:MonoExpPosIRF", NULL);
+#define SWEEP_ARGS "simulate", "--models", me, "--model", "single_peak", "--dynamics", dyn, \
+    "--energy", en, "--time", ti, "--noise", "poisson", "--level", "0.05", "--seed", "42", \
+    "--sweep", "GLP_01_x0_expFun_01_A=0.25,1,4", \
+    "--sweep", "GLP_01_x0_expFun_01_tau=uniform:5:25:3", "--sweep-strategy", "grid", \
+    "--realisations", "2"
+  g_assert_cmpint (cli (&out, SWEEP_ARGS, "-o", dir, NULL), ==, 0);
+  g_assert_cmpint (cli (&out2, SWEEP_ARGS, "-o", h5, NULL), ==, 0);
+  g_assert_true (g_str_has_prefix (out, "configurations=9\nrealisations=2\n"));
+  g_assert_cmpstr (out, ==, out2);
+  /* configs.csv: the grid, A slowest */
+  cpath = g_build_filename (dir, "configs.csv", NULL);
+  g_assert_true (g_file_get_contents (cpath, &text, NULL, NULL));
+  lines = g_strsplit (text, "\n", -1);
+  g_assert_cmpstr (lines[0], ==, "config,GLP_01_x0_expFun_01_A,GLP_01_x0_expFun_01_tau");
+  g_assert_cmpuint (g_strv_length (lines), ==, 11);
+  f = g_strsplit (lines[5], ",", -1);
+  g_assert_cmpstr (f[0], ==, "4");
+  g_assert_cmpfloat (g_ascii_strtod (f[1], NULL), ==, 1);
+  g_assert_cmpfloat (g_ascii_strtod (f[2], NULL), >=, 5);
+  g_assert_cmpfloat (g_ascii_strtod (f[2], NULL), <=, 25);
+  /* configuration 4: its clean model is eval's with its values */
+  set_a = g_strconcat ("GLP_01_x0_expFun_01_A=", f[1], NULL);
+  set_t = g_strconcat ("GLP_01_x0_expFun_01_tau=", f[2], NULL);
+  g_assert_cmpint (cli (NULL, "eval", "--models", me, "--model", "single_peak", "--dynamics", dyn,
+                        "--energy", en, "--time", ti, "--set", set_a, "--set", set_t, "-o",
+                        evalf, NULL), ==, 0);
+  evald = xrlab_read_csv_matrix (evalf, TRUE, &r2, &c2, &error);
+  pc = g_build_filename (dir, "config_000004", "clean.csv", NULL);
+  c4 = xrlab_read_csv_matrix (pc, TRUE, &rows, &cols, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (rows, ==, 60);
+  g_assert_cmpuint (cols, ==, 200);
+  for (gsize i = 0; i < rows * cols; i++)
+    g_assert_cmpfloat (fabs (c4[i] - evald[i]), <=, 1e-12 * (1 + fabs (evald[i])));
+  /* the HDF5 file holds the same numbers */
+  g_assert_true (xrlab_h5_read (h5, "/clean_data/config_000004", &clean, &error));
+  g_assert_true (xrlab_h5_read (h5, "/simulated_data/config_000004/realization_0000", &r0,
+                                &error));
+  g_assert_true (xrlab_h5_read (h5, "/simulated_data/config_000004/realization_0001", &r1,
+                                &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (clean.dims[0], ==, 60);
+  g_assert_cmpuint (clean.dims[1], ==, 200);
+  p0 = g_build_filename (dir, "config_000004", "noisy_0000.csv", NULL);
+  noisy = xrlab_read_csv_matrix (p0, TRUE, &rows, &cols, &error);
+  g_assert_no_error (error);
+  {
+    gsize differ = 0;
+    for (gsize i = 0; i < rows * cols; i++)
+      {
+        g_assert_cmpfloat (clean.data[i], ==, c4[i]);
+        g_assert_cmpfloat (r0.data[i], ==, noisy[i]);
+        differ += r0.data[i] != r1.data[i];
+      }
+    g_assert_cmpuint (differ, >, rows * cols / 2);
+  }
+  xrlab_h5_array_clear (&clean);
+  xrlab_h5_array_clear (&r0);
+  xrlab_h5_array_clear (&r1);
+  /* photon counting: 5000 photons per delay on average, as trspecfit's
+   * examples collect them */
+  g_clear_pointer (&out, g_free);
+  g_assert_cmpint (cli (&out, "simulate", "--models", me, "--model", "single_peak", "--dynamics",
+                        dyn, "--energy", en, "--time", ti, "--noise", "counting", "--level",
+                        "5000", "--realisations", "1", "-o", cnt, NULL), ==, 0);
+  {
+    g_autofree char *pn = g_build_filename (cnt, "config_000000", "noisy_0000.csv", NULL);
+    g_autofree double *y = xrlab_read_csv_matrix (pn, TRUE, &rows, &cols, &error);
+    const char *s = strstr (out, "noise_counts_per_unit=");
+    double per_unit, photons = 0;
+
+    g_assert_no_error (error);
+    g_assert_nonnull (s);
+    per_unit = g_ascii_strtod (s + strlen ("noise_counts_per_unit="), NULL);
+    for (gsize i = 0; i < rows * cols; i++)
+      {
+        double n = y[i] * per_unit;
+        g_assert_cmpfloat (fabs (n - round (n)), <, 1e-6 * (1 + n));
+        photons += n;
+      }
+    g_test_message ("counting: %.1f photons per delay", photons / rows);
+    g_assert_cmpfloat (fabs (photons / rows / 5000 - 1), <, 0.01);
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -649,6 +766,7 @@ main (int argc, char **argv)
   g_test_add_func ("/trspecfit-cli/12", test_12);
   g_test_add_func ("/trspecfit-cli/20", test_20);
   g_test_add_func ("/trspecfit-cli/21", test_21);
+  g_test_add_func ("/trspecfit-cli/sweep", test_sweep);
   status = g_test_run ();
   remove_tree (tmpdir);
   g_free (tmpdir);
