@@ -294,6 +294,49 @@ test_01 (void)
   check_chi2 ("01 2D", &w, o, me, "2D", tdyn);
 }
 
+/* fit-trace on 01: the slice-by-slice trace of the peak position fitted
+ * with its time model holds the truth, and the 2D fit from there reaches
+ * the same minimum as from the baseline, in fewer iterations. */
+static void
+test_trace (void)
+{
+  g_autofree char *d = examples_path (WF "01_basic_fitting");
+  g_autofree char *o = out_dir ("trace"), *o01 = out_dir ("01"), *me = NULL, *dyn = NULL,
+                   *data = NULL, *en = NULL, *ti = NULL, *tp = NULL, *text = NULL;
+  g_autoptr(GHashTable) t = NULL;
+  g_auto(GStrv) lines = NULL;
+
+  if (d == NULL)
+    return;
+  me = ex (d, "models_energy.yaml");
+  dyn = g_strconcat ("GLP_01_x0=", d, "/models_time.yaml:MonoExpIRF", NULL);
+  data = ex (d, "data/data.csv"), en = ex (d, "data/energy.csv"), ti = ex (d, "data/time.csv");
+  g_assert_cmpint (cli (NULL, "fit-trace", "--models", me, "--model", "2D", "--dynamics", dyn,
+                        "--data", data, "--energy", en, "--time", ti, "--baseline-model", "base",
+                        "--baseline=-20:-10", "--elim", "5:18", "--tlim=-20:100", "--param",
+                        "GLP_01_x0", "--2d", "-o", o, NULL), ==, 0);
+  t = read_params (o, "trace_params.csv");
+  check (t, "trace", "GLP_01_x0_gaussCONV_SD", 3, 3);
+  check (t, "trace", "GLP_01_x0_expFun_01_A", 5, 3);
+  check (t, "trace", "GLP_01_x0_expFun_01_tau", 50, 3);
+  tp = g_build_filename (o, "trace.csv", NULL);
+  g_assert_true (g_file_get_contents (tp, &text, NULL, NULL));
+  lines = g_strsplit (text, "\n", -1);
+  g_assert_cmpstr (lines[0], ==, "delay,value,error,model");
+  g_assert_cmpuint (g_strv_length (lines), ==, 481 + 2);
+  /* the 2D fit: test_01's minimum (run before) */
+  if (g_file_test (o01, G_FILE_TEST_IS_DIR))
+    {
+      double a = read_metric (o, "metrics.csv", "chi2"), b = read_metric (o01, "metrics.csv", "chi2");
+      g_test_message ("2D from the trace: χ² %.10g in %g iterations; from the baseline %.10g in %g",
+                      a, read_metric (o, "metrics.csv", "niter"), b,
+                      read_metric (o01, "metrics.csv", "niter"));
+      g_assert_cmpfloat (fabs (a / b - 1), <, 1e-9);
+      g_assert_cmpfloat (read_metric (o, "metrics.csv", "niter"), <,
+                         read_metric (o01, "metrics.csv", "niter"));
+    }
+}
+
 /* 02: measured data (no truth); the doublet's links hold and the
  * modulation frequency is the notebook's 0.2502. */
 static void
@@ -759,6 +802,7 @@ main (int argc, char **argv)
   tmpdir = g_dir_make_tmp ("xrlab-trspecfit-cli-XXXXXX", NULL);
   g_assert_nonnull (tmpdir);
   g_test_add_func ("/trspecfit-cli/01", test_01);
+  g_test_add_func ("/trspecfit-cli/01-trace", test_trace);
   g_test_add_func ("/trspecfit-cli/02", test_02);
   g_test_add_func ("/trspecfit-cli/03", test_03);
   g_test_add_func ("/trspecfit-cli/04", test_04);

@@ -494,6 +494,8 @@ stage_title (XrlabFitflowStage stage)
       return _("spectrum");
     case XRLAB_FITFLOW_STAGE_SBS:
       return _("slice-by-slice");
+    case XRLAB_FITFLOW_STAGE_TRACE:
+      return _("trace");
     case XRLAB_FITFLOW_STAGE_2D:
     default:
       return _("2D");
@@ -585,6 +587,10 @@ fit_file_clear (gpointer data)
 
 /* A fit: its options, as requests to the fit service, and its results. */
 typedef struct {
+  const char *cmd;                /* "fit" or "fit-trace" */
+  gboolean trace;                 /* fit-trace */
+  char *trace_param;              /* --param */
+  gboolean then_2d;               /* --2d */
   XrlabCliModelOptions o;
   FitOptions fo;
   /* the options, parsed */
@@ -613,6 +619,7 @@ fit_command_clear (FitCommand *c)
   model_parts_clear (&c->parts);
   model_parts_clear (&c->baseline_parts);
   g_clear_pointer (&c->ci_names, g_strfreev);
+  g_clear_pointer (&c->trace_param, g_free);
   fit_options_clear (&c->fo);
   xrlab_cli_model_options_clear (&c->o);
 }
@@ -665,48 +672,55 @@ fit_check_options (FitCommand *c, int argc, char **argv)
   c->scale_covar = XRLAB_FIT_SCALE_COVAR_YES;
   c->mcmc_seed = 1;
   if (argc > 1)
-    status = xrlab_cli_usage ("fit", _("unexpected argument “%s”"), argv[1]);
+    status = xrlab_cli_usage (c->cmd, _("unexpected argument “%s”"), argv[1]);
   else if (fo->data == NULL || c->o.output == NULL)
-    status = xrlab_cli_usage ("fit", _("--data, --energy and -o are required"));
+    status = xrlab_cli_usage (c->cmd, _("--data, --energy and -o are required"));
   else if ((fo->baseline_model == NULL) != (fo->baseline == NULL))
-    status = xrlab_cli_usage ("fit", _("--baseline-model and --baseline go together"));
+    status = xrlab_cli_usage (c->cmd, _("--baseline-model and --baseline go together"));
   else if (fo->baseline && !parse_range (fo->baseline, &c->b0, &c->b1))
-    status = xrlab_cli_usage ("fit", _("--baseline “%s”: expected T0:T1"), fo->baseline);
+    status = xrlab_cli_usage (c->cmd, _("--baseline “%s”: expected T0:T1"), fo->baseline);
   else if (fo->baseline && (isnan (c->b0) || isnan (c->b1)))
-    status = xrlab_cli_usage ("fit", _("--baseline “%s”: both delays are needed"),
+    status = xrlab_cli_usage (c->cmd, _("--baseline “%s”: both delays are needed"),
                               fo->baseline);
   else if (fo->elim && !parse_range (fo->elim, &c->e0, &c->e1))
-    status = xrlab_cli_usage ("fit", _("--elim “%s”: expected E0:E1"), fo->elim);
+    status = xrlab_cli_usage (c->cmd, _("--elim “%s”: expected E0:E1"), fo->elim);
   else if (fo->tlim && !parse_range (fo->tlim, &c->t0, &c->t1))
-    status = xrlab_cli_usage ("fit", _("--tlim “%s”: expected T0:T1"), fo->tlim);
+    status = xrlab_cli_usage (c->cmd, _("--tlim “%s”: expected T0:T1"), fo->tlim);
   else if (fo->pin && fo->baseline_model == NULL)
-    status = xrlab_cli_usage ("fit", _("--pin-baseline needs --baseline-model"));
+    status = xrlab_cli_usage (c->cmd, _("--pin-baseline needs --baseline-model"));
   else if (fo->baseline_profiles && fo->baseline_model == NULL)
-    status = xrlab_cli_usage ("fit", _("--baseline-profile needs --baseline-model"));
+    status = xrlab_cli_usage (c->cmd, _("--baseline-profile needs --baseline-model"));
   else if (fo->threads < 0)
-    status = xrlab_cli_usage ("fit", _("--threads must not be negative"));
+    status = xrlab_cli_usage (c->cmd, _("--threads must not be negative"));
   else if (fo->scale_covar && !(xrlab_fit_scale_covar_from_string (fo->scale_covar,
                                                                   &c->scale_covar)
                                 && c->scale_covar != XRLAB_FIT_SCALE_COVAR_AUTO))
-    status = xrlab_cli_usage ("fit", _("--scale-covar “%s”: expected yes or no"),
+    status = xrlab_cli_usage (c->cmd, _("--scale-covar “%s”: expected yes or no"),
                               fo->scale_covar);
   else if (fo->mcmc && !parse_mcmc (c))
-    status = xrlab_cli_usage ("fit", _("--mcmc “%s”: expected STEPS[,WALKERS[,BURN]] with "
+    status = xrlab_cli_usage (c->cmd, _("--mcmc “%s”: expected STEPS[,WALKERS[,BURN]] with "
                                        "STEPS ≥ 1 and BURN < STEPS"), fo->mcmc);
   else if (fo->mcmc_seed && !g_ascii_string_to_unsigned (fo->mcmc_seed, 10, 0, G_MAXUINT32,
                                                          &c->mcmc_seed, NULL))
-    status = xrlab_cli_usage ("fit", _("--mcmc-seed “%s”: expected an integer from 0 to %u"),
+    status = xrlab_cli_usage (c->cmd, _("--mcmc-seed “%s”: expected an integer from 0 to %u"),
                               fo->mcmc_seed, G_MAXUINT32);
   else if (fo->mcmc_seed && fo->mcmc == NULL)
-    status = xrlab_cli_usage ("fit", _("--mcmc-seed needs --mcmc"));
+    status = xrlab_cli_usage (c->cmd, _("--mcmc-seed needs --mcmc"));
   else if (fo->baseline_only && fo->baseline_model == NULL)
-    status = xrlab_cli_usage ("fit", _("--baseline-only needs --baseline-model"));
+    status = xrlab_cli_usage (c->cmd, _("--baseline-only needs --baseline-model"));
   else if (fo->baseline_only && (fo->sbs || fo->sbs_only))
-    status = xrlab_cli_usage ("fit", _("--baseline-only fits the baseline alone: no --sbs or "
+    status = xrlab_cli_usage (c->cmd, _("--baseline-only fits the baseline alone: no --sbs or "
                                        "--sbs-only"));
   else if (fo->sbs_only && (fo->ci || fo->mcmc))
-    status = xrlab_cli_usage ("fit", _("--sbs-only fits no 2D model: --ci and --mcmc need "
+    status = xrlab_cli_usage (c->cmd, _("--sbs-only fits no 2D model: --ci and --mcmc need "
                                        "one (or --baseline-only, for the baseline's)"));
+  else if (c->trace && c->trace_param == NULL)
+    status = xrlab_cli_usage (c->cmd, _("--param is required"));
+  else if (c->trace && (fo->sbs_only || fo->baseline_only || fo->independent))
+    status = xrlab_cli_usage (c->cmd, _("--sbs-only, --baseline-only and --independent are "
+                                        "options of fit"));
+  else if (c->trace && !c->then_2d && (fo->ci || fo->mcmc))
+    status = xrlab_cli_usage (c->cmd, _("--ci and --mcmc need --2d"));
   else if (fo->method && g_str_equal (fo->method, "lm"))
     c->method = XRLAB_FIT_METHOD_LM;
   else if (fo->method && g_str_equal (fo->method, "lmaccel"))
@@ -714,14 +728,14 @@ fit_check_options (FitCommand *c, int argc, char **argv)
   else if (fo->method && g_str_equal (fo->method, "fd"))
     c->method = XRLAB_FIT_METHOD_FD;
   else if (fo->method)
-    status = xrlab_cli_usage ("fit", _("--method “%s”: expected lm, lmaccel or fd"),
+    status = xrlab_cli_usage (c->cmd, _("--method “%s”: expected lm, lmaccel or fd"),
                               fo->method);
   if (status == XRLAB_CLI_OK && fo->ci)
     {
       c->ci_names = g_strsplit (fo->ci, ",", -1);
       for (guint i = 0; c->ci_names[i]; i++)
         if (*g_strstrip (c->ci_names[i]) == '\0')
-          return xrlab_cli_usage ("fit", _("--ci “%s”: expected PAR,PAR,..."), fo->ci);
+          return xrlab_cli_usage (c->cmd, _("--ci “%s”: expected PAR,PAR,..."), fo->ci);
     }
   return status;
 }
@@ -806,6 +820,29 @@ fit_parse_options (FitCommand *c, int argc, char **argv)
       N_("Threads of the slice-by-slice fit (default: one per processor)"), N_("N") },
     G_OPTION_ENTRY_NULL
   };
+  const GOptionEntry trace_entries[] = {
+    { "param", 0, 0, G_OPTION_ARG_STRING, &c->trace_param,
+      N_("The parameter whose slice-by-slice trace is fitted against delay with its "
+         "--dynamics"), N_("PAR") },
+    { "2d", 0, 0, G_OPTION_ARG_NONE, &c->then_2d,
+      N_("Then the 2D fit, starting its time model from the trace fit"), NULL },
+    G_OPTION_ENTRY_NULL
+  };
+  const XrlabCliSpec trace_spec = {
+    .parameter_string = _("— fit a slice-by-slice trace against delay"),
+    .summary =
+      _("Fits every delay alone (slice by slice, after the baseline with --baseline-model) "
+        "and then the trace of --param, its values against delay weighted by their errors, "
+        "with the time dependence that --dynamics gives it (exponentials, IRF convolution, "
+        "...): the time model alone, without the spectra, as the start of a 2D fit (--2d "
+        "runs it from there). The options are those of fit.\n\n"
+        "Writes into OUTDIR sbs.csv and the baseline's files as fit does, trace_params.csv "
+        "and trace_metrics.csv (the formats of params.csv and metrics.csv), trace.csv "
+        "(delay,value,error,model: the slices used and the fitted trace), and with --2d the "
+        "files of the 2D fit."),
+    .description = description,
+    .entries = { entries, fit_entries, trace_entries },
+  };
   const XrlabCliSpec spec = {
     .parameter_string = _("— fit a spectral model to data"),
     .summary =
@@ -831,7 +868,7 @@ fit_parse_options (FitCommand *c, int argc, char **argv)
   };
 
   set_output_help (entries, N_("Folder for the results (created if needed)"), N_("OUTDIR"));
-  if (!xrlab_cli_parse_options (&spec, &argc, &argv))
+  if (!xrlab_cli_parse_options (c->trace ? &trace_spec : &spec, &argc, &argv))
     return XRLAB_CLI_USAGE;
   return fit_check_options (c, argc, argv);
 }
@@ -936,12 +973,13 @@ fit_files (FitCommand *c)
       if (f.energy == NULL)
         {
           g_free (f.name);
-          return xrlab_cli_usage ("fit", _("--data, --energy and -o are required"));
+          return xrlab_cli_usage (c->cmd, _("--data, --energy and -o are required"));
         }
-      if (f.time == NULL && (c->fo.baseline || c->fo.sbs || c->fo.sbs_only || c->fo.tlim))
+      if (f.time == NULL && (c->fo.baseline || c->fo.sbs || c->fo.sbs_only || c->fo.tlim
+                             || c->trace))
         {
           g_free (f.name);
-          return xrlab_cli_usage ("fit", _("--baseline, --sbs and --tlim need --time"));
+          return xrlab_cli_usage (c->cmd, _("--baseline, --sbs and --tlim need --time"));
         }
       g_array_append_val (c->files, f);
     }
@@ -957,14 +995,14 @@ fit_files (FitCommand *c)
         }
     }
   if (c->fo.independent && c->files->len < 2)
-    return xrlab_cli_usage ("fit", _("--independent needs several --data"));
+    return xrlab_cli_usage (c->cmd, _("--independent needs several --data"));
   if (fit_is_joint (c) && (c->fo.sbs || c->fo.sbs_only || c->fo.baseline_only || c->fo.ci
                            || c->fo.mcmc))
-    return xrlab_cli_usage ("fit", _("a joint fit of several files offers no --sbs, "
+    return xrlab_cli_usage (c->cmd, _("a joint fit of several files offers no --sbs, "
                                      "--sbs-only, --baseline-only, --ci or --mcmc (fit them "
                                      "one by one with --independent)"));
   if (fit_is_joint (c) && c->fo.baseline_model == NULL)
-    return xrlab_cli_usage ("fit", _("a joint fit of several files needs --baseline-model "
+    return xrlab_cli_usage (c->cmd, _("a joint fit of several files needs --baseline-model "
                                      "(each file starts from its own baseline)"));
   return XRLAB_CLI_OK;
 }
@@ -979,12 +1017,12 @@ fit_prepare (FitCommand *c)
 
   g_autoptr(GError) error = NULL;
 
-  if (!model_parts_parse ("fit", &c->o, &c->parts, &status))
+  if (!model_parts_parse (c->cmd, &c->o, &c->parts, &status))
     return status;
   /* --baseline-profile (and --set) for the baseline model */
   bo.models = c->o.models, bo.model = c->o.model;
   bo.profiles = c->fo.baseline_profiles, bo.sets = c->o.sets;
-  if (!model_parts_parse ("fit", &bo, &c->baseline_parts, &status))
+  if (!model_parts_parse (c->cmd, &bo, &c->baseline_parts, &status))
     return status;
   if ((status = fit_files (c)) != XRLAB_CLI_OK)
     return status;
@@ -1066,9 +1104,12 @@ fit_run (FitCommand *c, FitFile *f)
 {
   XrlabFitJobSpec job = {
     .kind = XRLAB_FIT_JOB_WORKFLOW,
-    .stages = (c->fo.sbs_only || c->fo.baseline_only ? 0 : XRLAB_FIT_STAGES_MAIN)
+    .stages = (c->fo.sbs_only || c->fo.baseline_only || (c->trace && !c->then_2d)
+               ? 0 : XRLAB_FIT_STAGES_MAIN)
               | (c->fo.baseline_model ? XRLAB_FIT_STAGES_BASELINE : 0)
-              | (c->fo.sbs || c->fo.sbs_only ? XRLAB_FIT_STAGES_SBS : 0),
+              | (c->fo.sbs || c->fo.sbs_only || c->trace ? XRLAB_FIT_STAGES_SBS : 0)
+              | (c->trace ? XRLAB_FIT_STAGES_TRACE : 0),
+    .trace_param = c->trace_param,
     .ci_names = (const char *const *) c->ci_names,
     .n_ci_names = c->ci_names ? g_strv_length (c->ci_names) : 0,
     .mcmc_steps = c->mcmc_steps, .mcmc_walkers = c->mcmc_walkers, .mcmc_burn = c->mcmc_burn,
@@ -1211,6 +1252,8 @@ fit_print_file (const FitCommand *c, const FitFile *f)
                             "slice-by-slice: %zu of %zu delays converged\n", r->sbs->n_slices),
                conv, r->sbs->n_slices);
     }
+  if (r->trace)
+    print_result (stage_title (XRLAB_FITFLOW_STAGE_TRACE), r->trace);
   if (r->main)
     print_result (stage_title (fit_is_2d (f) ? XRLAB_FITFLOW_STAGE_2D
                                              : XRLAB_FITFLOW_STAGE_SPECTRUM), r->main);
@@ -1241,10 +1284,11 @@ fit_print_project (const XrlabFitProject *p)
 
 /* parse options → the setups → the workflows (or the joint fit) → the
  * result sets → the summary */
-int
-xrlab_cli_fit (int argc, char **argv)
+static int
+fit_main (int argc, char **argv, gboolean trace)
 {
-  g_auto(FitCommand) c = { .progress = { .tty = isatty (STDERR_FILENO) } };
+  g_auto(FitCommand) c = { .cmd = trace ? "fit-trace" : "fit", .trace = trace,
+                           .progress = { .tty = isatty (STDERR_FILENO) } };
   int status = fit_parse_options (&c, argc, argv);
 
   if (status == XRLAB_CLI_OK)
@@ -1264,4 +1308,16 @@ xrlab_cli_fit (int argc, char **argv)
   if (status == XRLAB_CLI_OK && c.project != NULL)
     fit_print_project (c.project);
   return status;
+}
+
+int
+xrlab_cli_fit (int argc, char **argv)
+{
+  return fit_main (argc, argv, FALSE);
+}
+
+int
+xrlab_cli_fit_trace (int argc, char **argv)
+{
+  return fit_main (argc, argv, TRUE);
 }

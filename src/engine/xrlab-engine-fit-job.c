@@ -23,6 +23,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "xrlab-model-private.h"
 #include "xrlab-util.h"
 
 /* How often progress reaches the caller at most [s]. */
@@ -38,6 +39,7 @@ typedef struct {
   double *ci_sigmas;
   gsize n_ci_sigmas;
   XrlabMcmcOptions mcmc_opts;       /* n_steps 0: no MCMC */
+  char *trace_param;
   /* filled by prepare */
   FitDataset *ds;
   XrlabModel *model, *bmodel;
@@ -49,12 +51,14 @@ typedef struct {
   XrlabFitSigmaKind sigma_kind;
   FitLive *live;
   /* made by run, in order; *_done: run to the end */
-  XrlabFitflowResult *base, *main;
+  XrlabFitflowResult *base, *main, *trace;
+  double *trace_rows;               /* delay, value, error, model */
+  gsize n_trace;
   XrlabFitflowSbs *sbs;
   XrlabFitCI *ci;
   XrlabMcmcResult *mcmc;
   XrlabFitflowStage mcmc_stage;
-  gboolean base_done, sbs_done, main_done, mcmc_done;
+  gboolean base_done, sbs_done, main_done, mcmc_done, trace_done;
   GError *error;
   double t0;
   double compute_s;
@@ -79,6 +83,9 @@ job_payload_free (gpointer data)
   g_clear_pointer (&p->sbs, xrlab_fitflow_sbs_free);
   g_clear_pointer (&p->ci, xrlab_fit_ci_free);
   g_clear_pointer (&p->mcmc, xrlab_mcmc_result_free);
+  g_clear_pointer (&p->trace, xrlab_fitflow_result_free);
+  g_free (p->trace_rows);
+  g_free (p->trace_param);
   g_clear_error (&p->error);
   g_free (p);
 }
@@ -286,6 +293,59 @@ job_check (JobPayload *p, XrlabFitflow *flow, GError **error)
                                      error));
 }
 
+/* The trace fit of trace_param, and its table: the slices it used (those
+ * with a finite value and error) with the fitted trace on their delays. */
+static gboolean
+job_trace (JobPayload *p, XrlabFitflow *flow, GCancellable *cancellable)
+{
+  g_autoptr(XrlabModel) tm = NULL;
+  g_autoptr(XrlabPlan) plan = NULL;
+  g_autofree double *t = NULL, *theta = NULL, *curve = NULL;
+  gssize col = -1;
+  gsize n = 0;
+
+  if (p->sbs == NULL)
+    {
+      g_set_error (&p->error, XRLAB_ENGINE_FIT_ERROR, XRLAB_ENGINE_FIT_ERROR_NOT_READY,
+                   _("A trace fit needs the slice-by-slice fit"));
+      return FALSE;
+    }
+  if (!xrlab_fitflow_fit_trace (flow, p->sbs, p->model, p->trace_param, cancellable, &p->trace,
+                                &p->error))
+    return FALSE;
+  for (gsize i = 0; i < p->sbs->n_params; i++)
+    if (g_str_equal (p->sbs->names[i], p->trace_param))
+      col = (gssize) i;
+  t = g_new (double, p->sbs->n_slices + 1);
+  p->trace_rows = g_new (double, 4 * (p->sbs->n_slices + 1));
+  for (gsize k = 0; col >= 0 && k < p->sbs->n_slices; k++)
+    {
+      double v = p->sbs->values[k * p->sbs->n_params + col];
+      double e = p->sbs->errors[k * p->sbs->n_params + col];
+
+      if (p->sbs->done[k] && isfinite (v) && isfinite (e) && e > 0)
+        {
+          t[n] = p->sbs->delay[k];
+          p->trace_rows[4 * n] = t[n], p->trace_rows[4 * n + 1] = v;
+          p->trace_rows[4 * n + 2] = e, p->trace_rows[4 * n + 3] = NAN;
+          n++;
+        }
+    }
+  p->n_trace = n;
+  /* the fitted trace: the model's trace plan at the fitted values */
+  if (n > 0 && (tm = xrlab_model_new_trace (p->trace->model, p->trace_param, NULL)) != NULL
+      && (plan = xrlab_plan_new (tm, (const double[]) { 0.0 }, 1, t, n, NULL, 0, NULL)) != NULL)
+    {
+      theta = g_new (double, MAX (xrlab_plan_n_theta (plan), 1));
+      curve = g_new (double, xrlab_plan_n_data (plan));
+      xrlab_plan_theta_initial (plan, theta);
+      xrlab_plan_eval (plan, theta, curve);
+      for (gsize k = 0; k < n; k++)
+        p->trace_rows[4 * k + 3] = curve[k];
+    }
+  return TRUE;
+}
+
 /* The fit that confidence intervals and MCMC analyse: the main fit, or
  * the baseline without a main stage. */
 static XrlabFitflowResult *
@@ -331,15 +391,20 @@ job_stages (JobPayload *p, XrlabFitflow *flow, GCancellable *cancellable)
   if (ok && (p->stages & XRLAB_FIT_STAGES_SBS))
     ok = p->sbs_done = xrlab_fitflow_fit_sbs (flow, p->model, cancellable, &p->sbs, &p->error);
   ok = ok && !g_cancellable_set_error_if_cancelled (cancellable, &p->error);
+  if (ok && (p->stages & XRLAB_FIT_STAGES_TRACE))
+    ok = p->trace_done = job_trace (p, flow, cancellable);
+  ok = ok && !g_cancellable_set_error_if_cancelled (cancellable, &p->error);
   if (ok && (p->stages & XRLAB_FIT_STAGES_MAIN))
     {
-      g_autoptr(XrlabModel) start = xrlab_fitflow_seeded_model (flow, main_stage (p), p->model,
+      /* after a trace fit, from its time model */
+      const XrlabModel *from = p->trace_done ? p->trace->model : p->model;
+      g_autoptr(XrlabModel) start = xrlab_fitflow_seeded_model (flow, main_stage (p), from,
                                                                 NULL);
       if (start != NULL)
         xrlab_fit_live_restart (p->live, XRLAB_FIT_MODEL_MAIN, start);
       ok = p->main_done = p->is2d
-             ? xrlab_fitflow_fit_2d (flow, p->model, cancellable, &p->main, &p->error)
-             : xrlab_fitflow_fit_spectrum (flow, p->model, p->row, cancellable, &p->main,
+             ? xrlab_fitflow_fit_2d (flow, from, cancellable, &p->main, &p->error)
+             : xrlab_fitflow_fit_spectrum (flow, from, p->row, cancellable, &p->main,
                                            &p->error);
     }
   if (ok && p->ci_names != NULL)
@@ -440,6 +505,15 @@ job_keep (FitSetup *setup, JobPayload *p)
       st->ci_names = g_strdupv (p->ci_names);
       xrlab_fit_setup_set_stage (setup, FIT_SLOT_CI, st);
     }
+  if (p->trace != NULL)
+    {
+      FitStage *st = xrlab_fit_stage_new (FIT_SLOT_TRACE, p->trace_done, p->ds);
+      st->result = g_steal_pointer (&p->trace);
+      st->trace_param = g_strdup (p->trace_param);
+      st->trace = g_steal_pointer (&p->trace_rows);
+      st->n_trace = p->n_trace;
+      xrlab_fit_setup_set_stage (setup, FIT_SLOT_TRACE, st);
+    }
   if (p->mcmc != NULL)
     {
       FitStage *st = xrlab_fit_stage_new (FIT_SLOT_MCMC, p->mcmc_done, p->ds);
@@ -537,6 +611,7 @@ xrlab_engine_fit_run_async (XrlabEngine            *self,
     }
   else if (job->kind == XRLAB_FIT_JOB_CI)
     p->ci_names = g_new0 (char *, 1);
+  p->trace_param = g_strdup (job->trace_param);
   xrlab_mcmc_options_init (&p->mcmc_opts);
   if (job->kind == XRLAB_FIT_JOB_WORKFLOW && job->mcmc_steps > 0)
     {

@@ -668,6 +668,8 @@ results_serve (XrlabEngineWorker *worker, gpointer state, XrlabRequest *req)
       r->pub.ci = r->stages[FIT_SLOT_CI]->ci;
       r->pub.ci_names = (const char *const *) r->stages[FIT_SLOT_CI]->ci_names;
     }
+  if (r->stages[FIT_SLOT_TRACE])
+    r->pub.trace = r->stages[FIT_SLOT_TRACE]->result;
   if (r->stages[FIT_SLOT_MCMC])
     {
       r->pub.mcmc = r->stages[FIT_SLOT_MCMC]->mcmc;

@@ -200,6 +200,21 @@ mcmc_csv (const XrlabMcmcResult *m, guint burn)
   return g_string_free (s, FALSE);
 }
 
+/* delay,value,error,model: the slices of a trace fit */
+static char *
+trace_csv (const double *rows, gsize n)
+{
+  GString *s = g_string_new ("delay,value,error,model\n");
+
+  for (gsize k = 0; k < n; k++)
+    for (int c = 0; c < 4; c++)
+      {
+        append_num (s, rows[4 * k + c]);
+        g_string_append_c (s, c < 3 ? ',' : '\n');
+      }
+  return g_string_free (s, FALSE);
+}
+
 /* step,walker,lnprob,PAR,...: the kept chain, step-major */
 static char *
 mcmc_chain_csv (const XrlabMcmcResult *m, guint burn, guint thin)
@@ -298,6 +313,7 @@ write_files (Writer *w, const double *model_map, const double *resid, gsize mr, 
   const XrlabFitflowResult *main = st[FIT_SLOT_MAIN] ? st[FIT_SLOT_MAIN]->result : NULL;
   const XrlabFitflowResult *base = st[FIT_SLOT_BASELINE] ? st[FIT_SLOT_BASELINE]->result : NULL;
   const FitStage *mcmc = st[FIT_SLOT_MCMC];
+  const FitStage *trace = st[FIT_SLOT_TRACE];
 
   return (main == NULL
           || (put_text (w, "params.csv", params_csv (main), error)
@@ -312,6 +328,10 @@ write_files (Writer *w, const double *model_map, const double *resid, gsize mr, 
          && (st[FIT_SLOT_CI] == NULL
              || put_text (w, "ci.csv", ci_csv (st[FIT_SLOT_CI]->ci, st[FIT_SLOT_CI]->ci_names),
                           error))
+         && (trace == NULL
+             || (put_text (w, "trace_params.csv", params_csv (trace->result), error)
+                 && put_text (w, "trace_metrics.csv", metrics_csv (trace->result), error)
+                 && put_text (w, "trace.csv", trace_csv (trace->trace, trace->n_trace), error)))
          && (mcmc == NULL
              || (put_text (w, "mcmc.csv", mcmc_csv (mcmc->mcmc, mcmc->mcmc_burn), error)
                  && put_text (w, "mcmc_chain.csv",

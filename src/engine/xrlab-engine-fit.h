@@ -432,6 +432,10 @@ typedef enum {
   XRLAB_FIT_STAGES_BASELINE = 1 << 0,
   XRLAB_FIT_STAGES_SBS      = 1 << 1,
   XRLAB_FIT_STAGES_MAIN     = 1 << 2,  /* 2D, or the spectrum of a single spectrum */
+  /* the slice-by-slice trace of XrlabFitJobSpec.trace_param fitted against
+   * delay with its time dependence (xrlab_fitflow_fit_trace(); needs SBS);
+   * a 2D fit after it starts from its result */
+  XRLAB_FIT_STAGES_TRACE    = 1 << 3,
 } XrlabFitStages;
 
 /* Every check the @stages make before they start, without fitting
@@ -477,6 +481,7 @@ typedef struct {
    * noise scale as xrlab_fitflow_mcmc() has it (AUTO) */
   guint mcmc_steps, mcmc_walkers, mcmc_burn, mcmc_thin;
   guint64 mcmc_seed;
+  const char *trace_param;        /* WORKFLOW with TRACE */
 } XrlabFitJobSpec;
 
 typedef struct {
@@ -517,6 +522,7 @@ typedef struct {
   gboolean sbs_complete;
   const XrlabFitflowResult *main; /* 2D or spectrum */
   gboolean main_complete;
+  const XrlabFitflowResult *trace;   /* a slice-by-slice trace against delay */
   const XrlabFitCI *ci;           /* of the main fit, or of the baseline without one */
   const char *const *ci_names;
   const XrlabMcmcResult *mcmc;    /* of the stage mcmc_stage */
@@ -598,7 +604,9 @@ gboolean xrlab_fit_project_write (const XrlabFitProject *project, const char *pa
 /* Writes the result set of the setup into @outdir (a job): params.csv,
  * metrics.csv, correl.csv, fit.csv, residual.csv of the 2D or spectrum
  * result; baseline_params.csv, baseline_metrics.csv, sbs.csv, ci.csv,
- * mcmc.csv and mcmc_chain.csv when those results exist (the formats of
+ * mcmc.csv, mcmc_chain.csv and of a trace fit trace_params.csv,
+ * trace_metrics.csv and trace.csv (delay,value,error,model) when those
+ * results exist (the formats of
  * `xrlab-cli fit --help`; without a main fit, the others alone). The
  * folder is replaced as a whole (result files of an earlier set that this
  * one lacks go): files and folders in it that are not part of a result set

@@ -62,6 +62,7 @@ typedef enum {
   FIT_SLOT_MAIN,
   FIT_SLOT_CI,
   FIT_SLOT_MCMC,
+  FIT_SLOT_TRACE,
   FIT_N_SLOTS,
 } FitSlot;
 
@@ -69,7 +70,10 @@ typedef struct {
   gatomicrefcount ref;
   FitSlot slot;
   gboolean complete;                /* FALSE: cancelled, the best so far */
-  XrlabFitflowResult *result;       /* BASELINE, MAIN */
+  XrlabFitflowResult *result;       /* BASELINE, MAIN, TRACE */
+  char *trace_param;                /* TRACE */
+  double *trace;                    /* TRACE: n_trace × (delay, value, error, model) */
+  gsize n_trace;
   XrlabFitflowSbs *sbs;             /* SBS */
   XrlabFitCI *ci;                   /* CI */
   char **ci_names;
