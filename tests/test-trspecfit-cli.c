@@ -397,6 +397,14 @@ test_03 (void)
                         "--data", data, "--energy", en, "--time", ti, "--baseline-model", "base",
                         "--baseline=-4:-0.5", "--elim", "4:14", "--tlim=-4:15.75", "-o", o, NULL),
                    ==, 0);
+  /* params: the mirrored amplitude of the second subcycle, its value and
+   * its expression with the names in full */
+  {
+    g_autofree char *out = NULL;
+    g_assert_cmpint (cli (&out, "params", "--models", me, "--model", "2D", "--dynamics", dyn,
+                          NULL), ==, 0);
+    g_assert_nonnull (strstr (out, "\nGLP_01_x0_expFun_02_A,1.5,,,,-GLP_01_x0_expFun_01_A,\n"));
+  }
   g = read_params (o, "params.csv");
   for (gsize k = 0; k < G_N_ELEMENTS (t); k++)
     {

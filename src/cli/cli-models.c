@@ -337,14 +337,16 @@ xrlab_cli_params (int argc, char **argv)
     .parameter_string = _("— list the parameters of a model"),
     .summary =
       _("Lists every parameter (name, value, vary, min, max, expression) and, for the free "
-        "ones, their position in θ, as CSV. With --energy (and --time, --aux) the model is "
-        "also compiled on those axes, which checks it fully."),
+        "ones, their position in θ, as CSV; a parameter defined by an expression shows its "
+        "current value and the expression with every name in full. With --energy (and "
+        "--time, --aux) the model is also compiled on those axes, which checks it fully."),
     .entries = { entries },
   };
   g_autoptr(XrlabModel) m = NULL;
   g_autoptr(XrlabPlan) plan = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GString) csv = g_string_new ("name,value,vary,min,max,expr,theta\n");
+  g_autofree double *values = NULL;
   int status = XRLAB_CLI_OK;
 
   if (!xrlab_cli_parse_options (&spec, &argc, &argv))
@@ -362,6 +364,10 @@ xrlab_cli_params (int argc, char **argv)
           if (plan == NULL)
             status = xrlab_cli_fail (error);
         }
+      /* the current values, expressions evaluated */
+      values = g_new (double, MAX (xrlab_model_n_params (m), 1));
+      if (status == XRLAB_CLI_OK && !xrlab_model_get_values (m, values, &error))
+        status = xrlab_cli_fail (error);
       if (status == XRLAB_CLI_OK)
         {
           gsize k = 0;
@@ -373,12 +379,14 @@ xrlab_cli_params (int argc, char **argv)
 
               xrlab_model_get_param (m, i, &info);
               free_param = info.vary && info.expr == NULL;
+              /* an expression: its current value, and its names in full */
               g_string_append_printf (csv, "%s,%s,%s,%s,%s,%s,", info.name,
-                                      info.expr ? "" : xrlab_format_double (info.value, v),
+                                      xrlab_format_double (values[i], v),
                                       vary_text (&info),
                                       info.expr ? "" : xrlab_format_double (info.min, a),
                                       info.expr ? "" : xrlab_format_double (info.max, b),
-                                      info.expr ? info.expr : "");
+                                      info.expr ? (info.expr_full ? info.expr_full : info.expr)
+                                                : "");
               if (free_param)
                 {
                   if (plan)
