@@ -1,13 +1,15 @@
-/* cli-fit.c -- xrlab-cli simulate and fit: options in, requests to the
- * engine's fit service (xrlab-engine-fit.h), the reply printed
+/* cli-fit.c -- xrlab-cli fit and fit-trace: options in, requests to the
+ * engine's fit service (xrlab-engine-fit.h), the replies printed
  *
- *   xrlab-cli simulate (the model options of eval) [--noise gaussian|poisson]
- *                      [--level L] [--seed N] -o data.csv
- *   xrlab-cli fit --models FILE --model NAME --data data.csv --energy energy.csv
- *                 [--time time.csv] [--dynamics PAR=FILE:MODEL[,MODEL...][@FREQ]]...
- *                 [--baseline-model NAME --baseline T0:T1] [--sbs] [--elim E0:E1]
- *                 [--tlim T0:T1] [--sigma S] [--ci PAR,...] [--method lm|lmaccel|fd]
- *                 -o OUTDIR
+ *   xrlab-cli fit --models FILE --model NAME --data data.csv [--data ...]
+ *                 --energy energy.csv [--time time.csv]
+ *                 [--dynamics PAR=FILE:MODEL[,MODEL...][@FREQ]]... [--profile ...]
+ *                 [--baseline-model NAME --baseline T0:T1 [--baseline-profile ...]]
+ *                 [--sbs | --sbs-only | --baseline-only] [--elim E0:E1] [--tlim T0:T1]
+ *                 [--sigma S] [--scale-covar yes|no] [--ci PAR,...]
+ *                 [--mcmc STEPS[,WALKERS[,BURN]]] [--independent]
+ *                 [--method lm|lmaccel|fd] -o OUTDIR
+ *   xrlab-cli fit-trace (the options of fit) --param PAR [--2d] -o OUTDIR
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -22,401 +24,12 @@
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 
-#include "cli-private.h"
+#include "cli-fit-private.h"
 #include "xrlab-engine-fit.h"
 #include "xrlab-fitflow.h"
 #include "xrlab-model.h"
 #include "xrlab-simulate.h"
 #include "xrlab-util.h"
-
-/* Replaces the help text of -o in the shared model entries. */
-static void
-set_output_help (GOptionEntry *entries, const char *desc, const char *arg)
-{
-  for (GOptionEntry *e = entries; e->long_name; e++)
-    if (g_str_equal (e->long_name, "output"))
-      {
-        e->description = desc;
-        e->arg_description = arg;
-      }
-}
-
-/* ---- the engine, waited for ------------------------------------------------------------- */
-
-/* An engine whose replies come to a main context of the command's own. */
-typedef struct {
-  GMainContext *context;
-  XrlabEngine *engine;
-} Client;
-
-static void
-client_init (Client *c)
-{
-  c->context = g_main_context_new ();
-  g_main_context_push_thread_default (c->context);
-  c->engine = xrlab_engine_new ();
-}
-
-static void
-client_clear (Client *c)
-{
-  if (c->engine == NULL)
-    return;
-  xrlab_engine_shutdown (c->engine);
-  g_clear_object (&c->engine);
-  while (g_main_context_iteration (c->context, FALSE))
-    ;
-  g_main_context_pop_thread_default (c->context);
-  g_clear_pointer (&c->context, g_main_context_unref);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Client, client_clear)
-
-/* ---- the model options as the service takes them ------------------------------------ */
-
-typedef struct {
-  GArray *dynamics;   /* XrlabFitDynamics */
-  GArray *profiles;   /* XrlabFitProfile */
-  GArray *values;     /* XrlabFitValue */
-  GPtrArray *owned;   /* the strings and string vectors they point to */
-} ModelParts;
-
-static void
-model_parts_clear (ModelParts *mp)
-{
-  g_clear_pointer (&mp->dynamics, g_array_unref);
-  g_clear_pointer (&mp->profiles, g_array_unref);
-  g_clear_pointer (&mp->values, g_array_unref);
-  g_clear_pointer (&mp->owned, g_ptr_array_unref);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (ModelParts, model_parts_clear)
-
-/* --models, --model, --dynamics, --profile and --set, checked (usage errors
- * exit 2, a --set value that is not a number 1). */
-static gboolean
-model_parts_parse (const char *cmd, const XrlabCliModelOptions *o, ModelParts *mp, int *status)
-{
-  mp->dynamics = g_array_new (FALSE, TRUE, sizeof (XrlabFitDynamics));
-  mp->profiles = g_array_new (FALSE, TRUE, sizeof (XrlabFitProfile));
-  mp->values = g_array_new (FALSE, TRUE, sizeof (XrlabFitValue));
-  mp->owned = g_ptr_array_new_with_free_func (g_free);
-  if (o->models == NULL || o->model == NULL)
-    {
-      *status = xrlab_cli_usage (cmd, _("--models and --model are required"));
-      return FALSE;
-    }
-  for (guint i = 0; o->dynamics && o->dynamics[i]; i++)
-    {
-      XrlabFitDynamics d = { 0 };
-      char *par = NULL, *file = NULL, **models = NULL;
-
-      if (!xrlab_cli_parse_attachment (o->dynamics[i], TRUE, &par, &file, &models, &d.frequency))
-        {
-          *status = xrlab_cli_usage (cmd, _("--dynamics “%s”: expected "
-                                            "PAR=FILE:MODEL[,MODEL...][@FREQ] with FREQ > 0"),
-                                     o->dynamics[i]);
-          return FALSE;
-        }
-      g_ptr_array_add (mp->owned, par);
-      d.param = par;
-      g_ptr_array_add (mp->owned, file);
-      d.file = file;
-      g_ptr_array_add (mp->owned, models);   /* freed as a block: its strings below */
-      for (guint k = 0; models[k]; k++)
-        g_ptr_array_add (mp->owned, models[k]);
-      d.models = (const char *const *) models;
-      d.n_models = g_strv_length (models);
-      g_array_append_val (mp->dynamics, d);
-    }
-  for (guint i = 0; o->profiles && o->profiles[i]; i++)
-    {
-      XrlabFitProfile pr = { 0 };
-      char *par = NULL, *file = NULL;
-      g_auto(GStrv) models = NULL;
-      double freq;
-
-      if (!xrlab_cli_parse_attachment (o->profiles[i], FALSE, &par, &file, &models, &freq)
-          || g_strv_length (models) != 1)
-        {
-          g_free (par);
-          g_free (file);
-          *status = xrlab_cli_usage (cmd, _("--profile “%s”: expected PAR=FILE:MODEL"),
-                                     o->profiles[i]);
-          return FALSE;
-        }
-      g_ptr_array_add (mp->owned, par);
-      pr.param = par;
-      g_ptr_array_add (mp->owned, file);
-      pr.file = file;
-      g_ptr_array_add (mp->owned, (char *) (pr.model = g_strdup (models[0])));
-      g_array_append_val (mp->profiles, pr);
-    }
-  for (guint i = 0; o->sets && o->sets[i]; i++)
-    {
-      const char *eq = strchr (o->sets[i], '=');
-      XrlabFitValue v = { 0 };
-
-      if (eq == NULL || eq == o->sets[i])
-        {
-          *status = xrlab_cli_usage (cmd, _("--set “%s”: expected PAR=VALUE"), o->sets[i]);
-          return FALSE;
-        }
-      if (!xrlab_parse_double (eq + 1, FALSE, &v.value))
-        {
-          *status = xrlab_cli_failf (_("--set “%s”: “%s” is not a finite number"),
-                                     o->sets[i], eq + 1);
-          return FALSE;
-        }
-      g_ptr_array_add (mp->owned, (char *) (v.param = g_strndup (o->sets[i], eq - o->sets[i])));
-      g_array_append_val (mp->values, v);
-    }
-  return TRUE;
-}
-
-/* ---- simulate ------------------------------------------------------------------------- */
-
-/* --sweep PAR=V1,V2,... | PAR=uniform:MIN:MAX:N | PAR=normal:MEAN:SD:N |
- * PAR=lognormal:MEAN:SD:N, its strings and values kept in @owned. */
-static gboolean
-parse_sweep (const char *text, XrlabFitSweepParam *q, GPtrArray *owned)
-{
-  const char *eq = strchr (text, '=');
-  g_auto(GStrv) parts = NULL;
-  static const char *const kinds[] = { "uniform", "normal", "lognormal" };
-
-  memset (q, 0, sizeof *q);
-  if (eq == NULL || eq == text || eq[1] == '\0')
-    return FALSE;
-  q->param = g_strndup (text, eq - text);
-  g_ptr_array_add (owned, (char *) q->param);
-  parts = g_strsplit (eq + 1, ":", -1);
-  for (guint k = 0; k < G_N_ELEMENTS (kinds); k++)
-    if (g_str_equal (parts[0], kinds[k]))
-      {
-        guint64 n;
-
-        q->kind = XRLAB_FIT_SWEEP_UNIFORM + k;
-        return g_strv_length (parts) == 4 && xrlab_parse_double (parts[1], FALSE, &q->a)
-               && xrlab_parse_double (parts[2], FALSE, &q->b)
-               && g_ascii_string_to_unsigned (parts[3], 10, 1, G_MAXINT, &n, NULL)
-               && (q->n_samples = n) > 0;
-      }
-  {
-    g_auto(GStrv) vals = g_strsplit (eq + 1, ",", -1);
-    double *v = g_new (double, g_strv_length (vals) + 1);
-
-    g_ptr_array_add (owned, v);
-    q->kind = XRLAB_FIT_SWEEP_VALUES;
-    q->values = v;
-    for (guint k = 0; vals[k]; k++)
-      if (!xrlab_parse_double (vals[k], FALSE, &v[q->n_values++]))
-        return FALSE;
-    return q->n_values > 0;
-  }
-}
-
-typedef struct {
-  char *noise, *level_text, *seed_text, *real_text, *strategy_text, *sweep_seed_text;
-  char **sweeps;
-} SimOptions;
-
-static void
-sim_options_clear (SimOptions *so)
-{
-  g_free (so->noise);
-  g_free (so->level_text);
-  g_free (so->seed_text);
-  g_free (so->real_text);
-  g_free (so->strategy_text);
-  g_free (so->sweep_seed_text);
-  g_strfreev (so->sweeps);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (SimOptions, sim_options_clear)
-
-/* The realisations and the sweep of @spec, as the engine writes them.
- * Returns the exit status. */
-static int
-simulate_set (Client *c, XrlabFitSimulateSetSpec *spec)
-{
-  g_autoptr(GError) error = NULL;
-  XrlabEngineReply r = { 0 };
-  char b[XRLAB_DTOA_BUFSIZE];
-  gsize n_configs = 0;
-  double scale = NAN;
-  gboolean ok;
-
-  xrlab_engine_fit_simulate_set_async (c->engine, spec, xrlab_cli_interrupt_cancellable (),
-                                       xrlab_engine_reply_cb, &r);
-  ok = xrlab_engine_fit_simulate_set_finish (c->engine, xrlab_engine_reply_wait (&r),
-                                             &n_configs, &scale, &error);
-  xrlab_engine_reply_clear (&r);
-  if (!ok)
-    return xrlab_cli_fail (error);
-  g_print ("configurations=%zu\nrealisations=%u\n", n_configs, MAX (spec->n_real, 1));
-  if (spec->base.noise != XRLAB_NOISE_NONE && spec->base.level > 0)
-    g_print ("%s=%s\n", spec->base.noise == XRLAB_NOISE_GAUSSIAN ? "noise_sigma"
-                                                                 : "noise_counts_per_unit",
-             xrlab_format_double (scale, b));
-  return XRLAB_CLI_OK;
-}
-
-int
-xrlab_cli_simulate (int argc, char **argv)
-{
-  XrlabCliModelOptions o = { 0 };
-  g_auto(ModelParts) mp = { 0 };
-  g_auto(SimOptions) so = { 0 };
-  g_autoptr(GArray) sweep = g_array_new (FALSE, TRUE, sizeof (XrlabFitSweepParam));
-  g_autoptr(GPtrArray) owned = g_ptr_array_new_with_free_func (g_free);
-  g_autofree GOptionEntry *entries = xrlab_cli_model_entries (&o);
-  g_autofree char *limit = xrlab_cli_size_limit_help ();
-  GOptionEntry sim_entries[] = {
-    { "noise", 0, 0, G_OPTION_ARG_STRING, &so.noise,
-      N_("Noise: none, gaussian, poisson or counting (photon counting; default gaussian when "
-         "--level is given)"), N_("KIND") },
-    { "level", 0, 0, G_OPTION_ARG_STRING, &so.level_text,
-      N_("Noise level relative to the largest model value (0.01 = 1 %; default 0); for "
-         "counting the expected photons per delay"), N_("L") },
-    { "seed", 0, 0, G_OPTION_ARG_STRING, &so.seed_text,
-      N_("Seed of the random numbers (default 1)"), N_("N") },
-    { "realisations", 0, 0, G_OPTION_ARG_STRING, &so.real_text,
-      N_("Noisy realisations of each configuration (default 1)"), N_("N") },
-    { "sweep", 0, 0, G_OPTION_ARG_STRING_ARRAY, &so.sweeps,
-      N_("Values of a parameter to sweep: a list, or N draws uniform:MIN:MAX:N, "
-         "normal:MEAN:SD:N or lognormal:MEAN:SD:N (repeatable)"), N_("PAR=SPEC") },
-    { "sweep-strategy", 0, 0, G_OPTION_ARG_STRING, &so.strategy_text,
-      N_("grid (every combination), random (one draw of every parameter per "
-         "configuration) or auto (grid when every sweep is a list; default)"), N_("KIND") },
-    { "sweep-seed", 0, 0, G_OPTION_ARG_STRING, &so.sweep_seed_text,
-      N_("Seed of the sweep's draws (default 42; numpy's as trspecfit seeds it)"), N_("N") },
-    G_OPTION_ENTRY_NULL
-  };
-  const XrlabCliSpec spec = {
-    .parameter_string = _("— synthetic data from a model"),
-    .summary =
-      _("Writes the model at its parameter values plus noise, in the layout of eval and "
-        "of the data of fit: one row per delay, one column per energy. Gaussian noise has "
-        "σ = L·max|model|; Poisson noise draws counts N ~ Poisson(s·model) and writes N/s "
-        "with s = 1/(L²·max model), so the relative noise at the maximum is L. The random "
-        "numbers are GSL's MT19937 seeded with --seed (gsl_ran_gaussian, gsl_ran_poisson; "
-        "one draw per point, row by row): the same seed gives the same data. Prints "
-        "noise_sigma= (Gaussian) or noise_counts_per_unit= (Poisson) on stdout."),
-    .description = NULL,
-    .entries = { entries, sim_entries },
-  };
-  g_autofree char *description = g_strconcat (
-      _("Photon counting (trspecfit's detection='photon_counting') reads the model as the "
-        "distribution of L photons per delay on average: N ~ Poisson(s·|model|) with "
-        "s = L / the mean over the delays of Σ|model|, written as N/s.\n"
-        "With --realisations or --sweep, -o names a folder or an HDF5 file FILE.h5: every "
-        "configuration of the sweep (the model's values without one) and its noisy "
-        "realisations, configuration c's realisation r drawn with seed --seed + c·N + r. A "
-        "folder gets configs.csv (config and the swept values) and config_NNNNNN/clean.csv "
-        "with noisy_NNNN.csv; an HDF5 file the layout of trspecfit's SweepDataset "
-        "(/metadata, /axes, /parameter_configs, /simulated_data/config_NNNNNN/"
-        "realization_NNNN, /clean_data). Prints configurations= and realisations= too."),
-      "\n", limit, NULL);
-  XrlabCliSpec full = spec;
-  g_autoptr(GError) error = NULL;
-  XrlabNoiseKind kind = XRLAB_NOISE_NONE;
-  XrlabSweepStrategy strategy = XRLAB_SWEEP_AUTO;
-  double level = 0.0, scale = NAN;
-  guint64 seed = 1, n_real = 1, sweep_seed = 42;
-  int status = XRLAB_CLI_OK;
-
-  full.description = description;
-  set_output_help (entries, N_("Output file (the layout of eval); with --realisations or "
-                               "--sweep a folder or FILE.h5"), N_("FILE"));
-  if (!xrlab_cli_parse_options (&full, &argc, &argv))
-    {
-      xrlab_cli_model_options_clear (&o);
-      return XRLAB_CLI_USAGE;
-    }
-  if (argc > 1)
-    status = xrlab_cli_usage ("simulate", _("unexpected argument “%s”"), argv[1]);
-  else if (o.energy == NULL || o.output == NULL)
-    status = xrlab_cli_usage ("simulate", _("--energy and -o are required"));
-  else if (so.noise && !xrlab_noise_kind_from_string (so.noise, &kind))
-    status = xrlab_cli_usage ("simulate", _("--noise “%s”: expected none, gaussian, poisson "
-                                            "or counting"), so.noise);
-  else if (so.level_text && !(xrlab_parse_double (so.level_text, FALSE, &level) && level >= 0))
-    status = xrlab_cli_usage ("simulate", _("--level “%s”: expected a number ≥ 0"),
-                              so.level_text);
-  else if (so.seed_text && !g_ascii_string_to_unsigned (so.seed_text, 10, 0, G_MAXUINT32, &seed,
-                                                        NULL))
-    status = xrlab_cli_usage ("simulate", _("--seed “%s”: expected an integer from 0 to %u"),
-                              so.seed_text, G_MAXUINT32);
-  else if (so.real_text && !g_ascii_string_to_unsigned (so.real_text, 10, 1, 1000000, &n_real,
-                                                        NULL))
-    status = xrlab_cli_usage ("simulate", _("--realisations “%s”: expected an integer from 1 "
-                                            "to 1000000"), so.real_text);
-  else if (so.strategy_text && !xrlab_sweep_strategy_from_string (so.strategy_text, &strategy))
-    status = xrlab_cli_usage ("simulate", _("--sweep-strategy “%s”: expected grid, random or "
-                                            "auto"), so.strategy_text);
-  else if (so.sweep_seed_text && !g_ascii_string_to_unsigned (so.sweep_seed_text, 10, 0,
-                                                              G_MAXUINT32, &sweep_seed, NULL))
-    status = xrlab_cli_usage ("simulate", _("--sweep-seed “%s”: expected an integer from 0 to "
-                                            "%u"), so.sweep_seed_text, G_MAXUINT32);
-  for (guint i = 0; status == XRLAB_CLI_OK && so.sweeps && so.sweeps[i]; i++)
-    {
-      XrlabFitSweepParam q;
-
-      if (!parse_sweep (so.sweeps[i], &q, owned))
-        status = xrlab_cli_usage ("simulate", _("--sweep “%s”: expected PAR=V1,V2,... or "
-                                                "PAR=uniform|normal|lognormal:A:B:N"),
-                                  so.sweeps[i]);
-      g_array_append_val (sweep, q);
-    }
-  if (status == XRLAB_CLI_OK && so.noise == NULL && level > 0)
-    kind = XRLAB_NOISE_GAUSSIAN;
-  if (status == XRLAB_CLI_OK && kind != XRLAB_NOISE_NONE && so.level_text == NULL)
-    status = xrlab_cli_usage ("simulate", _("--noise needs --level"));
-
-  if (status == XRLAB_CLI_OK && model_parts_parse ("simulate", &o, &mp, &status))
-    {
-      g_auto(Client) c = { 0 };
-      XrlabFitSimulateSpec sim = {
-        .models = o.models, .model = o.model,
-        .dynamics = (const XrlabFitDynamics *) mp.dynamics->data, .n_dynamics = mp.dynamics->len,
-        .profiles = (const XrlabFitProfile *) mp.profiles->data, .n_profiles = mp.profiles->len,
-        .values = (const XrlabFitValue *) mp.values->data, .n_values = mp.values->len,
-        .energy = o.energy, .time = o.time, .aux = o.aux,
-        .noise = kind, .level = level, .seed = seed, .output = o.output,
-        .max_values = xrlab_cli_max_values (),
-      };
-      XrlabEngineReply r = { 0 };
-
-      client_init (&c);
-      if (so.real_text || so.sweeps)
-        {
-          XrlabFitSimulateSetSpec set = {
-            .base = sim, .n_real = (guint) n_real,
-            .sweep = (const XrlabFitSweepParam *) sweep->data, .n_sweep = sweep->len,
-            .strategy = strategy, .sweep_seed = sweep_seed,
-          };
-          status = simulate_set (&c, &set);
-        }
-      else
-        {
-          xrlab_engine_fit_simulate_async (c.engine, &sim, NULL, xrlab_engine_reply_cb, &r);
-          if (!xrlab_engine_fit_simulate_finish (c.engine, xrlab_engine_reply_wait (&r), &scale,
-                                                 &error))
-            status = xrlab_cli_fail (error);
-          else if (kind != XRLAB_NOISE_NONE && level > 0)
-            {
-              char b[XRLAB_DTOA_BUFSIZE];
-              g_print ("%s=%s\n", kind == XRLAB_NOISE_GAUSSIAN ? "noise_sigma"
-                                                               : "noise_counts_per_unit",
-                       xrlab_format_double (scale, b));
-            }
-          xrlab_engine_reply_clear (&r);
-        }
-    }
-  xrlab_cli_model_options_clear (&o);
-  return status;
-}
 
 /* ---- fit ---------------------------------------------------------------------------------- */
 
@@ -600,12 +213,12 @@ typedef struct {
   guint mcmc_steps, mcmc_walkers, mcmc_burn;
   guint64 mcmc_seed;
   char **ci_names;
-  ModelParts parts;
-  ModelParts baseline_parts;      /* --baseline-profile */
+  XrlabCliModelParts parts;
+  XrlabCliModelParts baseline_parts;      /* --baseline-profile */
   double sigma_value;
   GArray *files;                  /* FitFile, one per measurement */
   /* the service */
-  Client client;
+  XrlabCliClient client;
   Progress progress;
   XrlabFitProject *project;       /* a joint fit's shared result */
 } FitCommand;
@@ -615,9 +228,9 @@ fit_command_clear (FitCommand *c)
 {
   g_clear_pointer (&c->files, g_array_unref);
   g_clear_pointer (&c->project, g_free);
-  client_clear (&c->client);
-  model_parts_clear (&c->parts);
-  model_parts_clear (&c->baseline_parts);
+  xrlab_cli_client_clear (&c->client);
+  xrlab_cli_model_parts_clear (&c->parts);
+  xrlab_cli_model_parts_clear (&c->baseline_parts);
   g_clear_pointer (&c->ci_names, g_strfreev);
   g_clear_pointer (&c->trace_param, g_free);
   fit_options_clear (&c->fo);
@@ -867,7 +480,7 @@ fit_parse_options (FitCommand *c, int argc, char **argv)
     .entries = { entries, fit_entries },
   };
 
-  set_output_help (entries, N_("Folder for the results (created if needed)"), N_("OUTDIR"));
+  xrlab_cli_set_output_help (entries, N_("Folder for the results (created if needed)"), N_("OUTDIR"));
   if (!xrlab_cli_parse_options (c->trace ? &trace_spec : &spec, &argc, &argv))
     return XRLAB_CLI_USAGE;
   return fit_check_options (c, argc, argv);
@@ -1017,12 +630,12 @@ fit_prepare (FitCommand *c)
 
   g_autoptr(GError) error = NULL;
 
-  if (!model_parts_parse (c->cmd, &c->o, &c->parts, &status))
+  if (!xrlab_cli_model_parts_parse (c->cmd, &c->o, &c->parts, &status))
     return status;
   /* --baseline-profile (and --set) for the baseline model */
   bo.models = c->o.models, bo.model = c->o.model;
   bo.profiles = c->fo.baseline_profiles, bo.sets = c->o.sets;
-  if (!model_parts_parse (c->cmd, &bo, &c->baseline_parts, &status))
+  if (!xrlab_cli_model_parts_parse (c->cmd, &bo, &c->baseline_parts, &status))
     return status;
   if ((status = fit_files (c)) != XRLAB_CLI_OK)
     return status;
@@ -1040,7 +653,7 @@ fit_prepare (FitCommand *c)
 static int
 fit_open (FitCommand *c, FitFile *f)
 {
-  ModelParts *mp = &c->parts, *bp = &c->baseline_parts;
+  XrlabCliModelParts *mp = &c->parts, *bp = &c->baseline_parts;
   XrlabDatasetSource src = { .kind = XRLAB_DATASET_FILES, .data = f->data,
                              .energy = f->energy, .time = f->time, .aux = f->aux,
                              .max_values = xrlab_cli_max_values () };
@@ -1294,7 +907,7 @@ fit_main (int argc, char **argv, gboolean trace)
   if (status == XRLAB_CLI_OK)
     status = fit_prepare (&c);
   if (status == XRLAB_CLI_OK)
-    client_init (&c.client);
+    xrlab_cli_client_init (&c.client);
   for (guint i = 0; status == XRLAB_CLI_OK && i < c.files->len; i++)
     status = fit_open (&c, &g_array_index (c.files, FitFile, i));
   if (status == XRLAB_CLI_OK && fit_is_joint (&c))
