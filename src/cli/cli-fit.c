@@ -414,7 +414,9 @@ fit_parse_options (FitCommand *c, int argc, char **argv)
     { "mcmc", 0, 0, G_OPTION_ARG_STRING, &fo->mcmc,
       N_("MCMC uncertainties of the main fit (emcee's stretch moves, the bounds as priors; "
          "without --sigma the noise scale is sampled as __lnsigma): STEPS, WALKERS "
-         "(default max(2 (parameters + 1), 32)) and the burn-in (default STEPS/10)"),
+         "(default max(2 (parameters + 1), 32)) and the burn-in (default STEPS/10); writes "
+         "mcmc.csv (per parameter the median, the 2σ and 1σ quantiles and the "
+         "autocorrelation time; the acceptance fraction) and mcmc_chain.csv (the kept chain)"),
       N_("STEPS[,WALKERS[,BURN]]") },
     { "mcmc-seed", 0, 0, G_OPTION_ARG_STRING, &fo->mcmc_seed,
       N_("Seed of the MCMC random numbers (default 1)"), N_("N") },
