@@ -25,6 +25,7 @@
 #include "cli-private.h"
 #include "xrlab-engine-fit.h"
 #include "xrlab-fitflow.h"
+#include "xrlab-h5.h"
 #include "xrlab-model.h"
 #include "xrlab-simulate.h"
 #include "xrlab-util.h"
@@ -214,7 +215,9 @@ xrlab_cli_simulate (int argc, char **argv)
   guint64 seed = 1;
   int status = XRLAB_CLI_OK;
 
-  set_output_help (entries, N_("Output file (the layout of eval)"), N_("FILE"));
+  set_output_help (entries, N_("Output file (the layout of eval): CSV, or HDF5 when it is "
+                               "named FILE.h5 (or .nxs), readable again with --data FILE.h5"),
+                   N_("FILE"));
   if (!xrlab_cli_parse_options (&spec, &argc, &argv))
     {
       xrlab_cli_model_options_clear (&o);
@@ -419,6 +422,8 @@ typedef struct {
   Client client;
   guint setup;
   Progress progress;
+  gboolean nexus;                 /* --data is a NeXus file alone */
+  gboolean has_time;              /* the dataset has a delay axis */
   XrlabFitResults *results;
 } FitCommand;
 
@@ -438,7 +443,7 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (FitCommand, fit_command_clear)
 static gboolean
 fit_is_2d (const FitCommand *c)
 {
-  return c->o.time != NULL;
+  return c->o.time != NULL || c->has_time;
 }
 
 /* The options that go together, the ranges and the method. Returns the
@@ -451,10 +456,22 @@ fit_check_options (FitCommand *c, int argc, char **argv)
 
   c->b0 = c->b1 = c->e0 = c->e1 = c->t0 = c->t1 = NAN;
   c->method = XRLAB_FIT_METHOD_LM;
+  if (fo->data != NULL)
+    {
+      g_autofree char *file = NULL, *path = NULL;
+
+      c->nexus = !xrlab_h5_split_spec (fo->data, &file, &path) && xrlab_h5_is_hdf5 (fo->data);
+    }
   if (argc > 1)
     status = xrlab_cli_usage ("fit", _("unexpected argument “%s”"), argv[1]);
-  else if (fo->data == NULL || c->o.energy == NULL || c->o.output == NULL)
-    status = xrlab_cli_usage ("fit", _("--data, --energy and -o are required"));
+  else if (c->nexus && (c->o.energy != NULL || c->o.time != NULL))
+    status = xrlab_cli_usage ("fit", _("--data %s: a NeXus file alone brings its own axes; "
+                                       "leave out --energy and --time, or name each "
+                                       "dataset as FILE:/PATH"),
+                              fo->data);
+  else if (fo->data == NULL || (c->o.energy == NULL && !c->nexus) || c->o.output == NULL)
+    status = xrlab_cli_usage ("fit", _("--data, --energy and -o are required (--energy not "
+                                       "with a NeXus file)"));
   else if ((fo->baseline_model == NULL) != (fo->baseline == NULL))
     status = xrlab_cli_usage ("fit", _("--baseline-model and --baseline go together"));
   else if (fo->baseline && !parse_range (fo->baseline, &c->b0, &c->b1))
@@ -468,7 +485,7 @@ fit_check_options (FitCommand *c, int argc, char **argv)
     status = xrlab_cli_usage ("fit", _("--tlim “%s”: expected T0:T1"), fo->tlim);
   else if (fo->pin && fo->baseline_model == NULL)
     status = xrlab_cli_usage ("fit", _("--pin-baseline needs --baseline-model"));
-  else if (c->o.time == NULL && (fo->baseline || fo->sbs || fo->tlim))
+  else if (c->o.time == NULL && !c->nexus && (fo->baseline || fo->sbs || fo->tlim))
     status = xrlab_cli_usage ("fit", _("--baseline, --sbs and --tlim need --time"));
   else if (fo->threads < 0)
     status = xrlab_cli_usage ("fit", _("--threads must not be negative"));
@@ -506,7 +523,9 @@ fit_parse_options (FitCommand *c, int argc, char **argv)
   const GOptionEntry fit_entries[] = {
     { "data", 0, 0, G_OPTION_ARG_FILENAME, &fo->data,
       N_("The measurement: one row per delay, one column per energy, comma separated, no "
-         "header (one row for a single spectrum); nan allowed outside the fit window"),
+         "header (one row for a single spectrum); nan allowed outside the fit window. "
+         "FILE.h5:/PATH reads an HDF5 dataset; a NeXus file alone its NXdata group "
+         "(@signal and @axes: data, delays and energies)"),
       N_("FILE") },
     { "baseline-model", 0, 0, G_OPTION_ARG_STRING, &fo->baseline_model,
       N_("Fit the baseline spectrum with this model of --models first; the later fits "
@@ -555,13 +574,18 @@ fit_parse_options (FitCommand *c, int argc, char **argv)
         "are written as one set, only when every fit succeeded, and replace the set of an "
         "earlier run whole (its files that this run does not write go, other files in "
         "OUTDIR stay): a run interrupted or killed at any moment leaves the previous set or "
-        "the new one, never a mix. Progress goes to stderr when it is a terminal; a summary "
+        "the new one, never a mix. With -o FILE.h5 (or .nxs) the set is one HDF5 file "
+        "instead, written as a whole: /entry/data (NXdata: data, fit, residual, time, "
+        "energy), /entry/params (the parameters as attributes, and the columns of "
+        "params.csv), /entry/metrics, /entry/correl, /entry/baseline, /entry/sbs, /entry/ci. "
+        "Progress goes to stderr when it is a terminal; a summary "
         "to stdout."),
     .description = description,
     .entries = { entries, fit_entries },
   };
 
-  set_output_help (entries, N_("Folder for the results (created if needed)"), N_("OUTDIR"));
+  set_output_help (entries, N_("Folder for the results (created if needed), or one HDF5 "
+                               "file FILE.h5"), N_("OUTDIR"));
   if (!xrlab_cli_parse_options (&spec, &argc, &argv))
     return XRLAB_CLI_USAGE;
   return fit_check_options (c, argc, argv);
@@ -593,7 +617,8 @@ static int
 fit_open (FitCommand *c)
 {
   ModelParts *mp = &c->parts;
-  XrlabDatasetSource src = { .kind = XRLAB_DATASET_FILES, .data = c->fo.data,
+  XrlabDatasetSource src = { .kind = c->nexus ? XRLAB_DATASET_NEXUS : XRLAB_DATASET_FILES,
+                             .data = c->fo.data,
                              .energy = c->o.energy, .time = c->o.time, .aux = c->o.aux,
                              .max_values = xrlab_cli_max_values () };
   g_autoptr(GError) ds_error = NULL, error = NULL;
@@ -632,6 +657,7 @@ fit_open (FitCommand *c)
   ok = xrlab_engine_fit_setup_finish (c->client.engine, xrlab_engine_reply_wait (&rs), &error);
   xrlab_engine_reply_clear (&rd);
   xrlab_engine_reply_clear (&rs);
+  c->has_time = info != NULL && info->has_time;
   if (ok)
     return XRLAB_CLI_OK;
   if (ds_error != NULL

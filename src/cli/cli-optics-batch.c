@@ -23,6 +23,7 @@
 #include "cli-optics-batch.h"
 #include "cli-private.h"
 #include "xrlab-engine.h"
+#include "xrlab-h5.h"
 #include "xrlab-util.h"
 
 /* One material of the input. */
@@ -777,6 +778,65 @@ write_row (const Batch *b, const BatchRow *row, XrlabCliTable *t, GString *s, FI
   return TRUE;
 }
 
+/* The good rows in input order as HDF5 (-o FILE.h5). Returns the exit
+ * status. */
+static int
+batch_write_h5 (Batch *b, const char *output)
+{
+  g_autoptr(GError) error = NULL;
+  const guint nq = b->fields.n, nc = 2 + nq;
+  g_autofree XrlabCliBatchColumn *cols = g_new0 (XrlabCliBatchColumn, nc);
+  g_autofree const char **formula = NULL;
+  g_autofree double *v = NULL;
+  gsize n = 0, at = 0;
+
+  for (guint r = 0; r < b->rows->len; r++)
+    if (!row_at (b, r)->failed)
+      n += xrlab_energy_grid_get_size (g_array_index (b->groups, BatchGroup,
+                                                      row_at (b, r)->group).grid);
+  formula = g_new (const char *, MAX (n, 1));
+  v = g_new (double, MAX (n, 1) * nc);
+  for (guint r = 0; r < b->rows->len; r++)
+    {
+      const BatchRow *row = row_at (b, r);
+      const BatchGroup *g = &g_array_index (b->groups, BatchGroup, row->group);
+      gsize n_e;
+      const double *e, *block;
+
+      if (row->failed)
+        continue;
+      n_e = xrlab_energy_grid_get_size (g->grid);
+      e = xrlab_energy_grid_get_energies_kev (g->grid);
+      block = g->batch->values + row->index * nq * n_e;
+      for (gsize i = 0; i < n_e; i++, at++)
+        {
+          formula[at] = row->formula_text;
+          v[at] = row->density;
+          v[n + at] = e[i];
+        }
+      for (guint k = 0; k < nq; k++)
+        {
+          int idx = xrlab_quantity_mask_index (b->fields.mask, b->fields.order[k]);
+          memcpy (v + (2 + k) * n + at - n_e, block + (gsize) idx * n_e, n_e * sizeof (double));
+        }
+    }
+  cols[0] = (XrlabCliBatchColumn) { "density_g_cm3", "g/cm3", v };
+  cols[1] = (XrlabCliBatchColumn) { "energy_keV", "keV", v + n };
+  for (guint k = 0; k < nq; k++)
+    cols[2 + k] = (XrlabCliBatchColumn) { xrlab_quantity_get_column (b->fields.order[k]),
+                                          xrlab_quantity_get_unit (b->fields.order[k]),
+                                          v + (2 + k) * n };
+  if (!xrlab_cli_batch_write_h5 (output, formula, n, cols, nc, b->interrupt, &error))
+    {
+      if (g_cancellable_is_cancelled (b->interrupt))
+        return xrlab_cli_interrupt_status ();
+      return xrlab_cli_fail (error);
+    }
+  progress_draw (&b->progress, b->progress.total, TRUE);
+  print_problems (b);
+  return XRLAB_CLI_OK;
+}
+
 /* Writes the good rows in input order to @output (stdout when NULL or "-"),
  * then the problems to stderr. A failed write or an interrupt stops it at
  * once (an output file is then removed). Returns the exit status. */
@@ -790,6 +850,8 @@ batch_write (Batch *b, const char *output)
   FILE *out = NULL;
   gboolean ok;
 
+  if (output != NULL && xrlab_h5_is_h5_name (output))
+    return batch_write_h5 (b, output);
   if (output != NULL && strcmp (output, "-") != 0)
     {
       af = xrlab_atomic_file_open (output, &error);
@@ -844,7 +906,8 @@ xrlab_cli_batch (int argc, char **argv)
   g_auto(GStrv) rest = NULL;
   const GOptionEntry entries[] = {
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
-      N_("Write to FILE (atomically) instead of stdout"), N_("FILE") },
+      N_("Write to FILE (atomically) instead of stdout; FILE.h5 (or .nxs) is written as "
+         "HDF5: one dataset per column in /entry/results, with units"), N_("FILE") },
     { "unit", 'u', 0, G_OPTION_ARG_STRING, &unit_text,
       N_("Unit of the energy specs: keV (default), eV or A"), N_("UNIT") },
     { "thickness", 't', 0, G_OPTION_ARG_STRING, &thickness_text,

@@ -5,7 +5,7 @@
  */
 #pragma once
 
-#include <glib.h>
+#include <gio/gio.h>
 
 #include "xrlab-energy.h"
 
@@ -31,5 +31,20 @@ gboolean xrlab_cli_batch_read_input (const char *name, const char *data, gsize l
                                      guint64 max_values, XrlabCliBatchInput *input,
                                      GError **error);
 void     xrlab_cli_batch_input_clear (XrlabCliBatchInput *input);
+
+/* One numeric column of the output: its CSV name, its unit ("" or NULL:
+ * none) and its values. */
+typedef struct {
+  const char *name;
+  const char *units;
+  const double *values;
+} XrlabCliBatchColumn;
+
+/* The @n output rows as an HDF5 file at @path (atomically; see
+ * cli-batch-h5.c): the formulas and the columns. Stops without a file when
+ * @cancellable is cancelled. */
+gboolean xrlab_cli_batch_write_h5 (const char *path, const char *const *formula, gsize n,
+                                   const XrlabCliBatchColumn *columns, gsize n_columns,
+                                   GCancellable *cancellable, GError **error);
 
 G_END_DECLS
