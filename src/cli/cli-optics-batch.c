@@ -646,68 +646,74 @@ group_row (const Batch *b, const BatchGroup *g, guint k)
   return row_at (b, g_array_index (g->rows, guint, k));
 }
 
-/* One request to the engine for group @g: all its rows, one input and one
- * output transfer. Returns the exit status. */
-static int
-compute_group (Batch *b, BatchGroup *g)
-{
-  g_autoptr(GError) error = NULL;
-  gsize n_mat = g->rows->len;
-  g_autofree XrlabMaterialSpec *specs = g_new0 (XrlabMaterialSpec, n_mat);
-
-  for (guint k = 0; k < n_mat; k++)
-    {
-      const BatchRow *row = group_row (b, g, k);
-      specs[k].formula = xrlab_formula_get_text (row->formula);
-      specs[k].density_g_cm3 = row->density;
-      specs[k].thickness_um = isfinite (row->thickness) ? row->thickness : 0.0;
-    }
-  if (b->engine == NULL)
-    b->engine = xrlab_engine_new ();
-  g->batch = xrlab_engine_batch_sync (b->engine, specs, n_mat, g->grid, b->fields.mask,
-                                      b->progress.tty ? progress_cb : NULL, &b->progress,
-                                      b->interrupt, &error);
-  if (g->batch == NULL && g_cancellable_is_cancelled (b->interrupt))
-    return xrlab_cli_interrupt_status ();
-  if (g->batch == NULL)
-    return xrlab_cli_fail (error);
-  for (guint k = 0; k < n_mat; k++)
-    if (g->batch->errors[k] != NULL)
-      {
-        BatchRow *row = group_row (b, g, k);
-        report (b, row->line, _("%s line %u: %s"), b->path, row->line,
-                g->batch->errors[k]->message);
-        row->failed = TRUE;
-      }
-  return XRLAB_CLI_OK;
-}
-
-/* Computes every group; the rows of a spec that does not parse fail.
- * Returns the exit status. */
+/* Every group whose spec parses, in one request to the engine (each group
+ * its rows on its grid: one input and one output transfer in all); the
+ * rows of a spec that does not parse fail. Returns the exit status. */
 static int
 batch_compute (Batch *b)
 {
-  for (guint gi = 0; gi < b->groups->len; gi++)
-    b->progress.total += 2 * g_array_index (b->groups, BatchGroup, gi).rows->len;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) groups = g_array_new (FALSE, TRUE, sizeof (XrlabEngineBatchGroup));
+  g_autoptr(GArray) of_group = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr(GPtrArray) specs = g_ptr_array_new_with_free_func (g_free);
+  XrlabEngineBatch **batches;
+
   for (guint gi = 0; gi < b->groups->len; gi++)
     {
       BatchGroup *g = &g_array_index (b->groups, BatchGroup, gi);
+      XrlabMaterialSpec *sp;
+      XrlabEngineBatchGroup eg;
 
+      b->progress.total += 2 * g->rows->len;
       if (g->grid == NULL)
-        for (guint k = 0; k < g->rows->len; k++)
+        {
+          for (guint k = 0; k < g->rows->len; k++)
+            {
+              BatchRow *row = group_row (b, g, k);
+              report (b, row->line, _("%s line %u: %s"), b->path, row->line, g->grid_error);
+              row->failed = TRUE;
+            }
+          continue;
+        }
+      sp = g_new0 (XrlabMaterialSpec, MAX (g->rows->len, 1));
+      for (guint k = 0; k < g->rows->len; k++)
+        {
+          const BatchRow *row = group_row (b, g, k);
+          sp[k].formula = xrlab_formula_get_text (row->formula);
+          sp[k].density_g_cm3 = row->density;
+          sp[k].thickness_um = isfinite (row->thickness) ? row->thickness : 0.0;
+        }
+      g_ptr_array_add (specs, sp);
+      eg = (XrlabEngineBatchGroup) { sp, g->rows->len, g->grid };
+      g_array_append_val (groups, eg);
+      g_array_append_val (of_group, gi);
+    }
+  if (b->engine == NULL)
+    b->engine = xrlab_engine_new ();
+  batches = xrlab_engine_batch_groups_sync (b->engine, (XrlabEngineBatchGroup *) groups->data,
+                                            groups->len, b->fields.mask,
+                                            b->progress.tty ? progress_cb : NULL, &b->progress,
+                                            b->interrupt, &error);
+  if (batches == NULL && g_cancellable_is_cancelled (b->interrupt))
+    return xrlab_cli_interrupt_status ();
+  if (batches == NULL)
+    return xrlab_cli_fail (error);
+  for (guint i = 0; i < groups->len; i++)
+    {
+      BatchGroup *g = &g_array_index (b->groups, BatchGroup, g_array_index (of_group, guint, i));
+
+      g->batch = g_steal_pointer (&batches[i]);
+      for (guint k = 0; k < g->rows->len; k++)
+        if (g->batch->errors[k] != NULL)
           {
             BatchRow *row = group_row (b, g, k);
-            report (b, row->line, _("%s line %u: %s"), b->path, row->line, g->grid_error);
+            report (b, row->line, _("%s line %u: %s"), b->path, row->line,
+                    g->batch->errors[k]->message);
             row->failed = TRUE;
           }
-      else
-        {
-          int status = compute_group (b, g);
-          if (status != XRLAB_CLI_OK)
-            return status;
-        }
-      b->progress.done_before += g->rows->len;
     }
+  g_free (batches);
+  b->progress.done_before = b->progress.total / 2;
   g_array_sort (b->problems, compare_problems);   /* at most one problem per line */
   return XRLAB_CLI_OK;
 }
@@ -729,8 +735,10 @@ output_table (const Batch *b)
   return t;
 }
 
-/* Rows per write: a long grid goes out in parts. */
+/* Rows per table: a long grid goes out in parts. */
 #define WRITE_CHUNK 4096
+/* Bytes per write: the lines of many rows go out together. */
+#define WRITE_BLOCK (1 << 20)
 
 /* Writes @s to @out, or to stdout when @out is NULL. FALSE when the write
  * failed (the atomic file's commit or xrlab_cli_stdout_fail() says why). */
@@ -742,7 +750,8 @@ emit (FILE *out, const GString *s)
   return fwrite (s->str, 1, s->len, out) == s->len;
 }
 
-/* The lines of @row, one per energy of its grid. FALSE when a write failed
+/* The lines of @row, one per energy of its grid, appended to @s, which
+ * goes out whenever it holds WRITE_BLOCK bytes. FALSE when a write failed
  * or the batch was interrupted. */
 static gboolean
 write_row (const Batch *b, const BatchRow *row, XrlabCliTable *t, GString *s, FILE *out)
@@ -770,10 +779,13 @@ write_row (const Batch *b, const BatchRow *row, XrlabCliTable *t, GString *s, FI
               xrlab_cli_table_set_number (t, r, 3 + k, block[(gsize) idx * n_e + i]);
             }
         }
-      g_string_truncate (s, 0);
       xrlab_cli_table_append_csv_rows (t, s);
-      if (!emit (out, s) || g_cancellable_is_cancelled (b->interrupt))
-        return FALSE;
+      if (s->len >= WRITE_BLOCK)
+        {
+          if (!emit (out, s) || g_cancellable_is_cancelled (b->interrupt))
+            return FALSE;
+          g_string_truncate (s, 0);
+        }
     }
   return TRUE;
 }
@@ -861,13 +873,15 @@ batch_write (Batch *b, const char *output)
       xrlab_cli_interrupt_set_temp_file (xrlab_atomic_file_get_temp_path (af));
     }
   xrlab_cli_table_append_csv_header (t, s);
-  ok = emit (out, s);
+  ok = TRUE;
   for (guint r = 0; ok && r < b->rows->len; r++)
     {
-      progress_draw (&b->progress, b->progress.total / 2 + r, FALSE);
+      if ((r & 1023) == 0)
+        progress_draw (&b->progress, b->progress.total / 2 + r, FALSE);
       if (!row_at (b, r)->failed)
         ok = write_row (b, row_at (b, r), t, s, out);
     }
+  ok = ok && !g_cancellable_is_cancelled (b->interrupt) && emit (out, s);
   if (g_cancellable_is_cancelled (b->interrupt))
     {
       xrlab_atomic_file_abort (af);
