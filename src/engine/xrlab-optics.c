@@ -25,6 +25,21 @@
 
 #define BLOCK 256
 
+/* The kernel in three builds chosen at load time (x86-64-v4: AVX-512,
+ * v3: AVX2, the baseline), as the plan kernels are; never with fused
+ * multiply-adds, so that every build gives the baseline's numbers bit for
+ * bit (and xrlab_optics_compute_point() the kernel's). Not under
+ * ThreadSanitizer: it instruments the clones' resolvers, which run before it
+ * is set up. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && __GNUC__ >= 11 \
+    && defined(__ELF__) && !defined(__SANITIZE_THREAD__)
+# define KERNEL_CLONES __attribute__ ((target_clones ("arch=x86-64-v4", "arch=x86-64-v3", \
+                                                      "default"), \
+                                       optimize ("O3", "no-trapping-math", "fp-contract=off")))
+#else
+# define KERNEL_CLONES
+#endif
+
 #define BIT(q) XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_##q)
 
 /* Quantities that need Σ n_i f1_i, and those that need Σ n_i f2_i. */
@@ -252,8 +267,9 @@ bind_material (const XrlabOpticsCache *cache, const XrlabOpticsMaterial *materia
   b->t_cm = isfinite (material->thickness_um) ? material->thickness_um * 1e-4 : 0.0;
 }
 
-/* s[j] = Σ_i n_i f_i[e0 + j], j < nb (atoms in formula order). */
-static inline void
+/* s[j] = Σ_i n_i f_i[e0 + j], j < nb (atoms in formula order). Always
+ * inlined: into each build of the kernel. */
+static inline __attribute__ ((always_inline)) void
 sum_factors (const double *const *f, const double *count, gsize n_atoms,
              gsize e0, gsize nb, double *restrict s)
 {
@@ -272,14 +288,14 @@ sum_factors (const double *const *f, const double *count, gsize n_atoms,
 }
 
 /* Critical angle [rad] from δ; NaN where δ < 0 (negative f1). */
-static inline double
+static inline __attribute__ ((always_inline)) double
 critical_angle (double delta)
 {
   return delta >= 0.0 ? sqrt (2.0 * delta) : NAN;
 }
 
 /* Energies [e0, e1) of material @b into @out[q] (indexed by energy). */
-static void
+KERNEL_CLONES static void
 kernel (const XrlabEnergyGrid *g, const Bound *b, XrlabQuantityMask mask,
         gsize e0, gsize e1, double *const out[XRLAB_QUANTITY_N])
 {
@@ -317,36 +333,49 @@ kernel (const XrlabEnergyGrid *g, const Bound *b, XrlabQuantityMask mask,
         }
       if (mask & NEEDS_ANGLE)
         {
-          double *deg = (mask & BIT (CRITICAL_ANGLE_DEG)) ? out[XRLAB_QUANTITY_CRITICAL_ANGLE_DEG] + e : NULL;
-          double *mrad = (mask & BIT (CRITICAL_ANGLE_MRAD)) ? out[XRLAB_QUANTITY_CRITICAL_ANGLE_MRAD] + e : NULL;
+          double th[BLOCK];
+
           for (gsize j = 0; j < nb; j++)
+            th[j] = critical_angle (kd[j] * rho_m * s1[j]);
+          if (mask & BIT (CRITICAL_ANGLE_DEG))
             {
-              double theta = critical_angle (kd[j] * rho_m * s1[j]);
-              if (deg)
-                deg[j] = theta * (180.0 / G_PI);
-              if (mrad)
-                mrad[j] = theta * 1000.0;
+              double *restrict o = out[XRLAB_QUANTITY_CRITICAL_ANGLE_DEG] + e;
+              for (gsize j = 0; j < nb; j++)
+                o[j] = th[j] * (180.0 / G_PI);
+            }
+          if (mask & BIT (CRITICAL_ANGLE_MRAD))
+            {
+              double *restrict o = out[XRLAB_QUANTITY_CRITICAL_ANGLE_MRAD] + e;
+              for (gsize j = 0; j < nb; j++)
+                o[j] = th[j] * 1000.0;
             }
         }
       if (mask & NEEDS_MU)
         {
-          double *mu = (mask & BIT (MU)) ? out[XRLAB_QUANTITY_MU] + e : NULL;
-          double *att = (mask & BIT (ATTENUATION_LENGTH)) ? out[XRLAB_QUANTITY_ATTENUATION_LENGTH] + e : NULL;
-          double *mur = (mask & BIT (MU_RHO)) ? out[XRLAB_QUANTITY_MU_RHO] + e : NULL;
-          double *tr = (mask & BIT (TRANSMISSION)) ? out[XRLAB_QUANTITY_TRANSMISSION] + e : NULL;
           const double inv_rho = b->inv_rho, t_cm = b->t_cm;
+          double mb[BLOCK];
 
           for (gsize j = 0; j < nb; j++)
+            mb[j] = km[j] * rho_m * s2[j];
+          if (mask & BIT (MU))
+            memcpy (out[XRLAB_QUANTITY_MU] + e, mb, nb * sizeof (double));
+          if (mask & BIT (ATTENUATION_LENGTH))
             {
-              double m = km[j] * rho_m * s2[j];
-              if (mu)
-                mu[j] = m;
-              if (att)
-                att[j] = 1.0 / m;
-              if (mur)
-                mur[j] = m * inv_rho;
-              if (tr)
-                tr[j] = exp (-m * t_cm);
+              double *restrict o = out[XRLAB_QUANTITY_ATTENUATION_LENGTH] + e;
+              for (gsize j = 0; j < nb; j++)
+                o[j] = 1.0 / mb[j];
+            }
+          if (mask & BIT (MU_RHO))
+            {
+              double *restrict o = out[XRLAB_QUANTITY_MU_RHO] + e;
+              for (gsize j = 0; j < nb; j++)
+                o[j] = mb[j] * inv_rho;
+            }
+          if (mask & BIT (TRANSMISSION))
+            {
+              double *restrict o = out[XRLAB_QUANTITY_TRANSMISSION] + e;
+              for (gsize j = 0; j < nb; j++)
+                o[j] = exp (-mb[j] * t_cm);
             }
         }
       if (mask & BIT (RE_SLD))
