@@ -80,6 +80,7 @@ typedef struct {
   XrlabCliFields fields;
   GArray *groups;               /* of BatchGroup */
   GHashTable *group_of_spec;    /* spec → group index */
+  GHashTable *formula_of_text;  /* formula text → XrlabFormula (parsed once) */
   XrlabEngine *engine;
   Progress progress;
   GCancellable *interrupt;      /* Ctrl-C, SIGTERM */
@@ -216,6 +217,8 @@ batch_init (Batch *b, const char *path)
   b->groups = g_array_new (FALSE, TRUE, sizeof (BatchGroup));
   g_array_set_clear_func (b->groups, batch_group_clear);
   b->group_of_spec = g_hash_table_new (g_str_hash, g_str_equal);
+  b->formula_of_text = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                              (GDestroyNotify) xrlab_formula_unref);
   b->progress.tty = isatty (STDERR_FILENO);
 }
 
@@ -223,6 +226,7 @@ static void
 batch_clear (Batch *b)
 {
   g_clear_pointer (&b->group_of_spec, g_hash_table_unref);
+  g_clear_pointer (&b->formula_of_text, g_hash_table_unref);
   g_clear_pointer (&b->groups, g_array_unref);
   g_clear_pointer (&b->problems, g_array_unref);
   g_clear_pointer (&b->rows, g_array_unref);
@@ -400,7 +404,11 @@ read_row (Batch *b, GPtrArray *fields, guint ln)
   row.formula_text = g_strdup (g_ptr_array_index (fields, b->col_formula));
   row.spec = g_strdup (g_ptr_array_index (fields, b->col_energy));
   row.thickness = b->thickness_default;
-  row.formula = xrlab_formula_parse (row.formula_text, &error);
+  if ((row.formula = g_hash_table_lookup (b->formula_of_text, row.formula_text)) != NULL)
+    xrlab_formula_ref (row.formula);
+  else if ((row.formula = xrlab_formula_parse (row.formula_text, &error)) != NULL)
+    g_hash_table_insert (b->formula_of_text, g_strdup (row.formula_text),
+                         xrlab_formula_ref (row.formula));
   if (row.formula == NULL)
     {
       g_autofree char *q = quote (row.formula_text);

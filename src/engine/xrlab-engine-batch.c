@@ -155,11 +155,33 @@ batch_alloc (BatchPayload *p, GError **error)
   return batch;
 }
 
-/* Parses and checks every material; the good ones go into @om, packed,
- * with their index in @index. Returns how many are good. */
+/* A formula of @text, parsed once per @memo (text → formula). */
+static XrlabFormula *
+memo_parse (GHashTable *memo, const char *text, GError **error)
+{
+  XrlabFormula *f = g_hash_table_lookup (memo, text);
+
+  if (f != NULL)
+    return xrlab_formula_ref (f);
+  f = xrlab_formula_parse (text, error);
+  if (f != NULL)
+    g_hash_table_insert (memo, g_strdup (text), xrlab_formula_ref (f));
+  return f;
+}
+
+static GHashTable *
+memo_new (void)
+{
+  return g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                (GDestroyNotify) xrlab_formula_unref);
+}
+
+/* Parses (once per text of @memo) and checks every material; the good ones
+ * go into @om, packed, with their index in @index. Returns how many are
+ * good. */
 static gsize
 batch_parse (BatchPayload *p, XrlabEngineBatch *batch, XrlabFormula **formulas,
-             XrlabOpticsMaterial *om, gsize *index)
+             XrlabOpticsMaterial *om, gsize *index, GHashTable *memo)
 {
   gsize n_ok = 0;
 
@@ -167,7 +189,7 @@ batch_parse (BatchPayload *p, XrlabEngineBatch *batch, XrlabFormula **formulas,
     {
       const XrlabMaterialSpec *spec = &p->specs[m];
 
-      formulas[m] = xrlab_formula_parse (spec->formula ? spec->formula : "", &batch->errors[m]);
+      formulas[m] = memo_parse (memo, spec->formula ? spec->formula : "", &batch->errors[m]);
       if (formulas[m] == NULL)
         continue;
       om[n_ok].formula = formulas[m];
@@ -238,7 +260,10 @@ batch_run (XrlabRequest *req, GCancellable *cancellable)
   om = g_new (XrlabOpticsMaterial, MAX (n_m, 1));
   index = g_new (gsize, MAX (n_m, 1));
   om_errors = g_new0 (GError *, MAX (n_m, 1));
-  n_ok = batch_parse (p, p->batch, formulas, om, index);
+  {
+    g_autoptr(GHashTable) memo = memo_new ();
+    n_ok = batch_parse (p, p->batch, formulas, om, index, memo);
+  }
 
   if (xrlab_optics_batch (p->cache, om, n_ok, p->quantities, p->batch->values, om_errors,
                           req->progress ? post_progress : NULL, req, cancellable, &p->error))
@@ -364,9 +389,10 @@ group_is_small (const GroupWork *g)
   return (guint64) g->p.n * xrlab_energy_grid_get_size (g->p.grid) <= SMALL_GROUP_VALUES;
 }
 
-/* The reply block and the parsed materials of @g. FALSE without memory. */
+/* The reply block and the parsed materials of @g (formulas parsed once
+ * per @memo). FALSE without memory. */
 static gboolean
-group_begin (GroupWork *g)
+group_begin (GroupWork *g, GHashTable *memo)
 {
   gsize n_m = MAX (g->p.n, 1);
 
@@ -376,7 +402,7 @@ group_begin (GroupWork *g)
   g->om = g_new (XrlabOpticsMaterial, n_m);
   g->index = g_new (gsize, n_m);
   g->om_errors = g_new0 (GError *, n_m);
-  g->n_ok = batch_parse (&g->p, g->p.batch, g->formulas, g->om, g->index);
+  g->n_ok = batch_parse (&g->p, g->p.batch, g->formulas, g->om, g->index, memo);
   return TRUE;
 }
 
@@ -414,15 +440,17 @@ static void
 groups_part (gpointer data, guint part)
 {
   GroupsPayload *p = data;
+  g_autoptr(GHashTable) memo = NULL;
   gsize n = 0;
 
   if (p->cancellable && g_cancellable_is_cancelled (p->cancellable))
     return;
+  memo = memo_new ();
   for (gsize i = p->part_start[part]; i < p->part_start[part + 1]; i++)
     {
       GroupWork *g = &p->groups[i];
 
-      if (!group_begin (g))
+      if (!group_begin (g, memo))
         continue;
       if (group_is_small (g))
         {
