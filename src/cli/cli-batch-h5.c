@@ -14,7 +14,7 @@
 
 gboolean
 xrlab_cli_batch_write_h5 (const char *path, const char *const *formula, gsize n,
-                          const XrlabCliBatchColumn *columns, gsize n_columns,
+                          const double *v, const XrlabCliFields *fields,
                           GCancellable *cancellable, GError **error)
 {
   XrlabH5Writer *w = xrlab_h5_writer_new (path, error);
@@ -27,14 +27,18 @@ xrlab_cli_batch_write_h5 (const char *path, const char *const *formula, gsize n,
        && xrlab_h5_writer_set_string (w, "/entry", "program", "xrlab", error)
        && xrlab_h5_writer_add_group (w, group, "NXcollection", error)
        && xrlab_h5_writer_add_strings_dataset (w, "/entry/results/formula", formula, n, error);
-  for (gsize c = 0; ok && c < n_columns; c++)
+  for (guint c = 0; ok && c < 2 + fields->n; c++)
     {
-      g_autofree char *p = g_build_path ("/", group, columns[c].name, NULL);
-      const char *units = columns[c].units && *columns[c].units ? columns[c].units : NULL;
+      const char *name = c == 0 ? "density_g_cm3" : c == 1 ? "energy_keV"
+                         : xrlab_quantity_get_column (fields->order[c - 2]);
+      const char *units = c == 0 ? "g/cm3" : c == 1 ? "keV"
+                          : xrlab_quantity_get_unit (fields->order[c - 2]);
+      g_autofree char *p = g_build_path ("/", group, name, NULL);
       gsize dims[2] = { n, 1 };
 
       ok = !g_cancellable_set_error_if_cancelled (cancellable, error)
-           && xrlab_h5_writer_add_dataset (w, p, columns[c].values, 1, dims, units, error);
+           && xrlab_h5_writer_add_dataset (w, p, v + c * n, 1, dims,
+                                           units && *units ? units : NULL, error);
     }
   if (!ok || g_cancellable_set_error_if_cancelled (cancellable, error))
     {

@@ -670,7 +670,6 @@ batch_compute (Batch *b)
     {
       BatchGroup *g = &g_array_index (b->groups, BatchGroup, gi);
       XrlabMaterialSpec *sp;
-      XrlabEngineBatchGroup eg;
 
       b->progress.total += 2 * g->rows->len;
       if (g->grid == NULL)
@@ -692,8 +691,7 @@ batch_compute (Batch *b)
           sp[k].thickness_um = isfinite (row->thickness) ? row->thickness : 0.0;
         }
       g_ptr_array_add (specs, sp);
-      eg = (XrlabEngineBatchGroup) { sp, g->rows->len, g->grid };
-      g_array_append_val (groups, eg);
+      g_array_append_vals (groups, &(XrlabEngineBatchGroup) { sp, g->rows->len, g->grid }, 1);
       g_array_append_val (of_group, gi);
     }
   if (b->engine == NULL)
@@ -805,7 +803,6 @@ batch_write_h5 (Batch *b, const char *output)
 {
   g_autoptr(GError) error = NULL;
   const guint nq = b->fields.n, nc = 2 + nq;
-  g_autofree XrlabCliBatchColumn *cols = g_new0 (XrlabCliBatchColumn, nc);
   g_autofree const char **formula = NULL;
   g_autofree double *v = NULL;
   gsize n = 0, at = 0;
@@ -840,13 +837,7 @@ batch_write_h5 (Batch *b, const char *output)
           memcpy (v + (2 + k) * n + at - n_e, block + (gsize) idx * n_e, n_e * sizeof (double));
         }
     }
-  cols[0] = (XrlabCliBatchColumn) { "density_g_cm3", "g/cm3", v };
-  cols[1] = (XrlabCliBatchColumn) { "energy_keV", "keV", v + n };
-  for (guint k = 0; k < nq; k++)
-    cols[2 + k] = (XrlabCliBatchColumn) { xrlab_quantity_get_column (b->fields.order[k]),
-                                          xrlab_quantity_get_unit (b->fields.order[k]),
-                                          v + (2 + k) * n };
-  if (!xrlab_cli_batch_write_h5 (output, formula, n, cols, nc, b->interrupt, &error))
+  if (!xrlab_cli_batch_write_h5 (output, formula, n, v, &b->fields, b->interrupt, &error))
     {
       if (g_cancellable_is_cancelled (b->interrupt))
         return xrlab_cli_interrupt_status ();

@@ -7,6 +7,7 @@
 
 #include <gio/gio.h>
 
+#include "cli-optics.h"
 #include "xrlab-energy.h"
 
 G_BEGIN_DECLS
@@ -32,19 +33,12 @@ gboolean xrlab_cli_batch_read_input (const char *name, const char *data, gsize l
                                      GError **error);
 void     xrlab_cli_batch_input_clear (XrlabCliBatchInput *input);
 
-/* One numeric column of the output: its CSV name, its unit ("" or NULL:
- * none) and its values. */
-typedef struct {
-  const char *name;
-  const char *units;
-  const double *values;
-} XrlabCliBatchColumn;
-
 /* The @n output rows as an HDF5 file at @path (atomically; see
- * cli-batch-h5.c): the formulas and the columns. Stops without a file when
- * @cancellable is cancelled. */
+ * cli-batch-h5.c): the formulas and the columns of @v, n values each:
+ * density_g_cm3, energy_keV and then the quantities of @fields in their
+ * order. Stops without a file when @cancellable is cancelled. */
 gboolean xrlab_cli_batch_write_h5 (const char *path, const char *const *formula, gsize n,
-                                   const XrlabCliBatchColumn *columns, gsize n_columns,
+                                   const double *v, const XrlabCliFields *fields,
                                    GCancellable *cancellable, GError **error);
 
 G_END_DECLS
