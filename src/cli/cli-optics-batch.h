@@ -33,12 +33,23 @@ gboolean xrlab_cli_batch_read_input (const char *name, const char *data, gsize l
                                      GError **error);
 void     xrlab_cli_batch_input_clear (XrlabCliBatchInput *input);
 
-/* The @n output rows as an HDF5 file at @path (atomically; see
- * cli-batch-h5.c): the formulas and the columns of @v, n values each:
- * density_g_cm3, energy_keV and then the quantities of @fields in their
- * order. Stops without a file when @cancellable is cancelled. */
-gboolean xrlab_cli_batch_write_h5 (const char *path, const char *const *formula, gsize n,
-                                   const double *v, const XrlabCliFields *fields,
+/* A good row of the output: its material, its grid's energies and its
+ * values (the quantities of the fields in mask order, n_e each, as the
+ * engine's batch holds them), the table they come from. */
+typedef struct {
+  const char *formula;
+  double density;
+  const double *energies_kev;
+  gsize n_e;
+  const double *values;
+  const char *table;
+} XrlabCliBatchRowOut;
+
+/* The rows (one line per energy of each) as an HDF5 file at @path,
+ * atomically (cli-batch-h5.c): /entry/results holds one dataset per column
+ * of the CSV output. Stops without a file when @cancellable is cancelled. */
+gboolean xrlab_cli_batch_write_h5 (const char *path, const XrlabCliBatchRowOut *rows,
+                                   gsize n_rows, const XrlabCliFields *fields,
                                    GCancellable *cancellable, GError **error);
 
 G_END_DECLS

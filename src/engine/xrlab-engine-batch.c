@@ -140,6 +140,7 @@ batch_alloc (BatchPayload *p, GError **error)
   batch->n_energies = n_e;
   batch->n_quantities = n_q;
   batch->quantities = p->quantities;
+  batch->table = xrlab_energy_grid_get_table (p->grid);
   batch->energies_kev = (const double *) (base + off_energies);
   memcpy ((double *) batch->energies_kev, xrlab_energy_grid_get_energies_kev (p->grid),
           n_e * sizeof (double));
@@ -423,8 +424,9 @@ group_compute_points (GroupWork *g)
           double v[XRLAB_QUANTITY_N];
           gsize qi = 0;
 
-          if (!xrlab_optics_compute_point (&g->om[k], e[i], g->p.quantities, v,
-                                           &g->om_errors[k]))
+          if (!xrlab_optics_compute_point_for_table (&g->om[k], e[i],
+                                                     xrlab_energy_grid_get_table (g->p.grid),
+                                                     g->p.quantities, v, &g->om_errors[k]))
             break;
           for (int q = 0; q < XRLAB_QUANTITY_N; q++)
             if (g->p.quantities & XRLAB_QUANTITY_BIT (q))
