@@ -744,7 +744,7 @@ output_table (const Batch *b)
   return t;
 }
 
-/* Rows per table: a long grid goes out in parts. */
+/* Lines per table: they go into the text together. */
 #define WRITE_CHUNK 4096
 /* Bytes per write: the lines of many rows go out together. */
 #define WRITE_BLOCK (1 << 20)
@@ -759,9 +759,25 @@ emit (FILE *out, const GString *s)
   return fwrite (s->str, 1, s->len, out) == s->len;
 }
 
-/* The lines of @row, one per energy of its grid, appended to @s, which
- * goes out whenever it holds WRITE_BLOCK bytes. FALSE when a write failed
- * or the batch was interrupted. */
+/* The rows of @t as CSV lines into @s (the table emptied), and @s out when
+ * it holds WRITE_BLOCK bytes or with @last. FALSE when a write failed or
+ * the batch was interrupted. */
+static gboolean
+write_flush (const Batch *b, XrlabCliTable *t, GString *s, FILE *out, gboolean last)
+{
+  xrlab_cli_table_append_csv_rows (t, s);
+  xrlab_cli_table_clear_rows (t);
+  if (s->len < WRITE_BLOCK && !last)
+    return TRUE;
+  if (!emit (out, s) || g_cancellable_is_cancelled (b->interrupt))
+    return FALSE;
+  g_string_truncate (s, 0);
+  return TRUE;
+}
+
+/* The lines of @row, one per energy of its grid, added to @t, which goes
+ * into @s every WRITE_CHUNK lines. FALSE when a write failed or the batch
+ * was interrupted. */
 static gboolean
 write_row (const Batch *b, const BatchRow *row, XrlabCliTable *t, GString *s, FILE *out)
 {
@@ -771,32 +787,22 @@ write_row (const Batch *b, const BatchRow *row, XrlabCliTable *t, GString *s, FI
   const double *block = g->batch->values + row->index * b->fields.n * n_e;
   const char *table = xrlab_table_get_name (g->batch->table);
 
-  for (gsize start = 0; start < n_e; start += WRITE_CHUNK)
+  for (gsize i = 0; i < n_e; i++)
     {
-      gsize end = MIN (n_e, start + WRITE_CHUNK);
+      gsize r = xrlab_cli_table_add_row (t);
 
-      xrlab_cli_table_clear_rows (t);
-      for (gsize i = start; i < end; i++)
+      xrlab_cli_table_set_text (t, r, 0, row->formula_text);
+      xrlab_cli_table_set_number (t, r, 1, row->density);
+      xrlab_cli_table_set_number (t, r, 2, e[i]);
+      for (guint k = 0; k < b->fields.n; k++)
         {
-          gsize r = xrlab_cli_table_add_row (t);
-
-          xrlab_cli_table_set_text (t, r, 0, row->formula_text);
-          xrlab_cli_table_set_number (t, r, 1, row->density);
-          xrlab_cli_table_set_number (t, r, 2, e[i]);
-          for (guint k = 0; k < b->fields.n; k++)
-            {
-              int idx = xrlab_quantity_mask_index (b->fields.mask, b->fields.order[k]);
-              xrlab_cli_table_set_number (t, r, 3 + k, block[(gsize) idx * n_e + i]);
-            }
-          xrlab_cli_table_set_text (t, r, 3 + b->fields.n, table);
+          int idx = xrlab_quantity_mask_index (b->fields.mask, b->fields.order[k]);
+          xrlab_cli_table_set_number (t, r, 3 + k, block[(gsize) idx * n_e + i]);
         }
-      xrlab_cli_table_append_csv_rows (t, s);
-      if (s->len >= WRITE_BLOCK)
-        {
-          if (!emit (out, s) || g_cancellable_is_cancelled (b->interrupt))
-            return FALSE;
-          g_string_truncate (s, 0);
-        }
+      xrlab_cli_table_set_text (t, r, 3 + b->fields.n, table);
+      /* the lines of many rows go out together */
+      if (r + 1 >= WRITE_CHUNK && !write_flush (b, t, s, out, FALSE))
+        return FALSE;
     }
   return TRUE;
 }
@@ -862,7 +868,7 @@ batch_write (Batch *b, const char *output)
       if (!row_at (b, r)->failed)
         ok = write_row (b, row_at (b, r), t, s, out);
     }
-  ok = ok && !g_cancellable_is_cancelled (b->interrupt) && emit (out, s);
+  ok = ok && !g_cancellable_is_cancelled (b->interrupt) && write_flush (b, t, s, out, TRUE);
   if (g_cancellable_is_cancelled (b->interrupt))
     {
       xrlab_atomic_file_abort (af);
