@@ -785,6 +785,7 @@ test_spectrum_sigma_columns (void)
     gsize nr, nc;
     g_autofree double *map = xrlab_fitflow_result_model (s.flow, r1, &nr, &nc, &error);
     g_assert_no_error (error);
+    g_assert_nonnull (map);
     g_assert_cmpuint (nr, ==, 1);
     g_assert_cmpuint (nc, ==, N_E);
   }
