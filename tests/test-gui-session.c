@@ -13,6 +13,7 @@
 #include <glib/gstdio.h>
 
 #include "xrlab-session.h"
+#include "test-common.h"
 
 static char *tmpdir;
 
@@ -340,23 +341,6 @@ test_save_atomic (void)
   g_assert_true (g_file_get_contents (path, &after, NULL, NULL));
   g_assert_cmpstr (before, ==, after);
   g_rmdir (blocked);
-}
-
-static int
-rm_rf (const char *path)
-{
-  GDir *d = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  if (d == NULL)
-    return g_unlink (path);
-  while ((name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-      rm_rf (child);
-    }
-  g_dir_close (d);
-  return g_rmdir (path);
 }
 
 /* ---- issue 18: nothing crashes, nothing is lost ---------------------------------------- */
@@ -813,7 +797,7 @@ test_bad_files_numbered (void)
       g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
     }
   g_assert_cmpuint (count_files (dir), ==, 7);
-  rm_rf (dir);
+  xrlab_test_rm_rf (dir);
 }
 
 /* A session that crashed the last start is not restored again: the
@@ -907,7 +891,7 @@ test_crash_loop (void)
     g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
     xrlab_session_restore_finish (r->marker_path);
   }
-  rm_rf (dir);
+  xrlab_test_rm_rf (dir);
 }
 
 int
@@ -934,7 +918,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/session/bad-files-numbered", test_bad_files_numbered);
   g_test_add_func ("/session/crash-loop", test_crash_loop);
   status = g_test_run ();
-  rm_rf (tmpdir);
+  xrlab_test_rm_rf (tmpdir);
   g_free (tmpdir);
   return status;
 }

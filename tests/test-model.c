@@ -11,6 +11,7 @@
 #include "xrlab-expr.h"
 #include "xrlab-init.h"
 #include "xrlab-model.h"
+#include "test-common.h"
 
 /* ---- expressions ----------------------------------------------------------------------- */
 
@@ -170,24 +171,11 @@ static const char *flow_style =
   "       GLP: {A: [\"3/4*GLP_01_A\"], x0: [\"GLP_01_x0 + 3.67\"], F: [\"GLP_01_F\"], m: [\"GLP_01_m\"]},\n"
   "       Gauss: {A: [1, true], x0: [80, false, 70, 90], SD: [0.5, TRUE, 0.1, inf]}}\n";
 
-static XrlabModel *
-model_from (const char *yaml, const char *name)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(XrlabModelFile) file = xrlab_model_file_new_from_data (yaml, -1, "test.yaml", &error);
-  XrlabModel *m;
-
-  g_assert_no_error (error);
-  m = xrlab_model_new (file, name, &error);
-  g_assert_no_error (error);
-  return m;
-}
-
 static void
 test_parse (void)
 {
-  g_autoptr(XrlabModel) a = model_from (block_style, "base");
-  g_autoptr(XrlabModel) b = model_from (flow_style, "base");
+  g_autoptr(XrlabModel) a = xrlab_test_model_from_text (block_style, "base");
+  g_autoptr(XrlabModel) b = xrlab_test_model_from_text (flow_style, "base");
   static const char *names[] = {
     "Offset_y0", "Shirley_pShirley", "GLP_01_A", "GLP_01_x0", "GLP_01_F", "GLP_01_m",
     "GLP_02_A", "GLP_02_x0", "GLP_02_F", "GLP_02_m", "Gauss_01_A", "Gauss_01_x0", "Gauss_01_SD",
@@ -247,7 +235,7 @@ test_numbering (void)
     "      sinFun: {A: [1, True], f: [0.1, True], phi: [0, True], t0: [0, False]}}\n"
     "three: {none: {}}\n";
   static const char *profile_yaml = "p: {pExpDecay: {A: [1, True], tau: [2, True]}}\n";
-  g_autoptr(XrlabModel) m = model_from (energy, "m");
+  g_autoptr(XrlabModel) m = xrlab_test_model_from_text (energy, "m");
   g_autoptr(GError) error = NULL;
   g_autoptr(XrlabModelFile) tf = xrlab_model_file_new_from_data (time_yaml, -1, "time.yaml", &error);
   g_autoptr(XrlabModelFile) pf = xrlab_model_file_new_from_data (profile_yaml, -1, "p.yaml", &error);
@@ -516,7 +504,7 @@ test_bad_dynamics (void)
   g_assert_no_error (error);
   for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_autoptr(XrlabModel) m = model_from (energy_ok, "m");
+      g_autoptr(XrlabModel) m = xrlab_test_model_from_text (energy_ok, "m");
       g_auto(GStrv) models = g_strsplit (cases[i].models, ",", -1);
       gsize before;
       const char *ok[] = { "ok" };
@@ -545,7 +533,7 @@ test_bad_profiles (void)
     "unknown_name: {pLinear: {m: [\"pGauss_01_A * 0.1\"], b: [0, False]}}\n";
   g_autoptr(GError) error = NULL;
   g_autoptr(XrlabModelFile) pf = xrlab_model_file_new_from_data (pyaml, -1, "profile.yaml", &error);
-  g_autoptr(XrlabModel) m = model_from (energy_ok, "m");
+  g_autoptr(XrlabModel) m = xrlab_test_model_from_text (energy_ok, "m");
 
   g_assert_no_error (error);
   g_assert_false (xrlab_model_add_profile_from_file (m, "GLP_01_x0", pf, "time_fn", &error));
@@ -577,7 +565,7 @@ static void
 test_deferred_names (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(XrlabModel) m = model_from (
+  g_autoptr(XrlabModel) m = xrlab_test_model_from_text (
     "m:\n  GLP: {A: [10, True], x0: [84, True], F: [1, True], m: [0.3, True]}\n"
     "  Gauss: {A: [\"GLP_01_x0_expFun_01_A * 3\"], x0: [80, True], SD: [1, True]}\n", "m");
   g_autoptr(XrlabModel) bad = NULL;
@@ -597,7 +585,7 @@ test_deferred_names (void)
 static void
 test_set (void)
 {
-  g_autoptr(XrlabModel) m = model_from (block_style, "base");
+  g_autoptr(XrlabModel) m = xrlab_test_model_from_text (block_style, "base");
   g_autoptr(GError) error = NULL;
   XrlabParamInfo info;
 
@@ -623,7 +611,7 @@ test_set (void)
 static void
 test_share (void)
 {
-  g_autoptr(XrlabModel) m = model_from (
+  g_autoptr(XrlabModel) m = xrlab_test_model_from_text (
     "project_glp:\n"
     "  GLP:\n"
     "    A: [20, \"file\", 5, 25]\n"
@@ -672,7 +660,7 @@ test_share (void)
 static void
 test_values_and_full_names (void)
 {
-  g_autoptr(XrlabModel) m = model_from (block_style, "base");
+  g_autoptr(XrlabModel) m = xrlab_test_model_from_text (block_style, "base");
   g_autoptr(GError) error = NULL;
   g_autofree double *v = g_new (double, xrlab_model_n_params (m) + 8);
   XrlabParamInfo info;
@@ -720,7 +708,7 @@ test_values_and_full_names (void)
 
   /* an expression naming a parameter still to come */
   {
-    g_autoptr(XrlabModel) d = model_from (
+    g_autoptr(XrlabModel) d = xrlab_test_model_from_text (
       "m:\n  GLP: {A: [10, True], x0: [84, True], F: [1, True], m: [0.3, True]}\n"
       "  Gauss: {A: [\"GLP_01_x0_expFun_01_A * 3\"], x0: [80, True], SD: [1, True]}\n", "m");
     g_assert_false (xrlab_model_get_values (d, v, &error));
