@@ -416,6 +416,35 @@ expect_fail (const char *frag, const char *outdir, ...)
   g_assert_false (g_file_test (outdir, G_FILE_TEST_EXISTS));
 }
 
+/* Data of 1e308 (issue 18, weaker spots): χ² overflows to inf; the fit
+ * fails with a message, exit 1, and writes no result set. */
+static void
+test_chi2_overflow_refused (void)
+{
+  g_autofree char *outdir = tmp_path ("overflow-out");
+  g_autofree char *data = NULL, *energy = NULL, *models = NULL, *err = NULL, *out = NULL;
+  g_autoptr(GString) e = g_string_new (NULL), d = g_string_new (NULL);
+
+  for (int i = 0; i < 20; i++)
+    {
+      g_string_append_printf (e, "%d\n", i);
+      g_string_append_printf (d, "%s%s", i ? "," : "", i % 2 ? "-1e308" : "1e308");
+    }
+  g_string_append_c (d, '\n');
+  energy = xrlab_test_write_file (tmpdir, "overflow-energy.csv", e->str);
+  data = xrlab_test_write_file (tmpdir, "overflow-data.csv", d->str);
+  models = xrlab_test_write_file (tmpdir, "overflow.yaml",
+                                  "m:\n"
+                                  "  Offset: {y0: [1, True]}\n"
+                                  "  Gauss: {A: [1, True], x0: [5, True], SD: [1, True, 0.1, 10]}\n");
+  g_assert_cmpint (xrlab_test_cli (&out, &err, "fit", "--models", models, "--model", "m",
+                                   "--data", data, "--energy", energy, "-o", outdir, NULL),
+                   ==, 1);
+  xrlab_test_assert_contains (err, "χ² is not finite");
+  g_assert_false (g_file_test (outdir, G_FILE_TEST_EXISTS));
+  g_assert_null (strstr (out, "reduced χ² inf"));
+}
+
 static void
 test_bad_input (void)
 {
@@ -553,6 +582,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli-fit/fit-2d", test_fit_2d);
   g_test_add_func ("/cli-fit/fit-spectrum", test_fit_spectrum);
   g_test_add_func ("/cli-fit/bad-input", test_bad_input);
+  g_test_add_func ("/cli-fit/chi2-overflow-refused", test_chi2_overflow_refused);
   g_test_add_func ("/cli-fit/usage", test_usage);
   g_test_add_func ("/cli-fit/help", test_help);
   status = g_test_run ();
