@@ -334,19 +334,11 @@ test_option_prologue (void)
     }
 }
 
-static char *
-write_temp (const char *name, const char *contents)
-{
-  char *path = g_build_filename (tmpdir, name, NULL);
-  g_assert_true (g_file_set_contents (path, contents, -1, NULL));
-  return path;
-}
-
 /* Good rows are written, bad rows reported with their line numbers. */
 static void
 test_batch (void)
 {
-  g_autofree char *in = write_temp ("in.csv",
+  g_autofree char *in = xrlab_test_write_file (tmpdir, "in.csv",
     "formula,density,energy\n"
     "SiO2,2.2,8.048\n"
     "sio2,2.2,8\n"
@@ -394,11 +386,99 @@ test_batch (void)
     g_assert_cmpstr (lines[5 + i] + strlen ("Fe2O3,5.24,"), ==, calc_lines[1 + i]);
 }
 
+/* H nested in @levels groups each multiplied by 1e-46: 7 levels make a
+ * subnormal count, 8 make it zero (issue 18's first crash). */
+static char *
+nested_tiny (int levels)
+{
+  GString *s = g_string_new ("H");
+
+  for (int i = 0; i < levels; i++)
+    {
+      g_string_prepend_c (s, '(');
+      g_string_append (s, ")0.0000000000000000000000000000000000000000000001");
+    }
+  return g_string_free (s, FALSE);
+}
+
+/* The zero-atom formula (issue 18, crashes): calc and compare segfaulted,
+ * batch segfaulted on it as the first row and wrote the previous row's
+ * f1/f2 into it otherwise. Each refuses it with exit 1, nothing partial on
+ * stdout; batch writes the other rows only, the same as without it. */
+static void
+test_zero_atom_formula (void)
+{
+  g_autofree char *zero = nested_tiny (8), *subnormal = nested_tiny (7);
+  g_autofree char *first = NULL, *later = NULL, *alone = NULL, *rows = NULL;
+  g_autofree char *expected = NULL, *out = NULL, *err = NULL;
+  const char *formulas[] = { zero, subnormal };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (formulas); i++)
+    {
+      g_autofree char *o1 = NULL, *e1 = NULL, *o2 = NULL, *e2 = NULL, *o3 = NULL, *e3 = NULL;
+      g_autofree char *with_density = g_strdup_printf ("%s:1", formulas[i]);
+
+      g_assert_cmpint (xrlab_test_cli (&o1, &e1, "calc", formulas[i], "-d", "1", "-e", "8", NULL),
+                       ==, 1);
+      g_assert_cmpstr (o1, ==, "");
+      g_assert_cmpint (xrlab_test_cli (&o2, &e2, "compare", "Si:2.33", with_density, "-e", "8",
+                                       NULL), ==, 1);
+      g_assert_cmpstr (o2, ==, "");
+      g_assert_cmpint (xrlab_test_cli (&o3, &e3, "formula", formulas[i], NULL), ==, 1);
+      g_assert_cmpstr (o3, ==, "");
+      if (i == 0)
+        {
+          xrlab_test_assert_contains (e1, "no atoms");
+          xrlab_test_assert_contains (e2, "no atoms");
+          xrlab_test_assert_contains (e3, "no atoms");
+        }
+    }
+
+  rows = g_strdup_printf ("formula,density,energy\n%s,1,8\nSi,2.33,8\n", zero);
+  first = xrlab_test_write_file (tmpdir, "zero-first.csv", rows);
+  g_free (rows);
+  rows = g_strdup_printf ("formula,density,energy\nSi,2.33,8\n%s,1,8\n", zero);
+  later = xrlab_test_write_file (tmpdir, "zero-later.csv", rows);
+  alone = xrlab_test_write_file (tmpdir, "zero-none.csv", "formula,density,energy\nSi,2.33,8\n");
+  g_assert_cmpint (xrlab_test_cli (&expected, NULL, "batch", alone, NULL), ==, 0);
+  g_assert_cmpint (xrlab_test_cli (&out, &err, "batch", first, NULL), ==, 1);
+  xrlab_test_assert_contains (err, "line 2: formula");
+  xrlab_test_assert_contains (err, "no atoms");
+  g_assert_cmpstr (out, ==, expected);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (xrlab_test_cli (&out, &err, "batch", later, NULL), ==, 1);
+  xrlab_test_assert_contains (err, "line 3: formula");
+  g_assert_cmpstr (out, ==, expected);
+}
+
+/* A formula's control characters were echoed raw onto the terminal (issue
+ * 18, weaker spots): calc and formula print them escaped. */
+static void
+test_binary_bytes_escaped (void)
+{
+  const char *formula = "Si\x1b[31mO2\xe2\x80\xae";
+  const char *cmds[][8] = {
+    { "calc", formula, "-d", "2", "-e", "8", NULL },
+    { "formula", formula, NULL },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (cmds); i++)
+    {
+      g_autofree char *out = NULL, *err = NULL;
+
+      g_assert_cmpint (xrlab_test_cli_argv (NULL, cmds[i], &out, &err), ==, 1);
+      xrlab_test_assert_contains (err, "Si\\x1B[31mO2\\u202E");
+      g_assert_null (strchr (err, '\x1b'));
+      g_assert_null (strstr (err, "\xe2\x80\xae"));
+    }
+}
+
 static void
 test_batch_good (void)
 {
-  g_autofree char *bad = write_temp ("short.csv", "Cu,8.96\n");
-  g_autofree char *in = write_temp ("good.csv",
+  g_autofree char *bad = xrlab_test_write_file (tmpdir, "short.csv", "Cu,8.96\n");
+  g_autofree char *in = xrlab_test_write_file (tmpdir, "good.csv",
     "Si,2.33,8,100\n"
     "C22H10N2O5,1.42,\"8,12\",25\n");
   g_autofree char *out = NULL, *err = NULL;
@@ -531,8 +611,8 @@ test_german (void)
 {
   g_autofree char *mo = g_test_build_filename (G_TEST_BUILT, "..", "po", "de", "LC_MESSAGES",
                                                "xrlab.mo", NULL);
-  g_autofree char *one = write_temp ("one-bad.csv", "SiO2,2.2,8\nsio2,2.2,8\n");
-  g_autofree char *two = write_temp ("two-bad.csv", "SiO2,2.2,8\nsio2,2.2,8\nSi,x,8\n");
+  g_autofree char *one = xrlab_test_write_file (tmpdir, "one-bad.csv", "SiO2,2.2,8\nsio2,2.2,8\n");
+  g_autofree char *two = xrlab_test_write_file (tmpdir, "two-bad.csv", "SiO2,2.2,8\nsio2,2.2,8\nSi,x,8\n");
   g_autofree char *table = NULL, *table_en = NULL, *h = NULL, *h_en = NULL, *formula = NULL;
   g_autofree char *csv = NULL, *csv_en = NULL, *json = NULL, *json_en = NULL;
   g_autofree char *err = NULL, *err_en = NULL, *err2 = NULL, *err2_en = NULL, *bad = NULL;
@@ -1474,6 +1554,8 @@ main (int argc, char **argv)
   g_test_add_func ("/cli-optics/option-prologue", test_option_prologue);
   g_test_add_func ("/cli-optics/batch", test_batch);
   g_test_add_func ("/cli-optics/batch-good", test_batch_good);
+  g_test_add_func ("/cli-optics/zero-atom-formula", test_zero_atom_formula);
+  g_test_add_func ("/cli-optics/binary-bytes-escaped", test_binary_bytes_escaped);
   g_test_add_func ("/cli-optics/compare", test_compare);
   g_test_add_func ("/cli-optics/convert", test_convert);
   g_test_add_func ("/cli-optics/formula-edges-materials", test_formula_edges_materials);

@@ -89,6 +89,20 @@ xrlab_test_assert_contains (const char *haystack, const char *needle)
     g_error ("“%s” not found in:\n%s", needle, haystack);
 }
 
+void
+xrlab_test_assert_printable (const char *text)
+{
+  g_assert_nonnull (text);
+  g_assert_true (g_utf8_validate (text, -1, NULL));
+  for (const char *p = text; *p; p = g_utf8_next_char (p))
+    {
+      gunichar u = g_utf8_get_char (p);
+      if (u < 0x20 || (u >= 0x7f && u < 0xa0) || (u >= 0x202a && u <= 0x202e)
+          || (u >= 0x2066 && u <= 0x2069))
+        g_error ("U+%04X at byte %zu of “%s”", u, (gsize) (p - text), text);
+    }
+}
+
 guint
 xrlab_test_count_substr (const char *haystack, const char *needle)
 {

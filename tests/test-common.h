@@ -41,6 +41,10 @@ int xrlab_test_cli (char **out, char **err, ...) G_GNUC_NULL_TERMINATED;
 /* Fails the test, showing @haystack, unless @needle is in it. */
 void xrlab_test_assert_contains (const char *haystack, const char *needle);
 
+/* Fails the test unless @text is valid UTF-8 without control characters
+ * (C0, DEL, C1) and bidirectional controls: safe to print on a terminal. */
+void xrlab_test_assert_printable (const char *text);
+
 /* How many times @needle is in @haystack (overlapping ones too). */
 guint xrlab_test_count_substr (const char *haystack, const char *needle);
 

@@ -1060,6 +1060,36 @@ test_fast_exp (void)
   g_assert_cmpfloat (xrlab_fast_exp (0.0), ==, 1.0);
 }
 
+/* A model of 20,000 components loads (issue 18, weaker spots), but its plan
+ * would hold arrays of θ × θ numbers (28.8 GB at 60,000 free parameters;
+ * g_malloc aborted): beyond XRLAB_PLAN_MAX_THETA it is refused with a
+ * message before anything that size is allocated. At the limit it builds. */
+static void
+test_too_many_free_parameters (void)
+{
+  g_autoptr(GString) big = g_string_new ("m:\n");
+  g_autoptr(GString) fits = g_string_new ("m:\n");
+  g_autoptr(XrlabModel) m = NULL, ok = NULL;
+  g_autoptr(XrlabPlan) plan = NULL;
+  g_autoptr(GError) error = NULL;
+
+  for (int i = 0; i < 20000; i++)
+    g_string_append_printf (big, "  Gauss: {A: [1, True], x0: [%d, True], SD: [0.5, True]}\n", i);
+  m = xrlab_test_model_from_text (big->str, "m");
+  g_assert_null (xrlab_plan_new (m, energy, N_E, NULL, 0, NULL, 0, &error));
+  g_assert_error (error, XRLAB_PLAN_ERROR, XRLAB_PLAN_ERROR_MODEL);
+  g_assert_nonnull (strstr (error->message, "60000 free parameters"));
+  g_assert_nonnull (strstr (error->message, "at most 2000"));
+  g_clear_error (&error);
+
+  for (int i = 0; i < XRLAB_PLAN_MAX_THETA / 2; i++)
+    g_string_append_printf (fits, "  Gauss: {A: [1, True], x0: [%d, True], SD: [0.5, False]}\n", i);
+  ok = xrlab_test_model_from_text (fits->str, "m");
+  plan = xrlab_plan_new (ok, energy, N_E, NULL, 0, NULL, 0, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (xrlab_plan_n_theta (plan), ==, XRLAB_PLAN_MAX_THETA);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1084,5 +1114,6 @@ main (int argc, char **argv)
   g_test_add_func ("/plan/seed-and-fix", test_seed_and_fix);
   g_test_add_func ("/plan/errors", test_plan_errors);
   g_test_add_func ("/plan/non-finite", test_nonfinite);
+  g_test_add_func ("/plan/too-many-free-parameters", test_too_many_free_parameters);
   return g_test_run ();
 }

@@ -205,7 +205,10 @@ xrlab_cli_formula (int argc, char **argv)
     }
   f = xrlab_formula_parse (rest[0], &error);
   if (f == NULL)
-    return xrlab_cli_failf (_("Formula “%s”: %s"), rest[0], error->message);
+    {
+      g_autofree char *shown = xrlab_escape_text (rest[0], -1, 0);
+      return xrlab_cli_failf (_("Formula “%s”: %s"), shown, error->message);
+    }
 
   s = g_string_new (NULL);
   if (format == XRLAB_CLI_FORMAT_JSON)

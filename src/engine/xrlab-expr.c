@@ -35,6 +35,7 @@ typedef struct {
   XrlabExpr *expr;
   guint depth;        /* current stack depth while emitting */
   guint nesting;      /* recursion depth of the parser */
+  GHashTable *ref_index;  /* name (in refs) -> its index + 1: one look-up a name */
   GError **error;
 } Parser;
 
@@ -230,11 +231,24 @@ parse_atom (Parser *ps)
       skip_blanks (ps);
       if (*ps->p == '(')
         return parse_call (ps, start, name);
-      for (i = 0; i < ps->expr->refs->len; i++)
-        if (strcmp (g_ptr_array_index (ps->expr->refs, i), name) == 0)
-          break;
-      if (i == ps->expr->refs->len)
-        g_ptr_array_add (ps->expr->refs, g_steal_pointer (&name));
+      i = GPOINTER_TO_UINT (g_hash_table_lookup (ps->ref_index, name));
+      if (i > 0)
+        i--;
+      else if (ps->expr->refs->len >= XRLAB_EXPR_MAX_NAMES)
+        {
+          g_autofree char *head = g_utf8_substring (ps->text, 0, 40);
+          g_set_error (ps->error, XRLAB_EXPR_ERROR, XRLAB_EXPR_ERROR_TOO_MANY_NAMES,
+                       _("expression “%s…”: more than %d distinct parameter names (the "
+                         "limit), the next one at column %d"),
+                       head, XRLAB_EXPR_MAX_NAMES, (int) g_utf8_strlen (ps->text, start - ps->text) + 1);
+          return FALSE;
+        }
+      else
+        {
+          i = ps->expr->refs->len;
+          g_hash_table_insert (ps->ref_index, name, GUINT_TO_POINTER (i + 1));
+          g_ptr_array_add (ps->expr->refs, g_steal_pointer (&name));
+        }
       emit (ps, XRLAB_EXPR_OP_REF, i);
       return TRUE;
     }
@@ -334,7 +348,8 @@ XrlabExpr *
 xrlab_expr_parse (const char *text, GError **error)
 {
   g_autoptr(XrlabExpr) expr = g_new0 (XrlabExpr, 1);
-  Parser ps = { text, text, expr, 0, 0, error };
+  g_autoptr(GHashTable) ref_index = g_hash_table_new (g_str_hash, g_str_equal);
+  Parser ps = { text, text, expr, 0, 0, ref_index, error };
 
   g_return_val_if_fail (text != NULL, NULL);
 
