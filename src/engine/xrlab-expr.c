@@ -13,6 +13,7 @@
 #include "config.h"
 
 #include "xrlab-expr.h"
+#include "xrlab-util.h"
 
 #include <math.h>
 #include <string.h>
@@ -344,14 +345,33 @@ parse_expr (Parser *ps)
     }
 }
 
+static XrlabExpr *parse_text (const char *text, GError **error);
+
 XrlabExpr *
 xrlab_expr_parse (const char *text, GError **error)
+{
+  GError *local = NULL;
+  XrlabExpr *expr;
+
+  g_return_val_if_fail (text != NULL, NULL);
+  expr = parse_text (text, &local);
+  if (local != NULL)
+    {
+      /* the message quotes the expression: its control characters escaped */
+      char *safe = xrlab_escape_text (local->message, -1, 0);
+      g_free (local->message);
+      local->message = safe;
+      g_propagate_error (error, local);
+    }
+  return expr;
+}
+
+static XrlabExpr *
+parse_text (const char *text, GError **error)
 {
   g_autoptr(XrlabExpr) expr = g_new0 (XrlabExpr, 1);
   g_autoptr(GHashTable) ref_index = g_hash_table_new (g_str_hash, g_str_equal);
   Parser ps = { text, text, expr, 0, 0, ref_index, error };
-
-  g_return_val_if_fail (text != NULL, NULL);
 
   expr->text = g_strdup (text);
   expr->code = g_array_new (FALSE, FALSE, sizeof (XrlabExprInsn));
