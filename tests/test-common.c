@@ -205,6 +205,19 @@ xrlab_test_add_dynamics_text (XrlabModel *m, const char *param, const char *yaml
   g_assert_no_error (error);
 }
 
+/* ---- threads ------------------------------------------------------------------------ */
+
+void
+xrlab_test_run_threads (GThreadFunc func, gpointer data, guint n)
+{
+  g_autofree GThread **t = g_new (GThread *, n);
+
+  for (guint i = 0; i < n; i++)
+    t[i] = g_thread_new ("test", func, data);
+  for (guint i = 0; i < n; i++)
+    g_thread_join (t[i]);
+}
+
 /* ---- the main loop ------------------------------------------------------------------ */
 
 static gboolean

@@ -78,6 +78,11 @@ XrlabModel *xrlab_test_model_from_text (const char *yaml, const char *name);
 void xrlab_test_add_dynamics_text (XrlabModel *m, const char *param, const char *yaml,
                                    const char *models_csv, double freq);
 
+/* ---- threads ------------------------------------------------------------------------ */
+
+/* Runs @func (@data) on @n threads at the same time and joins them all. */
+void xrlab_test_run_threads (GThreadFunc func, gpointer data, guint n);
+
 /* ---- the main loop ------------------------------------------------------------------ */
 
 /* Iterates the default main context for @ms milliseconds: whatever is queued
