@@ -210,6 +210,7 @@ test_calc_options (void)
   /* A preset name: its formula and density. */
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&out2, g_free);
+  g_clear_pointer (&err, g_free);
   g_assert_cmpint (xrlab_test_cli (&out, &err, "calc", "Kapton", "-e", "8", "--format", "csv", NULL), ==, 0);
   g_assert_cmpint (xrlab_test_cli (&out2, NULL, "calc", "C22H10N2O5", "-d", "1.42", "-e", "8", "--format", "csv", NULL), ==, 0);
   g_assert_cmpstr (csv_body (out), ==, csv_body (out2));
