@@ -7,24 +7,18 @@
 
 #include <glib.h>
 
+#include "test-common.h"
 #include "xrlab-util.h"
 
 /* The path of @rel inside trspecfit's examples, or NULL after
  * g_test_skip() when they are missing; with CI=true missing data fail the
- * test instead. */
+ * test instead (xrlab_test_shared_path()). */
 static inline char *
 examples_path (const char *rel)
 {
-  const char *shared = g_getenv ("XRLAB_SHARED_DATA");
-  char *path = shared ? g_build_filename (shared, "trspecfit-examples", rel, NULL) : NULL;
+  g_autofree char *path = g_build_filename ("trspecfit-examples", rel, NULL);
 
-  if (path != NULL && g_file_test (path, G_FILE_TEST_EXISTS))
-    return path;
-  if (g_strcmp0 (g_getenv ("CI"), "true") == 0)
-    g_error ("CI: trspecfit's examples are missing (%s)", path ? path : "$XRLAB_SHARED_DATA");
-  g_test_skip ("trspecfit's examples ($XRLAB_SHARED_DATA/trspecfit-examples) are missing");
-  g_free (path);
-  return NULL;
+  return xrlab_test_shared_path (path, "trspecfit's examples");
 }
 
 /* Reads @rel (a CSV matrix or a column) of the examples; NULL on error. */

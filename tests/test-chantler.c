@@ -17,6 +17,7 @@
 #include "xrlab-optics.h"
 #include "xrlab-pchip.h"
 #include "xrlab-util.h"
+#include "test-common.h"
 
 /* The rows of data/chantler/<symbol>.dat as the file has them, and the
  * header values. */
@@ -646,12 +647,7 @@ load_all (gpointer data)
 static void
 test_threads (void)
 {
-  GThread *t[4];
-
-  for (int i = 0; i < 4; i++)
-    t[i] = g_thread_new ("load", load_all, NULL);
-  for (int i = 0; i < 4; i++)
-    g_thread_join (t[i]);
+  xrlab_test_run_threads (load_all, NULL, 4);
 }
 
 int

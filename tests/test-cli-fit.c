@@ -14,6 +14,7 @@
 #include "xrlab-init.h"
 #include "xrlab-model.h"
 #include "xrlab-util.h"
+#include "test-common.h"
 
 static char *tmpdir;
 
@@ -21,46 +22,6 @@ static char *
 tmp_path (const char *name)
 {
   return g_build_filename (tmpdir, name, NULL);
-}
-
-static char *
-tmp_file (const char *name, const char *contents)
-{
-  char *path = tmp_path (name);
-  g_assert_true (g_file_set_contents (path, contents, -1, NULL));
-  return path;
-}
-
-/* Runs xrlab-cli with the NULL-terminated arguments; returns the exit status. */
-static int
-run_cli (char **out, char **err, ...)
-{
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GError) error = NULL;
-  const char *cli = g_getenv ("XRLAB_CLI");
-  g_autofree char *sout = NULL, *serr = NULL;
-  int status = 0;
-  va_list ap;
-  const char *a;
-
-  g_assert_nonnull (cli);
-  g_ptr_array_add (argv, (char *) cli);
-  va_start (ap, err);
-  while ((a = va_arg (ap, const char *)) != NULL)
-    g_ptr_array_add (argv, (char *) a);
-  va_end (ap);
-  g_ptr_array_add (argv, NULL);
-  /* always captured: the child must not write into the TAP stream */
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-                               &sout, &serr, &status, &error));
-  g_assert_no_error (error);
-  if (out)
-    *out = g_steal_pointer (&sout);
-  if (err)
-    *err = g_steal_pointer (&serr);
-  if (WIFEXITED (status))
-    return WEXITSTATUS (status);
-  return -1;
 }
 
 static const char *models_yaml =
@@ -100,10 +61,10 @@ setup_files (void)
     g_string_append_printf (e, "%.3f\n", 88.0 - 0.075 * i);
   for (int i = 0; i < 40; i++)
     g_string_append_printf (t, "%g\n", i < 8 ? -10.0 + i : -2.0 + 0.75 * (i - 8));
-  models_path = tmp_file ("models.yaml", models_yaml);
-  time_path = tmp_file ("time.yaml", time_yaml);
-  energy_path = tmp_file ("energy.csv", e->str);
-  delay_path = tmp_file ("time.csv", t->str);
+  models_path = xrlab_test_write_file (tmpdir, "models.yaml", models_yaml);
+  time_path = xrlab_test_write_file (tmpdir, "time.yaml", time_yaml);
+  energy_path = xrlab_test_write_file (tmpdir, "energy.csv", e->str);
+  delay_path = xrlab_test_write_file (tmpdir, "time.csv", t->str);
   data_path = tmp_path ("data.csv");
   dyn_truth = g_strdup_printf ("GLP_01_x0=%s:irf", time_path);
   dyn_start = g_strdup_printf ("GLP_01_x0=%s:start", time_path);
@@ -139,13 +100,13 @@ test_simulate (void)
   g_autofree double *m = NULL;
   g_autoptr(GError) error = NULL;
 
-  g_assert_cmpint (run_cli (&out, &err, "simulate", "--models", models_path, "--model",
+  g_assert_cmpint (xrlab_test_cli (&out, &err, "simulate", "--models", models_path, "--model",
                             "truth", "--dynamics", dyn_truth, "--energy", energy_path,
                             "--time", delay_path, "--noise", "gaussian", "--level", "0.01",
                             "--seed", "5", "-o", data_path, NULL), ==, 0);
   g_assert_cmpstr (err, ==, "");
   g_assert_true (g_str_has_prefix (out, "noise_sigma="));
-  g_assert_cmpint (run_cli (&out2, NULL, "simulate", "--models", models_path, "--model",
+  g_assert_cmpint (xrlab_test_cli (&out2, NULL, "simulate", "--models", models_path, "--model",
                             "truth", "--dynamics", dyn_truth, "--energy", energy_path,
                             "--time", delay_path, "--level", "0.01", "--seed", "5", "-o",
                             other, NULL), ==, 0);
@@ -160,21 +121,21 @@ test_simulate (void)
 
   /* bad input */
   g_clear_pointer (&err, g_free);
-  g_assert_cmpint (run_cli (NULL, &err, "simulate", "--models", models_path, "--model",
+  g_assert_cmpint (xrlab_test_cli (NULL, &err, "simulate", "--models", models_path, "--model",
                             "truth", "--energy", energy_path, "--noise", "pink", "--level",
                             "0.1", "-o", other, NULL), ==, 2);
   g_assert_nonnull (strstr (err, "--noise “pink”"));
   g_clear_pointer (&err, g_free);
-  g_assert_cmpint (run_cli (NULL, &err, "simulate", "--models", models_path, "--model",
+  g_assert_cmpint (xrlab_test_cli (NULL, &err, "simulate", "--models", models_path, "--model",
                             "truth", "--energy", energy_path, "--level", "-1", "-o", other,
                             NULL), ==, 2);
   g_clear_pointer (&err, g_free);
-  g_assert_cmpint (run_cli (NULL, &err, "simulate", "--models", models_path, "--model",
+  g_assert_cmpint (xrlab_test_cli (NULL, &err, "simulate", "--models", models_path, "--model",
                             "truth", "--energy", energy_path, "--set", "Offset_y0=0",
                             "--set", "GLP_01_A=10", "--noise", "poisson", "--level", "0.1",
                             "--set", "Shirley_pShirley=1e-6", "-o", other, NULL), ==, 0);
   g_clear_pointer (&err, g_free);
-  g_assert_cmpint (run_cli (NULL, &err, "simulate", "--models", models_path, "--model",
+  g_assert_cmpint (xrlab_test_cli (NULL, &err, "simulate", "--models", models_path, "--model",
                             "truth", "--energy", energy_path, "--noise", "poisson", "-o",
                             other, NULL), ==, 2);
   g_assert_nonnull (strstr (err, "--noise needs --level"));
@@ -200,14 +161,14 @@ test_fit_2d (void)
   const char *start[] = { "start" };
 
   /* data with known σ */
-  g_assert_cmpint (run_cli (&sigma_text, NULL, "simulate", "--models", models_path, "--model",
+  g_assert_cmpint (xrlab_test_cli (&sigma_text, NULL, "simulate", "--models", models_path, "--model",
                             "truth", "--dynamics", dyn_truth, "--energy", energy_path,
                             "--time", delay_path, "--level", "0.01", "--seed", "5", "-o",
                             data_path, NULL), ==, 0);
   g_strstrip (sigma_text);
   sigma = num (sigma_text + strlen ("noise_sigma="));
 
-  g_assert_cmpint (run_cli (&out, &err, "fit", "--models", models_path, "--model", "base",
+  g_assert_cmpint (xrlab_test_cli (&out, &err, "fit", "--models", models_path, "--model", "base",
                             "--dynamics", dyn_start, "--data", data_path, "--energy",
                             energy_path, "--time", delay_path, "--baseline-model", "base",
                             "--baseline", "-10:-4", "--sbs", "--elim", "83:87.6", "--tlim",
@@ -387,10 +348,10 @@ test_fit_spectrum (void)
   g_autoptr(GError) error = NULL;
   g_autofree double *fit = NULL;
 
-  g_assert_cmpint (run_cli (&o2, NULL, "simulate", "--models", models_path, "--model", "truth",
+  g_assert_cmpint (xrlab_test_cli (&o2, NULL, "simulate", "--models", models_path, "--model", "truth",
                             "--energy", energy_path, "--level", "0.005", "--seed", "9", "-o",
                             spec, NULL), ==, 0);
-  g_assert_cmpint (run_cli (&out, &err, "fit", "--models", models_path, "--model", "base",
+  g_assert_cmpint (xrlab_test_cli (&out, &err, "fit", "--models", models_path, "--model", "base",
                             "--data", spec, "--energy", energy_path, "--elim", "82.5:", "--method",
                             "lmaccel", "-o", outdir, NULL), ==, 0);
   g_assert_cmpstr (err, ==, "");
@@ -415,7 +376,7 @@ test_fit_spectrum (void)
     g_autofree char *p2 = g_build_filename (outfd, "metrics.csv", NULL);
     g_auto(GStrv) m1 = NULL, m2 = NULL, f1 = NULL, f2 = NULL;
 
-    g_assert_cmpint (run_cli (NULL, NULL, "fit", "--models", models_path, "--model", "base",
+    g_assert_cmpint (xrlab_test_cli (NULL, NULL, "fit", "--models", models_path, "--model", "base",
                               "--data", spec, "--energy", energy_path, "--elim", "82.5:",
                               "--method", "fd", "-o", outfd, NULL), ==, 0);
     m1 = read_lines (p1);
@@ -458,6 +419,35 @@ expect_fail (const char *frag, const char *outdir, ...)
   g_assert_false (g_file_test (outdir, G_FILE_TEST_EXISTS));
 }
 
+/* Data of 1e308 (issue 18, weaker spots): χ² overflows to inf; the fit
+ * fails with a message, exit 1, and writes no result set. */
+static void
+test_chi2_overflow_refused (void)
+{
+  g_autofree char *outdir = tmp_path ("overflow-out");
+  g_autofree char *data = NULL, *energy = NULL, *models = NULL, *err = NULL, *out = NULL;
+  g_autoptr(GString) e = g_string_new (NULL), d = g_string_new (NULL);
+
+  for (int i = 0; i < 20; i++)
+    {
+      g_string_append_printf (e, "%d\n", i);
+      g_string_append_printf (d, "%s%s", i ? "," : "", i % 2 ? "-1e308" : "1e308");
+    }
+  g_string_append_c (d, '\n');
+  energy = xrlab_test_write_file (tmpdir, "overflow-energy.csv", e->str);
+  data = xrlab_test_write_file (tmpdir, "overflow-data.csv", d->str);
+  models = xrlab_test_write_file (tmpdir, "overflow.yaml",
+                                  "m:\n"
+                                  "  Offset: {y0: [1, True]}\n"
+                                  "  Gauss: {A: [1, True], x0: [5, True], SD: [1, True, 0.1, 10]}\n");
+  g_assert_cmpint (xrlab_test_cli (&out, &err, "fit", "--models", models, "--model", "m",
+                                   "--data", data, "--energy", energy, "-o", outdir, NULL),
+                   ==, 1);
+  xrlab_test_assert_contains (err, "χ² is not finite");
+  g_assert_false (g_file_test (outdir, G_FILE_TEST_EXISTS));
+  g_assert_null (strstr (out, "reduced χ² inf"));
+}
+
 static void
 test_bad_input (void)
 {
@@ -478,10 +468,10 @@ test_bad_input (void)
   }
   {
     g_autofree char *joined = g_strjoinv ("\n", lines);
-    nan_data = tmp_file ("nan.csv", joined);
+    nan_data = xrlab_test_write_file (tmpdir, "nan.csv", joined);
   }
-  short_e = tmp_file ("short.csv", "88\n87\n86\n");
-  sig = tmp_file ("sigma-bad.csv", "1\n2\n");
+  short_e = xrlab_test_write_file (tmpdir, "short.csv", "88\n87\n86\n");
+  sig = xrlab_test_write_file (tmpdir, "sigma-bad.csv", "1\n2\n");
 
   expect_fail ("nan.csv: NaN at row 12, column 30", outdir, "--models", models_path,
                "--model", "base", "--data", nan_data, "--energy", energy_path, "--time",
@@ -489,7 +479,7 @@ test_bad_input (void)
   /* outside the window it is fine: the energies stop before column 30 */
   {
     g_autofree char *ok_dir = tmp_path ("nan-outside");
-    g_assert_cmpint (run_cli (NULL, NULL, "fit", "--models", models_path, "--model", "base",
+    g_assert_cmpint (xrlab_test_cli (NULL, NULL, "fit", "--models", models_path, "--model", "base",
                               "--data", nan_data, "--energy", energy_path, "--time", delay_path,
                               "--elim", "88:86", "-o", ok_dir, NULL), ==, 0);
   }
@@ -570,32 +560,13 @@ test_help (void)
 {
   g_autofree char *out = NULL;
 
-  g_assert_cmpint (run_cli (&out, NULL, "fit", "--help", NULL), ==, 0);
+  g_assert_cmpint (xrlab_test_cli (&out, NULL, "fit", "--help", NULL), ==, 0);
   g_assert_nonnull (strstr (out, "params.csv"));
   g_assert_nonnull (strstr (out, "--baseline-model"));
   g_assert_nonnull (strstr (out, "--pin-baseline"));
   g_clear_pointer (&out, g_free);
-  g_assert_cmpint (run_cli (&out, NULL, "simulate", "--help", NULL), ==, 0);
+  g_assert_cmpint (xrlab_test_cli (&out, NULL, "simulate", "--help", NULL), ==, 0);
   g_assert_nonnull (strstr (out, "MT19937"));
-}
-
-static void
-remove_tree (const char *path)
-{
-  GDir *d = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (d && (name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *p = g_build_filename (path, name, NULL);
-      if (g_file_test (p, G_FILE_TEST_IS_DIR))
-        remove_tree (p);
-      else
-        g_unlink (p);
-    }
-  if (d)
-    g_dir_close (d);
-  g_rmdir (path);
 }
 
 int
@@ -614,11 +585,12 @@ main (int argc, char **argv)
   g_test_add_func ("/cli-fit/fit-2d", test_fit_2d);
   g_test_add_func ("/cli-fit/fit-spectrum", test_fit_spectrum);
   g_test_add_func ("/cli-fit/bad-input", test_bad_input);
+  g_test_add_func ("/cli-fit/chi2-overflow-refused", test_chi2_overflow_refused);
   g_test_add_func ("/cli-fit/usage", test_usage);
   g_test_add_func ("/cli-fit/help", test_help);
   status = g_test_run ();
 
-  remove_tree (tmpdir);
+  xrlab_test_rm_rf (tmpdir);
   g_free (tmpdir);
   return status;
 }

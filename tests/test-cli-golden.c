@@ -24,6 +24,8 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 
+#include "test-common.h"
+
 #define INLINE_MAX 65536
 
 static const char *golden_dir;
@@ -49,24 +51,6 @@ cpu_level (void)
 #else
   return "other";
 #endif
-}
-
-static void
-rm_rf (const char *path)
-{
-  GDir *dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  if (dir)
-    {
-      while ((name = g_dir_read_name (dir)) != NULL)
-        {
-          g_autofree char *child = g_build_filename (path, name, NULL);
-          rm_rf (child);
-        }
-      g_dir_close (dir);
-    }
-  g_remove (path);
 }
 
 /* The wall_s column of a CSV (header first) replaced by "WALL". */
@@ -109,7 +93,6 @@ cmp_names (gconstpointer a, gconstpointer b)
 static char *
 run_case (const Case *c, const char *outdir)
 {
-  const char *cli = g_getenv ("XRLAB_CLI");
   const char *shared = g_getenv ("XRLAB_SHARED_DATA");
   g_autofree char *models = g_build_filename (XRLAB_TEST_SRCDIR, "..", "data", "models", NULL);
   g_autofree char *au4f = g_build_filename (shared ? shared : "", "trspecfit-au4f", NULL);
@@ -124,22 +107,18 @@ run_case (const Case *c, const char *outdir)
   const char *n;
   int status = 0, argc = 0;
 
-  g_assert_nonnull (cli);
   g_string_replace (args, "@DATA@", golden_dir, 0);
   g_string_replace (args, "@MODELS@", models, 0);
   g_string_replace (args, "@AU4F@", au4f, 0);
   g_string_replace (args, "@OUT@", outdir, 0);
   g_assert_true (g_shell_parse_argv (args->str, &argc, &argv, &error));
   g_assert_no_error (error);
-  g_ptr_array_add (full, (char *) cli);
   for (int i = 0; i < argc; i++)
     g_ptr_array_add (full, argv[i]);
   g_ptr_array_add (full, NULL);
-  g_assert_true (g_spawn_sync (NULL, (char **) full->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-                               &sout, &serr, &status, &error));
-  g_assert_no_error (error);
+  status = xrlab_test_cli_argv (NULL, (const char *const *) full->pdata, &sout, &serr);
 
-  g_string_append_printf (res, "exit: %d\n", WIFEXITED (status) ? WEXITSTATUS (status) : -1);
+  g_string_append_printf (res, "exit: %d\n", status);
   g_string_append_printf (res, "--- stdout\n%s", sout);
   g_string_append_printf (res, "--- stderr\n%s", serr);
 
@@ -204,25 +183,20 @@ test_case (gconstpointer data)
   const Case *c = data;
   g_autofree char *outdir = g_dir_make_tmp ("xrlab-golden-XXXXXX", NULL);
   g_autofree char *expected_path = NULL, *expected = NULL, *got = NULL;
-  const char *shared = g_getenv ("XRLAB_SHARED_DATA");
   gboolean model_case = g_str_has_prefix (c->args, "eval") || g_str_has_prefix (c->args, "simulate")
                         || g_str_has_prefix (c->args, "fit");
 
   if (strstr (c->args, "@AU4F@"))
     {
-      g_autofree char *probe = g_build_filename (shared ? shared : "", "trspecfit-au4f", "data.csv", NULL);
-      if (!g_file_test (probe, G_FILE_TEST_EXISTS))
-        {
-          if (g_strcmp0 (g_getenv ("CI"), "true") == 0)
-            g_error ("CI: the shared reference data are missing (%s)", probe);
-          g_test_skip ("no ../shared/data/trspecfit-au4f (XRLAB_SHARED_DATA)");
-          return;
-        }
+      g_autofree char *probe = xrlab_test_shared_path ("trspecfit-au4f/data.csv",
+                                                       "the Au 4f measurement");
+      if (probe == NULL)
+        return;
     }
 
   g_assert_nonnull (outdir);
   got = run_case (c, outdir);
-  rm_rf (outdir);
+  xrlab_test_rm_rf (outdir);
   expected_path = g_strdup_printf ("%s/expected/%s.txt", golden_dir, c->name);
   if (updating)
     {

@@ -13,47 +13,14 @@
 #include "xrlab-model.h"
 #include "xrlab-plan.h"
 #include "xrlab-util.h"
+#include "test-common.h"
 
 static char *tmpdir;
-
-static char *
-tmp_file (const char *name, const char *contents)
-{
-  char *path = g_build_filename (tmpdir, name, NULL);
-  g_assert_true (g_file_set_contents (path, contents, -1, NULL));
-  return path;
-}
 
 static char *
 models_dir_file (const char *name)
 {
   return g_build_filename (XRLAB_TEST_SRCDIR, "..", "data", "models", name, NULL);
-}
-
-/* Runs xrlab-cli with @args (NULL-terminated); returns the exit status. */
-static int
-run_cli (char **out, char **err, ...)
-{
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GError) error = NULL;
-  const char *cli = g_getenv ("XRLAB_CLI");
-  int status = 0;
-  va_list ap;
-  const char *a;
-
-  g_assert_nonnull (cli);
-  g_ptr_array_add (argv, (char *) cli);
-  va_start (ap, err);
-  while ((a = va_arg (ap, const char *)) != NULL)
-    g_ptr_array_add (argv, (char *) a);
-  va_end (ap);
-  g_ptr_array_add (argv, NULL);
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-                               out, err, &status, &error));
-  g_assert_no_error (error);
-  if (WIFEXITED (status))
-    return WEXITSTATUS (status);
-  return -1;
 }
 
 static const char *energy_txt =
@@ -93,10 +60,10 @@ check_eval_output (const char *csv_path, XrlabModel *m, const char *const *axes)
 static void
 test_eval (void)
 {
-  g_autofree char *energy = tmp_file ("energy.csv", energy_txt);
-  g_autofree char *time = tmp_file ("time.csv", time_txt);
-  g_autofree char *aux = tmp_file ("aux.csv", aux_txt);
-  g_autofree char *profile = tmp_file ("profile.yaml", profile_yaml);
+  g_autofree char *energy = xrlab_test_write_file (tmpdir, "energy.csv", energy_txt);
+  g_autofree char *time = xrlab_test_write_file (tmpdir, "time.csv", time_txt);
+  g_autofree char *aux = xrlab_test_write_file (tmpdir, "aux.csv", aux_txt);
+  g_autofree char *profile = xrlab_test_write_file (tmpdir, "profile.yaml", profile_yaml);
   g_autofree char *au4f = models_dir_file ("au4f.yaml");
   g_autofree char *tmodels = models_dir_file ("time.yaml");
   g_autofree char *out1 = g_build_filename (tmpdir, "model1d.csv", NULL);
@@ -108,7 +75,7 @@ test_eval (void)
   g_autoptr(GError) error = NULL;
 
   /* 1D */
-  g_assert_cmpint (run_cli (&sout, &serr, "eval", "--models", au4f, "--model", "base",
+  g_assert_cmpint (xrlab_test_cli (&sout, &serr, "eval", "--models", au4f, "--model", "base",
                             "--energy", energy, "--set", "GLP_01_A=250", "-o", out1, NULL), ==, 0);
   g_assert_cmpstr (sout, ==, "");
   {
@@ -121,7 +88,7 @@ test_eval (void)
   g_clear_pointer (&serr, g_free);
 
   /* 2D: multi-cycle dynamics, a kernel, a profile */
-  g_assert_cmpint (run_cli (&sout, &serr, "eval", "--models", au4f, "--model", "2D",
+  g_assert_cmpint (xrlab_test_cli (&sout, &serr, "eval", "--models", au4f, "--model", "2D",
                             "--energy", energy, "--time", time, "--dynamics", dyn,
                             "--dynamics", dyn2, "--aux", aux, "--profile", prof,
                             "--set", "GLP_01_A_gaussCONV_SD=0.4", "--set",
@@ -145,8 +112,8 @@ test_eval (void)
 static void
 test_params (void)
 {
-  g_autofree char *energy = tmp_file ("energy.csv", energy_txt);
-  g_autofree char *time = tmp_file ("time.csv", time_txt);
+  g_autofree char *energy = xrlab_test_write_file (tmpdir, "energy.csv", energy_txt);
+  g_autofree char *time = xrlab_test_write_file (tmpdir, "time.csv", time_txt);
   g_autofree char *au4f = models_dir_file ("au4f.yaml");
   g_autofree char *ttime = models_dir_file ("au4f-time.yaml");
   g_autofree char *dyn = g_strdup_printf ("GLP_01_x0=%s:SinOsc", ttime);
@@ -154,7 +121,7 @@ test_params (void)
   g_autofree char *sout = NULL, *serr = NULL, *contents = NULL;
   g_auto(GStrv) lines = NULL;
 
-  g_assert_cmpint (run_cli (&sout, &serr, "params", "--models", au4f, "--model", "2D",
+  g_assert_cmpint (xrlab_test_cli (&sout, &serr, "params", "--models", au4f, "--model", "2D",
                             "--dynamics", dyn, "--set", "Offset_y0=60", NULL), ==, 0);
   lines = g_strsplit (sout, "\n", -1);
   g_assert_cmpstr (lines[0], ==, "name,value,vary,min,max,expr,theta");
@@ -171,7 +138,7 @@ test_params (void)
   g_clear_pointer (&serr, g_free);
   {
     g_autofree char *sout2 = NULL;
-    g_assert_cmpint (run_cli (&sout2, &serr, "params", "--models", au4f, "--model", "2D",
+    g_assert_cmpint (xrlab_test_cli (&sout2, &serr, "params", "--models", au4f, "--model", "2D",
                               "--dynamics", dyn, "--set", "Offset_y0=60", "--energy", energy,
                               "--time", time, "-o", out, NULL), ==, 0);
     g_assert_cmpstr (sout2, ==, "");
@@ -198,12 +165,12 @@ expect (const Expect *x, int status, const char *sout, const char *serr)
 static void
 test_bad_input (void)
 {
-  g_autofree char *energy = tmp_file ("energy.csv", energy_txt);
-  g_autofree char *bad_energy = tmp_file ("bad-energy.csv", "84\n85\nabc\n86\n");
-  g_autofree char *time = tmp_file ("time.csv", time_txt);
-  g_autofree char *bad_time = tmp_file ("bad-time.csv", "0\n1\n1\n2\n");
-  g_autofree char *bad_yaml = tmp_file ("bad.yaml", "m:\n  Gauss: {A: [1, True], x0: [1, True], SD: [7, True, 0, 5]}\n");
-  g_autofree char *syntax = tmp_file ("syntax.yaml", "m:\n  Gauss: {A: [1, True\n");
+  g_autofree char *energy = xrlab_test_write_file (tmpdir, "energy.csv", energy_txt);
+  g_autofree char *bad_energy = xrlab_test_write_file (tmpdir, "bad-energy.csv", "84\n85\nabc\n86\n");
+  g_autofree char *time = xrlab_test_write_file (tmpdir, "time.csv", time_txt);
+  g_autofree char *bad_time = xrlab_test_write_file (tmpdir, "bad-time.csv", "0\n1\n1\n2\n");
+  g_autofree char *bad_yaml = xrlab_test_write_file (tmpdir, "bad.yaml", "m:\n  Gauss: {A: [1, True], x0: [1, True], SD: [7, True, 0, 5]}\n");
+  g_autofree char *syntax = xrlab_test_write_file (tmpdir, "syntax.yaml", "m:\n  Gauss: {A: [1, True\n");
   g_autofree char *au4f = models_dir_file ("au4f.yaml");
   g_autofree char *tmodels = models_dir_file ("time.yaml");
   g_autofree char *out = g_build_filename (tmpdir, "never.csv", NULL);
@@ -266,7 +233,7 @@ test_bad_input (void)
     {
       g_autofree char *sout = NULL, *serr = NULL;
       const char **a = cases[i].args;
-      int status = run_cli (&sout, &serr, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8],
+      int status = xrlab_test_cli (&sout, &serr, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8],
                             a[9], a[10], a[11], a[12], a[13], a[14], a[15], NULL);
       expect (&cases[i].x, status, sout, serr);
       g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));   /* nothing partial */
@@ -278,16 +245,16 @@ test_help (void)
 {
   g_autofree char *sout = NULL, *serr = NULL;
 
-  g_assert_cmpint (run_cli (&sout, &serr, "eval", "--help", NULL), ==, 0);
+  g_assert_cmpint (xrlab_test_cli (&sout, &serr, "eval", "--help", NULL), ==, 0);
   g_assert_nonnull (strstr (sout, "--dynamics"));
   g_assert_nonnull (strstr (sout, "PAR=FILE:MODEL[,MODEL...][@FREQ]"));
   g_clear_pointer (&sout, g_free);
   g_clear_pointer (&serr, g_free);
-  g_assert_cmpint (run_cli (&sout, &serr, "params", "--help", NULL), ==, 0);
+  g_assert_cmpint (xrlab_test_cli (&sout, &serr, "params", "--help", NULL), ==, 0);
   g_assert_nonnull (strstr (sout, "--profile"));
   g_clear_pointer (&sout, g_free);
   g_clear_pointer (&serr, g_free);
-  g_assert_cmpint (run_cli (&sout, &serr, "--help", NULL), ==, 0);
+  g_assert_cmpint (xrlab_test_cli (&sout, &serr, "--help", NULL), ==, 0);
   g_assert_nonnull (strstr (sout, "eval"));
   g_assert_nonnull (strstr (sout, "params"));
 }

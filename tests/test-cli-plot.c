@@ -17,6 +17,7 @@
 #include <glib/gstdio.h>
 
 #include "plot-file-util.h"
+#include "test-common.h"
 
 static char *tmpdir;
 
@@ -25,31 +26,17 @@ static char *tmpdir;
 static int
 plot (char **err, ...)
 {
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GError) error = NULL;
-  const char *cli = g_getenv ("XRLAB_CLI");
-  char *e = NULL;
-  int status = 0;
+  g_autoptr(GPtrArray) args = g_ptr_array_new ();
   const char *a;
-  va_list args;
+  va_list ap;
 
-  g_assert_nonnull (cli);
-  g_ptr_array_add (argv, (gpointer) cli);
-  g_ptr_array_add (argv, (gpointer) "plot");
-  va_start (args, err);
-  while ((a = va_arg (args, const char *)) != NULL)
-    g_ptr_array_add (argv, (gpointer) a);
-  va_end (args);
-  g_ptr_array_add (argv, NULL);
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-                               NULL, &e, &status, &error));
-  g_assert_no_error (error);
-  if (err != NULL)
-    *err = e;
-  else
-    g_free (e);
-  g_assert_true (WIFEXITED (status));
-  return WEXITSTATUS (status);
+  g_ptr_array_add (args, (gpointer) "plot");
+  va_start (ap, err);
+  while ((a = va_arg (ap, const char *)) != NULL)
+    g_ptr_array_add (args, (gpointer) a);
+  va_end (ap);
+  g_ptr_array_add (args, NULL);
+  return xrlab_test_cli_argv (NULL, (const char *const *) args->pdata, NULL, err);
 }
 
 static char *

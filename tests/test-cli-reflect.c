@@ -19,50 +19,9 @@
 #include "xrlab-reflect.h"
 #include "xrlab-stack.h"
 #include "xrlab-util.h"
+#include "test-common.h"
 
 static char *tmpdir;
-
-/* Runs xrlab-cli with the NULL-terminated arguments: the exit status and
- * the output. */
-static int
-run (char **out, char **err, ...)
-{
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GError) error = NULL;
-  const char *cli = g_getenv ("XRLAB_CLI");
-  char *o = NULL, *e = NULL;
-  int status = 0;
-  const char *a;
-  va_list args;
-
-  g_assert_nonnull (cli);
-  g_ptr_array_add (argv, (gpointer) cli);
-  va_start (args, err);
-  while ((a = va_arg (args, const char *)) != NULL)
-    g_ptr_array_add (argv, (gpointer) a);
-  va_end (args);
-  g_ptr_array_add (argv, NULL);
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-                               &o, &e, &status, &error));
-  g_assert_no_error (error);
-  if (out)
-    *out = o;
-  else
-    g_free (o);
-  if (err)
-    *err = e;
-  else
-    g_free (e);
-  g_assert_true (WIFEXITED (status));
-  return WEXITSTATUS (status);
-}
-
-static void
-assert_contains (const char *haystack, const char *needle)
-{
-  if (strstr (haystack, needle) == NULL)
-    g_error ("“%s” not found in:\n%s", needle, haystack);
-}
 
 /* The rows of a CSV (header first), each split at commas. */
 static GPtrArray *
@@ -137,7 +96,7 @@ test_reflect_angles (void)
   g_autofree char *out = NULL, *err = NULL;
   g_autoptr(GPtrArray) rows = NULL;
 
-  g_assert_cmpint (run (&out, &err, "reflect", "--stack", COATING, "-e", "10", "--angle", "0:10:21",
+  g_assert_cmpint (xrlab_test_cli (&out, &err, "reflect", "--stack", COATING, "-e", "10", "--angle", "0:10:21",
                         "--format", "csv", NULL), ==, 0);
   g_assert_cmpstr (err, ==, "");
   rows = csv_rows (out);
@@ -168,7 +127,7 @@ test_reflect_energies_and_map (void)
   g_autoptr(GPtrArray) rows = NULL;
   g_autoptr(GPtrArray) map_rows = NULL;
 
-  g_assert_cmpint (run (&out, &err, "reflect", "--stack", COATING, "--angle", "3", "-e", "5:30:6",
+  g_assert_cmpint (xrlab_test_cli (&out, &err, "reflect", "--stack", COATING, "--angle", "3", "-e", "5:30:6",
                         "-f", "csv", NULL), ==, 0);
   rows = csv_rows (out);
   g_assert_cmpuint (rows->len, ==, 1 + 6);
@@ -185,7 +144,7 @@ test_reflect_energies_and_map (void)
       g_assert_cmpfloat_with_epsilon (number (f[2]), rv[0], 1e-12);
     }
 
-  g_assert_cmpint (run (&map, NULL, "reflect", "--stack", MULTILAYER, "-e", "8,9,10",
+  g_assert_cmpint (xrlab_test_cli (&map, NULL, "reflect", "--stack", MULTILAYER, "-e", "8,9,10",
                         "--angle", "0:2:5", "--angle-unit", "deg", "-f", "csv", NULL), ==, 0);
   map_rows = csv_rows (map);
   g_assert_cmpuint (map_rows->len, ==, 1 + 3 * 5);
@@ -215,7 +174,7 @@ test_reflect_polarization (void)
       g_autofree char *out = NULL;
       g_autoptr(GPtrArray) rows = NULL;
 
-      g_assert_cmpint (run (&out, NULL, "reflect", "--stack", "Au:19.3~0.5nm", "-e", "12",
+      g_assert_cmpint (xrlab_test_cli (&out, NULL, "reflect", "--stack", "Au:19.3~0.5nm", "-e", "12",
                             "--angle", "2,4,6,8", "--pol", pols[k], "-f", "csv", NULL), ==, 0);
       rows = csv_rows (out);
       for (guint i = 1; i < rows->len; i++)
@@ -242,17 +201,17 @@ test_reflect_formats (void)
   JsonObject *root, *columns;
   JsonArray *r, *materials;
 
-  g_assert_cmpint (run (&text, NULL, "reflect", "--stack", "Rh", "-e", "10", "--angle", "0:10:11",
+  g_assert_cmpint (xrlab_test_cli (&text, NULL, "reflect", "--stack", "Rh", "-e", "10", "--angle", "0:10:11",
                         NULL), ==, 0);
-  assert_contains (text, "Rh\n");
-  assert_contains (text, "unpolarized (P = 0)");
-  assert_contains (text, "Critical angles at 10 keV: Rh 6.7");
-  assert_contains (text, "Energy  Angle");
-  assert_contains (text, "mrad");
+  xrlab_test_assert_contains (text, "Rh\n");
+  xrlab_test_assert_contains (text, "unpolarized (P = 0)");
+  xrlab_test_assert_contains (text, "Critical angles at 10 keV: Rh 6.7");
+  xrlab_test_assert_contains (text, "Energy  Angle");
+  xrlab_test_assert_contains (text, "mrad");
 
-  g_assert_cmpint (run (&json, NULL, "reflect", "--stack", COATING, "-e", "10", "--angle", "0:10:11",
+  g_assert_cmpint (xrlab_test_cli (&json, NULL, "reflect", "--stack", COATING, "-e", "10", "--angle", "0:10:11",
                         "--pol", "s", "-f", "json", NULL), ==, 0);
-  g_assert_cmpint (run (&csv, NULL, "reflect", "--stack", COATING, "-e", "10", "--angle", "0:10:11",
+  g_assert_cmpint (xrlab_test_cli (&csv, NULL, "reflect", "--stack", COATING, "-e", "10", "--angle", "0:10:11",
                         "--pol", "s", "-f", "csv", NULL), ==, 0);
   g_assert_true (json_parser_load_from_data (parser, json, -1, &error));
   g_assert_no_error (error);
@@ -291,7 +250,7 @@ test_filter (void)
 
   g_assert_true (xrlab_filter_transmission (cache, filter, FALSE, t, NULL, NULL));
   xrlab_optics_cache_free (cache);
-  g_assert_cmpint (run (&csv, &err, "filter", stack, "-e", "5:30:6", "-f", "csv", NULL), ==, 0);
+  g_assert_cmpint (xrlab_test_cli (&csv, &err, "filter", stack, "-e", "5:30:6", "-f", "csv", NULL), ==, 0);
   g_assert_cmpstr (err, ==, "");
   rows = csv_rows (csv);
   g_assert_cmpuint (rows->len, ==, 7);
@@ -299,12 +258,12 @@ test_filter (void)
   for (guint i = 1; i < rows->len; i++)
     g_assert_cmpfloat (number (((char **) g_ptr_array_index (rows, i))[1]), ==, t[i - 1]);
 
-  g_assert_cmpint (run (&text, NULL, "filter", stack, "-e", "5:30:6", NULL), ==, 0);
-  assert_contains (text, stack);
-  assert_contains (text, "Transmission");
-  g_assert_cmpint (run (&json, NULL, "filter", stack, "-e", "5:30:6", "-f", "json", NULL), ==, 0);
-  assert_contains (json, "\"transmission\": [");
-  assert_contains (json, "\"canonical\": \"Al:2.7:100000nm/");
+  g_assert_cmpint (xrlab_test_cli (&text, NULL, "filter", stack, "-e", "5:30:6", NULL), ==, 0);
+  xrlab_test_assert_contains (text, stack);
+  xrlab_test_assert_contains (text, "Transmission");
+  g_assert_cmpint (xrlab_test_cli (&json, NULL, "filter", stack, "-e", "5:30:6", "-f", "json", NULL), ==, 0);
+  xrlab_test_assert_contains (json, "\"transmission\": [");
+  xrlab_test_assert_contains (json, "\"canonical\": \"Al:2.7:100000nm/");
 }
 
 /* --table: auto takes Chantler for energies beyond 30 keV, Henke within;
@@ -324,7 +283,7 @@ test_tables (void)
   double t[3], tp[3];
 
   /* Reflectivity at 60 keV: Chantler's, and Henke refuses it. */
-  g_assert_cmpint (run (&csv, &err, "reflect", "--stack", COATING, "-e", "60", "--angle", "0.5,1,2",
+  g_assert_cmpint (xrlab_test_cli (&csv, &err, "reflect", "--stack", COATING, "-e", "60", "--angle", "0.5,1,2",
                         "-f", "csv", NULL), ==, 0);
   g_assert_cmpstr (err, ==, "");
   g_assert_true (g_str_has_prefix (csv, "# table: chantler (Chantler, NIST FFAST (SRD 66); choice auto)\n"));
@@ -341,37 +300,37 @@ test_tables (void)
         g_assert_cmpfloat (number (f[2 + k]), ==, rv[k]);
     }
   g_clear_pointer (&err, g_free);
-  g_assert_cmpint (run (&henke, &err, "reflect", "--stack", COATING, "-e", "60", "--angle", "1",
+  g_assert_cmpint (xrlab_test_cli (&henke, &err, "reflect", "--stack", COATING, "-e", "60", "--angle", "1",
                         "--table", "henke", NULL), ==, 1);
   g_assert_cmpstr (henke, ==, "");
-  assert_contains (err, "Henke");
+  xrlab_test_assert_contains (err, "Henke");
   g_clear_pointer (&err, g_free);
-  g_assert_cmpint (run (&text, &err, "reflect", "--stack", COATING, "-e", "10", "--angle", "1",
+  g_assert_cmpint (xrlab_test_cli (&text, &err, "reflect", "--stack", COATING, "-e", "10", "--angle", "1",
                         "--table", "chantler", NULL), ==, 0);
-  assert_contains (text, "\nTable: Chantler (Chantler, NIST FFAST (SRD 66))\n");
+  xrlab_test_assert_contains (text, "\nTable: Chantler (Chantler, NIST FFAST (SRD 66))\n");
   g_clear_pointer (&err, g_free);
-  g_assert_cmpint (run (&json, &err, "reflect", "--stack", COATING, "-e", "10,20", "--angle", "1",
+  g_assert_cmpint (xrlab_test_cli (&json, &err, "reflect", "--stack", COATING, "-e", "10,20", "--angle", "1",
                         "-f", "json", NULL), ==, 0);
-  assert_contains (json, "\"table\": \"henke\"");
-  assert_contains (json, "\"table_choice\": \"auto\"");
+  xrlab_test_assert_contains (json, "\"table\": \"henke\"");
+  xrlab_test_assert_contains (json, "\"table_choice\": \"auto\"");
   g_clear_pointer (&err, g_free);
-  g_assert_cmpint (run (NULL, &err, "reflect", "--stack", COATING, "-e", "1", "--angle", "1",
+  g_assert_cmpint (xrlab_test_cli (NULL, &err, "reflect", "--stack", COATING, "-e", "1", "--angle", "1",
                         "--table", "nist", NULL), ==, 2);
-  assert_contains (err, "--table");
+  xrlab_test_assert_contains (err, "--table");
 
   /* Filters: the total by default, photoabsorption alone on request. */
   g_assert_true (xrlab_filter_transmission (cache, filter, FALSE, t, NULL, NULL));
   g_assert_true (xrlab_filter_transmission (cache, filter, TRUE, tp, NULL, NULL));
   xrlab_optics_cache_free (cache);
   g_clear_pointer (&err, g_free);
-  g_assert_cmpint (run (&fcsv, &err, "filter", stack, "-e", "20,60,120", "-f", "csv", NULL), ==, 0);
-  assert_contains (fcsv, "# table: chantler");
-  assert_contains (fcsv, "# scattering in the total attenuation: Chantler's coherent + incoherent column\n");
+  g_assert_cmpint (xrlab_test_cli (&fcsv, &err, "filter", stack, "-e", "20,60,120", "-f", "csv", NULL), ==, 0);
+  xrlab_test_assert_contains (fcsv, "# table: chantler");
+  xrlab_test_assert_contains (fcsv, "# scattering in the total attenuation: Chantler's coherent + incoherent column\n");
   g_clear_pointer (&rows, g_ptr_array_unref);
   rows = csv_rows (fcsv);
   g_assert_cmpstr (((char **) g_ptr_array_index (rows, 0))[1], ==, "transmission");
   g_clear_pointer (&err, g_free);
-  g_assert_cmpint (run (&photo, &err, "filter", stack, "-e", "20,60,120", "-f", "csv",
+  g_assert_cmpint (xrlab_test_cli (&photo, &err, "filter", stack, "-e", "20,60,120", "-f", "csv",
                         "--transmission", "photo", NULL), ==, 0);
   photo_rows = csv_rows (photo);
   g_assert_cmpstr (((char **) g_ptr_array_index (photo_rows, 0))[1], ==, "transmission_photo");
@@ -382,8 +341,8 @@ test_tables (void)
       g_assert_cmpfloat (t[i - 1], <, tp[i - 1]);
     }
   g_clear_pointer (&err, g_free);
-  g_assert_cmpint (run (NULL, &err, "filter", stack, "-e", "1", "--transmission", "all", NULL), ==, 2);
-  assert_contains (err, "--transmission");
+  g_assert_cmpint (xrlab_test_cli (NULL, &err, "filter", stack, "-e", "1", "--transmission", "all", NULL), ==, 2);
+  xrlab_test_assert_contains (err, "--transmission");
 }
 
 /* Bad input exits 1 with the layer and the column on stderr and nothing
@@ -418,13 +377,13 @@ test_errors (void)
     {
       g_autofree char *out = NULL, *err = NULL;
       const char **a = cases[i].args;
-      int status = run (&out, &err, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9],
+      int status = xrlab_test_cli (&out, &err, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9],
                         a[10], NULL);
 
       if (status != cases[i].status)
         g_error ("%s %s: exit %d, not %d (%s)", a[0], a[2], status, cases[i].status, err);
       g_assert_cmpstr (out, ==, "");
-      assert_contains (err, cases[i].says);
+      xrlab_test_assert_contains (err, cases[i].says);
     }
 }
 
@@ -436,25 +395,25 @@ test_output_and_help (void)
   g_autofree char *path = g_build_filename (tmpdir, "r.csv", NULL);
   g_autofree char *out = NULL, *contents = NULL, *help = NULL, *fhelp = NULL, *list = NULL;
 
-  g_assert_cmpint (run (&out, NULL, "reflect", "--stack", "Rh", "-e", "10", "--angle", "1,2",
+  g_assert_cmpint (xrlab_test_cli (&out, NULL, "reflect", "--stack", "Rh", "-e", "10", "--angle", "1,2",
                         "-f", "csv", "-o", path, NULL), ==, 0);
   g_assert_cmpstr (out, ==, "");
   g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
-  assert_contains (contents, "energy_keV,angle_mrad,R,R_s,R_p\n10,1,");
+  xrlab_test_assert_contains (contents, "energy_keV,angle_mrad,R,R_s,R_p\n10,1,");
 
-  g_assert_cmpint (run (&help, NULL, "reflect", "--help", NULL), ==, 0);
-  assert_contains (help, "FORMULA[:DENSITY][:THICKNESS][~ROUGHNESS]");
-  assert_contains (help, "{LAYER/LAYER...}xN");
-  assert_contains (help, "xrlab-cli reflect --stack Rh -e 10 --angle 0:10:11");
-  assert_contains (help, "--angle-unit");
-  assert_contains (help, "energy_keV, angle_mrad (or angle_deg), R, R_s, R_p");
-  g_assert_cmpint (run (&fhelp, NULL, "filter", "--help", NULL), ==, 0);
-  assert_contains (fhelp, "FORMULA[:DENSITY]:THICKNESS");
-  assert_contains (fhelp, "GAS@[PRESSURE][,TEMPERATURE]:LENGTH");
-  assert_contains (fhelp, "air@1atm,295K:1m");
-  g_assert_cmpint (run (&list, NULL, "--help", NULL), ==, 0);
-  assert_contains (list, "reflect");
-  assert_contains (list, "filter");
+  g_assert_cmpint (xrlab_test_cli (&help, NULL, "reflect", "--help", NULL), ==, 0);
+  xrlab_test_assert_contains (help, "FORMULA[:DENSITY][:THICKNESS][~ROUGHNESS]");
+  xrlab_test_assert_contains (help, "{LAYER/LAYER...}xN");
+  xrlab_test_assert_contains (help, "xrlab-cli reflect --stack Rh -e 10 --angle 0:10:11");
+  xrlab_test_assert_contains (help, "--angle-unit");
+  xrlab_test_assert_contains (help, "energy_keV, angle_mrad (or angle_deg), R, R_s, R_p");
+  g_assert_cmpint (xrlab_test_cli (&fhelp, NULL, "filter", "--help", NULL), ==, 0);
+  xrlab_test_assert_contains (fhelp, "FORMULA[:DENSITY]:THICKNESS");
+  xrlab_test_assert_contains (fhelp, "GAS@[PRESSURE][,TEMPERATURE]:LENGTH");
+  xrlab_test_assert_contains (fhelp, "air@1atm,295K:1m");
+  g_assert_cmpint (xrlab_test_cli (&list, NULL, "--help", NULL), ==, 0);
+  xrlab_test_assert_contains (list, "reflect");
+  xrlab_test_assert_contains (list, "filter");
 }
 
 int

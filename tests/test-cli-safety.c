@@ -24,6 +24,8 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 
+#include "test-common.h"
+
 static char *tmpdir;
 static char *model_path, *energy_path, *data_path, *batch_path, *big_batch_path;
 static char *big_energy_path, *big_data_path;
@@ -34,51 +36,6 @@ static char *
 tmp_path (const char *name)
 {
   return g_build_filename (tmpdir, name, NULL);
-}
-
-static char *
-tmp_file (const char *name, const char *contents)
-{
-  char *path = tmp_path (name);
-  g_assert_true (g_file_set_contents (path, contents, -1, NULL));
-  return path;
-}
-
-static void
-assert_contains (const char *haystack, const char *needle)
-{
-  if (strstr (haystack, needle) == NULL)
-    g_error ("“%s” not found in:\n%s", needle, haystack);
-}
-
-/* How many times @needle is in @haystack. */
-static guint
-count (const char *haystack, const char *needle)
-{
-  guint n = 0;
-
-  for (const char *p = strstr (haystack, needle); p != NULL; p = strstr (p + 1, needle))
-    n++;
-  return n;
-}
-
-/* Runs @argv (NULL-terminated) and returns the exit status, or 128 + the
- * signal that killed it. */
-static int
-spawn (const char *const *argv, char **out, char **err)
-{
-  g_autoptr(GError) error = NULL;
-  g_autofree char *o = NULL, *e = NULL;
-  int status = 0;
-
-  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &o, &e,
-                               &status, &error));
-  g_assert_no_error (error);
-  if (out)
-    *out = g_steal_pointer (&o);
-  if (err)
-    *err = g_steal_pointer (&e);
-  return WIFEXITED (status) ? WEXITSTATUS (status) : 128 + WTERMSIG (status);
 }
 
 /* xrlab-cli with @args (NULL-terminated) after "sh -c SCRIPT": the shell
@@ -95,13 +52,7 @@ run_sh (const char *script, const char *const *args, char **out, char **err)
   for (; *args != NULL; args++)
     g_ptr_array_add (argv, (gpointer) *args);
   g_ptr_array_add (argv, NULL);
-  return spawn ((const char *const *) argv->pdata, out, err);
-}
-
-static int
-run_cli (const char *const *args, char **out, char **err)
-{
-  return run_sh ("exec \"$0\" \"$@\"", args, out, err);
+  return xrlab_test_spawn ((const char *const *) argv->pdata, NULL, out, err);
 }
 
 /* A spectrum of @n points (a Lorentzian on an offset): the energies and the
@@ -120,8 +71,8 @@ write_spectrum (int n, const char *energy_name, const char *data_name, char **en
       g_string_append_printf (d, "%s%.6g", i ? "," : "", 1.0 + 10.0 / (1.0 + (x - 50) * (x - 50)));
     }
   g_string_append_c (d, '\n');
-  *energy = tmp_file (energy_name, e->str);
-  *data = tmp_file (data_name, d->str);
+  *energy = xrlab_test_write_file (tmpdir, energy_name, e->str);
+  *data = xrlab_test_write_file (tmpdir, data_name, d->str);
 }
 
 static void
@@ -129,7 +80,7 @@ setup_files (void)
 {
   g_autoptr(GString) big = g_string_new ("formula,density,energy\n");
 
-  model_path = tmp_file ("model.yaml",
+  model_path = xrlab_test_write_file (tmpdir, "model.yaml",
                          "m:\n"
                          "  Offset: {y0: [1, True, 0, 100]}\n"
                          "  GLP: {A: [10, True, 1, 500], x0: [50.0, True, 40, 60], "
@@ -139,14 +90,14 @@ setup_files (void)
   /* results of several MB, long enough to be interrupted while written,
    * from data the fit converges on at once (the model, simulated) */
   write_spectrum (200000, "big-energy.csv", "big-data.csv", &big_energy_path, &big_data_path);
-  g_assert_cmpint (run_cli ((const char *[]) { "simulate", "--models", model_path, "--model",
+  g_assert_cmpint (xrlab_test_cli_argv (NULL, (const char *[]) { "simulate", "--models", model_path, "--model",
                                                "m", "--energy", big_energy_path, "-o",
                                                big_data_path, NULL }, NULL, NULL), ==, 0);
-  batch_path = tmp_file ("batch.csv", "formula,density,energy\nSi,2.33,1:30:1000\nGe,5.3,8\n");
+  batch_path = xrlab_test_write_file (tmpdir, "batch.csv", "formula,density,energy\nSi,2.33,1:30:1000\nGe,5.3,8\n");
   /* about 50 MB of output */
   for (int i = 0; i < 20; i++)
     g_string_append (big, "Si,2.33,1:30:10000\n");
-  big_batch_path = tmp_file ("big-batch.csv", big->str);
+  big_batch_path = xrlab_test_write_file (tmpdir, "big-batch.csv", big->str);
 }
 
 /* ---- standard output ------------------------------------------------------ */
@@ -184,7 +135,7 @@ test_stdout_write_error (void)
       g_autofree char *err = NULL;
       int status = run_sh ("exec \"$0\" \"$@\" >/dev/full", cases[i], NULL, &err);
 
-      if (status != 1 || count (err, no_space) != 1)
+      if (status != 1 || xrlab_test_count_substr (err, no_space) != 1)
         g_error ("%s … > /dev/full: exit %d, stderr:\n%s", cases[i][0], status, err);
     }
 }
@@ -205,18 +156,18 @@ test_output_device_refused (void)
   struct stat st;
 
   g_assert_cmpint (symlink ("/dev/null", to_null), ==, 0);
-  g_assert_cmpint (run_cli ((const char *[]) { "calc", "Si", "-d", "2.33", "-e", "8", "-o",
+  g_assert_cmpint (xrlab_test_cli_argv (NULL, (const char *[]) { "calc", "Si", "-d", "2.33", "-e", "8", "-o",
                                                to_null, NULL }, NULL, &err), ==, 1);
-  assert_contains (err, to_null);
-  assert_contains (err, "/dev/null, which is a character device");
+  xrlab_test_assert_contains (err, to_null);
+  xrlab_test_assert_contains (err, "/dev/null, which is a character device");
   g_assert_true (g_file_test (to_null, G_FILE_TEST_IS_SYMLINK));
   g_clear_pointer (&err, g_free);
 
   if (mknod (node, S_IFCHR | 0666, makedev (1, 3)) == 0)
     {
-      g_assert_cmpint (run_cli ((const char *[]) { "batch", batch_path, "-o", node, NULL },
+      g_assert_cmpint (xrlab_test_cli_argv (NULL, (const char *[]) { "batch", batch_path, "-o", node, NULL },
                                 NULL, &err), ==, 1);
-      assert_contains (err, "it is a character device");
+      xrlab_test_assert_contains (err, "it is a character device");
       g_assert_cmpint (lstat (node, &st), ==, 0);
       g_assert_true (S_ISCHR (st.st_mode));
       g_clear_pointer (&err, g_free);
@@ -226,7 +177,7 @@ test_output_device_refused (void)
 
   g_assert_true (g_file_set_contents (real, "old\n", -1, NULL));
   g_assert_cmpint (symlink ("real.csv", link), ==, 0);
-  g_assert_cmpint (run_cli ((const char *[]) { "batch", batch_path, "-o", link, NULL }, NULL,
+  g_assert_cmpint (xrlab_test_cli_argv (NULL, (const char *[]) { "batch", batch_path, "-o", link, NULL }, NULL,
                             &err), ==, 0);
   g_assert_true (g_file_test (link, G_FILE_TEST_IS_SYMLINK));
   g_assert_true (g_file_get_contents (real, &contents, NULL, NULL));
@@ -331,7 +282,7 @@ test_stale_temp_removed (void)
   g_assert_false (g_file_test (out_csv, G_FILE_TEST_EXISTS));
   g_clear_pointer (&err, g_free);
 
-  g_assert_cmpint (run_cli ((const char *[]) { "batch", batch_path, "-o", out_csv, NULL },
+  g_assert_cmpint (xrlab_test_cli_argv (NULL, (const char *[]) { "batch", batch_path, "-o", out_csv, NULL },
                             NULL, &err), ==, 0);
   g_assert_cmpuint (count_files (dir, ".out.csv.xrlab-"), ==, 0);
   g_assert_true (g_file_test (out_csv, G_FILE_TEST_IS_REGULAR));
@@ -410,7 +361,7 @@ run_on_full_disk (const char *dir, const char *listing, const char *const *args,
   for (; *args != NULL; args++)
     g_ptr_array_add (argv, (gpointer) *args);
   g_ptr_array_add (argv, NULL);
-  return spawn ((const char *const *) argv->pdata, NULL, err);
+  return xrlab_test_spawn ((const char *const *) argv->pdata, NULL, NULL, err);
 }
 
 /* A full disk gave "Input/output error" in batch, eval and fit: each names
@@ -481,7 +432,7 @@ test_batch_nul_byte_refused (void)
   g_autofree char *out_csv = tmp_path ("nul-out.csv");
   g_autofree char *out = NULL, *err = NULL, *expected = NULL;
 
-  g_assert_cmpint (run_cli ((const char *[]) { "batch", path, NULL }, &out, &err), ==, 1);
+  g_assert_cmpint (xrlab_test_cli_argv (NULL, (const char *[]) { "batch", path, NULL }, &out, &err), ==, 1);
   g_assert_cmpstr (out, ==, "");
   expected = g_strdup_printf ("xrlab-cli: %s line 3, column 5: a NUL byte (this is not a "
                               "text file)\n", path);
@@ -489,7 +440,7 @@ test_batch_nul_byte_refused (void)
   g_clear_pointer (&err, g_free);
   g_clear_pointer (&expected, g_free);
 
-  g_assert_cmpint (run_cli ((const char *[]) { "eval", "--models", model_path, "--model", "m",
+  g_assert_cmpint (xrlab_test_cli_argv (NULL, (const char *[]) { "eval", "--models", model_path, "--model", "m",
                                                "--energy", axis_path, "-o", out_csv, NULL },
                             NULL, &err), ==, 1);
   expected = g_strdup_printf ("xrlab-cli: %s:3: a NUL byte (this is not a text file)\n",
@@ -502,14 +453,14 @@ test_batch_nul_byte_refused (void)
 static void
 test_batch_bom_skipped (void)
 {
-  g_autofree char *path = tmp_file ("bom.csv", "\xEF\xBB\xBF" "formula,energy,density\n"
+  g_autofree char *path = xrlab_test_write_file (tmpdir, "bom.csv", "\xEF\xBB\xBF" "formula,energy,density\n"
                                     "Si,8,2.33\n");
-  g_autofree char *plain = tmp_file ("plain.csv", "formula,energy,density\nSi,8,2.33\n");
+  g_autofree char *plain = xrlab_test_write_file (tmpdir, "plain.csv", "formula,energy,density\nSi,8,2.33\n");
   g_autofree char *out = NULL, *err = NULL, *expected = NULL;
 
-  g_assert_cmpint (run_cli ((const char *[]) { "batch", path, NULL }, &out, &err), ==, 0);
+  g_assert_cmpint (xrlab_test_cli_argv (NULL, (const char *[]) { "batch", path, NULL }, &out, &err), ==, 0);
   g_assert_cmpstr (err, ==, "");
-  g_assert_cmpint (run_cli ((const char *[]) { "batch", plain, NULL }, &expected, NULL), ==, 0);
+  g_assert_cmpint (xrlab_test_cli_argv (NULL, (const char *[]) { "batch", plain, NULL }, &expected, NULL), ==, 0);
   g_assert_cmpstr (out, ==, expected);
 }
 
@@ -533,12 +484,12 @@ test_batch_duplicate_column_refused (void)
   for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
     {
       g_autofree char *text = g_strconcat (cases[i].header, "\nSi,2.33,8,1,1\n", NULL);
-      g_autofree char *path = tmp_file ("dup.csv", text);
+      g_autofree char *path = xrlab_test_write_file (tmpdir, "dup.csv", text);
       g_autofree char *out = NULL, *err = NULL;
       g_autofree char *expected = g_strdup_printf ("xrlab-cli: %s line 1: %s\n", path,
                                                    cases[i].message);
 
-      g_assert_cmpint (run_cli ((const char *[]) { "batch", path, NULL }, &out, &err), ==, 1);
+      g_assert_cmpint (xrlab_test_cli_argv (NULL, (const char *[]) { "batch", path, NULL }, &out, &err), ==, 1);
       g_assert_cmpstr (out, ==, "");
       g_assert_cmpstr (err, ==, expected);
     }
@@ -549,16 +500,16 @@ test_batch_duplicate_column_refused (void)
 static void
 test_binary_bytes_escaped (void)
 {
-  g_autofree char *batch = tmp_file ("escape.csv",
+  g_autofree char *batch = xrlab_test_write_file (tmpdir, "escape.csv",
                                      "formula,density,energy\n"
                                      "S\033[2J\033]0;pwned\007i,2.33,8\n"
                                      "Si,2\033[31m,8\n"
                                      "Si,2.33,8\302\233\n"
                                      "Si,2.33,8\n");
-  g_autofree char *header = tmp_file ("escape-header.csv", "formula,density,\033[5menergy\n");
-  g_autofree char *latin1 = tmp_file ("latin1.csv", "formula,density,energy\nSi,2.33,8 \xE9V\n");
-  g_autofree char *axis = tmp_file ("escape-axis.csv", "1\n2\n\033[1;1H\xFF\xFE garbage\n");
-  g_autofree char *data = tmp_file ("escape-data.csv", "1,2\n3,\033[?1049h\n");
+  g_autofree char *header = xrlab_test_write_file (tmpdir, "escape-header.csv", "formula,density,\033[5menergy\n");
+  g_autofree char *latin1 = xrlab_test_write_file (tmpdir, "latin1.csv", "formula,density,energy\nSi,2.33,8 \xE9V\n");
+  g_autofree char *axis = xrlab_test_write_file (tmpdir, "escape-axis.csv", "1\n2\n\033[1;1H\xFF\xFE garbage\n");
+  g_autofree char *data = xrlab_test_write_file (tmpdir, "escape-data.csv", "1,2\n3,\033[?1049h\n");
   g_autofree char *fit_dir = tmp_path ("escape-fit");
   g_autofree char *out_csv = tmp_path ("escape-out.csv");
   const char *const cases[][12] = {
@@ -574,13 +525,13 @@ test_binary_bytes_escaped (void)
     {
       g_autofree char *err = NULL;
 
-      g_assert_cmpint (run_cli (cases[i], NULL, &err), ==, 1);
+      g_assert_cmpint (xrlab_test_cli_argv (NULL, cases[i], NULL, &err), ==, 1);
       g_assert_true (g_utf8_validate (err, -1, NULL));
       for (const char *p = err; *p != '\0'; p++)
         if ((guchar) *p < 0x20 && *p != '\n')
           g_error ("%s: control character \\x%02X in:\n%s", cases[i][0], (guchar) *p, err);
       g_assert_null (strstr (err, "\302\233"));
-      assert_contains (err, "\\x");
+      xrlab_test_assert_contains (err, "\\x");
     }
 }
 
@@ -604,7 +555,7 @@ test_axes_too_large_refused (void)
 
   for (int i = 0; i < 1000000; i++)
     g_string_append_printf (axis, "%d\n", i);
-  axis_path = tmp_file ("large-axis.csv", axis->str);
+  axis_path = xrlab_test_write_file (tmpdir, "large-axis.csv", axis->str);
   {
     const char *const cases[][14] = {
       { "eval", "--models", model_path, "--model", "m", "--energy", axis_path, "--time",
@@ -619,8 +570,8 @@ test_axes_too_large_refused (void)
       {
         g_autofree char *err = NULL;
 
-        g_assert_cmpint (run_cli (cases[i], NULL, &err), ==, 1);
-        assert_contains (err, "the energy axis × the delay axis: 1000000 × 1000000 values are "
+        g_assert_cmpint (xrlab_test_cli_argv (NULL, cases[i], NULL, &err), ==, 1);
+        xrlab_test_assert_contains (err, "the energy axis × the delay axis: 1000000 × 1000000 values are "
                               "more than the limit of ");
         g_assert_false (g_file_test (out_csv, G_FILE_TEST_EXISTS));
       }
@@ -630,8 +581,8 @@ test_axes_too_large_refused (void)
        *cmd != NULL; cmd++)
     {
       g_clear_pointer (&help, g_free);
-      g_assert_cmpint (run_cli ((const char *[]) { *cmd, "--help", NULL }, &help, NULL), ==, 0);
-      assert_contains (help, limit_help);
+      g_assert_cmpint (xrlab_test_cli_argv (NULL, (const char *[]) { *cmd, "--help", NULL }, &help, NULL), ==, 0);
+      xrlab_test_assert_contains (help, limit_help);
     }
 
   /* batch: the rows of 10^6 energies, each twelve quantities, until over
@@ -647,10 +598,10 @@ test_axes_too_large_refused (void)
     g_assert_cmpuint (limit, >=, 1 << 24);
     for (guint64 i = 0; i < limit / 12000000 + 2; i++)
       g_string_append (rows, "Si,2.33,1:30:1000000\n");
-    path = tmp_file ("large-batch.csv", rows->str);
-    g_assert_cmpint (run_cli ((const char *[]) { "batch", path, "-o", out_csv, NULL }, &out,
+    path = xrlab_test_write_file (tmpdir, "large-batch.csv", rows->str);
+    g_assert_cmpint (xrlab_test_cli_argv (NULL, (const char *[]) { "batch", path, "-o", out_csv, NULL }, &out,
                               &err), ==, 1);
-    assert_contains (err, "split the file");
+    xrlab_test_assert_contains (err, "split the file");
     g_assert_false (g_file_test (out_csv, G_FILE_TEST_EXISTS));
   }
 }

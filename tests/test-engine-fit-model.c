@@ -22,25 +22,8 @@
 
 static char *tmpdir;
 
-typedef struct {
-  GAsyncResult *result;
-} Reply;
-
-static void
-on_reply (GObject *source, GAsyncResult *result, gpointer data)
-{
-  Reply *r = data;
-
-  r->result = g_object_ref (result);
-}
-
-static GAsyncResult *
-wait_for (Reply *r)
-{
-  while (r->result == NULL)
-    g_main_context_iteration (NULL, TRUE);
-  return r->result;
-}
+/* A reply waited for (xrlab-engine-fit.h). */
+typedef XrlabEngineReply Reply;
 
 static XrlabFitSetupStats
 stats_of (XrlabEngine *e, guint setup)
@@ -49,8 +32,8 @@ stats_of (XrlabEngine *e, guint setup)
   Reply r = { 0 };
   g_autoptr(GError) error = NULL;
 
-  xrlab_engine_fit_stats_async (e, setup, NULL, on_reply, &r);
-  g_assert_true (xrlab_engine_fit_stats_finish (e, wait_for (&r), &st, &error));
+  xrlab_engine_fit_stats_async (e, setup, NULL, xrlab_engine_reply_cb, &r);
+  g_assert_true (xrlab_engine_fit_stats_finish (e, xrlab_engine_reply_wait (&r), &st, &error));
   g_assert_no_error (error);
   g_clear_object (&r.result);
   return st;
@@ -63,8 +46,8 @@ params_table (XrlabEngine *e, guint setup, XrlabFitModelRole role)
   g_autoptr(GError) error = NULL;
   XrlabFitParamTable *t;
 
-  xrlab_engine_fit_params_async (e, setup, "table", role, NAN, NULL, on_reply, &r);
-  t = xrlab_engine_fit_params_finish (e, wait_for (&r), &error);
+  xrlab_engine_fit_params_async (e, setup, "table", role, NAN, NULL, xrlab_engine_reply_cb, &r);
+  t = xrlab_engine_fit_params_finish (e, xrlab_engine_reply_wait (&r), &error);
   g_assert_no_error (error);
   g_clear_object (&r.result);
   return t;
@@ -87,8 +70,8 @@ model_map (XrlabEngine *e, guint setup)
   Reply r = { 0 };
   XrlabFitPreview *p;
 
-  xrlab_engine_fit_preview_async (e, setup, "map", &view, NULL, on_reply, &r);
-  p = xrlab_engine_fit_preview_finish (e, wait_for (&r), &error);
+  xrlab_engine_fit_preview_async (e, setup, "map", &view, NULL, xrlab_engine_reply_cb, &r);
+  p = xrlab_engine_fit_preview_finish (e, xrlab_engine_reply_wait (&r), &error);
   g_assert_no_error (error);
   g_clear_object (&r.result);
   return p;
@@ -101,8 +84,8 @@ edit_model (XrlabEngine *e, guint setup, XrlabFitModelRole role, const XrlabMode
   Reply r = { 0 };
   XrlabModelEditResult *res;
 
-  xrlab_engine_fit_edit_model_async (e, setup, role, edits, n, NULL, on_reply, &r);
-  res = xrlab_engine_fit_edit_model_finish (e, wait_for (&r), error);
+  xrlab_engine_fit_edit_model_async (e, setup, role, edits, n, NULL, xrlab_engine_reply_cb, &r);
+  res = xrlab_engine_fit_edit_model_finish (e, xrlab_engine_reply_wait (&r), error);
   g_clear_object (&r.result);
   return res;
 }
@@ -114,8 +97,8 @@ describe (XrlabEngine *e, guint setup, XrlabFitModelRole role)
   g_autoptr(GError) error = NULL;
   XrlabModelDesc *d;
 
-  xrlab_engine_fit_describe_async (e, setup, "tree", role, NULL, on_reply, &r);
-  d = xrlab_engine_fit_describe_finish (e, wait_for (&r), &error);
+  xrlab_engine_fit_describe_async (e, setup, "tree", role, NULL, xrlab_engine_reply_cb, &r);
+  d = xrlab_engine_fit_describe_finish (e, xrlab_engine_reply_wait (&r), &error);
   g_assert_no_error (error);
   g_clear_object (&r.result);
   return d;
@@ -149,8 +132,8 @@ open_synthetic (XrlabEngine *e)
   src.data_values = y, src.n_rows = n_t, src.n_cols = n_e;
   src.energy_values = energy, src.n_energy = n_e;
   src.time_values = time, src.n_time = n_t;
-  xrlab_engine_dataset_open_async (e, &src, NULL, on_reply, &r);
-  info = xrlab_engine_dataset_open_finish (e, wait_for (&r), &error);
+  xrlab_engine_dataset_open_async (e, &src, NULL, xrlab_engine_reply_cb, &r);
+  info = xrlab_engine_dataset_open_finish (e, xrlab_engine_reply_wait (&r), &error);
   g_assert_no_error (error);
   g_clear_object (&r.result);
   return info->id;
@@ -161,9 +144,9 @@ setup_new (XrlabEngine *e, const XrlabFitSetupSpec *spec)
 {
   g_autoptr(GError) error = NULL;
   Reply r = { 0 };
-  guint id = xrlab_engine_fit_setup_new_async (e, spec, NULL, on_reply, &r);
+  guint id = xrlab_engine_fit_setup_new_async (e, spec, NULL, xrlab_engine_reply_cb, &r);
 
-  g_assert_true (xrlab_engine_fit_setup_finish (e, wait_for (&r), &error));
+  g_assert_true (xrlab_engine_fit_setup_finish (e, xrlab_engine_reply_wait (&r), &error));
   g_assert_no_error (error);
   g_clear_object (&r.result);
   return id;
@@ -278,8 +261,8 @@ test_burst (void)
     g_assert_cmpstr (res->added[2], ==, "Gauss_06");
   }
   /* a parameter edit names what the edits made */
-  xrlab_engine_fit_edit_params_async (e, s, &value, 1, NULL, on_reply, &r);
-  g_assert_true (xrlab_engine_fit_edit_params_finish (e, wait_for (&r), &error));
+  xrlab_engine_fit_edit_params_async (e, s, &value, 1, NULL, xrlab_engine_reply_cb, &r);
+  g_assert_true (xrlab_engine_fit_edit_params_finish (e, xrlab_engine_reply_wait (&r), &error));
   g_assert_no_error (error);
   g_clear_object (&r.result);
   st1 = stats_of (e, s);
@@ -298,8 +281,8 @@ test_burst (void)
 
   /* a value edit re-evaluates only */
   value.value = 4;
-  xrlab_engine_fit_edit_params_async (e, s, &value, 1, NULL, on_reply, &r);
-  g_assert_true (xrlab_engine_fit_edit_params_finish (e, wait_for (&r), &error));
+  xrlab_engine_fit_edit_params_async (e, s, &value, 1, NULL, xrlab_engine_reply_cb, &r);
+  g_assert_true (xrlab_engine_fit_edit_params_finish (e, xrlab_engine_reply_wait (&r), &error));
   g_clear_object (&r.result);
   moved = model_map (e, s);
   st2 = stats_of (e, s);
@@ -314,17 +297,17 @@ test_burst (void)
 
     xrlab_fit_setup_spec_init (&spec);
     spec.e0 = 2, spec.e1 = 18;
-    xrlab_engine_fit_setup_update_async (e, s, &spec, XRLAB_FIT_SETUP_WINDOW, NULL, on_reply,
+    xrlab_engine_fit_setup_update_async (e, s, &spec, XRLAB_FIT_SETUP_WINDOW, NULL, xrlab_engine_reply_cb,
                                          &r);
-    g_assert_true (xrlab_engine_fit_setup_finish (e, wait_for (&r), &error));
+    g_assert_true (xrlab_engine_fit_setup_finish (e, xrlab_engine_reply_wait (&r), &error));
     g_assert_no_error (error);
     g_clear_object (&r.result);
     t2 = params_table (e, s, XRLAB_FIT_MODEL_MAIN);
     g_assert_nonnull (row_named (t2, "Gauss_06_A"));
     spec.models = MODELS "/expirf.yaml";
     spec.model = "base";
-    xrlab_engine_fit_setup_update_async (e, s, &spec, XRLAB_FIT_SETUP_MODEL, NULL, on_reply, &r);
-    g_assert_true (xrlab_engine_fit_setup_finish (e, wait_for (&r), &error));
+    xrlab_engine_fit_setup_update_async (e, s, &spec, XRLAB_FIT_SETUP_MODEL, NULL, xrlab_engine_reply_cb, &r);
+    g_assert_true (xrlab_engine_fit_setup_finish (e, xrlab_engine_reply_wait (&r), &error));
     g_assert_no_error (error);
     g_clear_object (&r.result);
     t3 = params_table (e, s, XRLAB_FIT_MODEL_MAIN);
@@ -411,13 +394,13 @@ test_save_load (void)
 
   res = edit_model (e, s, XRLAB_FIT_MODEL_MAIN, edits, 3, &error);
   g_assert_no_error (error);
-  xrlab_engine_fit_edit_params_async (e, s, pe, 2, NULL, on_reply, &r);
-  xrlab_engine_fit_edit_params_finish (e, wait_for (&r), &error);
+  xrlab_engine_fit_edit_params_async (e, s, pe, 2, NULL, xrlab_engine_reply_cb, &r);
+  xrlab_engine_fit_edit_params_finish (e, xrlab_engine_reply_wait (&r), &error);
   g_assert_no_error (error);
   g_clear_object (&r.result);
 
-  xrlab_engine_fit_save_model_async (e, s, path, NULL, on_reply, &r);
-  saved = xrlab_engine_fit_save_model_finish (e, wait_for (&r), &error);
+  xrlab_engine_fit_save_model_async (e, s, path, NULL, xrlab_engine_reply_cb, &r);
+  saved = xrlab_engine_fit_save_model_finish (e, xrlab_engine_reply_wait (&r), &error);
   g_assert_no_error (error);
   g_clear_object (&r.result);
   g_assert_cmpstr (saved->models, ==, path);
@@ -489,8 +472,8 @@ test_save_baseline (void)
   spec.baseline_model = "base";
   spec.b0 = -20, spec.b1 = -1;
   s = setup_new (e, &spec);
-  xrlab_engine_fit_save_model_async (e, s, path, NULL, on_reply, &r);
-  saved = xrlab_engine_fit_save_model_finish (e, wait_for (&r), &error);
+  xrlab_engine_fit_save_model_async (e, s, path, NULL, xrlab_engine_reply_cb, &r);
+  saved = xrlab_engine_fit_save_model_finish (e, xrlab_engine_reply_wait (&r), &error);
   g_assert_no_error (error);
   g_clear_object (&r.result);
   g_assert_cmpstr (saved->baseline_model, ==, "base");

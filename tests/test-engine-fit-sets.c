@@ -22,37 +22,13 @@
 #include "xrlab-init.h"
 #include "xrlab-simulate.h"
 #include "xrlab-util.h"
+#include "test-common.h"
 
 #define MODELS XRLAB_TEST_SRCDIR "/../data/models"
 
 static char *tmpdir;
 
 /* ---- folders ---------------------------------------------------------------------- */
-
-static void
-rm_rf (const char *path)
-{
-  GStatBuf st;
-  GDir *d;
-  const char *name;
-
-  if (g_lstat (path, &st) != 0)
-    return;
-  if (!S_ISDIR (st.st_mode))
-    {
-      g_unlink (path);
-      return;
-    }
-  d = g_dir_open (path, 0, NULL);
-  while (d && (name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *p = g_build_filename (path, name, NULL);
-      rm_rf (p);
-    }
-  if (d)
-    g_dir_close (d);
-  g_rmdir (path);
-}
 
 /* The metrics files without their timings (the last column). */
 static char *
@@ -414,7 +390,7 @@ test_sigkill (void)
       run_s = xrlab_now () - t0;
       g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
       set[k] = snapshot (ref);
-      rm_rf (ref);
+      xrlab_test_rm_rf (ref);
     }
   set0 = set[0], set1 = set[1];
   g_assert_false (same_set (set[0], set[1]));
@@ -479,7 +455,7 @@ main (int argc, char **argv)
   g_test_add_func ("/engine-fit-sets/refused", test_refused);
   g_test_add_func ("/engine-fit-sets/sigkill", test_sigkill);
   status = g_test_run ();
-  rm_rf (tmpdir);
+  xrlab_test_rm_rf (tmpdir);
   g_free (tmpdir);
   return status;
 }

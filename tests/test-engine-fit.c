@@ -20,6 +20,7 @@
 #include "xrlab-init.h"
 #include "xrlab-simulate.h"
 #include "xrlab-util.h"
+#include "test-common.h"
 
 #define MODELS XRLAB_TEST_SRCDIR "/../data/models"
 
@@ -884,7 +885,8 @@ static void
 test_au4f (void)
 {
   g_autoptr(XrlabEngine) e = NULL;
-  g_autofree char *probe = g_build_filename (au4f_dir (), "data.csv", NULL);
+  g_autofree char *probe = xrlab_test_shared_path ("trspecfit-au4f/data.csv",
+                                                   "the Au 4f measurement");
   g_autoptr(XrlabFitflowResult) b = NULL, g = NULL;
   g_autoptr(XrlabFitResults) res = NULL;
   g_autoptr(GError) error = NULL;
@@ -898,13 +900,8 @@ test_au4f (void)
   Reply r = { 0 };
   guint s;
 
-  if (!g_file_test (probe, G_FILE_TEST_EXISTS))
-    {
-      if (g_strcmp0 (g_getenv ("CI"), "true") == 0)
-        g_error ("CI: the shared reference data are missing (%s)", probe);
-      g_test_skip ("the Au 4f measurement ($XRLAB_SHARED_DATA/trspecfit-au4f) is missing");
-      return;
-    }
+  if (probe == NULL)
+    return;
   au4f_direct (au4f_dir (), &b, &g);
 
   e = xrlab_engine_new ();

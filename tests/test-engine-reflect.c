@@ -15,6 +15,7 @@
 #include "xrlab-engine-reflect.h"
 #include "xrlab-init.h"
 #include "xrlab-util.h"
+#include "test-common.h"
 
 /* ---- helpers --------------------------------------------------------------- */
 
@@ -141,23 +142,6 @@ static void
 wait_for (Replies *r)
 {
   while (r->pending > 0)
-    g_main_context_iteration (NULL, TRUE);
-}
-
-static gboolean
-set_flag (gpointer data)
-{
-  *(gboolean *) data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-static void
-iterate_for (guint ms)
-{
-  gboolean done = FALSE;
-
-  g_timeout_add (ms, set_flag, &done);
-  while (!done)
     g_main_context_iteration (NULL, TRUE);
 }
 
@@ -784,7 +768,7 @@ test_map_job (void)
   g_assert_cmpuint (m.curves->n_points, ==, 60 * 2000);
   for (gsize s = 0; s < 3; s++)
     assert_stack_values (m.curves, s, &three[s], &q);
-  iterate_for (80);
+  xrlab_test_iterate_for (80);
   g_assert_cmpuint (m.progress_after_reply, ==, 0);
   {
     XrlabEngineStats st;
@@ -854,7 +838,7 @@ test_map_cancel (void)
   xrlab_engine_shutdown (engine);
   wait_for (&last);
   g_assert_error (last.error, XRLAB_ENGINE_ERROR, XRLAB_ENGINE_ERROR_SHUT_DOWN);
-  iterate_for (80);
+  xrlab_test_iterate_for (80);
   g_assert_cmpuint (last.progress_after_reply, ==, 0);
   g_assert_cmpuint (m.progress_after_reply, ==, 0);
   g_object_unref (engine);

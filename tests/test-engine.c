@@ -15,6 +15,7 @@
 #include "xrlab-formula.h"
 #include "xrlab-init.h"
 #include "xrlab-util.h"
+#include "test-common.h"
 
 /* ---- helpers --------------------------------------------------------------- */
 
@@ -948,25 +949,6 @@ wait_for_progress (Replies *b)
     g_main_context_iteration (NULL, TRUE);
 }
 
-static gboolean
-set_flag (gpointer data)
-{
-  *(gboolean *) data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-/* Runs the main context for @ms more: whatever is still queued for it
- * (a late progress report) would run now. */
-static void
-iterate_for (guint ms)
-{
-  gboolean done = FALSE;
-
-  g_timeout_add (ms, set_flag, &done);
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
-}
-
 static void
 assert_batch_values (XrlabEnergyGrid *grid, const XrlabEngineBatch *batch,
                      const XrlabMaterialSpec *specs, gsize m)
@@ -1031,7 +1013,7 @@ test_progress_coalesces (void)
   xrlab_engine_progress_finish (p);
   v = 3000;
   xrlab_engine_progress_post (p, &v);
-  iterate_for (100);
+  xrlab_test_iterate_for (100);
   g_assert_cmpint (log.calls, ==, 2);
   g_assert_cmpuint (log.last, ==, 1002);
   xrlab_engine_progress_unref (p);
@@ -1135,7 +1117,7 @@ test_batch_cancel_running (void)
   g_assert_nonnull (next.batch);
   for (gsize m = 0; m < 3; m++)
     assert_batch_values (grid, next.batch, specs, m);
-  iterate_for (100);
+  xrlab_test_iterate_for (100);
   g_assert_cmpuint (b.progress_after_reply, ==, 0);
   g_assert_cmpuint (next.progress_after_reply, ==, 0);
   replies_clear (&b);
@@ -1186,7 +1168,7 @@ test_shutdown_during_batch (void)
   g_assert_cmpint (b.replies, ==, 1);
   g_assert_cmpint (waiting.replies, ==, 1);
   g_assert_cmpint (r.replies, ==, 1 + 40);
-  iterate_for (100);
+  xrlab_test_iterate_for (100);
   g_assert_cmpuint (b.progress_after_reply, ==, 0);
   g_assert_cmpuint (waiting.progress_after_reply, ==, 0);
   g_object_unref (engine);
@@ -1215,7 +1197,7 @@ test_progress_not_after_reply (void)
       wait_for (&b);
       g_assert_no_error (b.error);
       g_assert_nonnull (b.batch);
-      iterate_for (80);
+      xrlab_test_iterate_for (80);
       g_assert_cmpuint (b.progress_after_reply, ==, 0);
       g_assert_cmpuint (b.progress_done, <=, sizes[i]);
       replies_clear (&b);

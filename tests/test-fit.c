@@ -1085,6 +1085,35 @@ test_cancel_ci (void)
   gauss_case_clear (&gc);
 }
 
+/* Data of 1e308 (issue 18, weaker spots): every residual is finite, their
+ * squares are not; such a fit is refused with a message instead of ending
+ * with χ² = inf as if it had converged. */
+static void
+test_chi2_overflow_refused (void)
+{
+  GaussCase gc;
+  g_autofree double *y = NULL;
+  g_autoptr(XrlabFit) fit = NULL;
+  g_autoptr(GError) error = NULL;
+  XrlabFitResult *r = NULL;
+  XrlabFitProblem prob;
+
+  gauss_case_init (&gc);
+  y = g_new (double, gc.n);
+  for (gsize i = 0; i < gc.n; i++)
+    y[i] = (i % 2 ? -1.0 : 1.0) * 1e308;
+  prob = gc.prob;
+  prob.data = y;
+  fit = xrlab_fit_new (&prob, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_false (xrlab_fit_run (fit, gauss_start, NULL, &r, &error));
+  g_assert_null (r);
+  g_assert_error (error, XRLAB_FIT_ERROR, XRLAB_FIT_ERROR_DATA);
+  g_assert_nonnull (strstr (error->message, "χ² is not finite"));
+  g_assert_nonnull (strstr (error->message, "overflow"));
+  gauss_case_clear (&gc);
+}
+
 /* ---- errors before any work ------------------------------------------------------------- */
 
 static void
@@ -1429,6 +1458,7 @@ main (int argc, char **argv)
   g_test_add_func ("/fit/cancel-inside", test_cancel_inside);
   g_test_add_func ("/fit/cancel-ci", test_cancel_ci);
   g_test_add_func ("/fit/bad-input", test_bad_input);
+  g_test_add_func ("/fit/chi2-overflow-refused", test_chi2_overflow_refused);
   g_test_add_func ("/fit/bad-start", test_bad_start);
   g_test_add_func ("/fit/model-trouble", test_model_trouble);
   g_test_add_func ("/fit/max-iter", test_max_iter);

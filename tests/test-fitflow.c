@@ -17,6 +17,7 @@
 #include "xrlab-plan.h"
 #include "xrlab-simulate.h"
 #include "xrlab-util.h"
+#include "test-common.h"
 
 /* ---- helpers ----------------------------------------------------------------------- */
 
@@ -46,31 +47,10 @@ setup_axes (void)
     delays[N_T++] = t;
 }
 
-static XrlabModel *
-model_from (const char *yaml, const char *name)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(XrlabModelFile) file = xrlab_model_file_new_from_data (yaml, -1, "test.yaml",
-                                                                   &error);
-  XrlabModel *m;
-
-  g_assert_no_error (error);
-  m = xrlab_model_new (file, name, &error);
-  g_assert_no_error (error);
-  return m;
-}
-
 static void
 attach (XrlabModel *m, const char *param, const char *yaml, const char *name)
 {
-  g_autoptr(GError) error = NULL;
-  g_autoptr(XrlabModelFile) file = xrlab_model_file_new_from_data (yaml, -1, "time.yaml",
-                                                                   &error);
-  const char *models[] = { name };
-
-  g_assert_no_error (error);
-  g_assert_true (xrlab_model_add_dynamics_from_file (m, param, file, models, 1, 0, &error));
-  g_assert_no_error (error);
+  xrlab_test_add_dynamics_text (m, param, yaml, name, 0);
 }
 
 /* The model with every free value moved off the truth: positions by
@@ -242,7 +222,7 @@ test_exact_peaks (void)
 
   for (gsize i = 0; i < G_N_ELEMENTS (names); i++)
     {
-      g_autoptr(XrlabModel) truth = model_from (peaks_yaml, names[i]);
+      g_autoptr(XrlabModel) truth = xrlab_test_model_from_text (peaks_yaml, names[i]);
       check_exact (truth, FALSE, 1e-8);
     }
 }
@@ -284,7 +264,7 @@ static const char *time_yaml =
 static void
 check_time_model (const char *name, const char *param)
 {
-  g_autoptr(XrlabModel) truth = model_from (energy2d_yaml, "peak");
+  g_autoptr(XrlabModel) truth = xrlab_test_model_from_text (energy2d_yaml, "peak");
 
   attach (truth, param, time_yaml, name);
   check_exact (truth, TRUE, 1e-8);
@@ -316,7 +296,7 @@ test_exact_kernels (void)
    * gradient method recovers it: the width is held, everything else is
    * fitted through the kernel. */
   {
-    g_autoptr(XrlabModel) truth = model_from (energy2d_yaml, "peak");
+    g_autoptr(XrlabModel) truth = xrlab_test_model_from_text (energy2d_yaml, "peak");
 
     attach (truth, "GLP_01_x0", time_yaml, "box_exp");
     g_assert_true (xrlab_model_set_vary (truth, "GLP_01_x0_boxCONV_width", FALSE, NULL));
@@ -397,7 +377,7 @@ test_noise_recovery (void)
       {
         g_autoptr(GError) error = NULL;
         gboolean twod = cases[i].tmodel != NULL;
-        g_autoptr(XrlabModel) truth = model_from (cases[i].param ? energy2d_yaml : peaks_yaml,
+        g_autoptr(XrlabModel) truth = xrlab_test_model_from_text (cases[i].param ? energy2d_yaml : peaks_yaml,
                                                   cases[i].model);
         g_autoptr(XrlabModel) start = NULL;
         g_autoptr(XrlabFitflowResult) r = NULL;
@@ -438,7 +418,7 @@ static void
 test_derived_errors (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(XrlabModel) truth = model_from (peaks_yaml, "glp");
+  g_autoptr(XrlabModel) truth = xrlab_test_model_from_text (peaks_yaml, "glp");
   g_autoptr(XrlabModel) start = perturbed (truth);
   g_autoptr(XrlabFitflowResult) r = NULL;
   Synth s;
@@ -501,9 +481,9 @@ static void
 test_workflow (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(XrlabModel) truth = model_from (flow_yaml, "base");
-  g_autoptr(XrlabModel) base = model_from (flow_yaml, "2D");
-  g_autoptr(XrlabModel) m2d = model_from (flow_yaml, "2D");
+  g_autoptr(XrlabModel) truth = xrlab_test_model_from_text (flow_yaml, "base");
+  g_autoptr(XrlabModel) base = xrlab_test_model_from_text (flow_yaml, "2D");
+  g_autoptr(XrlabModel) m2d = xrlab_test_model_from_text (flow_yaml, "2D");
   g_autoptr(XrlabFitflowResult) b = NULL, g = NULL;
   g_autoptr(XrlabFitflowSbs) s1 = NULL, s3 = NULL;
   g_autoptr(XrlabPlan) tplan = NULL;
@@ -621,9 +601,9 @@ test_static_seed (void)
     "  GLP: {A: [50, static, 10, 500], x0: [84.5, True, 83, 87], F: [1.2, static, 0.2, 3], "
     "m: [0.5, static, 0, 1]}\n";
   g_autoptr(GError) error = NULL;
-  g_autoptr(XrlabModel) truth = model_from (flow_yaml, "base");
-  g_autoptr(XrlabModel) base = model_from (flow_yaml, "2D");
-  g_autoptr(XrlabModel) mstat = model_from (static_yaml, "2D");
+  g_autoptr(XrlabModel) truth = xrlab_test_model_from_text (flow_yaml, "base");
+  g_autoptr(XrlabModel) base = xrlab_test_model_from_text (flow_yaml, "2D");
+  g_autoptr(XrlabModel) mstat = xrlab_test_model_from_text (static_yaml, "2D");
   g_autoptr(XrlabFitflowResult) b = NULL, g = NULL;
   g_autoptr(XrlabFitflowSbs) sbs = NULL;
   const char *shape[] = { "LinBack_m", "LinBack_b", "GLP_01_A", "GLP_01_F", "GLP_01_m" };
@@ -681,9 +661,9 @@ static void
 test_fit_trace (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(XrlabModel) truth = model_from (flow_yaml, "base");
-  g_autoptr(XrlabModel) base = model_from (flow_yaml, "2D");
-  g_autoptr(XrlabModel) m2d = model_from (flow_yaml, "2D");
+  g_autoptr(XrlabModel) truth = xrlab_test_model_from_text (flow_yaml, "base");
+  g_autoptr(XrlabModel) base = xrlab_test_model_from_text (flow_yaml, "2D");
+  g_autoptr(XrlabModel) m2d = xrlab_test_model_from_text (flow_yaml, "2D");
   g_autoptr(XrlabFitflowResult) b = NULL, tr = NULL, g = NULL;
   g_autoptr(XrlabFitflowSbs) sbs = NULL;
   const char *dyn[] = { "GLP_01_x0_gaussCONV_SD", "GLP_01_x0_expFun_01_A",
@@ -760,7 +740,7 @@ static void
 test_spectrum_sigma_columns (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(XrlabModel) truth = model_from (peaks_yaml, "gauss");
+  g_autoptr(XrlabModel) truth = xrlab_test_model_from_text (peaks_yaml, "gauss");
   g_autoptr(XrlabModel) start = perturbed (truth);
   g_autoptr(XrlabFitflowResult) r1 = NULL, r2 = NULL;
   g_autofree double *sig = g_new (double, N_E);
@@ -798,7 +778,7 @@ static void
 test_window_shirley (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(XrlabModel) truth = model_from (peaks_yaml, "lorentz");
+  g_autoptr(XrlabModel) truth = xrlab_test_model_from_text (peaks_yaml, "lorentz");
   g_autoptr(XrlabModel) start = perturbed (truth);
   g_autoptr(XrlabFitflowResult) r = NULL;
   Synth s;
@@ -838,9 +818,9 @@ static void
 test_cancel (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(XrlabModel) truth = model_from (energy2d_yaml, "peak");
+  g_autoptr(XrlabModel) truth = xrlab_test_model_from_text (energy2d_yaml, "peak");
   g_autoptr(XrlabModel) start = NULL;
-  g_autoptr(XrlabModel) base = model_from (energy2d_yaml, "peak");
+  g_autoptr(XrlabModel) base = xrlab_test_model_from_text (energy2d_yaml, "peak");
   g_autoptr(XrlabFitflowResult) r = NULL;
   g_autoptr(XrlabFitflowSbs) sb = NULL;
   g_autoptr(GCancellable) cancel = g_cancellable_new ();
@@ -933,8 +913,8 @@ static void
 test_bad_data (void)
 {
   GError *error = NULL;
-  g_autoptr(XrlabModel) model = model_from (energy2d_yaml, "peak");
-  g_autoptr(XrlabModel) fixed = model_from (energy2d_yaml, "peak");
+  g_autoptr(XrlabModel) model = xrlab_test_model_from_text (energy2d_yaml, "peak");
+  g_autoptr(XrlabModel) fixed = xrlab_test_model_from_text (energy2d_yaml, "peak");
   g_autofree double *data = NULL;
   g_autoptr(XrlabFitflow) f = NULL;
   XrlabFitflowResult *r = NULL;
@@ -1062,8 +1042,8 @@ static void
 test_bad_seed_and_ci (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(XrlabModel) truth = model_from (peaks_yaml, "glp");
-  g_autoptr(XrlabModel) narrow = model_from (peaks_yaml, "glp");
+  g_autoptr(XrlabModel) truth = xrlab_test_model_from_text (peaks_yaml, "glp");
+  g_autoptr(XrlabModel) narrow = xrlab_test_model_from_text (peaks_yaml, "glp");
   g_autoptr(XrlabFitflowResult) b = NULL, r = NULL;
   g_autoptr(XrlabFitCI) ci = NULL;
   Synth s;
@@ -1107,7 +1087,7 @@ static void
 test_simulate (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(XrlabModel) m = model_from (energy2d_yaml, "peak");
+  g_autoptr(XrlabModel) m = xrlab_test_model_from_text (energy2d_yaml, "peak");
   const gsize n = N_T * N_E;
   g_autofree double *clean = xrlab_simulate (m, energy, N_E, delays, N_T, NULL, 0,
                                              XRLAB_NOISE_NONE, 0, 0, NULL, &error);
@@ -1181,8 +1161,7 @@ test_simulate (void)
 static void
 test_au4f_protocol (void)
 {
-  const char *shared = g_getenv ("XRLAB_SHARED_DATA");
-  g_autofree char *dir = shared ? g_build_filename (shared, "trspecfit-au4f", NULL) : NULL;
+  g_autofree char *dir = xrlab_test_shared_path ("trspecfit-au4f", "the Au 4f measurement");
   g_autofree char *dp = NULL, *ep = NULL, *tp = NULL, *models = NULL, *tmodels = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree double *data = NULL, *e = NULL, *t = NULL;
@@ -1193,11 +1172,8 @@ test_au4f_protocol (void)
   gsize rows, cols, ne, nt;
   const char *sine[] = { "SineWave" };
 
-  if (dir == NULL || !g_file_test (dir, G_FILE_TEST_IS_DIR))
-    {
-      g_test_skip ("the Au 4f measurement ($XRLAB_SHARED_DATA/trspecfit-au4f) is missing");
-      return;
-    }
+  if (dir == NULL)
+    return;
   dp = g_build_filename (dir, "data.csv", NULL);
   ep = g_build_filename (dir, "energy.csv", NULL);
   tp = g_build_filename (dir, "time.csv", NULL);

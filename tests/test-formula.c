@@ -11,6 +11,7 @@
 #include "xrlab-elements.h"
 #include "xrlab-formula.h"
 #include "xrlab-init.h"
+#include "test-common.h"
 
 /* Atoms of @symbol per formula unit (0 when absent). */
 static double
@@ -457,6 +458,35 @@ test_zero_atom_formula (void)
   g_assert_cmpfloat (xrlab_formula_get_molecular_weight (dopant), >, 28.0);
 }
 
+/* Bytes of a bad file were echoed raw to the terminal (issue 18, weaker
+ * spots): an escape sequence, a C1 control and a bidirectional override in
+ * a formula come out escaped in the parser's messages. */
+static void
+test_binary_bytes_escaped (void)
+{
+  static const struct {
+    const char *formula;
+    const char *shown;
+  } cases[] = {
+    { "Si\x1b[31mO2", "Unexpected “\\x1B”" },
+    { "Si\xc2\x9b" "O2", "\\xC2\\x9B" },
+    { "Si\xe2\x80\xaeO2", "\\u202E" },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GError) error = NULL;
+
+      g_assert_null (xrlab_formula_parse (cases[i].formula, &error));
+      g_assert_nonnull (error);
+      if (strstr (error->message, cases[i].shown) == NULL)
+        g_error ("case %zu: “%s” not in “%s”", i, cases[i].shown, error->message);
+      xrlab_test_assert_printable (error->message);
+      g_assert_null (strstr (error->message, "\xc2\x9b"));
+      g_assert_null (strstr (error->message, "\xe2\x80\xae"));
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -468,6 +498,7 @@ main (int argc, char **argv)
   g_test_add_func ("/formula/rejected", test_rejected);
   g_test_add_func ("/formula/limits", test_limits);
   g_test_add_func ("/formula/zero-atom-formula", test_zero_atom_formula);
+  g_test_add_func ("/formula/binary-bytes-escaped", test_binary_bytes_escaped);
   g_test_add_func ("/formula/fuzz", test_fuzz);
   g_test_add_func ("/formula/refcount", test_refcount);
   g_test_add_func ("/formula/elements", test_elements);

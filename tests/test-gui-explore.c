@@ -24,24 +24,11 @@ static char *tmpdir;
 
 /* ---- helpers ---------------------------------------------------------------------- */
 
-static gboolean
-idle_and_drawn (gpointer data)
-{
-  return !xrlab_window_is_busy (win) && xrlab_plot_get_render_count (plot) > 0;
-}
-
 /* Pending edits computed and a frame drawn after them. */
 static void
 settle (void)
 {
-  guint before;
-
-  xrlab_test_wait_for (idle_and_drawn, NULL, 20, "the window to compute and draw");
-  before = xrlab_plot_get_render_count (plot);
-  gtk_widget_queue_draw (GTK_WIDGET (plot));
-  for (int i = 0; i < 50 && xrlab_plot_get_render_count (plot) == before; i++)
-    xrlab_test_spin (0.02);
-  xrlab_test_spin (0.05);
+  xrlab_test_window_settle (win);
 }
 
 static void
@@ -634,23 +621,11 @@ test_export_dialog (void)
 int
 main (int argc, char *argv[])
 {
-  g_autoptr(GError) error = NULL;
   int status;
 
-  tmpdir = g_dir_make_tmp ("xrlab-explore-XXXXXX", NULL);
-  {
-    g_autofree char *state = g_build_filename (tmpdir, "state", NULL);
-    g_setenv ("XDG_STATE_HOME", state, TRUE);
-  }
+  tmpdir = xrlab_test_private_state ("xrlab-explore-XXXXXX");
   g_test_init (&argc, &argv, NULL);
-
-  app = xrlab_application_new ();
-  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
-  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
-  g_assert_no_error (error);
-  g_application_activate (G_APPLICATION (app));
-  win = XRLAB_WINDOW (gtk_application_get_active_window (GTK_APPLICATION (app)));
-  g_assert_nonnull (win);
+  app = xrlab_test_app_start (TRUE, &win);
   plot = xrlab_window_get_plot (win);
 
   g_test_add_func ("/explore/zoom-pan-reset", test_zoom_pan_reset);
@@ -662,21 +637,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/explore/export-dialog", test_export_dialog);
   status = g_test_run ();
 
-  gtk_window_destroy (GTK_WINDOW (win));
-  xrlab_test_spin (0.1);
-  g_clear_object (&app);
-  {
-    GDir *dir = g_dir_open (tmpdir, 0, NULL);
-    const char *n;
-    while (dir != NULL && (n = g_dir_read_name (dir)) != NULL)
-      {
-        g_autofree char *p = g_build_filename (tmpdir, n, NULL);
-        if (g_file_test (p, G_FILE_TEST_IS_REGULAR))
-          g_unlink (p);
-      }
-    if (dir != NULL)
-      g_dir_close (dir);
-  }
-  g_free (tmpdir);
+  xrlab_test_app_stop (&app, win, tmpdir);
   return status;
 }

@@ -20,6 +20,7 @@
 #include "xrlab-application.h"
 #include "xrlab-engine-reflect.h"
 #include "xrlab-window.h"
+#include "test-common.h"
 
 #define W 800
 #define H 560
@@ -254,7 +255,7 @@ test_map (void)
   cairo_surface_t *s;
   g_autoptr(GHashTable) colours = g_hash_table_new (NULL, NULL);
   g_autofree char *readout = NULL;
-  const guchar *data;
+  XrlabTestImage img;
 
   reset ();
   xrlab_reflect_page_select (page (), stack_named ("W/B4C × 50"));
@@ -268,11 +269,10 @@ test_map (void)
     g_assert_true (xrlab_map_view_render (map, cr, W, H, FALSE));
     cairo_destroy (cr);
   }
-  cairo_surface_flush (s);
-  data = cairo_image_surface_get_data (s);
+  img = xrlab_test_image (s);
   for (int y = 0; y < H; y += 3)
     for (int x = 0; x < W; x += 3)
-      g_hash_table_add (colours, GUINT_TO_POINTER (((const guint32 *) (const void *) (data + (gsize) y * cairo_image_surface_get_stride (s)))[x] & 0xffffff));
+      g_hash_table_add (colours, GUINT_TO_POINTER (xrlab_test_pixel (&img, x, y)));
   g_assert_cmpuint (g_hash_table_size (colours), >, 100);
   /* viridis' bright end (total reflection) and its dark end (the colour bar). */
   g_assert_cmpuint (xrlab_test_count_color (s, 0xfde725, 12, 0, W), >, 500);
@@ -590,45 +590,14 @@ test_export (void)
   set_view (XRLAB_REFLECT_VIEW_ANGLES, NULL, NULL);
 }
 
-static int
-rm_rf (const char *path)
-{
-  GDir *d = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  if (d == NULL)
-    return g_remove (path);
-  while ((name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-      rm_rf (child);
-    }
-  g_dir_close (d);
-  return g_rmdir (path);
-}
-
 int
 main (int argc, char *argv[])
 {
-  g_autoptr(GError) error = NULL;
   int status;
 
-  tmpdir = g_dir_make_tmp ("xrlab-reflect-XXXXXX", NULL);
-  {
-    g_autofree char *state = g_build_filename (tmpdir, "state", NULL);
-    g_setenv ("XDG_STATE_HOME", state, TRUE);
-  }
-
+  tmpdir = xrlab_test_private_state ("xrlab-reflect-XXXXXX");
   g_test_init (&argc, &argv, NULL);
-
-  app = xrlab_application_new ();
-  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
-  xrlab_application_set_restore (app, FALSE);
-  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
-  g_assert_no_error (error);
-  g_application_activate (G_APPLICATION (app));
-  win = XRLAB_WINDOW (gtk_application_get_active_window (GTK_APPLICATION (app)));
-  g_assert_nonnull (win);
+  app = xrlab_test_app_start (FALSE, &win);
   xrlab_test_spin (0.3);
 
   g_test_add_func ("/reflect/first-start", test_first_start);
@@ -641,10 +610,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/reflect/export", test_export);
   status = g_test_run ();
 
-  gtk_window_destroy (GTK_WINDOW (win));
-  xrlab_test_spin (0.1);
-  g_clear_object (&app);
-  rm_rf (tmpdir);
-  g_free (tmpdir);
+  xrlab_test_app_stop (&app, win, tmpdir);
   return status;
 }

@@ -13,6 +13,7 @@
 #include <glib/gstdio.h>
 
 #include "xrlab-session.h"
+#include "test-common.h"
 
 static char *tmpdir;
 
@@ -395,23 +396,6 @@ test_save_atomic (void)
   g_rmdir (blocked);
 }
 
-static int
-rm_rf (const char *path)
-{
-  GDir *d = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  if (d == NULL)
-    return g_unlink (path);
-  while ((name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-      rm_rf (child);
-    }
-  g_dir_close (d);
-  return g_rmdir (path);
-}
-
 /* ---- issue 18: nothing crashes, nothing is lost ---------------------------------------- */
 
 static char *
@@ -505,6 +489,38 @@ test_deep_nesting (void)
  * session was auto-saved so, and at the next start the whole of it was
  * moved aside. Now the string reads with U+FFFD and a warning, the rest of
  * the session stays, and nothing invalid is written. */
+/* Bytes of a bad file were echoed raw to the terminal (issue 18, weaker
+ * spots): what a refused session quotes (an unknown member, a bad unit, a
+ * bad escape, a stray character) comes out with its control characters,
+ * bidirectional controls and bytes that are not UTF-8 escaped. */
+static void
+test_binary_bytes_escaped (void)
+{
+  static const struct {
+    const char *json;
+    const char *shown;
+  } cases[] = {
+    { HEAD "\"materials\":[]," SWEEP ",\"x\\u001b[2J\":1}", "x\\x1B[2J" },
+    { HEAD "\"materials\":[],\"sweep\":{\"start\":1,\"stop\":30,\"unit\":\"k\xe2\x80\xae" "eV\","
+      "\"points\":100,\"spacing\":\"log\"}}", "k\\u202EeV" },
+    { HEAD "\"materials\":[{\"name\":\"a\\\x1b\",\"formula\":\"Si\"}]," SWEEP "}", "\\x1B" },
+    { HEAD "\"materials\":[]," SWEEP ", \x1b[31m}", "U+001B" },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(XrlabSession) s = xrlab_session_from_json (cases[i].json, -1, &error);
+
+      g_assert_null (s);
+      g_assert_nonnull (error);
+      if (strstr (error->message, cases[i].shown) == NULL)
+        g_error ("case %zu: “%s” not in “%s”", i, cases[i].shown, error->message);
+      xrlab_test_assert_printable (error->message);
+      g_assert_null (strstr (error->message, "\xe2\x80\xae"));
+    }
+}
+
 static void
 test_lone_surrogate (void)
 {
@@ -866,7 +882,7 @@ test_bad_files_numbered (void)
       g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
     }
   g_assert_cmpuint (count_files (dir), ==, 7);
-  rm_rf (dir);
+  xrlab_test_rm_rf (dir);
 }
 
 /* A session that crashed the last start is not restored again: the
@@ -960,7 +976,7 @@ test_crash_loop (void)
     g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
     xrlab_session_restore_finish (r->marker_path);
   }
-  rm_rf (dir);
+  xrlab_test_rm_rf (dir);
 }
 
 int
@@ -983,12 +999,13 @@ main (int argc, char *argv[])
   g_test_add_func ("/session/save-atomic", test_save_atomic);
   g_test_add_func ("/session/deep-nesting", test_deep_nesting);
   g_test_add_func ("/session/lone-surrogate", test_lone_surrogate);
+  g_test_add_func ("/session/binary-bytes-escaped", test_binary_bytes_escaped);
   g_test_add_func ("/session/load-failures", test_load_failures);
   g_test_add_func ("/session/salvage", test_salvage);
   g_test_add_func ("/session/bad-files-numbered", test_bad_files_numbered);
   g_test_add_func ("/session/crash-loop", test_crash_loop);
   status = g_test_run ();
-  rm_rf (tmpdir);
+  xrlab_test_rm_rf (tmpdir);
   g_free (tmpdir);
   return status;
 }

@@ -17,6 +17,7 @@
 #include "gui-test-util.h"
 #include "xrlab-application.h"
 #include "xrlab-window.h"
+#include "test-common.h"
 
 static XrlabApplication *app;
 static XrlabWindow *win;
@@ -24,32 +25,11 @@ static char *tmpdir;
 
 /* ---- helpers ---------------------------------------------------------------------- */
 
-static gboolean
-idle_and_drawn (gpointer data)
-{
-  XrlabPlot *plot = xrlab_window_get_plot (win);
-  return !xrlab_window_is_busy (win) && xrlab_plot_get_render_count (plot) > 0;
-}
-
-/* Waits until pending edits are computed and a frame was drawn after them. */
+/* Pending edits computed and a frame drawn after them. */
 static void
 settle (void)
 {
-  XrlabPlot *plot = xrlab_window_get_plot (win);
-  guint before;
-
-  xrlab_test_wait_for (idle_and_drawn, NULL, 20, "the window to compute and draw");
-  before = xrlab_plot_get_render_count (plot);
-  gtk_widget_queue_draw (GTK_WIDGET (plot));
-  /* One more frame, so that anything queued is on screen. */
-  while (xrlab_plot_get_render_count (plot) == before && gtk_widget_get_mapped (GTK_WIDGET (plot)))
-    {
-      gtk_widget_queue_draw (GTK_WIDGET (plot));
-      xrlab_test_spin (0.02);
-      if (xrlab_plot_get_render_count (plot) == before)
-        break;   /* nothing dirty: no render needed */
-    }
-  xrlab_test_spin (0.05);
+  xrlab_test_window_settle (win);
 }
 
 static XrlabMaterialRow *
@@ -1063,46 +1043,15 @@ test_file_names (void)
   g_assert_cmpstr (e, ==, "/tmp/.hidden.csv");
 }
 
-static int
-rm_rf (const char *path)
-{
-  GDir *d = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  if (d == NULL)
-    return g_unlink (path);
-  while ((name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-      rm_rf (child);
-    }
-  g_dir_close (d);
-  return g_rmdir (path);
-}
-
 int
 main (int argc, char *argv[])
 {
-  g_autoptr(GError) error = NULL;
   int status;
 
   /* A private state folder: no saved session, nothing of the user's touched. */
-  tmpdir = g_dir_make_tmp ("xrlab-window-XXXXXX", NULL);
-  {
-    g_autofree char *state = g_build_filename (tmpdir, "state", NULL);
-    g_setenv ("XDG_STATE_HOME", state, TRUE);
-  }
-
+  tmpdir = xrlab_test_private_state ("xrlab-window-XXXXXX");
   g_test_init (&argc, &argv, NULL);
-
-  app = xrlab_application_new ();
-  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
-  xrlab_application_set_restore (app, TRUE);
-  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
-  g_assert_no_error (error);
-  g_application_activate (G_APPLICATION (app));
-  win = XRLAB_WINDOW (gtk_application_get_active_window (GTK_APPLICATION (app)));
-  g_assert_nonnull (win);
+  app = xrlab_test_app_start (TRUE, &win);
 
   g_test_add_func ("/window/first-start", test_first_start);
   g_test_add_func ("/window/edit-formula", test_edit_formula);
@@ -1129,10 +1078,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/window/about-credits", test_about_credits);
   status = g_test_run ();
 
-  gtk_window_destroy (GTK_WINDOW (win));
-  xrlab_test_spin (0.1);
-  g_clear_object (&app);
-  rm_rf (tmpdir);
-  g_free (tmpdir);
+  xrlab_test_app_stop (&app, win, tmpdir);
   return status;
 }

@@ -10,16 +10,14 @@
 #include <glib.h>
 
 #include "xrlab-map-render.h"
+#include "test-common.h"
 
 static guint32
 pixel_at (cairo_surface_t *s, int x, int y)
 {
-  const guchar *data;
+  XrlabTestImage img = xrlab_test_image (s);
 
-  cairo_surface_flush (s);
-  data = cairo_image_surface_get_data (s);
-  return ((const guint32 *) (const void *) (data + (gsize) y * cairo_image_surface_get_stride (s)))[x]
-         & 0xffffff;
+  return xrlab_test_pixel (&img, x, y);
 }
 
 static guint32
@@ -29,15 +27,6 @@ rgb_of (XrlabPlotColor c)
          | (guint32) lround (c.blue * 255);
 }
 
-static gboolean
-close_rgb (guint32 a, guint32 b, int tol)
-{
-  for (int k = 0; k < 24; k += 8)
-    if (ABS ((int) ((a >> k) & 0xff) - (int) ((b >> k) & 0xff)) > tol)
-      return FALSE;
-  return TRUE;
-}
-
 /* viridis' ends and middle (matplotlib's table: #440154, #21918c,
  * #fde725), and a lightness that rises all the way. */
 static void
@@ -45,11 +34,11 @@ test_colormap (void)
 {
   double last = -1;
 
-  g_assert_true (close_rgb (rgb_of (xrlab_map_colormap (0.0)), 0x440154, 6));
-  g_assert_true (close_rgb (rgb_of (xrlab_map_colormap (0.5)), 0x21918c, 6));
-  g_assert_true (close_rgb (rgb_of (xrlab_map_colormap (1.0)), 0xfde725, 6));
-  g_assert_true (close_rgb (rgb_of (xrlab_map_colormap (-3.0)), rgb_of (xrlab_map_colormap (0.0)), 0));
-  g_assert_true (close_rgb (rgb_of (xrlab_map_colormap (NAN)), rgb_of (xrlab_map_colormap (0.0)), 0));
+  g_assert_true (xrlab_test_rgb_close (rgb_of (xrlab_map_colormap (0.0)), 0x440154, 6));
+  g_assert_true (xrlab_test_rgb_close (rgb_of (xrlab_map_colormap (0.5)), 0x21918c, 6));
+  g_assert_true (xrlab_test_rgb_close (rgb_of (xrlab_map_colormap (1.0)), 0xfde725, 6));
+  g_assert_true (xrlab_test_rgb_close (rgb_of (xrlab_map_colormap (-3.0)), rgb_of (xrlab_map_colormap (0.0)), 0));
+  g_assert_true (xrlab_test_rgb_close (rgb_of (xrlab_map_colormap (NAN)), rgb_of (xrlab_map_colormap (0.0)), 0));
   for (int i = 0; i <= 100; i++)
     {
       XrlabPlotColor c = xrlab_map_colormap (i / 100.0);
@@ -94,7 +83,7 @@ test_cells (void)
         double px = f.px0 + (ix + 0.5) / 4 * (f.px1 - f.px0);
         double py = f.py1 - (iy + 0.5) / 3 * (f.py1 - f.py0);
         guint32 want = rgb_of (xrlab_map_colormap ((iy * 4 + ix) / 11.0));
-        g_assert_true (close_rgb (pixel_at (s, (int) px, (int) py), want, 2));
+        g_assert_true (xrlab_test_rgb_close (pixel_at (s, (int) px, (int) py), want, 2));
         g_assert_cmpfloat (xrlab_map_value_at (&scene, x[ix], y[iy]), ==, iy * 4 + ix);
       }
   g_assert_true (isnan (xrlab_map_value_at (&scene, 5, 20)));
@@ -107,7 +96,7 @@ test_cells (void)
     {
       double px = f.px0 + 0.5 / 4 * (f.px1 - f.px0);   /* x = 0: the last column */
       double py = f.py1 - 0.5 / 3 * (f.py1 - f.py0);
-      g_assert_true (close_rgb (pixel_at (s, (int) px, (int) py), rgb_of (xrlab_map_colormap (3 / 11.0)), 2));
+      g_assert_true (xrlab_test_rgb_close (pixel_at (s, (int) px, (int) py), rgb_of (xrlab_map_colormap (3 / 11.0)), 2));
     }
     scene.x = x;
   }
@@ -120,8 +109,8 @@ test_cells (void)
   {
     double px = f.px0 + 0.5 / 4 * (f.px1 - f.px0);
     double py0 = f.py1 - 0.5 / 3 * (f.py1 - f.py0), py2 = f.py1 - 2.5 / 3 * (f.py1 - f.py0);
-    g_assert_true (close_rgb (pixel_at (s, (int) px, (int) py0), rgb_of (xrlab_map_colormap (1.0)), 2));
-    g_assert_true (close_rgb (pixel_at (s, (int) px, (int) py2), rgb_of (xrlab_map_colormap (0.0)), 2));
+    g_assert_true (xrlab_test_rgb_close (pixel_at (s, (int) px, (int) py0), rgb_of (xrlab_map_colormap (1.0)), 2));
+    g_assert_true (xrlab_test_rgb_close (pixel_at (s, (int) px, (int) py2), rgb_of (xrlab_map_colormap (0.0)), 2));
   }
   cairo_destroy (cr);
   cairo_surface_destroy (s);
@@ -145,20 +134,13 @@ test_message (void)
       scene.dark = dark;
       g_assert_true (xrlab_map_render (&scene, cr, 400, 300, &f));
       g_assert_false (f.valid);
-      g_assert_true (close_rgb (pixel_at (s, 5, 5), rgb_of (pal->bg), 1));
+      g_assert_true (xrlab_test_rgb_close (pixel_at (s, 5, 5), rgb_of (pal->bg), 1));
       for (int x = 150; x < 250; x++)
-        n_text += !close_rgb (pixel_at (s, x, 150), rgb_of (pal->bg), 8);
+        n_text += !xrlab_test_rgb_close (pixel_at (s, x, 150), rgb_of (pal->bg), 8);
       g_assert_cmpuint (n_text, >, 0);
       cairo_destroy (cr);
       cairo_surface_destroy (s);
     }
-}
-
-static cairo_status_t
-append (void *closure, const unsigned char *data, unsigned int length)
-{
-  g_byte_array_append (closure, data, length);
-  return CAIRO_STATUS_SUCCESS;
 }
 
 static void
@@ -184,7 +166,7 @@ test_write (void)
       g_autoptr(GByteArray) bytes = g_byte_array_new ();
       g_autoptr(GError) error = NULL;
 
-      g_assert_true (xrlab_map_write (&scene, formats[k], 400, 300, 1.0, append, bytes, "m", &error));
+      g_assert_true (xrlab_map_write (&scene, formats[k], 400, 300, 1.0, xrlab_test_append_bytes, bytes, "m", &error));
       g_assert_no_error (error);
       g_assert_cmpuint (bytes->len, >, 100);
       g_assert_cmpmem (bytes->data, strlen (magic[k]), magic[k], strlen (magic[k]));
@@ -192,7 +174,7 @@ test_write (void)
   {
     g_autoptr(GByteArray) bytes = g_byte_array_new ();
     g_autoptr(GError) error = NULL;
-    g_assert_false (xrlab_map_write (&scene, XRLAB_PLOT_FORMAT_PNG, 10, 10, 1.0, append, bytes, "m", &error));
+    g_assert_false (xrlab_map_write (&scene, XRLAB_PLOT_FORMAT_PNG, 10, 10, 1.0, xrlab_test_append_bytes, bytes, "m", &error));
     g_assert_error (error, XRLAB_PLOT_ERROR, XRLAB_PLOT_ERROR_FAILED);
   }
 }

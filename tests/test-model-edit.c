@@ -13,27 +13,16 @@
 #include "xrlab-model-edit.h"
 #include "xrlab-plan.h"
 #include "xrlab-util.h"
+#include "test-common.h"
 
 static char *tmpdir;
 
+/* A folder of trspecfit's examples, or NULL (the test skipped, or failed
+ * with CI=true) when they are missing. */
 static char *
 shared_path (const char *rel)
 {
-  const char *root = g_getenv ("XRLAB_SHARED_DATA");
-  return g_build_filename (root ? root : "../shared/data", rel, NULL);
-}
-
-static XrlabModel *
-model_from_text (const char *text, const char *name)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(XrlabModelFile) f = xrlab_model_file_new_from_data (text, -1, "test.yaml", &error);
-  XrlabModel *m;
-
-  g_assert_no_error (error);
-  m = xrlab_model_new (f, name, &error);
-  g_assert_no_error (error);
-  return m;
+  return xrlab_test_shared_path (rel, "trspecfit's examples");
 }
 
 static gboolean
@@ -193,12 +182,10 @@ test_examples (void)
   g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
   guint n_models = 0, n_dyn = 0;
 
+  if (root == NULL)
+    return;
   collect_yaml (root, files);
-  if (files->len == 0)
-    {
-      g_test_skip ("trspecfit examples not found");
-      return;
-    }
+  g_assert_cmpuint (files->len, >, 0);
   for (guint i = 0; i < files->len; i++)
     {
       const char *path = g_ptr_array_index (files, i);
@@ -244,11 +231,9 @@ test_attachments (void)
   g_autoptr(XrlabModelFile) tf4 = NULL;
   const char *cycle[] = { "IRF", "MonoExpNeg", "MonoExpPos" };
 
-  if (f3 == NULL)
-    {
-      g_test_skip ("trspecfit examples not found");
-      return;
-    }
+  if (d3 == NULL || d4 == NULL)
+    return;
+  g_assert_nonnull (f3);
   m3 = xrlab_model_new (f3, xrlab_model_file_model_name (f3, xrlab_model_file_n_models (f3) - 1),
                         &error);
   g_assert_no_error (error);
@@ -279,7 +264,7 @@ test_attachments (void)
 static void
 test_syntax (void)
 {
-  g_autoptr(XrlabModel) m = model_from_text (
+  g_autoptr(XrlabModel) m = xrlab_test_model_from_text (
     "\"2 peaks\":\n"
     "  Offset: {y0: [1.0E-6, True, -1e300, .inf]}\n"
     "  GLP: {A: [1e20, static], x0: [84.1, True, 82, 88], F: [1, False], m: [0.3, True, 0, 1]}\n"
@@ -298,7 +283,7 @@ test_syntax (void)
   g_clear_pointer (&text, g_free);
 
   /* the sharing of a joint fit */
-  m = model_from_text ("m: {Gauss: {A: [1, project, 0, 2], x0: [85, file], SD: [1, static]}}\n",
+  m = xrlab_test_model_from_text ("m: {Gauss: {A: [1, project, 0, 2], x0: [85, file], SD: [1, static]}}\n",
                        "m");
   text = xrlab_model_write_text ((const XrlabModel *const *) &m, 1, NULL);
   g_assert_nonnull (strstr (text, "        A: [1, project, 0, 2]\n"));
@@ -314,7 +299,7 @@ test_syntax (void)
       g_autofree char *src = g_strdup_printf ("\"%s\": {Offset: {y0: [1, True]}, "
                                               "Gauss: {A: [1, True], x0: [85, True], "
                                               "SD: [1, True]}}\n", names[i]);
-      g_autoptr(XrlabModel) n = model_from_text (src, names[i]);
+      g_autoptr(XrlabModel) n = xrlab_test_model_from_text (src, names[i]);
       g_autofree char *t = xrlab_model_write_text ((const XrlabModel *const *) &n, 1, NULL);
       g_autofree char *want = quoted[i] ? g_strdup_printf ("\n\"%s\":\n", names[i])
                                         : g_strdup_printf ("\n%s:\n", names[i]);
@@ -379,8 +364,8 @@ assert_param (const XrlabModel *m, const char *name, double value, const char *e
 static void
 test_add_remove (void)
 {
-  g_autoptr(XrlabModel) m = model_from_text (two_peaks, "m");
-  g_autoptr(XrlabModel) m3 = model_from_text (three_peaks, "m");
+  g_autoptr(XrlabModel) m = xrlab_test_model_from_text (two_peaks, "m");
+  g_autoptr(XrlabModel) m3 = xrlab_test_model_from_text (three_peaks, "m");
   g_autoptr(XrlabModel) a = NULL, b = NULL, c = NULL;
   g_autoptr(XrlabModelEditResult) ra = NULL, rb = NULL;
   g_autoptr(GError) error = NULL;
@@ -445,7 +430,7 @@ test_add_remove (void)
 static void
 test_move (void)
 {
-  g_autoptr(XrlabModel) m = model_from_text (three_peaks, "m");
+  g_autoptr(XrlabModel) m = xrlab_test_model_from_text (three_peaks, "m");
   g_autoptr(XrlabModel) a = NULL;
   g_autoptr(XrlabModelEditResult) r = NULL;
   g_autoptr(GError) error = NULL;
@@ -469,7 +454,7 @@ test_move (void)
 static void
 test_dynamics (void)
 {
-  g_autoptr(XrlabModel) m = model_from_text (three_peaks, "m");
+  g_autoptr(XrlabModel) m = xrlab_test_model_from_text (three_peaks, "m");
   g_autoptr(XrlabModel) a = NULL, b = NULL, c = NULL, d = NULL;
   g_autoptr(XrlabModelEditResult) r = NULL;
   g_autoptr(GError) error = NULL;
@@ -563,7 +548,7 @@ test_profiles (void)
 {
   g_autofree char *d4 = shared_path ("trspecfit-examples/fitting_workflows/04_parameter_profiles");
   g_autofree char *p4 = g_build_filename (d4, "models_profile.yaml", NULL);
-  g_autoptr(XrlabModel) m = model_from_text (two_peaks, "m");
+  g_autoptr(XrlabModel) m = xrlab_test_model_from_text (two_peaks, "m");
   g_autoptr(XrlabModel) a = NULL, b = NULL;
   g_autoptr(GError) error = NULL;
   const char *imfp[] = { "IMFP" };
@@ -577,11 +562,8 @@ test_profiles (void)
   XrlabModelEdit det = { .kind = XRLAB_MODEL_EDIT_DETACH, .part = XRLAB_MODEL_PART_PROFILE,
                          .param = "GLP_01_A" };
 
-  if (!g_file_test (p4, G_FILE_TEST_EXISTS))
-    {
-      g_test_skip ("trspecfit examples not found");
-      return;
-    }
+  if (d4 == NULL)
+    return;
   a = edited (m, att, 2, NULL);
   g_assert_true (xrlab_model_has_profiles (a));
   assert_param (a, "GLP_01_A_pExpDecay_01_A", 80, NULL);
@@ -591,7 +573,7 @@ test_profiles (void)
   g_assert_cmpint (xrlab_model_find_param (b, "GLP_01_x0_pLinear_01_m"), >=, 0);
   /* time dependence of a profile's parameter, and what goes with it */
   {
-    g_autoptr(XrlabModel) m3 = model_from_text (three_peaks, "m");
+    g_autoptr(XrlabModel) m3 = xrlab_test_model_from_text (three_peaks, "m");
     g_autoptr(XrlabModel) c = NULL, d = NULL, f = NULL;
     g_autoptr(XrlabModelEditResult) r = NULL;
     const char *fn[] = { "expFun" };
@@ -635,7 +617,7 @@ test_profiles (void)
 static void
 test_palette (void)
 {
-  g_autoptr(XrlabModel) m = model_from_text (
+  g_autoptr(XrlabModel) m = xrlab_test_model_from_text (
     "m: {GLP: {A: [300, True, 0, 1000], x0: [84.1, True, 82, 88], F: [1, True], m: [0.3, False]}}\n",
     "m");
   gsize n = 0;
@@ -682,20 +664,14 @@ static char *
 cli_params (GPtrArray *args)
 {
   g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GError) error = NULL;
   g_autofree char *err = NULL;
   char *out = NULL;
-  int status = 0;
 
-  g_ptr_array_add (argv, (char *) g_getenv ("XRLAB_CLI"));
   g_ptr_array_add (argv, "params");
   for (guint i = 0; i < args->len; i++)
     g_ptr_array_add (argv, g_ptr_array_index (args, i));
   g_ptr_array_add (argv, NULL);
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-                               &out, &err, &status, &error));
-  g_assert_no_error (error);
-  if (status != 0)
+  if (xrlab_test_cli_argv (NULL, (const char *const *) argv->pdata, &out, &err) != 0)
     g_error ("xrlab-cli params failed: %s", err);
   return out;
 }
@@ -731,11 +707,8 @@ test_cli (void)
   };
   g_autofree char *path = g_build_filename (tmpdir, "cli.yaml", NULL);
 
-  if (g_getenv ("XRLAB_CLI") == NULL || !g_file_test (d3, G_FILE_TEST_IS_DIR))
-    {
-      g_test_skip ("xrlab-cli or the trspecfit examples not found");
-      return;
-    }
+  if (d3 == NULL || d4 == NULL)
+    return;
   for (gsize c = 0; c < G_N_ELEMENTS (cases); c++)
     {
       g_autoptr(GPtrArray) a = g_ptr_array_new_with_free_func (g_free);

@@ -11,6 +11,7 @@
 #include "xrlab-expr.h"
 #include "xrlab-init.h"
 #include "xrlab-model.h"
+#include "test-common.h"
 
 /* ---- expressions ----------------------------------------------------------------------- */
 
@@ -170,24 +171,11 @@ static const char *flow_style =
   "       GLP: {A: [\"3/4*GLP_01_A\"], x0: [\"GLP_01_x0 + 3.67\"], F: [\"GLP_01_F\"], m: [\"GLP_01_m\"]},\n"
   "       Gauss: {A: [1, true], x0: [80, false, 70, 90], SD: [0.5, TRUE, 0.1, inf]}}\n";
 
-static XrlabModel *
-model_from (const char *yaml, const char *name)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(XrlabModelFile) file = xrlab_model_file_new_from_data (yaml, -1, "test.yaml", &error);
-  XrlabModel *m;
-
-  g_assert_no_error (error);
-  m = xrlab_model_new (file, name, &error);
-  g_assert_no_error (error);
-  return m;
-}
-
 static void
 test_parse (void)
 {
-  g_autoptr(XrlabModel) a = model_from (block_style, "base");
-  g_autoptr(XrlabModel) b = model_from (flow_style, "base");
+  g_autoptr(XrlabModel) a = xrlab_test_model_from_text (block_style, "base");
+  g_autoptr(XrlabModel) b = xrlab_test_model_from_text (flow_style, "base");
   static const char *names[] = {
     "Offset_y0", "Shirley_pShirley", "GLP_01_A", "GLP_01_x0", "GLP_01_F", "GLP_01_m",
     "GLP_02_A", "GLP_02_x0", "GLP_02_F", "GLP_02_m", "Gauss_01_A", "Gauss_01_x0", "Gauss_01_SD",
@@ -247,7 +235,7 @@ test_numbering (void)
     "      sinFun: {A: [1, True], f: [0.1, True], phi: [0, True], t0: [0, False]}}\n"
     "three: {none: {}}\n";
   static const char *profile_yaml = "p: {pExpDecay: {A: [1, True], tau: [2, True]}}\n";
-  g_autoptr(XrlabModel) m = model_from (energy, "m");
+  g_autoptr(XrlabModel) m = xrlab_test_model_from_text (energy, "m");
   g_autoptr(GError) error = NULL;
   g_autoptr(XrlabModelFile) tf = xrlab_model_file_new_from_data (time_yaml, -1, "time.yaml", &error);
   g_autoptr(XrlabModelFile) pf = xrlab_model_file_new_from_data (profile_yaml, -1, "p.yaml", &error);
@@ -516,7 +504,7 @@ test_bad_dynamics (void)
   g_assert_no_error (error);
   for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_autoptr(XrlabModel) m = model_from (energy_ok, "m");
+      g_autoptr(XrlabModel) m = xrlab_test_model_from_text (energy_ok, "m");
       g_auto(GStrv) models = g_strsplit (cases[i].models, ",", -1);
       gsize before;
       const char *ok[] = { "ok" };
@@ -545,7 +533,7 @@ test_bad_profiles (void)
     "unknown_name: {pLinear: {m: [\"pGauss_01_A * 0.1\"], b: [0, False]}}\n";
   g_autoptr(GError) error = NULL;
   g_autoptr(XrlabModelFile) pf = xrlab_model_file_new_from_data (pyaml, -1, "profile.yaml", &error);
-  g_autoptr(XrlabModel) m = model_from (energy_ok, "m");
+  g_autoptr(XrlabModel) m = xrlab_test_model_from_text (energy_ok, "m");
 
   g_assert_no_error (error);
   g_assert_false (xrlab_model_add_profile_from_file (m, "GLP_01_x0", pf, "time_fn", &error));
@@ -577,7 +565,7 @@ static void
 test_deferred_names (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(XrlabModel) m = model_from (
+  g_autoptr(XrlabModel) m = xrlab_test_model_from_text (
     "m:\n  GLP: {A: [10, True], x0: [84, True], F: [1, True], m: [0.3, True]}\n"
     "  Gauss: {A: [\"GLP_01_x0_expFun_01_A * 3\"], x0: [80, True], SD: [1, True]}\n", "m");
   g_autoptr(XrlabModel) bad = NULL;
@@ -597,7 +585,7 @@ test_deferred_names (void)
 static void
 test_set (void)
 {
-  g_autoptr(XrlabModel) m = model_from (block_style, "base");
+  g_autoptr(XrlabModel) m = xrlab_test_model_from_text (block_style, "base");
   g_autoptr(GError) error = NULL;
   XrlabParamInfo info;
 
@@ -623,7 +611,7 @@ test_set (void)
 static void
 test_share (void)
 {
-  g_autoptr(XrlabModel) m = model_from (
+  g_autoptr(XrlabModel) m = xrlab_test_model_from_text (
     "project_glp:\n"
     "  GLP:\n"
     "    A: [20, \"file\", 5, 25]\n"
@@ -672,7 +660,7 @@ test_share (void)
 static void
 test_values_and_full_names (void)
 {
-  g_autoptr(XrlabModel) m = model_from (block_style, "base");
+  g_autoptr(XrlabModel) m = xrlab_test_model_from_text (block_style, "base");
   g_autoptr(GError) error = NULL;
   g_autofree double *v = g_new (double, xrlab_model_n_params (m) + 8);
   XrlabParamInfo info;
@@ -720,7 +708,7 @@ test_values_and_full_names (void)
 
   /* an expression naming a parameter still to come */
   {
-    g_autoptr(XrlabModel) d = model_from (
+    g_autoptr(XrlabModel) d = xrlab_test_model_from_text (
       "m:\n  GLP: {A: [10, True], x0: [84, True], F: [1, True], m: [0.3, True]}\n"
       "  Gauss: {A: [\"GLP_01_x0_expFun_01_A * 3\"], x0: [80, True], SD: [1, True]}\n", "m");
     g_assert_false (xrlab_model_get_values (d, v, &error));
@@ -761,6 +749,100 @@ test_deep_nesting (void)
   xrlab_model_file_free (file);
 }
 
+/* Loading was quadratic in the number of components (issue 18, weaker
+ * spots: 80,000 components took 59 s): the repeated-name check is one
+ * look-up a component now. 80,000 load, every parameter is found by name,
+ * and a background repeated at the very end is still refused, naming the
+ * line of the first. (No timing assertion: the suite's timeout is the
+ * guard.) */
+static void
+test_many_components_linear (void)
+{
+  const int n = 80000;
+  g_autoptr(GString) text = g_string_new ("m:\n  Offset: {y0: [1, True]}\n");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(XrlabModel) m = NULL;
+  g_autoptr(XrlabModelFile) bad = NULL;
+
+  for (int i = 0; i < n; i++)
+    g_string_append_printf (text, "  Gauss: {A: [1, True], x0: [%d, True], SD: [0.5, True]}\n", i);
+  m = xrlab_test_model_from_text (text->str, "m");
+  g_assert_cmpuint (xrlab_model_n_params (m), ==, 1 + 3 * (gsize) n);
+  g_assert_cmpint (xrlab_model_find_param (m, "Gauss_80000_SD"), ==, 3 * n);
+  g_assert_cmpint (xrlab_model_find_param (m, "Gauss_40000_x0"), ==, 3 * 39999 + 2);
+
+  g_string_append (text, "  Offset: {y0: [2, True]}\n");
+  bad = xrlab_model_file_new_from_data (text->str, -1, "many.yaml", &error);
+  g_assert_no_error (error);
+  g_assert_null (xrlab_model_new (bad, "m", &error));
+  g_assert_error (error, XRLAB_MODEL_ERROR, XRLAB_MODEL_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "“Offset” appears twice (also at line 2)"));
+}
+
+/* An expression with 40,000 names took 4.3 s to be refused (issue 18,
+ * weaker spots): names are found in one look-up each, and an expression
+ * may use at most XRLAB_EXPR_MAX_NAMES distinct names (a gradient costs
+ * names × instructions); the message says so without quoting all of it. */
+static void
+test_expression_40000_names_refused (void)
+{
+  g_autoptr(GString) expr = g_string_new ("x0");
+  g_autoptr(GString) ok = g_string_new ("x0");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(XrlabExpr) e = NULL;
+
+  for (int i = 1; i < 40000; i++)
+    g_string_append_printf (expr, " + x%d", i);
+  g_assert_null (xrlab_expr_parse (expr->str, &error));
+  g_assert_error (error, XRLAB_EXPR_ERROR, XRLAB_EXPR_ERROR_TOO_MANY_NAMES);
+  g_assert_nonnull (strstr (error->message, "more than 1000 distinct parameter names"));
+  g_assert_cmpuint (strlen (error->message), <, 300);
+  g_clear_error (&error);
+
+  /* at the limit, and any number of uses of the same names */
+  for (int i = 1; i < XRLAB_EXPR_MAX_NAMES; i++)
+    g_string_append_printf (ok, " + x%d", i);
+  for (int i = 0; i < 40000; i++)
+    g_string_append_printf (ok, " - x%d", i % 7);
+  e = xrlab_expr_parse (ok->str, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (xrlab_expr_n_refs (e), ==, XRLAB_EXPR_MAX_NAMES);
+  g_assert_cmpstr (xrlab_expr_ref (e, 999), ==, "x999");
+  g_assert_cmpstr (xrlab_expr_ref (e, 3), ==, "x3");
+}
+
+/* Bytes of a bad file were echoed raw to the terminal (issue 18, weaker
+ * spots): bidirectional controls (which reorder what a terminal shows) in
+ * names and expressions come out escaped in the model's messages (libyaml
+ * itself refuses C0/C1 controls and bytes that are not UTF-8). */
+static void
+test_binary_bytes_escaped (void)
+{
+  const char *cases[][2] = {
+    { "m:\n  Gau\xe2\x80\xaess: {A: [1, True]}\n", "“Gau\\u202Ess”" },
+    { "m:\n  Gauss: {A: [\"x\xe2\x80\xae + 1\"], x0: [1, True], SD: [1, True]}\n", "x\\u202E" },
+    { "m:\n  Gauss: {A: [1, True], x\xe2\x81\xa6" "0: [1, True], SD: [1, True]}\n", "x\\u20660" },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(XrlabModelFile) file = xrlab_model_file_new_from_data (cases[i][0], -1, "bad.yaml",
+                                                                       &error);
+      g_autoptr(XrlabModel) m = NULL;
+
+      if (file != NULL)
+        m = xrlab_model_new (file, "m", &error);
+      g_assert_null (m);
+      g_assert_nonnull (error);
+      if (strstr (error->message, cases[i][1]) == NULL)
+        g_error ("case %zu: “%s” not in “%s”", i, cases[i][1], error->message);
+      xrlab_test_assert_printable (error->message);
+      g_assert_null (strstr (error->message, "\xe2\x80\xae"));
+      g_assert_null (strstr (error->message, "\xe2\x81\xa6"));
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -781,5 +863,8 @@ main (int argc, char **argv)
   g_test_add_func ("/model/share", test_share);
   g_test_add_func ("/model/values-and-full-names", test_values_and_full_names);
   g_test_add_func ("/model/deep-nesting", test_deep_nesting);
+  g_test_add_func ("/model/many-components-linear", test_many_components_linear);
+  g_test_add_func ("/model/expression-40000-names-refused", test_expression_40000_names_refused);
+  g_test_add_func ("/model/binary-bytes-escaped", test_binary_bytes_escaped);
   return g_test_run ();
 }

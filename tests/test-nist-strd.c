@@ -26,6 +26,7 @@
 
 #include "xrlab-fit.h"
 #include "xrlab-init.h"
+#include "test-common.h"
 
 #define MAX_P 9
 #define REQUIRED_DIGITS 6.0
@@ -735,15 +736,19 @@ find_known_miss (const char *name, int start)
   return NULL;
 }
 
-static GPtrArray *
-load_problems (void)
-{
-  const char *shared = g_getenv ("XRLAB_SHARED_DATA");
-  g_autofree char *dir = shared ? g_build_filename (shared, "nist-strd", NULL) : NULL;
-  GPtrArray *problems;
+static GPtrArray *problems;
 
-  if (dir == NULL || !g_file_test (dir, G_FILE_TEST_IS_DIR))
-    return NULL;
+/* The problems, read at the first test that needs them; FALSE (the test
+ * skipped, or failed with CI=true) when the files are not there. */
+static gboolean
+need_problems (void)
+{
+  g_autofree char *dir = xrlab_test_shared_path ("nist-strd", "the NIST StRD files");
+
+  if (dir == NULL)
+    return FALSE;
+  if (problems != NULL)
+    return TRUE;
   problems = g_ptr_array_new_with_free_func ((GDestroyNotify) problem_free);
   for (gsize m = 0; m < G_N_ELEMENTS (models); m++)
     {
@@ -751,20 +756,6 @@ load_problems (void)
       g_autofree char *path = g_build_filename (dir, file, NULL);
       g_assert_true (g_file_test (path, G_FILE_TEST_EXISTS));
       g_ptr_array_add (problems, parse_problem (path));
-    }
-  return problems;
-}
-
-static GPtrArray *problems;
-
-static gboolean
-need_problems (void)
-{
-  if (problems == NULL)
-    {
-      g_test_skip ("the NIST StRD files are not there: set XRLAB_SHARED_DATA to the folder "
-                   "holding nist-strd/ (../shared/data beside the project)");
-      return FALSE;
     }
   return TRUE;
 }
@@ -919,7 +910,6 @@ main (int argc, char **argv)
 
   g_test_init (&argc, &argv, NULL);
   xrlab_init ();
-  problems = load_problems ();
   g_test_add_func ("/nist-strd/jacobians", test_jacobians);
   g_test_add_func ("/nist-strd/certified", test_certified);
   g_test_add_func ("/nist-strd/data-path", test_data_path);

@@ -6,6 +6,7 @@
 #include <glib.h>
 
 #include "xrlab-parallel.h"
+#include "test-common.h"
 
 typedef struct {
   gint *hits;
@@ -83,12 +84,7 @@ concurrent_caller (gpointer data)
 static void
 test_concurrent (void)
 {
-  GThread *t[4];
-
-  for (guint i = 0; i < G_N_ELEMENTS (t); i++)
-    t[i] = g_thread_new ("caller", concurrent_caller, NULL);
-  for (guint i = 0; i < G_N_ELEMENTS (t); i++)
-    g_thread_join (t[i]);
+  xrlab_test_run_threads (concurrent_caller, NULL, 4);
 }
 
 static void

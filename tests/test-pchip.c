@@ -12,6 +12,7 @@
 #include "xrlab-init.h"
 #include "xrlab-pchip.h"
 #include "xrlab-util.h"
+#include "test-common.h"
 
 /* tests/data/pchip-scipy.csv: SciPy's PchipInterpolator on the same tables
  * (tests/data/README.md). Every value within 1e-12 relative. */
@@ -333,12 +334,7 @@ load_all (gpointer data)
 static void
 test_henke_threads (void)
 {
-  GThread *t[4];
-
-  for (int i = 0; i < 4; i++)
-    t[i] = g_thread_new ("load", load_all, NULL);
-  for (int i = 0; i < 4; i++)
-    g_thread_join (t[i]);
+  xrlab_test_run_threads (load_all, NULL, 4);
 }
 
 int

@@ -14,6 +14,7 @@
 #include "xrlab-model.h"
 #include "xrlab-plan.h"
 #include "xrlab-plan-private.h"
+#include "test-common.h"
 
 /* The axes every check uses; the defaults (setup_axes) are a uniform,
  * descending energy axis, a non-uniform delay axis and 5 aux points;
@@ -63,19 +64,6 @@ setup_axes (void)
   time_axis = (double *) g_array_free (t, FALSE);
 }
 
-static XrlabModel *
-model_from_text (const char *yaml, const char *name)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(XrlabModelFile) file = xrlab_model_file_new_from_data (yaml, -1, "test.yaml", &error);
-  XrlabModel *m;
-
-  g_assert_no_error (error);
-  m = xrlab_model_new (file, name, &error);
-  g_assert_no_error (error);
-  return m;
-}
-
 static void
 attach_time (XrlabModel *m, const char *param, const char *models_csv, double freq)
 {
@@ -86,20 +74,6 @@ attach_time (XrlabModel *m, const char *param, const char *models_csv, double fr
 
   xrlab_model_add_dynamics (m, param, path, (const char *const *) models,
                             g_strv_length (models), freq, &error);
-  g_assert_no_error (error);
-}
-
-static void
-attach_time_text (XrlabModel *m, const char *param, const char *yaml, const char *models_csv,
-                  double freq)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(XrlabModelFile) file = xrlab_model_file_new_from_data (yaml, -1, "time-test.yaml", &error);
-  g_auto(GStrv) models = g_strsplit (models_csv, ",", -1);
-
-  g_assert_no_error (error);
-  xrlab_model_add_dynamics_from_file (m, param, file, (const char *const *) models,
-                                      g_strv_length (models), freq, &error);
   g_assert_no_error (error);
 }
 
@@ -273,7 +247,7 @@ test_components (void)
 {
   for (gsize i = 0; i < G_N_ELEMENTS (components); i++)
     {
-      g_autoptr(XrlabModel) m = model_from_text (components[i].yaml, "m");
+      g_autoptr(XrlabModel) m = xrlab_test_model_from_text (components[i].yaml, "m");
       check_model (components[i].name, m, 0, FALSE, FALSE);
       /* the same on a delay axis: every row alike */
       check_model (components[i].name, m, 0, TRUE, FALSE);
@@ -328,8 +302,8 @@ test_time_functions (void)
                            "MonoSinDivX", "MonoErf", "MonoSqrt", "BiExp" };
   for (gsize i = 0; i < G_N_ELEMENTS (models); i++)
     {
-      g_autoptr(XrlabModel) m = model_from_text (peak_yaml, "m");
-      g_autoptr(XrlabModel) m2 = model_from_text (peak_yaml, "m");
+      g_autoptr(XrlabModel) m = xrlab_test_model_from_text (peak_yaml, "m");
+      g_autoptr(XrlabModel) m2 = xrlab_test_model_from_text (peak_yaml, "m");
       attach_time (m, "GLP_01_x0", models[i], 0);
       check_model (models[i], m, 0, TRUE, FALSE);
       /* on an amplitude */
@@ -354,8 +328,8 @@ test_free_onsets (void)
 
   for (gsize i = 0; i < G_N_ELEMENTS (models); i++)
     {
-      g_autoptr(XrlabModel) m = model_from_text (peak_yaml, "m");
-      attach_time_text (m, "GLP_01_x0", yaml, models[i], 0);
+      g_autoptr(XrlabModel) m = xrlab_test_model_from_text (peak_yaml, "m");
+      xrlab_test_add_dynamics_text (m, "GLP_01_x0", yaml, models[i], 0);
       check_model (models[i], m, 0, TRUE, FALSE);
     }
 }
@@ -387,8 +361,8 @@ test_kernels (void)
 
   for (gsize i = 0; i < G_N_ELEMENTS (models); i++)
     {
-      g_autoptr(XrlabModel) m = model_from_text (peak_yaml, "m");
-      attach_time_text (m, "GLP_01_x0", kernel_yaml, models[i], 0);
+      g_autoptr(XrlabModel) m = xrlab_test_model_from_text (peak_yaml, "m");
+      xrlab_test_add_dynamics_text (m, "GLP_01_x0", kernel_yaml, models[i], 0);
       check_model (models[i], m, 0, TRUE, FALSE);
     }
 }
@@ -401,14 +375,14 @@ test_kernel_constant (void)
 
   for (gsize i = 0; i < G_N_ELEMENTS (models); i++)
     {
-      g_autoptr(XrlabModel) m = model_from_text (peak_yaml, "m");
+      g_autoptr(XrlabModel) m = xrlab_test_model_from_text (peak_yaml, "m");
       g_autoptr(GError) error = NULL;
       g_autoptr(XrlabPlan) plan = NULL;
       g_autoptr(XrlabPlanWorkspace) ws = NULL;
       g_autofree double *theta = NULL, *trace = NULL;
       gsize idx;
 
-      attach_time_text (m, "GLP_01_x0", kernel_yaml, models[i], 0);
+      xrlab_test_add_dynamics_text (m, "GLP_01_x0", kernel_yaml, models[i], 0);
       plan = xrlab_plan_new (m, energy, N_E, time_axis, n_time, NULL, 0, &error);
       g_assert_no_error (error);
       ws = xrlab_plan_workspace_new (plan, 1);
@@ -427,7 +401,7 @@ test_kernel_constant (void)
 static void
 test_kernel_analytic (void)
 {
-  g_autoptr(XrlabModel) m = model_from_text (peak_yaml, "m");
+  g_autoptr(XrlabModel) m = xrlab_test_model_from_text (peak_yaml, "m");
   g_autoptr(GError) error = NULL;
   g_autoptr(GArray) t = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr(XrlabPlan) plan = NULL;
@@ -437,7 +411,7 @@ test_kernel_analytic (void)
 
   for (double v = -6.0; v < 14.0; v += (v < 3.0 ? 0.02 : 0.05))
     g_array_append_val (t, v);
-  attach_time_text (m, "GLP_01_x0", kernel_yaml, "GR", 0);
+  xrlab_test_add_dynamics_text (m, "GLP_01_x0", kernel_yaml, "GR", 0);
   plan = xrlab_plan_new (m, energy, N_E, (double *) t->data, t->len, NULL, 0, &error);
   g_assert_no_error (error);
   ws = xrlab_plan_workspace_new (plan, 1);
@@ -542,7 +516,7 @@ test_kernel_masses (void)
 static void
 test_expr_functions (void)
 {
-  g_autoptr(XrlabModel) m = model_from_text (
+  g_autoptr(XrlabModel) m = xrlab_test_model_from_text (
     "m:\n"
     "  Offset: {y0: [\"exp(-GLP_01_m) * 2\"]}\n"
     "  GLP: {A: [10, True, 0, 100], x0: [85.3, True, 80, 90], F: [1.1, True, 0.2, 4], "
@@ -553,7 +527,7 @@ test_expr_functions (void)
     "SD: [0.7, True, 0.1, 4]}\n", "m");
 
   check_model ("functions in energy expressions", m, 0, FALSE, FALSE);
-  attach_time_text (m, "GLP_01_x0",
+  xrlab_test_add_dynamics_text (m, "GLP_01_x0",
                     "E: {expFun: {A: [0.8, True], tau: [3.0, True, 1, 10], "
                     "t0: [\"sqrt(expFun_01_tau) - 1.5\"]}}\n", "E", 0);
   check_model ("functions in time-model expressions", m, 0, TRUE, FALSE);
@@ -567,7 +541,7 @@ test_subcycles (void)
   {
     /* two models: MonoExpPosExpr follows MonoExpNeg's parameters and is
      * renumbered expFun_02 */
-    g_autoptr(XrlabModel) m = model_from_text (peak_yaml, "m");
+    g_autoptr(XrlabModel) m = xrlab_test_model_from_text (peak_yaml, "m");
     attach_time (m, "GLP_01_x0", "MonoExpNeg,MonoExpPosExpr", 0.1);
     g_assert_cmpint (xrlab_model_find_param (m, "GLP_01_x0_expFun_02_t0"), >=, 0);
     g_assert_cmpint (xrlab_model_find_param (m, "GLP_01_x0_expFun_02_A"), >=, 0);
@@ -575,15 +549,15 @@ test_subcycles (void)
   }
   {
     /* a whole-axis model and two subcycles, one of them empty */
-    g_autoptr(XrlabModel) m = model_from_text (peak_yaml, "m");
+    g_autoptr(XrlabModel) m = xrlab_test_model_from_text (peak_yaml, "m");
     attach_time (m, "GLP_01_x0", "MonoSin,MonoExpPos,ModelNone", 0.0625);
     check_model ("subcycles (3 models)", m, 0, TRUE, FALSE);
   }
   {
     /* subcycles and a kernel */
-    g_autoptr(XrlabModel) m = model_from_text (peak_yaml, "m");
+    g_autoptr(XrlabModel) m = xrlab_test_model_from_text (peak_yaml, "m");
     g_autoptr(XrlabModel) m2 = NULL;
-    attach_time_text (m, "GLP_01_A",
+    xrlab_test_add_dynamics_text (m, "GLP_01_A",
                       "IRF: {gaussCONV: {SD: [0.5, True]}, stepFun: {A: [0.5, True], t0: [1.1, True, -1, 3]}}\n"
                       "Sub1: {expFun: {A: [2, True], tau: [1.5, True], t0: [0.4, True, -1, 3]}}\n"
                       "Sub2: {linFun: {m: [0.3, True], t0: [0.2, True, -1, 3]}}\n",
@@ -597,8 +571,8 @@ test_subcycles (void)
   {
     /* trspecfit's instrument response as a model of its own, first of the
      * list: it convolves the whole trace, subcycles included (example 03) */
-    g_autoptr(XrlabModel) m = model_from_text (peak_yaml, "m");
-    g_autoptr(XrlabModel) m_inside = model_from_text (peak_yaml, "m");
+    g_autoptr(XrlabModel) m = xrlab_test_model_from_text (peak_yaml, "m");
+    g_autoptr(XrlabModel) m_inside = xrlab_test_model_from_text (peak_yaml, "m");
     static const char *yaml =
       "IRF: {gaussCONV: {SD: [0.5, True, 1.0E-6, 1]}}\n"
       "None: {none: {}}\n"
@@ -610,13 +584,13 @@ test_subcycles (void)
     g_autofree double *o1 = NULL, *o2 = NULL, *th = NULL;
     g_autoptr(GError) error = NULL;
 
-    attach_time_text (m, "GLP_01_x0", yaml, "IRF,Neg,Pos", 0.25);
+    xrlab_test_add_dynamics_text (m, "GLP_01_x0", yaml, "IRF,Neg,Pos", 0.25);
     g_assert_cmpint (xrlab_model_find_param (m, "GLP_01_x0_gaussCONV_SD"), >=, 0);
     g_assert_cmpint (xrlab_model_find_param (m, "GLP_01_x0_expFun_02_tau"), >=, 0);
     check_model ("an IRF model first, then subcycles", m, 0, TRUE, FALSE);
     /* the same as the kernel written into a subcycle model, which also
      * convolves the whole trace */
-    attach_time_text (m_inside, "GLP_01_x0", yaml, "None,NegIRF,Pos", 0.25);
+    xrlab_test_add_dynamics_text (m_inside, "GLP_01_x0", yaml, "None,NegIRF,Pos", 0.25);
     p1 = xrlab_plan_new (m, energy, N_E, time_axis, n_time, NULL, 0, &error);
     p2 = xrlab_plan_new (m_inside, energy, N_E, time_axis, n_time, NULL, 0, &error);
     g_assert_no_error (error);
@@ -647,7 +621,7 @@ static void
 test_profiles (void)
 {
   {
-    g_autoptr(XrlabModel) m = model_from_text (profile_model_yaml, "m");
+    g_autoptr(XrlabModel) m = xrlab_test_model_from_text (profile_model_yaml, "m");
     attach_profile (m, "GLP_01_A", "pExp");
     g_assert_cmpint (xrlab_model_find_param (m, "GLP_01_A_pExpDecay_01_tau"), >=, 0);
     check_model ("pExpDecay on A (and A of the second peak through its expression)", m, 0,
@@ -656,7 +630,7 @@ test_profiles (void)
     check_model ("profiles left out", m, XRLAB_PLAN_IGNORE_PROFILES, FALSE, FALSE);
   }
   {
-    g_autoptr(XrlabModel) m = model_from_text (profile_model_yaml, "m");
+    g_autoptr(XrlabModel) m = xrlab_test_model_from_text (profile_model_yaml, "m");
     attach_profile (m, "GLP_01_x0", "pLin");
     attach_profile (m, "Gauss_01_A", "pGau");
     attach_profile (m, "Shirley_pShirley", "pGau");
@@ -664,7 +638,7 @@ test_profiles (void)
   }
   {
     /* a profile and time dependence on the same parameter */
-    g_autoptr(XrlabModel) m = model_from_text (profile_model_yaml, "m");
+    g_autoptr(XrlabModel) m = xrlab_test_model_from_text (profile_model_yaml, "m");
     attach_profile (m, "GLP_01_x0", "pLin");
     attach_time (m, "GLP_01_x0", "MonoExpPos", 0);
     attach_time (m, "Gauss_01_A", "MonoSin", 0);
@@ -673,7 +647,7 @@ test_profiles (void)
   {
     /* time dependence of a profile's parameter (trspecfit's example 04:
      * the band bending gradient follows a time model) */
-    g_autoptr(XrlabModel) m = model_from_text (profile_model_yaml, "m");
+    g_autoptr(XrlabModel) m = xrlab_test_model_from_text (profile_model_yaml, "m");
     g_autoptr(GError) error = NULL;
     XrlabParamInfo info;
     gssize i;
@@ -712,7 +686,7 @@ test_profiles (void)
   }
   {
     /* named before the profile exists: the message says what to do */
-    g_autoptr(XrlabModel) m = model_from_text (profile_model_yaml, "m");
+    g_autoptr(XrlabModel) m = xrlab_test_model_from_text (profile_model_yaml, "m");
     g_autoptr(GError) error = NULL;
     g_autofree char *dir = models_dir ();
     g_autofree char *path = g_build_filename (dir, "time.yaml", NULL);
@@ -737,8 +711,8 @@ test_expressions (void)
     "  GLP: {A: [10, True], x0: [85.3, True], F: [1.1, True, 0.2, 4], m: [0.35, True, 0, 1]}\n"
     "  Gauss: {A: [\"(GLP_01_A/2)**1.5 - -1\"], x0: [\"GLP_01_x0 + 0.5*GLP_01_F\"], SD: [\"GLP_01_F ** 2 / 3\"]}\n"
     "  Lorentz: {A: [\"-(-Gauss_01_A) / 2 + GLP_01_m*4\"], x0: [\"Gauss_01_x0 - 4\"], W: [1.0, False]}\n";
-  g_autoptr(XrlabModel) m = model_from_text (yaml, "m");
-  g_autoptr(XrlabModel) m2 = model_from_text (yaml, "m");
+  g_autoptr(XrlabModel) m = xrlab_test_model_from_text (yaml, "m");
+  g_autoptr(XrlabModel) m2 = xrlab_test_model_from_text (yaml, "m");
 
   check_model ("expressions 1D", m, 0, FALSE, FALSE);
   attach_time (m, "GLP_01_x0", "MonoSin", 0);
@@ -772,11 +746,11 @@ test_constants (void)
     "  Lorentz: {A: [3, True], x0: [83.1, True], W: [0.8, True]}\n";
   static const char *fixed_time =
     "Fixed: {gaussCONV: {SD: [0.5, False]}, expFun: {A: [0.7, False], tau: [2.5, False], t0: [0.3, False]}}\n";
-  g_autoptr(XrlabModel) m = model_from_text (yaml, "m");
+  g_autoptr(XrlabModel) m = xrlab_test_model_from_text (yaml, "m");
   g_autoptr(XrlabModel) m2 = NULL;
 
   check_model ("constants", m, 0, FALSE, FALSE);
-  attach_time_text (m, "Gauss_01_x0", fixed_time, "Fixed", 0);
+  xrlab_test_add_dynamics_text (m, "Gauss_01_x0", fixed_time, "Fixed", 0);
   check_model ("constant dynamics", m, 0, TRUE, FALSE);
   /* everything fixed: no θ at all */
   m2 = xrlab_model_copy (m);
@@ -884,13 +858,13 @@ count_nonfinite (const double *v, gsize n)
 static void
 test_nonfinite (void)
 {
-  g_autoptr(XrlabModel) m = model_from_text (peak_yaml, "m");
+  g_autoptr(XrlabModel) m = xrlab_test_model_from_text (peak_yaml, "m");
   g_autoptr(XrlabPlan) plan = NULL;
   g_autoptr(XrlabPlanWorkspace) ws3 = NULL;
   g_autofree double *theta = NULL, *out = NULL, *jac = NULL;
   gsize n, nth;
 
-  attach_time_text (m, "GLP_01_x0", kernel_yaml, "GB", 0);
+  xrlab_test_add_dynamics_text (m, "GLP_01_x0", kernel_yaml, "GB", 0);
   plan = xrlab_plan_new (m, energy, N_E, time_axis, n_time, NULL, 0, NULL);
   ws3 = xrlab_plan_workspace_new (plan, 3);
   n = xrlab_plan_n_data (plan);
@@ -934,7 +908,7 @@ test_nonfinite (void)
 static void
 test_plan_errors (void)
 {
-  g_autoptr(XrlabModel) m = model_from_text (peak_yaml, "m");
+  g_autoptr(XrlabModel) m = xrlab_test_model_from_text (peak_yaml, "m");
   g_autoptr(GError) error = NULL;
   double bad_e[3] = { 84.0, NAN, 86.0 };
   double bad_t[4] = { 0.0, 1.0, 1.0, 2.0 };
@@ -979,7 +953,7 @@ test_plan_errors (void)
     g_clear_pointer (&plan, xrlab_plan_free);
   }
 
-  attach_time_text (m, "GLP_01_x0", kernel_yaml, "G", 0);
+  xrlab_test_add_dynamics_text (m, "GLP_01_x0", kernel_yaml, "G", 0);
   plan = xrlab_plan_new (m, energy, N_E, NULL, 0, NULL, 0, &error);
   g_assert_null (plan);
   g_assert_error (error, XRLAB_PLAN_ERROR, XRLAB_PLAN_ERROR_MODEL);
@@ -1026,15 +1000,15 @@ test_other_axes (void)
 
   for (gsize i = 0; i < G_N_ELEMENTS (components); i++)
     {
-      g_autoptr(XrlabModel) m = model_from_text (components[i].yaml, "m");
+      g_autoptr(XrlabModel) m = xrlab_test_model_from_text (components[i].yaml, "m");
       check_model (components[i].name, m, 0, TRUE, FALSE);
     }
   {
     const char *models[] = { "G", "ES", "ED", "ER", "B", "GB", "GE" };
     for (gsize i = 0; i < G_N_ELEMENTS (models); i++)
       {
-        g_autoptr(XrlabModel) m = model_from_text (peak_yaml, "m");
-        attach_time_text (m, "GLP_01_x0", kernel_yaml, models[i], 0);
+        g_autoptr(XrlabModel) m = xrlab_test_model_from_text (peak_yaml, "m");
+        xrlab_test_add_dynamics_text (m, "GLP_01_x0", kernel_yaml, models[i], 0);
         check_model (models[i], m, 0, TRUE, FALSE);
       }
   }
@@ -1042,11 +1016,11 @@ test_other_axes (void)
     const char *models[] = { "Gc", "ESc", "EDc", "ERc", "Bc" };
     for (gsize i = 0; i < G_N_ELEMENTS (models); i++)
       {
-        g_autoptr(XrlabModel) m = model_from_text (peak_yaml, "m");
+        g_autoptr(XrlabModel) m = xrlab_test_model_from_text (peak_yaml, "m");
         g_autoptr(XrlabPlan) plan = NULL;
         g_autoptr(XrlabPlanWorkspace) ws = NULL;
         g_autofree double *theta = NULL, *trace = NULL;
-        attach_time_text (m, "GLP_01_x0", kernel_yaml, models[i], 0);
+        xrlab_test_add_dynamics_text (m, "GLP_01_x0", kernel_yaml, models[i], 0);
         plan = xrlab_plan_new (m, energy, N_E, time_axis, n_time, NULL, 0, NULL);
         ws = xrlab_plan_workspace_new (plan, 1);
         theta = g_new (double, xrlab_plan_n_theta (plan));
@@ -1060,7 +1034,7 @@ test_other_axes (void)
   {
     /* a profiled op that changes with delay: 20 samples of x0, each with its
      * own θ coefficients, all in the first θ block */
-    g_autoptr(XrlabModel) m = model_from_text (profile_model_yaml, "m");
+    g_autoptr(XrlabModel) m = xrlab_test_model_from_text (profile_model_yaml, "m");
     attach_profile (m, "GLP_01_x0", "pLin");
     attach_time (m, "GLP_01_A", "MonoExpPos", 0);
     check_model ("many aux points", m, 0, TRUE, TRUE);
@@ -1084,6 +1058,36 @@ test_fast_exp (void)
   g_assert_cmpfloat (worst, <, 4e-16);
   g_assert_cmpfloat (xrlab_fast_exp (-800.0), ==, 0.0);
   g_assert_cmpfloat (xrlab_fast_exp (0.0), ==, 1.0);
+}
+
+/* A model of 20,000 components loads (issue 18, weaker spots), but its plan
+ * would hold arrays of θ × θ numbers (28.8 GB at 60,000 free parameters;
+ * g_malloc aborted): beyond XRLAB_PLAN_MAX_THETA it is refused with a
+ * message before anything that size is allocated. At the limit it builds. */
+static void
+test_too_many_free_parameters (void)
+{
+  g_autoptr(GString) big = g_string_new ("m:\n");
+  g_autoptr(GString) fits = g_string_new ("m:\n");
+  g_autoptr(XrlabModel) m = NULL, ok = NULL;
+  g_autoptr(XrlabPlan) plan = NULL;
+  g_autoptr(GError) error = NULL;
+
+  for (int i = 0; i < 20000; i++)
+    g_string_append_printf (big, "  Gauss: {A: [1, True], x0: [%d, True], SD: [0.5, True]}\n", i);
+  m = xrlab_test_model_from_text (big->str, "m");
+  g_assert_null (xrlab_plan_new (m, energy, N_E, NULL, 0, NULL, 0, &error));
+  g_assert_error (error, XRLAB_PLAN_ERROR, XRLAB_PLAN_ERROR_MODEL);
+  g_assert_nonnull (strstr (error->message, "60000 free parameters"));
+  g_assert_nonnull (strstr (error->message, "at most 2000"));
+  g_clear_error (&error);
+
+  for (int i = 0; i < XRLAB_PLAN_MAX_THETA / 2; i++)
+    g_string_append_printf (fits, "  Gauss: {A: [1, True], x0: [%d, True], SD: [0.5, False]}\n", i);
+  ok = xrlab_test_model_from_text (fits->str, "m");
+  plan = xrlab_plan_new (ok, energy, N_E, NULL, 0, NULL, 0, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (xrlab_plan_n_theta (plan), ==, XRLAB_PLAN_MAX_THETA);
 }
 
 int
@@ -1110,5 +1114,6 @@ main (int argc, char **argv)
   g_test_add_func ("/plan/seed-and-fix", test_seed_and_fix);
   g_test_add_func ("/plan/errors", test_plan_errors);
   g_test_add_func ("/plan/non-finite", test_nonfinite);
+  g_test_add_func ("/plan/too-many-free-parameters", test_too_many_free_parameters);
   return g_test_run ();
 }

@@ -12,6 +12,7 @@
 
 #include "plot-file-util.h"
 #include "xrlab-plot-render.h"
+#include "test-common.h"
 
 #define N 300
 
@@ -37,13 +38,6 @@ make_scene (XrlabPlotScene *scene)
   scene->y = (XrlabPlotAxisSpec) { "Refractive index decrement δ", NULL, TRUE, 0, 0, "δ" };
 }
 
-static cairo_status_t
-append_bytes (void *closure, const unsigned char *data, unsigned int length)
-{
-  g_byte_array_append (closure, data, length);
-  return CAIRO_STATUS_SUCCESS;
-}
-
 static GByteArray *
 write_page (const XrlabPlotScene *scene, XrlabPlotFormat format, double w_pt, double h_pt, double dpi)
 {
@@ -52,7 +46,7 @@ write_page (const XrlabPlotScene *scene, XrlabPlotFormat format, double w_pt, do
   GByteArray *out = g_byte_array_new ();
   g_autoptr(GError) error = NULL;
 
-  g_assert_true (xrlab_plot_renderer_write_page (r, scene, &page, append_bytes, out, "figure", &error));
+  g_assert_true (xrlab_plot_renderer_write_page (r, scene, &page, xrlab_test_append_bytes, out, "figure", &error));
   g_assert_no_error (error);
   return out;
 }
@@ -99,7 +93,7 @@ test_png (void)
     g_autoptr(XrlabPlotRenderer) r = xrlab_plot_renderer_new ();
     g_autoptr(GByteArray) png = g_byte_array_new ();
     g_assert_true (xrlab_plot_renderer_write (r, &scene, XRLAB_PLOT_FORMAT_PNG, 640, 400, 2.0,
-                                              append_bytes, png, "p.png", NULL));
+                                              xrlab_test_append_bytes, png, "p.png", NULL));
     g_assert_cmpuint (png_ppm (png, &w, &h), ==, (guint32) lround (144 / 0.0254));
     g_assert_cmpuint (w, ==, 1280);
   }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "xrlab-plot-render.h"
+#include "test-common.h"
 
 #define W 800
 #define H 500
@@ -76,34 +77,20 @@ draw (XrlabPlotRenderer *r, const XrlabPlotScene *scene, XrlabPlotFrame *frame)
 static guint
 count_near (cairo_surface_t *s, guint32 color, int tolerance, double x0, double y0, double x1, double y1)
 {
-  int w = cairo_image_surface_get_width (s), h = cairo_image_surface_get_height (s);
-  int stride = cairo_image_surface_get_stride (s);
-  const guchar *data = cairo_image_surface_get_data (s);
-  int ix0 = CLAMP ((int) floor (x0), 0, w), ix1 = CLAMP ((int) ceil (x1), 0, w);
-  int iy0 = CLAMP ((int) floor (y0), 0, h), iy1 = CLAMP ((int) ceil (y1), 0, h);
-  guint n = 0;
+  XrlabTestImage img = xrlab_test_image (s);
 
-  for (int y = iy0; y < iy1; y++)
-    {
-      const guint32 *row = (const guint32 *) (const void *) (data + (gsize) y * stride);
-      for (int x = ix0; x < ix1; x++)
-        {
-          int dr = (int) ((row[x] >> 16) & 0xff) - (int) ((color >> 16) & 0xff);
-          int dg = (int) ((row[x] >> 8) & 0xff) - (int) ((color >> 8) & 0xff);
-          int db = (int) (row[x] & 0xff) - (int) (color & 0xff);
-          n += ABS (dr) <= tolerance && ABS (dg) <= tolerance && ABS (db) <= tolerance;
-        }
-    }
-  return n;
+  return xrlab_test_count_near (&img, color, tolerance, (int) floor (x0), (int) floor (y0),
+                                (int) ceil (x1), (int) ceil (y1));
 }
 
 /* Pixels in the rectangle that are not the background @bg. */
 static guint
 count_ink (cairo_surface_t *s, guint32 bg, double x0, double y0, double x1, double y1)
 {
-  guint all = (guint) ((CLAMP ((int) ceil (x1), 0, W) - CLAMP ((int) floor (x0), 0, W)) *
-                       (CLAMP ((int) ceil (y1), 0, H) - CLAMP ((int) floor (y0), 0, H)));
-  return all - count_near (s, bg, 24, x0, y0, x1, y1);
+  XrlabTestImage img = xrlab_test_image (s);
+
+  return xrlab_test_count_unlike (&img, bg, 24, (int) floor (x0), (int) floor (y0),
+                                  (int) ceil (x1), (int) ceil (y1));
 }
 
 static void
@@ -337,13 +324,6 @@ test_linear_and_sizes (void)
 }
 
 static cairo_status_t
-append_bytes (void *closure, const unsigned char *data, unsigned int length)
-{
-  g_byte_array_append (closure, data, length);
-  return CAIRO_STATUS_SUCCESS;
-}
-
-static cairo_status_t
 fail_write (void *closure, const unsigned char *data, unsigned int length)
 {
   return CAIRO_STATUS_WRITE_ERROR;
@@ -363,7 +343,7 @@ test_write (void)
   make_scene (&scene);
 
   g_assert_true (xrlab_plot_renderer_write (r, &scene, XRLAB_PLOT_FORMAT_PNG, 640, 400, 2.0,
-                                            append_bytes, png, "p.png", &error));
+                                            xrlab_test_append_bytes, png, "p.png", &error));
   g_assert_no_error (error);
   g_assert_cmpuint (png->len, >, 24);
   g_assert_cmpint (memcmp (png->data, "\x89PNG", 4), ==, 0);
@@ -372,14 +352,14 @@ test_write (void)
   g_assert_cmpuint (GUINT32_FROM_BE (*(guint32 *) (void *) (png->data + 20)), ==, 800);
 
   g_assert_true (xrlab_plot_renderer_write (r, &scene, XRLAB_PLOT_FORMAT_SVG, 640, 400, 1.0,
-                                            append_bytes, svg, "p.svg", &error));
+                                            xrlab_test_append_bytes, svg, "p.svg", &error));
   g_assert_no_error (error);
   svg_text = g_strndup ((const char *) svg->data, svg->len);
   g_assert_nonnull (strstr (svg_text, "<svg"));
   g_assert_nonnull (strstr (svg_text, "width=\"640\""));
 
   g_assert_true (xrlab_plot_renderer_write (r, &scene, XRLAB_PLOT_FORMAT_PDF, 640, 400, 1.0,
-                                            append_bytes, pdf, "p.pdf", &error));
+                                            xrlab_test_append_bytes, pdf, "p.pdf", &error));
   g_assert_no_error (error);
   g_assert_cmpuint (pdf->len, >, 1000);
   g_assert_cmpint (memcmp (pdf->data, "%PDF", 4), ==, 0);

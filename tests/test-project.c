@@ -17,6 +17,7 @@
 #include "xrlab-plan.h"
 #include "xrlab-project.h"
 #include "xrlab-simulate.h"
+#include "test-common.h"
 
 #define N_E 120
 #define N_T 60
@@ -53,17 +54,9 @@ setup_axes (void)
 static XrlabModel *
 model_with (const char *name, const char *tname)
 {
-  g_autoptr(GError) error = NULL;
-  g_autoptr(XrlabModelFile) f = xrlab_model_file_new_from_data (energy_yaml, -1, "e.yaml", &error);
-  g_autoptr(XrlabModelFile) t = xrlab_model_file_new_from_data (time_yaml, -1, "t.yaml", &error);
-  const char *models[] = { tname };
-  XrlabModel *m;
+  XrlabModel *m = xrlab_test_model_from_text (energy_yaml, name);
 
-  g_assert_no_error (error);
-  m = xrlab_model_new (f, name, &error);
-  g_assert_no_error (error);
-  g_assert_true (xrlab_model_add_dynamics_from_file (m, "GLP_01_x0", t, models, 1, 0, &error));
-  g_assert_no_error (error);
+  xrlab_test_add_dynamics_text (m, "GLP_01_x0", time_yaml, tname, 0);
   return m;
 }
 

@@ -11,6 +11,7 @@
 #include "xrlab-init.h"
 #include "xrlab-model.h"
 #include "xrlab-simulate.h"
+#include "test-common.h"
 
 static const char *model_yaml =
   "peak:\n"
@@ -42,17 +43,9 @@ setup_axes (void)
 static XrlabModel *
 model_2d (const char *name)
 {
-  g_autoptr(GError) error = NULL;
-  g_autoptr(XrlabModelFile) f = xrlab_model_file_new_from_data (model_yaml, -1, "e.yaml", &error);
-  g_autoptr(XrlabModelFile) t = xrlab_model_file_new_from_data (time_yaml, -1, "t.yaml", &error);
-  const char *models[] = { "MonoExpPosIRF" };
-  XrlabModel *m;
+  XrlabModel *m = xrlab_test_model_from_text (model_yaml, name);
 
-  g_assert_no_error (error);
-  m = xrlab_model_new (f, name, &error);
-  g_assert_no_error (error);
-  g_assert_true (xrlab_model_add_dynamics_from_file (m, "GLP_01_x0", t, models, 1, 0, &error));
-  g_assert_no_error (error);
+  xrlab_test_add_dynamics_text (m, "GLP_01_x0", time_yaml, "MonoExpPosIRF", 0);
   return m;
 }
 

@@ -19,6 +19,7 @@
 
 #include "xrlab-init.h"
 #include "xrlab-util.h"
+#include "test-common.h"
 
 static void
 test_format_roundtrip (void)
@@ -341,13 +342,6 @@ dir_names (const char *dir)
   return g_strjoinv (" ", (char **) names->pdata);
 }
 
-static void
-remove_tree (const char *dir)
-{
-  g_autofree char *cmd = g_strdup_printf ("rm -rf '%s'", dir);
-  g_assert_cmpint (system (cmd), ==, 0);
-}
-
 /* -o onto a symlink: the file it points to is replaced, beside it, and the
  * link stays a link (also a chain of relative links, and a dangling one). */
 static void
@@ -403,7 +397,7 @@ test_atomic_symlink_written_through (void)
     g_assert_nonnull (strstr (error->message, g_strerror (ELOOP)));
     g_clear_error (&error);
   }
-  remove_tree (dir);
+  xrlab_test_rm_rf (dir);
 }
 
 /* Writes @path with each writer; each must fail with a message holding
@@ -476,7 +470,7 @@ test_atomic_device_node_refused (void)
     }
   else
     g_test_message ("mknod: %s; the device node itself is not tried", g_strerror (errno));
-  remove_tree (dir);
+  xrlab_test_rm_rf (dir);
 }
 
 /* A replaced file keeps its permissions: a private file stays private. */
@@ -492,7 +486,7 @@ test_atomic_keeps_mode (void)
   g_assert_true (xrlab_write_file_atomic (path, "new\n", -1, NULL));
   g_assert_cmpint (stat (path, &st), ==, 0);
   g_assert_cmpint (st.st_mode & 0777, ==, 0600);
-  remove_tree (dir);
+  xrlab_test_rm_rf (dir);
 }
 
 /* The name of a temporary file of @target's name, for PID @pid. */
@@ -588,7 +582,7 @@ test_atomic_stale_temp_removed (void)
     g_assert_cmpstr (after, ==, names);
   }
   close (lock_fd);
-  remove_tree (dir);
+  xrlab_test_rm_rf (dir);
 }
 
 /* A write that fails reports its own errno, not "Input/output error": the
@@ -641,7 +635,7 @@ test_atomic_write_errno_reported (void)
   g_assert_cmpstr (contents, ==, "old\n");
   names = dir_names (dir);
   g_assert_cmpstr (names, ==, "big.csv");
-  remove_tree (dir);
+  xrlab_test_rm_rf (dir);
 }
 
 /* A NUL byte dropped every later row (exit 0): an error naming its line

@@ -19,6 +19,7 @@
 #include "config.h"
 
 #include "xrlab-session-private.h"
+#include "xrlab-util.h"
 
 #include <string.h>
 
@@ -66,16 +67,17 @@ where (const Scan *s, guint line, gsize line_start, gsize offset)
 static gboolean G_GNUC_PRINTF (3, 4)
 fail_here (Scan *s, gsize offset, const char *format, ...)
 {
-  g_autofree char *msg = NULL;
+  g_autofree char *msg = NULL, *safe = NULL;
   g_autofree char *pos = where (s, s->line, s->line_start, offset);
   va_list args;
 
   va_start (args, format);
   msg = g_strdup_vprintf (format, args);
   va_end (args);
+  safe = xrlab_escape_text (msg, -1, 0);   /* it quotes the file */
   /* TRANSLATORS: "line 3, column 12: <what is wrong>" */
   g_set_error (s->error, XRLAB_SESSION_ERROR, XRLAB_SESSION_ERROR_PARSE,
-               _("The file is not valid JSON: %s: %s"), pos, msg);
+               _("The file is not valid JSON: %s: %s"), pos, safe);
   return FALSE;
 }
 

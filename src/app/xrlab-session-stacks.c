@@ -250,12 +250,14 @@ static gboolean
 fail (GError **error, const char *path, const char *format, ...)
 {
   va_list args;
-  g_autofree char *msg = NULL;
+  g_autofree char *msg = NULL, *safe = NULL;
 
   va_start (args, format);
   msg = g_strdup_vprintf (format, args);
   va_end (args);
-  g_set_error (error, XRLAB_SESSION_ERROR, XRLAB_SESSION_ERROR_INVALID, "%s: %s", path, msg);
+  /* it quotes the file: control characters and stray bytes escaped */
+  safe = xrlab_escape_text (msg, -1, 0);
+  g_set_error (error, XRLAB_SESSION_ERROR, XRLAB_SESSION_ERROR_INVALID, "%s: %s", path, safe);
   return FALSE;
 }
 

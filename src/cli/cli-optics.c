@@ -11,6 +11,7 @@
 #include <glib/gi18n.h>
 
 #include "cli-private.h"
+#include "xrlab-util.h"
 
 gboolean
 xrlab_cli_parse_energy_unit (const char *cmd, const char *text, XrlabEnergyUnit *unit)
@@ -175,7 +176,10 @@ xrlab_cli_resolve_material (const char *text, const XrlabPreset **preset)
       *preset = p;
       return xrlab_formula_parse (p->formula, NULL);
     }
-  xrlab_cli_failf (_("Formula “%s”: %s"), text, error->message);
+  {
+    g_autofree char *shown = xrlab_escape_text (text, -1, 0);
+    xrlab_cli_failf (_("Formula “%s”: %s"), shown, error->message);
+  }
   return NULL;
 }
 

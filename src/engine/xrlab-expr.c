@@ -13,6 +13,7 @@
 #include "config.h"
 
 #include "xrlab-expr.h"
+#include "xrlab-util.h"
 
 #include <math.h>
 #include <string.h>
@@ -35,6 +36,7 @@ typedef struct {
   XrlabExpr *expr;
   guint depth;        /* current stack depth while emitting */
   guint nesting;      /* recursion depth of the parser */
+  GHashTable *ref_index;  /* name (in refs) -> its index + 1: one look-up a name */
   GError **error;
 } Parser;
 
@@ -230,11 +232,24 @@ parse_atom (Parser *ps)
       skip_blanks (ps);
       if (*ps->p == '(')
         return parse_call (ps, start, name);
-      for (i = 0; i < ps->expr->refs->len; i++)
-        if (strcmp (g_ptr_array_index (ps->expr->refs, i), name) == 0)
-          break;
-      if (i == ps->expr->refs->len)
-        g_ptr_array_add (ps->expr->refs, g_steal_pointer (&name));
+      i = GPOINTER_TO_UINT (g_hash_table_lookup (ps->ref_index, name));
+      if (i > 0)
+        i--;
+      else if (ps->expr->refs->len >= XRLAB_EXPR_MAX_NAMES)
+        {
+          g_autofree char *head = g_utf8_substring (ps->text, 0, 40);
+          g_set_error (ps->error, XRLAB_EXPR_ERROR, XRLAB_EXPR_ERROR_TOO_MANY_NAMES,
+                       _("expression “%s…”: more than %d distinct parameter names (the "
+                         "limit), the next one at column %d"),
+                       head, XRLAB_EXPR_MAX_NAMES, (int) g_utf8_strlen (ps->text, start - ps->text) + 1);
+          return FALSE;
+        }
+      else
+        {
+          i = ps->expr->refs->len;
+          g_hash_table_insert (ps->ref_index, name, GUINT_TO_POINTER (i + 1));
+          g_ptr_array_add (ps->expr->refs, g_steal_pointer (&name));
+        }
       emit (ps, XRLAB_EXPR_OP_REF, i);
       return TRUE;
     }
@@ -330,13 +345,33 @@ parse_expr (Parser *ps)
     }
 }
 
+static XrlabExpr *parse_text (const char *text, GError **error);
+
 XrlabExpr *
 xrlab_expr_parse (const char *text, GError **error)
 {
-  g_autoptr(XrlabExpr) expr = g_new0 (XrlabExpr, 1);
-  Parser ps = { text, text, expr, 0, 0, error };
+  GError *local = NULL;
+  XrlabExpr *expr;
 
   g_return_val_if_fail (text != NULL, NULL);
+  expr = parse_text (text, &local);
+  if (local != NULL)
+    {
+      /* the message quotes the expression: its control characters escaped */
+      char *safe = xrlab_escape_text (local->message, -1, 0);
+      g_free (local->message);
+      local->message = safe;
+      g_propagate_error (error, local);
+    }
+  return expr;
+}
+
+static XrlabExpr *
+parse_text (const char *text, GError **error)
+{
+  g_autoptr(XrlabExpr) expr = g_new0 (XrlabExpr, 1);
+  g_autoptr(GHashTable) ref_index = g_hash_table_new (g_str_hash, g_str_equal);
+  Parser ps = { text, text, expr, 0, 0, ref_index, error };
 
   expr->text = g_strdup (text);
   expr->code = g_array_new (FALSE, FALSE, sizeof (XrlabExprInsn));

@@ -30,10 +30,15 @@ GQuark xrlab_expr_error_quark (void);
 typedef enum {
   XRLAB_EXPR_ERROR_SYNTAX,     /* message: expression, column, what was expected */
   XRLAB_EXPR_ERROR_TOO_DEEP,   /* nesting beyond XRLAB_EXPR_MAX_DEPTH */
+  XRLAB_EXPR_ERROR_TOO_MANY_NAMES,  /* more than XRLAB_EXPR_MAX_NAMES distinct names */
 } XrlabExprError;
 
 /* Largest evaluation stack a program may need. */
 #define XRLAB_EXPR_MAX_DEPTH 64
+
+/* Most distinct parameter names one expression may use (a gradient costs
+ * the number of names per instruction). */
+#define XRLAB_EXPR_MAX_NAMES 1000
 
 typedef enum {
   XRLAB_EXPR_OP_CONST,   /* push consts[arg] */

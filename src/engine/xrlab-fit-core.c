@@ -630,6 +630,30 @@ set_run_error (XrlabFit *fit, int status, gboolean at_start, GError **error)
                _("The least-squares iteration failed: %s"), gsl_strerror (status));
 }
 
+/* FALSE, with an error naming the largest weighted residual @f (n) and
+ * @when ("at the starting values", "at the end"), when @chi2 is not finite:
+ * residuals each finite whose squares overflow (data of 1e308). A fit whose
+ * χ² is infinite has no minimum to report. */
+static gboolean
+check_chi2 (const XrlabFit *fit, const double *f, gsize n, double chi2, const char *when,
+            GError **error)
+{
+  gsize worst = 0;
+  g_autofree char *pt = NULL;
+
+  if (isfinite (chi2))
+    return TRUE;
+  for (gsize i = 1; i < n; i++)
+    if (!(fabs (f[i]) <= fabs (f[worst])))
+      worst = i;
+  pt = xrlab_fit_describe_point (fit, worst);
+  g_set_error (error, XRLAB_FIT_ERROR, XRLAB_FIT_ERROR_DATA,
+               _("χ² is not finite %s: the squared residuals overflow (the largest "
+                 "weighted residual is %g, at %s); scale the data down"),
+               when, n > 0 ? f[worst] : NAN, pt);
+  return FALSE;
+}
+
 /* Runs one fit on @core from the external values @theta_start (p; the
  * parameters not free in @core stay at their values there). */
 gboolean
@@ -683,6 +707,11 @@ xrlab_fit_run_core (XrlabFit *fit, Core *core, const double *theta_start, GCance
     }
 
   info->chi2_start = info->chi2 = xrlab_fit_sum_squares (w->f->data, fit->n);
+  if (!check_chi2 (fit, w->f->data, fit->n, info->chi2, _("at the starting values"), error))
+    {
+      g_private_set (&current_fit, NULL);
+      return FALSE;
+    }
   if (report && o->progress)
     {
       apply_internal (fit, core, w->x->data);
@@ -766,7 +795,7 @@ xrlab_fit_run_core (XrlabFit *fit, Core *core, const double *theta_start, GCance
 
   info->chi2 = xrlab_fit_sum_squares (w->f->data, fit->n);
   apply_internal (fit, core, w->x->data);
-  return TRUE;
+  return check_chi2 (fit, w->f->data, fit->n, info->chi2, _("at the end of the fit"), error);
 }
 
 /* ---- test hooks (xrlab-fit-private.h) ---------------------------------------- */

@@ -23,6 +23,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "xrlab-elements.h"
+#include "xrlab-util.h"
 
 G_DEFINE_QUARK (xrlab-formula-error-quark, xrlab_formula_error)
 
@@ -96,6 +97,12 @@ fail (Parser *p, gsize pos, XrlabFormulaError code, const char *format, ...)
   va_start (args, format);
   p->error = g_error_new_valist (XRLAB_FORMULA_ERROR, code, format, args);
   va_end (args);
+  /* it quotes the formula: its control characters escaped, never raw */
+  {
+    char *safe = xrlab_escape_text (p->error->message, -1, 0);
+    g_free (p->error->message);
+    p->error->message = safe;
+  }
   p->error_column = column_of (p, pos);
   return FALSE;
 }

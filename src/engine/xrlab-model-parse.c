@@ -409,6 +409,15 @@ gboolean
 xrlab_model_build_components (const GArray *specs, Context ctx, const char *file, XrlabParam *host,
                               GPtrArray *comps, GPtrArray *params, GError **error)
 {
+  /* the components so far by name: a repeated name is found in one look-up,
+   * so that loading stays linear in the number of components */
+  g_autoptr(GHashTable) by_name = g_hash_table_new (g_str_hash, g_str_equal);
+
+  for (guint j = 0; j < comps->len; j++)
+    {
+      XrlabComponent *o = g_ptr_array_index (comps, j);
+      g_hash_table_insert (by_name, o->name, o);
+    }
   for (guint i = 0; i < specs->len; i++)
     {
       const CompSpec *s = &g_array_index (specs, CompSpec, i);
@@ -426,19 +435,19 @@ xrlab_model_build_components (const GArray *specs, Context ctx, const char *file
       c->n_params = info->n_params;
       g_ptr_array_add (comps, c);
 
-      for (guint j = 0; j + 1 < comps->len; j++)
-        {
-          XrlabComponent *o = g_ptr_array_index (comps, j);
-          if (strcmp (o->name, c->name) == 0)
-            {
-              set_error (error, XRLAB_MODEL_ERROR_INVALID, file, c->line,
-                         _("model “%s”: “%s” appears twice (also at line %d): "
-                           "backgrounds and kernels are not numbered, so each may "
-                           "appear only once"),
-                         s->model_name, c->name, o->line);
-              return FALSE;
-            }
-        }
+      {
+        const XrlabComponent *o = g_hash_table_lookup (by_name, c->name);
+        if (o != NULL)
+          {
+            set_error (error, XRLAB_MODEL_ERROR_INVALID, file, c->line,
+                       _("model “%s”: “%s” appears twice (also at line %d): "
+                         "backgrounds and kernels are not numbered, so each may "
+                         "appear only once"),
+                       s->model_name, c->name, o->line);
+            return FALSE;
+          }
+        g_hash_table_insert (by_name, c->name, c);
+      }
 
       if (info->n_params == 0)
         {

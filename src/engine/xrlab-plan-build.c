@@ -871,6 +871,15 @@ xrlab_plan_new_full (const XrlabModel *model, const double *energy, gsize n_ener
   b.plan = plan_alloc (energy, n_energy, time, n_time, aux, n_aux);
   b.flags = flags;
   plan_params (&b, m);
+  if (b.plan->n_theta > XRLAB_PLAN_MAX_THETA)
+    {
+      g_set_error (error, XRLAB_PLAN_ERROR, XRLAB_PLAN_ERROR_MODEL,
+                   _("model “%s” has %zu free parameters; a plan takes at most %d (fix "
+                     "some, or tie them with expressions)"),
+                   m->name, b.plan->n_theta, XRLAB_PLAN_MAX_THETA);
+      xrlab_plan_free (b.plan);
+      return NULL;
+    }
   builder_init (&b);
   for (guint i = 0; i < m->all->len; i++)
     ensure_param (&b, g_ptr_array_index (m->all, i));

@@ -99,6 +99,11 @@ typedef enum {
   XRLAB_PLAN_ERROR_MODEL,   /* a model this plan cannot evaluate (message names the parameter) */
 } XrlabPlanError;
 
+/* Most free parameters (θ) a plan takes: its workspaces hold a few arrays of
+ * θ × θ numbers (32 MB each at this size). A larger model is refused with
+ * XRLAB_PLAN_ERROR_MODEL before anything that size is allocated. */
+#define XRLAB_PLAN_MAX_THETA 2000
+
 typedef enum {
   XRLAB_PLAN_DEFAULT = 0,
   /* Leave time dependence out: every parameter at its base value (for a

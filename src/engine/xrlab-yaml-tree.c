@@ -7,6 +7,7 @@
 
 #include "xrlab-yaml-tree.h"
 #include "xrlab-model.h"
+#include "xrlab-util.h"
 
 #include <string.h>
 
@@ -113,10 +114,13 @@ yread_node (YReader *r, yaml_event_t *event)
       return node;
 
     case YAML_ALIAS_EVENT:
-      g_set_error (r->error, XRLAB_MODEL_ERROR, XRLAB_MODEL_ERROR_SYNTAX,
-                   _("%s:%d: YAML aliases (*%s) are not supported in model files"),
-                   r->file, (int) event->start_mark.line + 1,
-                   (const char *) event->data.alias.anchor);
+      {
+        g_autofree char *anchor = xrlab_escape_text ((const char *) event->data.alias.anchor,
+                                                     -1, XRLAB_ESCAPE_MAX_CHARS);
+        g_set_error (r->error, XRLAB_MODEL_ERROR, XRLAB_MODEL_ERROR_SYNTAX,
+                     _("%s:%d: YAML aliases (*%s) are not supported in model files"),
+                     r->file, (int) event->start_mark.line + 1, anchor);
+      }
       yaml_event_delete (event);
       return NULL;
 

@@ -22,31 +22,12 @@
 
 #define PREFIX "xrlab-cli: in.csv line "
 
-/* Exactly the @size bytes of the input, nothing after them (never NULL). */
-static char *
-fuzz_bytes (const uint8_t *data, size_t size)
-{
-  char *copy = g_malloc (MAX (size, 1));
-
-  if (size > 0)
-    memcpy (copy, data, size);
-  return copy;
-}
-
-int
-LLVMFuzzerInitialize (int *argc, char ***argv)
-{
-  fuzz_init_once ();
-  return 0;
-}
+FUZZ_DEFINE_INITIALIZE ()
 
 static void
 check_text (const char *text)
 {
-  FUZZ_CHECK (g_utf8_validate (text, -1, NULL), "not UTF-8: %s", text);
-  for (const char *p = text; *p != '\0'; p++)
-    FUZZ_CHECK (((guchar) *p >= 0x20 && *p != 0x7F) || *p == '\n',
-                "control character 0x%02x in: %s", (guchar) *p, text);
+  fuzz_check_printable (text, TRUE);
 }
 
 static void

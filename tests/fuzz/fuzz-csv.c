@@ -15,33 +15,13 @@
 #include "fuzz-common.h"
 #include "xrlab-util.h"
 
-/* Exactly the @size bytes of the input, nothing after them (never NULL). */
-static char *
-fuzz_bytes (const uint8_t *data, size_t size)
-{
-  char *copy = g_malloc (MAX (size, 1));
-
-  if (size > 0)
-    memcpy (copy, data, size);
-  return copy;
-}
-
-int
-LLVMFuzzerInitialize (int *argc, char ***argv)
-{
-  fuzz_init_once ();
-  return 0;
-}
+FUZZ_DEFINE_INITIALIZE ()
 
 static void
 check_message (const GError *error)
 {
   FUZZ_CHECK (error != NULL && error->message[0] != '\0', "refused without a message");
-  FUZZ_CHECK (g_utf8_validate (error->message, -1, NULL), "message not UTF-8: %s",
-              error->message);
-  for (const char *p = error->message; *p != '\0'; p++)
-    FUZZ_CHECK ((guchar) *p >= 0x20 && *p != 0x7F, "control character 0x%02x in: %s",
-                (guchar) *p, error->message);
+  fuzz_check_printable (error->message, FALSE);
 }
 
 int

@@ -11,12 +11,7 @@
 #include "fuzz-common.h"
 #include "xrlab-optics.h"
 
-int
-LLVMFuzzerInitialize (int *argc, char ***argv)
-{
-  fuzz_init_once ();
-  return 0;
-}
+FUZZ_DEFINE_INITIALIZE ()
 
 int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)

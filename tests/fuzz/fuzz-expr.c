@@ -13,12 +13,7 @@
 #include "fuzz-common.h"
 #include "xrlab-expr.h"
 
-int
-LLVMFuzzerInitialize (int *argc, char ***argv)
-{
-  fuzz_init_once ();
-  return 0;
-}
+FUZZ_DEFINE_INITIALIZE ()
 
 int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
@@ -40,6 +35,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   if (e == NULL)
     {
       FUZZ_CHECK (error != NULL && error->message[0] != '\0', "refused without a message");
+      fuzz_check_printable (error->message, FALSE);
       return 0;
     }
   code = xrlab_expr_code (e, &n_code);

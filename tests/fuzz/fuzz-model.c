@@ -81,6 +81,7 @@ try_model (const XrlabModelFile *file, const char *name, const char *time_name)
     {
       FUZZ_CHECK (error != NULL && error->message[0] != '\0', "model %s refused without a message",
                   name);
+      fuzz_check_printable (error->message, FALSE);
       return;
     }
   if (time_name != NULL && xrlab_model_n_params (model) > 0)
@@ -121,12 +122,7 @@ try_model (const XrlabModelFile *file, const char *name, const char *time_name)
   xrlab_model_free (model);
 }
 
-int
-LLVMFuzzerInitialize (int *argc, char ***argv)
-{
-  fuzz_init_once ();
-  return 0;
-}
+FUZZ_DEFINE_INITIALIZE ()
 
 int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
@@ -142,6 +138,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   if (file == NULL)
     {
       FUZZ_CHECK (error != NULL && error->message[0] != '\0', "file refused without a message");
+      fuzz_check_printable (error->message, FALSE);
       return 0;
     }
   for (gsize i = 0; i < xrlab_model_file_n_models (file) && i < 16; i++)

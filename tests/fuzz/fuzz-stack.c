@@ -17,12 +17,7 @@
 #include "xrlab-formula.h"
 #include "xrlab-stack.h"
 
-int
-LLVMFuzzerInitialize (int *argc, char ***argv)
-{
-  fuzz_init_once ();
-  return 0;
-}
+FUZZ_DEFINE_INITIALIZE ()
 
 static XrlabStack *
 parse (gboolean filter, const char *text, int *column, GError **error)

@@ -8,6 +8,7 @@
 #include <stdarg.h>
 
 #include "xrlab-model-private.h"
+#include "xrlab-util.h"
 #include "xrlab-yaml-tree.h"
 
 G_BEGIN_DECLS
@@ -29,20 +30,23 @@ typedef struct {
 } CompSpec;
 
 /* Sets @error (XRLAB_MODEL_ERROR, @code) to "file:line: message" ("file:
- * message" when @line is 0). */
+ * message" when @line is 0). The message quotes the file's names and
+ * expressions: control characters and bytes that are not UTF-8 in it come
+ * out escaped (xrlab_escape_text()), never raw onto a terminal. */
 static inline void G_GNUC_PRINTF (5, 6)
 set_error (GError **error, int code, const char *file, int line, const char *format, ...)
 {
-  g_autofree char *msg = NULL;
+  g_autofree char *msg = NULL, *safe = NULL;
   va_list args;
 
   va_start (args, format);
   msg = g_strdup_vprintf (format, args);
   va_end (args);
+  safe = xrlab_escape_text (msg, -1, 0);
   if (line > 0)
-    g_set_error (error, XRLAB_MODEL_ERROR, code, "%s:%d: %s", file, line, msg);
+    g_set_error (error, XRLAB_MODEL_ERROR, code, "%s:%d: %s", file, line, safe);
   else
-    g_set_error (error, XRLAB_MODEL_ERROR, code, "%s: %s", file, msg);
+    g_set_error (error, XRLAB_MODEL_ERROR, code, "%s: %s", file, safe);
 }
 
 /* xrlab-model-parse.c: components and their parameters from the tree */
