@@ -74,7 +74,6 @@ static char **
 read_lines (const char *path)
 {
   g_autofree char *text = NULL;
-  g_auto(GStrv) lines = NULL;
 
   g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
   g_assert_true (g_str_has_suffix (text, "\n"));

@@ -305,6 +305,7 @@ test_syntax (void)
                                         : g_strdup_printf ("\n%s:\n", names[i]);
       g_autoptr(XrlabModel) b = round_trip (n);
 
+      g_assert_nonnull (b);
       g_assert_nonnull (strstr (t, want));
     }
 }

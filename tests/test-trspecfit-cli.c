@@ -472,7 +472,7 @@ static void
 test_10 (void)
 {
   g_autofree char *d = examples_path (WF "10_model_comparison");
-  g_autofree char *o = out_dir ("10"), *me = NULL, *mt = NULL, *dyn_a = NULL, *dyn_b = NULL,
+  g_autofree char *me = NULL, *mt = NULL, *dyn_a = NULL, *dyn_b = NULL,
                    *data = out_dir ("10-data.csv"), *en = out_dir ("10-energy.csv"),
                    *ti = out_dir ("10-time.csv"), *oa = out_dir ("10a"), *ob = out_dir ("10b"),
                    *sim = NULL;
@@ -702,7 +702,7 @@ test_sweep (void)
   g_auto(GStrv) lines = NULL, f = NULL;
   XrlabH5Array clean = { 0 }, r0 = { 0 }, r1 = { 0 };
   g_autofree double *noisy = NULL, *evald = NULL, *c4 = NULL;
-  g_autofree char *set_a = NULL, *set_t = NULL, *p0 = NULL, *p1 = NULL, *pc = NULL;
+  g_autofree char *set_a = NULL, *set_t = NULL, *p0 = NULL, *pc = NULL;
   gsize rows, cols, r2, c2;
 
   if (d == NULL)
