@@ -41,7 +41,8 @@ in_theta (const XrlabModel *model, XrlabPlanFlags flags, const XrlabParam *p)
   if (!p->vary || p->expr_text)
     return FALSE;
   if (p->role == XRLAB_PARAM_DYNAMICS)
-    return !(flags & XRLAB_PLAN_IGNORE_DYNAMICS);
+    return !(flags & XRLAB_PLAN_IGNORE_DYNAMICS)
+           && (p->host->role != XRLAB_PARAM_PROFILE || !(flags & XRLAB_PLAN_IGNORE_PROFILES));
   if (p->role == XRLAB_PARAM_PROFILE)
     return !(flags & XRLAB_PLAN_IGNORE_PROFILES);
   return TRUE;
@@ -140,6 +141,37 @@ ev_atom (Ev *e)
     while (g_ascii_isalnum (*e->s) || *e->s == '_')
       e->s++;
     name = g_strndup (start, e->s - start);
+    ev_blank (e);
+    if (*e->s == '(')
+      {
+        /* sqrt, exp, log, sin, cos, abs (x) and pow (x, y) */
+        double x, y = 0.0;
+        e->s++;
+        x = ev_sum (e);
+        ev_blank (e);
+        if (*e->s == ',')
+          {
+            e->s++;
+            y = ev_sum (e);
+            ev_blank (e);
+          }
+        g_assert (*e->s == ')');
+        e->s++;
+        if (strcmp (name, "sqrt") == 0)
+          return sqrt (x);
+        if (strcmp (name, "exp") == 0)
+          return exp (x);
+        if (strcmp (name, "log") == 0)
+          return log (x);
+        if (strcmp (name, "sin") == 0)
+          return sin (x);
+        if (strcmp (name, "cos") == 0)
+          return cos (x);
+        if (strcmp (name, "abs") == 0)
+          return fabs (x);
+        g_assert_cmpstr (name, ==, "pow");
+        return pow (x, y);
+      }
     q = ev_lookup (e, name);
     g_assert (q != NULL);
     return value_at (e->r, q, e->t, e->a);
@@ -447,7 +479,11 @@ value_at (Ref *r, const XrlabParam *p, gsize t, gsize a)
 {
   double v;
 
-  if (p->role == XRLAB_PARAM_ENERGY && active (r, p->dyn))
+  /* energy parameters and (with their profile) the profile's parameters
+   * may have time dependence */
+  if ((p->role == XRLAB_PARAM_ENERGY
+       || (p->role == XRLAB_PARAM_PROFILE && active (r, p->host->profile)))
+      && active (r, p->dyn))
     v = trace_of (r, p)[t];
   else
     v = base_value (r, p, t, a);
@@ -457,7 +493,7 @@ value_at (Ref *r, const XrlabParam *p, gsize t, gsize a)
         const XrlabComponent *comp = g_ptr_array_index (p->profile->comps, c);
         double pv[4];
         for (guint q = 0; q < comp->n_params; q++)
-          pv[q] = base_value (r, comp->params[q], t, a);
+          pv[q] = value_at (r, comp->params[q], t, a);
         v += profile_function (comp->fn, r->aux[a], pv);
       }
   return v;

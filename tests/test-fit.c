@@ -800,6 +800,51 @@ test_weights (void)
                   "scalar σ error");
     }
   assert_rel (sc->r2, unw->r2, 1e-10, "scalar σ r2");
+  g_assert_false (sc->covar_scaled);
+  g_assert_true (unw->covar_scaled);
+
+  /* lmfit's scale_covar: YES scales by χ²_ν also with σ (lmfit's default),
+   * NO never; the values and χ² do not change */
+  {
+    XrlabFitScaleCovar yes, no;
+    XrlabFitOptions o;
+    XrlabFitProblem prob = { .n = W_ROWS * W_COLS, .p = 4, .n_rows = W_ROWS, .n_cols = W_COLS,
+                             .model = grid_model, .jacobian = grid_jac,
+                             .user_data = &g, .data = y,
+                             .sigma_kind = XRLAB_FIT_SIGMA_SCALAR, .sigma = &scalar };
+    const double start[] = { 0.2, 1.5, 4.0, 0.0 };
+    g_autoptr(XrlabFitResult) sy = NULL, un = NULL;
+    g_autoptr(GError) error = NULL;
+
+    g_assert_true (xrlab_fit_scale_covar_from_string ("yes", &yes));
+    g_assert_true (xrlab_fit_scale_covar_from_string ("No", &no));
+    g_assert_false (xrlab_fit_scale_covar_from_string ("maybe", &no));
+    xrlab_fit_options_init (&o);
+    g_assert_cmpint (o.scale_covar, ==, XRLAB_FIT_SCALE_COVAR_AUTO);
+    o.scale_covar = yes;
+    {
+      g_autoptr(XrlabFit) fit = xrlab_fit_new (&prob, &o, &error);
+      g_assert_no_error (error);
+      sy = fit_or_die (fit, start);
+    }
+    o.scale_covar = XRLAB_FIT_SCALE_COVAR_NO;
+    prob.sigma_kind = XRLAB_FIT_SIGMA_NONE;
+    prob.sigma = NULL;
+    {
+      g_autoptr(XrlabFit) fit = xrlab_fit_new (&prob, &o, &error);
+      g_assert_no_error (error);
+      un = fit_or_die (fit, start);
+    }
+    g_assert_true (sy->covar_scaled);
+    g_assert_false (un->covar_scaled);
+    assert_rel (sy->chi2, sc->chi2, 1e-12, "scale_covar chi2");
+    for (gsize j = 0; j < 4; j++)
+      {
+        assert_rel (sy->values[j], sc->values[j], 1e-12, "scale_covar value");
+        assert_rel (sy->errors[j], sc->errors[j] * sqrt (sc->redchi), 1e-10, "scale_covar yes");
+        assert_rel (un->errors[j], unw->errors[j] / sqrt (unw->redchi), 1e-10, "scale_covar no");
+      }
+  }
 
   /* Per row (per delay) equals the full matrix built from it. */
   for (gsize r = 0; r < W_ROWS; r++)

@@ -607,6 +607,154 @@ test_workflow (void)
   }
 }
 
+/* Static parameters start from the baseline result in the stages after it
+ * and stay there (trspecfit's fit_2d copies every baseline value into the
+ * model): a 2D fit of a model whose shape is static reaches χ²_ν ≈ 1, which
+ * it cannot from the shape written in the file. */
+static void
+test_static_seed (void)
+{
+  static const char *static_yaml =
+    "2D:\n"
+    "  LinBack: {m: [0, static, -10, 10], b: [10, static, 0, 100], xStart: [82, False], "
+    "xStop: [88, False]}\n"
+    "  GLP: {A: [50, static, 10, 500], x0: [84.5, True, 83, 87], F: [1.2, static, 0.2, 3], "
+    "m: [0.5, static, 0, 1]}\n";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(XrlabModel) truth = model_from (flow_yaml, "base");
+  g_autoptr(XrlabModel) base = model_from (flow_yaml, "2D");
+  g_autoptr(XrlabModel) mstat = model_from (static_yaml, "2D");
+  g_autoptr(XrlabFitflowResult) b = NULL, g = NULL;
+  g_autoptr(XrlabFitflowSbs) sbs = NULL;
+  const char *shape[] = { "LinBack_m", "LinBack_b", "GLP_01_A", "GLP_01_F", "GLP_01_m" };
+  Synth s;
+
+  attach (truth, "GLP_01_x0", flow_time_yaml, "irf");
+  attach (mstat, "GLP_01_x0", flow_time_yaml, "start");
+  synth_new (&s, truth, TRUE, XRLAB_NOISE_GAUSSIAN, 0.01, 79);
+  g_assert_true (xrlab_fitflow_fit_baseline (s.flow, base, -10, -4, NULL, &b, &error));
+  g_assert_true (xrlab_fitflow_fit_sbs (s.flow, mstat, NULL, &sbs, &error));
+  g_assert_true (xrlab_fitflow_fit_2d (s.flow, mstat, NULL, &g, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (g->n_theta, ==, 4);    /* x0 and its dynamics */
+  for (gsize k = 0; k < G_N_ELEMENTS (shape); k++)
+    {
+      double want = b->params[xrlab_fitflow_result_find (b, shape[k])].value;
+      const XrlabFitflowParam *q = &g->params[xrlab_fitflow_result_find (g, shape[k])];
+      gssize col = -1;
+
+      g_assert_true (q->is_static);
+      g_assert_false (q->fitted);
+      g_assert_cmpfloat (q->value, ==, want);
+      for (gsize i = 0; i < sbs->n_params; i++)
+        if (g_str_equal (sbs->names[i], shape[k]))
+          col = (gssize) i;
+      g_assert_cmpint (col, >=, 0);
+      g_assert_false (sbs->fitted[col]);
+      for (gsize i = 0; i < sbs->n_slices; i++)
+        g_assert_cmpfloat (sbs->values[i * sbs->n_params + col], ==, want);
+    }
+  g_assert_cmpfloat (fabs (g->fit->redchi - 1.0), <, 0.05);
+
+  /* with σ, errors are not scaled by χ²_ν unless asked (lmfit's default) */
+  g_assert_false (g->fit->covar_scaled);
+  {
+    g_autoptr(XrlabFitflowResult) gs = NULL;
+    XrlabFitflowOptions o;
+    xrlab_fitflow_options_init (&o);
+    o.scale_covar = XRLAB_FIT_SCALE_COVAR_YES;
+    xrlab_fitflow_set_options (s.flow, &o);
+    g_assert_true (xrlab_fitflow_fit_2d (s.flow, mstat, NULL, &gs, &error));
+    g_assert_no_error (error);
+    g_assert_true (gs->fit->covar_scaled);
+    for (gsize k = 0; k < gs->n_theta; k++)
+      g_assert_cmpfloat_with_epsilon (gs->fit->errors[k] / g->fit->errors[k],
+                                      sqrt (g->fit->redchi), 1e-6);
+  }
+  synth_clear (&s);
+}
+
+/* The slice-by-slice trace of the position fitted with its time model
+ * (weighted by the slices' errors) recovers the dynamics and starts the 2D
+ * fit. */
+static void
+test_fit_trace (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(XrlabModel) truth = model_from (flow_yaml, "base");
+  g_autoptr(XrlabModel) base = model_from (flow_yaml, "2D");
+  g_autoptr(XrlabModel) m2d = model_from (flow_yaml, "2D");
+  g_autoptr(XrlabFitflowResult) b = NULL, tr = NULL, g = NULL;
+  g_autoptr(XrlabFitflowSbs) sbs = NULL;
+  const char *dyn[] = { "GLP_01_x0_gaussCONV_SD", "GLP_01_x0_expFun_01_A",
+                        "GLP_01_x0_expFun_01_tau" };
+  XrlabFitflowOptions o;
+  Synth s;
+
+  attach (truth, "GLP_01_x0", flow_time_yaml, "irf");
+  attach (m2d, "GLP_01_x0", flow_time_yaml, "start");
+  synth_new (&s, truth, TRUE, XRLAB_NOISE_GAUSSIAN, 0.01, 81);
+  xrlab_fitflow_options_init (&o);
+  o.pin_to_baseline = TRUE;
+  xrlab_fitflow_set_options (s.flow, &o);
+  g_assert_true (xrlab_fitflow_fit_baseline (s.flow, base, -10, -4, NULL, &b, &error));
+  g_assert_true (xrlab_fitflow_fit_sbs (s.flow, m2d, NULL, &sbs, &error));
+  g_assert_no_error (error);
+
+  g_assert_true (xrlab_fitflow_fit_trace (s.flow, sbs, m2d, "GLP_01_x0", NULL, &tr, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (tr->stage, ==, XRLAB_FITFLOW_STAGE_TRACE);
+  g_assert_cmpstr (xrlab_fitflow_stage_name (tr->stage), ==, "trace");
+  g_assert_cmpuint (tr->n_rows, ==, sbs->n_slices);
+  g_assert_cmpuint (tr->n_cols, ==, 1);
+  g_assert_cmpuint (tr->n_theta, ==, 4);              /* x0 and its three */
+  g_assert_cmpstr (tr->theta_names[0], ==, "GLP_01_x0");
+  g_assert_true (tr->fit->converged && tr->fit->weighted);
+  /* the slices' errors are honest: χ²_ν near 1, the truth within 3σ */
+  g_assert_cmpfloat (fabs (tr->fit->redchi - 1.0), <, 0.5);
+  for (gsize k = 0; k < G_N_ELEMENTS (dyn); k++)
+    {
+      const XrlabFitflowParam *q = &tr->params[xrlab_fitflow_result_find (tr, dyn[k])];
+      g_assert_true (q->fitted);
+      g_assert_cmpfloat (fabs (q->value - truth_value (truth, dyn[k])), <, 3 * q->std_error);
+    }
+  /* its model is the 2D model with those values; the 2D fit starts there */
+  for (gsize k = 0; k < G_N_ELEMENTS (dyn); k++)
+    g_assert_cmpfloat (truth_value (tr->model, dyn[k]), ==,
+                       tr->params[xrlab_fitflow_result_find (tr, dyn[k])].value);
+  g_assert_true (xrlab_fitflow_fit_2d (s.flow, tr->model, NULL, &g, &error));
+  g_assert_no_error (error);
+  g_assert_cmpfloat (fabs (g->fit->redchi - 1.0), <, 0.05);
+  g_assert_cmpfloat (g->fit->chi2_start, <, 1.5 * g->fit->chi2);
+  /* confidence intervals of the trace fit */
+  {
+    const char *names[] = { "GLP_01_x0_expFun_01_tau" };
+    double lv[] = { 1 };
+    g_autoptr(XrlabFitCI) ci = xrlab_fitflow_conf_interval (tr, names, 1, lv, 1, NULL, &error);
+    g_assert_no_error (error);
+    g_assert_cmpfloat (ci->lower[0], <, ci->best[0]);
+    g_assert_cmpfloat (ci->upper[0], >, ci->best[0]);
+  }
+
+  /* a parameter that was not fitted slice by slice, one without time
+   * dependence, one the result lacks */
+  {
+    XrlabFitflowResult *bad = NULL;
+    g_assert_false (xrlab_fitflow_fit_trace (s.flow, sbs, m2d, "GLP_01_A", NULL, &bad, &error));
+    g_assert_error (error, XRLAB_FITFLOW_ERROR, XRLAB_FITFLOW_ERROR_PARAM);
+    g_assert_null (bad);
+    g_clear_error (&error);
+    g_assert_false (xrlab_fitflow_fit_trace (s.flow, sbs, base, "GLP_01_x0", NULL, &bad, &error));
+    g_assert_error (error, XRLAB_FITFLOW_ERROR, XRLAB_FITFLOW_ERROR_MODEL);
+    g_assert_nonnull (strstr (error->message, "no time dependence"));
+    g_clear_error (&error);
+    g_assert_false (xrlab_fitflow_fit_trace (s.flow, sbs, m2d, "nope", NULL, &bad, &error));
+    g_assert_null (bad);
+  }
+  g_assert_error (error, XRLAB_FITFLOW_ERROR, XRLAB_FITFLOW_ERROR_PARAM);
+  synth_clear (&s);
+}
+
 /* A single spectrum: one row without a delay axis, σ per energy. */
 static void
 test_spectrum_sigma_columns (void)
@@ -1101,6 +1249,8 @@ main (int argc, char **argv)
   g_test_add_func ("/fitflow/noise-recovery", test_noise_recovery);
   g_test_add_func ("/fitflow/derived-errors", test_derived_errors);
   g_test_add_func ("/fitflow/workflow", test_workflow);
+  g_test_add_func ("/fitflow/static-seed", test_static_seed);
+  g_test_add_func ("/fitflow/fit-trace", test_fit_trace);
   g_test_add_func ("/fitflow/spectrum-sigma-columns", test_spectrum_sigma_columns);
   g_test_add_func ("/fitflow/window-shirley", test_window_shirley);
   g_test_add_func ("/fitflow/cancel", test_cancel);

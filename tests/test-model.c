@@ -47,17 +47,32 @@ test_expr_values (void)
   g_assert_cmpfloat (eval_text ("1.5e2 + .5 + 2.", NULL), ==, 152.5);
   g_assert_cmpfloat (eval_text ("GLP_01_x0 + 3.67", r), ==, 5.67);
   g_assert_cmpfloat (eval_text ("a*b - a/b + a**b", r), ==, 10.0 - 0.4 + 32.0);
+
+  /* the functions of trspecfit's evaluator (asteval) */
+  g_assert_cmpfloat (eval_text ("sqrt(16)", NULL), ==, 4.0);
+  g_assert_cmpfloat (eval_text ("exp(0) + log(1)", NULL), ==, 1.0);
+  g_assert_cmpfloat (eval_text ("abs(-a) * 3", r), ==, 6.0);
+  g_assert_cmpfloat (eval_text ("pow(a, b)", r), ==, 32.0);
+  g_assert_cmpfloat (eval_text ("pow (2, 3) ** 2", NULL), ==, 64.0);
+  g_assert_cmpfloat (eval_text ("-sqrt(4)**2", NULL), ==, -4.0);
+  g_assert_cmpfloat (eval_text ("sin(0) + cos(0)", NULL), ==, 1.0);
+  g_assert_cmpfloat (eval_text ("sqrt(sqrt(a*8))", r), ==, 2.0);
+  g_assert_cmpfloat_with_epsilon (eval_text ("log(exp(a)) * b", r), 10.0, 1e-14);
+  g_assert_true (isnan (eval_text ("sqrt(-1)", NULL)));
 }
 
 static void
 test_expr_refs_and_grad (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(XrlabExpr) e = xrlab_expr_parse ("(a*b - a/b + a**b) / (c + 1) - -b", &error);
+  g_autoptr(XrlabExpr) e = xrlab_expr_parse ("(a*b - a/b + a**b) / (c + 1) - -b"
+                                             " + sqrt(a*b) - exp(c)*log(b) + sin(a)*cos(b*c)"
+                                             " + abs(c - a) + pow(b, c)", &error);
   const XrlabExprInsn *code;
   const double *consts;
   guint n_code, n_consts;
-  double refs[3] = { 1.7, 2.3, 0.4 }, grad[3], stack[16], dstack[48];
+  double refs[3] = { 1.7, 2.3, 0.4 }, grad[3], stack[XRLAB_EXPR_MAX_DEPTH];
+  double dstack[3 * XRLAB_EXPR_MAX_DEPTH];
 
   g_assert_no_error (error);
   g_assert_cmpuint (xrlab_expr_n_refs (e), ==, 3);
@@ -92,7 +107,11 @@ test_expr_errors (void)
     { "3/4*(GLP_01_A", "expected “)” at the end (column 14)" },
     { "GLP_01_A +", "at the end" },
     { "GLP_01_A $ 2", "column 10, found “$”" },
-    { "sqrt(GLP_01_A)", "functions are not supported" },
+    { "tanh(GLP_01_A)", "unknown function “tanh” at column 1 (functions: sqrt" },
+    { "2 + pow(GLP_01_A)", "pow takes 2 arguments (column 8)" },
+    { "sqrt(a, b)", "sqrt takes 1 argument (column 5)" },
+    { "sqrt(a", "expected “)” at the end" },
+    { "pow(a b)", "expected “,” at column 7" },
     { "2 3", "column 3" },
     { "GLP_01_A)", "unbalanced" },
     { "", "empty expression" },
@@ -329,7 +348,7 @@ static const BadCase bad_energy[] = {
   { "value not a number", "m:\n  Gauss:\n    A: [abc, True]\n    x0: [1, True]\n    SD: [1, True]\n", "m",
     XRLAB_MODEL_ERROR_INVALID, { "test.yaml:3:", "Gauss_01_A", "“abc” is not a finite number" } },
   { "bad vary", "m:\n  Gauss:\n    A: [1, yes]\n    x0: [1, True]\n    SD: [1, True]\n", "m",
-    XRLAB_MODEL_ERROR_INVALID, { "test.yaml:3:", "Gauss_01_A", "True, False or static", "“yes”" } },
+    XRLAB_MODEL_ERROR_INVALID, { "test.yaml:3:", "Gauss_01_A", "True, False, static, project or file", "“yes”" } },
   { "bad bound", "m:\n  Gauss:\n    A: [1, True, zero, 2]\n    x0: [1, True]\n    SD: [1, True]\n", "m",
     XRLAB_MODEL_ERROR_INVALID, { "test.yaml:3:", "Gauss_01_A", "lower bound “zero”" } },
   { "unknown component", "m:\n  Gauss: {A: [1, True], x0: [1, True], SD: [1, True]}\n  GLQ: {A: [1, True]}\n", "m",
@@ -440,7 +459,8 @@ static const char *time_bad =
   "cross: {expFun: {A: [1, True], tau: [\"GLP_01_x0 / 20\"], t0: [0, False]}}\n"
   "arity: {expFun: {A: [1, True], tau: [2, True, 1], t0: [0, False]}}\n"
   "bounds: {expFun: {A: [1, True], tau: [20, True, 1, 10], t0: [0, False]}}\n"
-  "none_params: {none: {A: [1, True]}}\n";
+  "none_params: {none: {A: [1, True]}}\n"
+  "box_only: {boxCONV: {width: [1, True]}}\n";
 
 typedef struct {
   const char *what;
@@ -464,7 +484,9 @@ test_bad_dynamics (void)
     { "kernel last", "GLP_01_x0", "conv_last", 0, XRLAB_MODEL_ERROR_INVALID,
       { "time.yaml:3:", "time model “conv_last”", "kernel gaussCONV is its last component" } },
     { "only a kernel", "GLP_01_x0", "only_kernel", 0, XRLAB_MODEL_ERROR_INVALID,
-      { "time.yaml:4:", "“only_kernel”", "last component" } },
+      { "time.yaml:4:", "“only_kernel”", "holds only kernels", "comes first among several" } },
+    { "only a kernel as a subcycle", "GLP_01_x0", "only_kernel,ok,box_only", 0.5,
+      XRLAB_MODEL_ERROR_INVALID, { "time.yaml:12:", "“box_only” holds only kernels" } },
     { "energy component", "GLP_01_x0", "peak", 0, XRLAB_MODEL_ERROR_INVALID,
       { "time.yaml:5:", "time model “peak”", "“GLP” is an energy component" } },
     { "unknown time function", "GLP_01_x0", "unknown", 0, XRLAB_MODEL_ERROR_INVALID,
@@ -597,6 +619,115 @@ test_set (void)
   g_assert_nonnull (strstr (error->message, "3/4*GLP_01_A"));
 }
 
+/* vary levels of multi-file projects (trspecfit's test-models/project_*.yaml) */
+static void
+test_share (void)
+{
+  g_autoptr(XrlabModel) m = model_from (
+    "project_glp:\n"
+    "  GLP:\n"
+    "    A: [20, \"file\", 5, 25]\n"
+    "    x0: [85.0, file, 82, 88]\n"
+    "    F: [1.0, \"static\", 0.75, 2.5]\n"
+    "    m: [0.3, Project, 0, 1]\n", "project_glp");
+  g_autoptr(GError) error = NULL;
+  XrlabParamInfo info;
+
+  xrlab_model_get_param (m, 0, &info);
+  g_assert_cmpint (info.share, ==, XRLAB_PARAM_SHARE_FILE);
+  g_assert_true (info.vary);
+  g_assert_false (info.is_static);
+  xrlab_model_get_param (m, 1, &info);
+  g_assert_cmpint (info.share, ==, XRLAB_PARAM_SHARE_FILE);
+  xrlab_model_get_param (m, 2, &info);
+  g_assert_cmpint (info.share, ==, XRLAB_PARAM_SHARE_NONE);
+  g_assert_false (info.vary);
+  g_assert_true (info.is_static);
+  xrlab_model_get_param (m, 3, &info);
+  g_assert_cmpint (info.share, ==, XRLAB_PARAM_SHARE_PROJECT);
+  g_assert_true (info.vary);
+
+  /* copies keep it; fixing a parameter ends its sharing */
+  {
+    g_autoptr(XrlabModel) c = xrlab_model_copy (m);
+    xrlab_model_get_param (c, 3, &info);
+    g_assert_cmpint (info.share, ==, XRLAB_PARAM_SHARE_PROJECT);
+    g_assert_true (xrlab_model_set_vary (c, "GLP_01_m", FALSE, &error));
+    xrlab_model_get_param (c, 3, &info);
+    g_assert_cmpint (info.share, ==, XRLAB_PARAM_SHARE_NONE);
+    g_assert_true (xrlab_model_set_share (c, "GLP_01_F", XRLAB_PARAM_SHARE_PROJECT, &error));
+    xrlab_model_get_param (c, 2, &info);
+    g_assert_true (info.vary);
+    g_assert_false (info.is_static);
+    g_assert_cmpint (info.share, ==, XRLAB_PARAM_SHARE_PROJECT);
+    g_assert_true (xrlab_model_fix (c, "GLP_01_A", 21, &error));
+    xrlab_model_get_param (c, 0, &info);
+    g_assert_cmpint (info.share, ==, XRLAB_PARAM_SHARE_NONE);
+    g_assert_no_error (error);
+  }
+}
+
+/* What expression parameters are now, and time-model expressions with
+ * their full names. */
+static void
+test_values_and_full_names (void)
+{
+  g_autoptr(XrlabModel) m = model_from (block_style, "base");
+  g_autoptr(GError) error = NULL;
+  g_autofree double *v = g_new (double, xrlab_model_n_params (m) + 8);
+  XrlabParamInfo info;
+
+  g_assert_true (xrlab_model_get_values (m, v, &error));
+  g_assert_no_error (error);
+  g_assert_cmpfloat (v[6], ==, 150.0);              /* GLP_02_A = 3/4*GLP_01_A */
+  g_assert_cmpfloat (v[7], ==, 84.5 + 3.67);        /* GLP_02_x0 */
+  g_assert_cmpfloat (v[2], ==, 200.0);
+  g_assert_true (xrlab_model_set_value (m, "GLP_01_A", 300, &error));
+  g_assert_true (xrlab_model_get_values (m, v, &error));
+  g_assert_cmpfloat (v[6], ==, 225.0);
+
+  {
+    g_autoptr(XrlabModelFile) tf = xrlab_model_file_new_from_data (
+      "neg: {expFun: {A: [-1, True], tau: [2, True], t0: [0, False]}}\n"
+      "pos: {expFun: {A: [\"-expFun_01_A\"], tau: [\"2*expFun_01_tau + sqrt(1e-2)\"], "
+      "t0: [\"GLP_01_x0_expFun_01_t0\"]}}\n", -1, "time.yaml", &error);
+    const char *models[] = { "neg", "pos" };
+    gssize i;
+
+    g_assert_true (xrlab_model_add_dynamics_from_file (m, "GLP_01_x0", tf, models, 2, 0.5,
+                                                       &error));
+    g_assert_no_error (error);
+    i = xrlab_model_find_param (m, "GLP_01_x0_expFun_02_A");
+    xrlab_model_get_param (m, i, &info);
+    g_assert_cmpstr (info.expr, ==, "-expFun_01_A");
+    g_assert_cmpstr (info.expr_full, ==, "-GLP_01_x0_expFun_01_A");
+    xrlab_model_get_param (m, i + 1, &info);
+    g_assert_cmpstr (info.expr_full, ==, "2*GLP_01_x0_expFun_01_tau + sqrt(1e-2)");
+    xrlab_model_get_param (m, i + 2, &info);
+    g_assert_cmpstr (info.expr_full, ==, "GLP_01_x0_expFun_01_t0");
+    xrlab_model_get_param (m, xrlab_model_find_param (m, "GLP_02_x0"), &info);
+    g_assert_cmpstr (info.expr_full, ==, "GLP_01_x0 + 3.67");
+    g_assert_true (xrlab_model_get_values (m, v, &error));
+    g_assert_cmpfloat (v[i], ==, 1.0);
+    g_assert_cmpfloat (v[i + 1], ==, 4.1);
+    /* copies keep them */
+    {
+      g_autoptr(XrlabModel) c = xrlab_model_copy (m);
+      xrlab_model_get_param (c, i, &info);
+      g_assert_cmpstr (info.expr_full, ==, "-GLP_01_x0_expFun_01_A");
+    }
+  }
+
+  /* an expression naming a parameter still to come */
+  {
+    g_autoptr(XrlabModel) d = model_from (
+      "m:\n  GLP: {A: [10, True], x0: [84, True], F: [1, True], m: [0.3, True]}\n"
+      "  Gauss: {A: [\"GLP_01_x0_expFun_01_A * 3\"], x0: [80, True], SD: [1, True]}\n", "m");
+    g_assert_false (xrlab_model_get_values (d, v, &error));
+    g_assert_error (error, XRLAB_MODEL_ERROR, XRLAB_MODEL_ERROR_EXPR);
+  }
+}
+
 /* Issue "deeply nested model YAML": 50,000 "[" overflowed the stack of the
  * recursive tree reader; now a clear error names the line and the limit. */
 static void
@@ -647,6 +778,8 @@ main (int argc, char **argv)
   g_test_add_func ("/model/bad-profiles", test_bad_profiles);
   g_test_add_func ("/model/deferred-names", test_deferred_names);
   g_test_add_func ("/model/set", test_set);
+  g_test_add_func ("/model/share", test_share);
+  g_test_add_func ("/model/values-and-full-names", test_values_and_full_names);
   g_test_add_func ("/model/deep-nesting", test_deep_nesting);
   return g_test_run ();
 }

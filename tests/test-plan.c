@@ -537,6 +537,28 @@ test_kernel_masses (void)
         }
 }
 
+/* ---- functions in expressions ------------------------------------------------------------------ */
+
+static void
+test_expr_functions (void)
+{
+  g_autoptr(XrlabModel) m = model_from_text (
+    "m:\n"
+    "  Offset: {y0: [\"exp(-GLP_01_m) * 2\"]}\n"
+    "  GLP: {A: [10, True, 0, 100], x0: [85.3, True, 80, 90], F: [1.1, True, 0.2, 4], "
+    "m: [0.35, True, 0, 1]}\n"
+    "  GLP: {A: [\"sqrt(GLP_01_A) * 3\"], x0: [\"GLP_01_x0 + log(GLP_01_F + 1)\"], "
+    "F: [\"abs(GLP_01_F - 0.1)\"], m: [\"pow(GLP_01_m, 1.5)\"]}\n"
+    "  Gauss: {A: [\"5 + sin(GLP_01_x0) * cos(GLP_01_F)\"], x0: [83, True, 80, 90], "
+    "SD: [0.7, True, 0.1, 4]}\n", "m");
+
+  check_model ("functions in energy expressions", m, 0, FALSE, FALSE);
+  attach_time_text (m, "GLP_01_x0",
+                    "E: {expFun: {A: [0.8, True], tau: [3.0, True, 1, 10], "
+                    "t0: [\"sqrt(expFun_01_tau) - 1.5\"]}}\n", "E", 0);
+  check_model ("functions in time-model expressions", m, 0, TRUE, FALSE);
+}
+
 /* ---- multi-cycle dynamics --------------------------------------------------------------------- */
 
 static void
@@ -567,9 +589,47 @@ test_subcycles (void)
                       "Sub2: {linFun: {m: [0.3, True], t0: [0.2, True, -1, 3]}}\n",
                       "IRF,Sub1,Sub2", 0.1);
     check_model ("subcycles with a kernel", m, 0, TRUE, FALSE);
+
     /* copies evaluate alike */
     m2 = xrlab_model_copy (m);
     check_model ("copy", m2, 0, TRUE, FALSE);
+  }
+  {
+    /* trspecfit's instrument response as a model of its own, first of the
+     * list: it convolves the whole trace, subcycles included (example 03) */
+    g_autoptr(XrlabModel) m = model_from_text (peak_yaml, "m");
+    g_autoptr(XrlabModel) m_inside = model_from_text (peak_yaml, "m");
+    static const char *yaml =
+      "IRF: {gaussCONV: {SD: [0.5, True, 1.0E-6, 1]}}\n"
+      "None: {none: {}}\n"
+      "Neg: {expFun: {A: [-1.5, True, -5, -1.0E-3], tau: [1, True, 0.05, 5], t0: [0, False]}}\n"
+      "NegIRF: {gaussCONV: {SD: [0.5, True, 1.0E-6, 1]}, "
+      "expFun: {A: [-1.5, True, -5, -1.0E-3], tau: [1, True, 0.05, 5], t0: [0, False]}}\n"
+      "Pos: {expFun: {A: [\"-expFun_01_A\"], tau: [2, True, 0.05, 5], t0: [0, False]}}\n";
+    g_autoptr(XrlabPlan) p1 = NULL, p2 = NULL;
+    g_autofree double *o1 = NULL, *o2 = NULL, *th = NULL;
+    g_autoptr(GError) error = NULL;
+
+    attach_time_text (m, "GLP_01_x0", yaml, "IRF,Neg,Pos", 0.25);
+    g_assert_cmpint (xrlab_model_find_param (m, "GLP_01_x0_gaussCONV_SD"), >=, 0);
+    g_assert_cmpint (xrlab_model_find_param (m, "GLP_01_x0_expFun_02_tau"), >=, 0);
+    check_model ("an IRF model first, then subcycles", m, 0, TRUE, FALSE);
+    /* the same as the kernel written into a subcycle model, which also
+     * convolves the whole trace */
+    attach_time_text (m_inside, "GLP_01_x0", yaml, "None,NegIRF,Pos", 0.25);
+    p1 = xrlab_plan_new (m, energy, N_E, time_axis, n_time, NULL, 0, &error);
+    p2 = xrlab_plan_new (m_inside, energy, N_E, time_axis, n_time, NULL, 0, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (xrlab_plan_n_theta (p1), ==, xrlab_plan_n_theta (p2));
+    o1 = g_new (double, xrlab_plan_n_data (p1));
+    o2 = g_new (double, xrlab_plan_n_data (p2));
+    th = g_new (double, xrlab_plan_n_theta (p1));
+    xrlab_plan_theta_initial (p1, th);
+    xrlab_plan_eval (p1, th, o1);
+    xrlab_plan_theta_initial (p2, th);
+    xrlab_plan_eval (p2, th, o2);
+    for (gsize i = 0; i < xrlab_plan_n_data (p1); i++)
+      g_assert_cmpfloat_with_epsilon (o1[i], o2[i], 1e-12 * (1 + fabs (o2[i])));
   }
 }
 
@@ -609,6 +669,59 @@ test_profiles (void)
     attach_time (m, "GLP_01_x0", "MonoExpPos", 0);
     attach_time (m, "Gauss_01_A", "MonoSin", 0);
     check_model ("profile and dynamics", m, 0, TRUE, TRUE);
+  }
+  {
+    /* time dependence of a profile's parameter (trspecfit's example 04:
+     * the band bending gradient follows a time model) */
+    g_autoptr(XrlabModel) m = model_from_text (profile_model_yaml, "m");
+    g_autoptr(GError) error = NULL;
+    XrlabParamInfo info;
+    gssize i;
+
+    attach_profile (m, "GLP_01_A", "pExp");
+    attach_profile (m, "GLP_01_x0", "pLin");
+    attach_time (m, "GLP_01_x0_pLinear_01_m", "MonoExpIRF", 0);
+    attach_time (m, "GLP_01_A_pExpDecay_01_A", "MonoSin", 0);
+    i = xrlab_model_find_param (m, "GLP_01_x0_pLinear_01_m_expFun_01_tau");
+    g_assert_cmpint (i, >=, 0);
+    xrlab_model_get_param (m, i, &info);
+    g_assert_cmpint (info.role, ==, XRLAB_PARAM_DYNAMICS);
+    g_assert_cmpstr (info.host, ==, "GLP_01_x0_pLinear_01_m");
+    xrlab_model_get_param (m, xrlab_model_find_param (m, "GLP_01_x0_pLinear_01_m"), &info);
+    g_assert_true (info.has_dynamics);
+    /* trspecfit's order: the parameter, its profile, then the time
+     * dependence of the profile's parameters */
+    g_assert_cmpint (xrlab_model_find_param (m, "GLP_01_x0_pLinear_01_b"), <, i);
+    g_assert_cmpint (xrlab_model_find_param (m, "GLP_01_x0_pLinear_01_b") + 1, ==,
+                     xrlab_model_find_param (m, "GLP_01_x0_pLinear_01_m_gaussCONV_SD"));
+    check_model ("dynamics of profile parameters", m, 0, TRUE, TRUE);
+    check_model ("dynamics of profile parameters, profiles left out", m,
+                 XRLAB_PLAN_IGNORE_PROFILES, TRUE, FALSE);
+    check_model ("dynamics of profile parameters, dynamics left out", m,
+                 XRLAB_PLAN_IGNORE_DYNAMICS, FALSE, TRUE);
+    /* and the same after a copy */
+    {
+      g_autoptr(XrlabModel) c = xrlab_model_copy (m);
+      check_model ("dynamics of profile parameters (copy)", c, 0, TRUE, TRUE);
+    }
+    /* a profile's parameter takes no profile, a dynamics parameter no dynamics */
+    g_assert_false (xrlab_model_add_profile (m, "GLP_01_x0_pLinear_01_b", "/nonexistent", "p",
+                                             &error));
+    g_assert_error (error, XRLAB_MODEL_ERROR, XRLAB_MODEL_ERROR_FILE);
+    g_clear_error (&error);
+  }
+  {
+    /* named before the profile exists: the message says what to do */
+    g_autoptr(XrlabModel) m = model_from_text (profile_model_yaml, "m");
+    g_autoptr(GError) error = NULL;
+    g_autofree char *dir = models_dir ();
+    g_autofree char *path = g_build_filename (dir, "time.yaml", NULL);
+    const char *models[] = { "MonoExpIRF" };
+
+    g_assert_false (xrlab_model_add_dynamics (m, "GLP_01_x0_pLinear_01_m", path, models, 1, 0,
+                                              &error));
+    g_assert_error (error, XRLAB_MODEL_ERROR, XRLAB_MODEL_ERROR_NOT_FOUND);
+    g_assert_nonnull (strstr (error->message, "attach the profile first"));
   }
 }
 
@@ -837,6 +950,35 @@ test_plan_errors (void)
   g_assert_error (error, XRLAB_PLAN_ERROR, XRLAB_PLAN_ERROR_AXIS);
   g_clear_error (&error);
 
+  /* one rule for energy axes (the fits' rule): strictly monotonic, either way */
+  {
+    double dup_e[4] = { 84.0, 85.0, 85.0, 86.0 };
+    double zigzag_e[4] = { 84.0, 86.0, 85.0, 87.0 };
+    double down_e[3] = { 86.0, 85.0, 84.0 };
+    double one_e[1] = { 85.0 };
+
+    plan = xrlab_plan_new (m, dup_e, 4, NULL, 0, NULL, 0, &error);
+    g_assert_null (plan);
+    g_assert_error (error, XRLAB_PLAN_ERROR, XRLAB_PLAN_ERROR_AXIS);
+    g_assert_nonnull (strstr (error->message, "the energy axis is not strictly monotonic: "
+                                              "value 3 (85) after 85"));
+    g_clear_error (&error);
+    plan = xrlab_plan_new (m, zigzag_e, 4, NULL, 0, NULL, 0, &error);
+    g_assert_null (plan);
+    g_assert_error (error, XRLAB_PLAN_ERROR, XRLAB_PLAN_ERROR_AXIS);
+    g_assert_nonnull (strstr (error->message, "value 3"));
+    g_clear_error (&error);
+    g_assert_false (xrlab_plan_check_energy_axis (zigzag_e, 4, "e.csv", &error));
+    g_assert_nonnull (strstr (error->message, "e.csv is not strictly monotonic"));
+    g_clear_error (&error);
+    g_assert_true (xrlab_plan_check_energy_axis (down_e, 3, NULL, &error));
+    g_assert_true (xrlab_plan_check_energy_axis (one_e, 1, NULL, &error));
+    g_assert_no_error (error);
+    plan = xrlab_plan_new (m, down_e, 3, NULL, 0, NULL, 0, &error);
+    g_assert_no_error (error);
+    g_clear_pointer (&plan, xrlab_plan_free);
+  }
+
   attach_time_text (m, "GLP_01_x0", kernel_yaml, "G", 0);
   plan = xrlab_plan_new (m, energy, N_E, NULL, 0, NULL, 0, &error);
   g_assert_null (plan);
@@ -960,6 +1102,7 @@ main (int argc, char **argv)
   g_test_add_func ("/plan/kernel-analytic", test_kernel_analytic);
   g_test_add_func ("/plan/kernel-masses", test_kernel_masses);
   g_test_add_func ("/plan/subcycles", test_subcycles);
+  g_test_add_func ("/plan/expr-functions", test_expr_functions);
   g_test_add_func ("/plan/profiles", test_profiles);
   g_test_add_func ("/plan/expressions", test_expressions);
   g_test_add_func ("/plan/constants", test_constants);

@@ -6,7 +6,7 @@
  *   term   := factor (('*' | '/') factor)*
  *   factor := ('+' | '-') factor | power
  *   power  := atom ('**' factor)?
- *   atom   := NUMBER | NAME | '(' expr ')'
+ *   atom   := NUMBER | NAME | FUNCTION '(' expr (',' expr)* ')' | '(' expr ')'
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -83,12 +83,30 @@ emit (Parser *ps, XrlabExprOp op, guint32 arg)
       ps->depth++;
       ps->expr->depth = MAX (ps->expr->depth, ps->depth);
     }
-  else if (op != XRLAB_EXPR_OP_NEG)
+  else if (op == XRLAB_EXPR_OP_ADD || op == XRLAB_EXPR_OP_SUB || op == XRLAB_EXPR_OP_MUL
+           || op == XRLAB_EXPR_OP_DIV || op == XRLAB_EXPR_OP_POW)
     ps->depth--;
 }
 
+/* The functions an expression may call. */
+static const struct {
+  const char *name;
+  guint n_args;
+  XrlabExprOp op;
+} functions[] = {
+  { "sqrt", 1, XRLAB_EXPR_OP_SQRT },
+  { "exp", 1, XRLAB_EXPR_OP_EXP },
+  { "log", 1, XRLAB_EXPR_OP_LOG },
+  { "sin", 1, XRLAB_EXPR_OP_SIN },
+  { "cos", 1, XRLAB_EXPR_OP_COS },
+  { "abs", 1, XRLAB_EXPR_OP_ABS },
+  { "pow", 2, XRLAB_EXPR_OP_POW },
+};
+
 static gboolean parse_expr (Parser *ps);
 static gboolean parse_factor (Parser *ps);
+static gboolean enter (Parser *ps);
+static gboolean parse_call (Parser *ps, const char *start, const char *name);
 
 static gboolean
 enter (Parser *ps)
@@ -103,6 +121,60 @@ enter (Parser *ps)
                    ps->text, XRLAB_EXPR_MAX_DEPTH);
       return FALSE;
     }
+  return TRUE;
+}
+
+/* NAME '(' args ')' with ps->p at the '(' and @start at the name. */
+static gboolean
+parse_call (Parser *ps, const char *start, const char *name)
+{
+  const char *open = ps->p;
+  guint f, n_args = 0;
+
+  for (f = 0; f < G_N_ELEMENTS (functions); f++)
+    if (strcmp (functions[f].name, name) == 0)
+      break;
+  if (f == G_N_ELEMENTS (functions))
+    {
+      ps->p = start;
+      g_set_error (ps->error, XRLAB_EXPR_ERROR, XRLAB_EXPR_ERROR_SYNTAX,
+                   _("expression “%s”: unknown function “%s” at column %d (functions: "
+                     "sqrt, exp, log, sin, cos, abs, pow)"),
+                   ps->text, name, column (ps));
+      return FALSE;
+    }
+  ps->p++;
+  if (!enter (ps))
+    return FALSE;
+  for (;;)
+    {
+      if (!parse_expr (ps))
+        return FALSE;
+      n_args++;
+      skip_blanks (ps);
+      if (*ps->p == ',' && n_args < functions[f].n_args)
+        {
+          ps->p++;
+          continue;
+        }
+      if (*ps->p == ')' && n_args == functions[f].n_args)
+        break;
+      if (*ps->p == ',' || *ps->p == ')')
+        {
+          ps->p = open;
+          g_set_error (ps->error, XRLAB_EXPR_ERROR, XRLAB_EXPR_ERROR_SYNTAX,
+                       g_dngettext (GETTEXT_PACKAGE,
+                                    "expression “%s”: %s takes %u argument (column %d)",
+                                    "expression “%s”: %s takes %u arguments (column %d)",
+                                    functions[f].n_args),
+                       ps->text, name, functions[f].n_args, column (ps));
+          return FALSE;
+        }
+      return fail (ps, n_args < functions[f].n_args ? "“,”" : "“)”");
+    }
+  ps->p++;
+  ps->nesting--;
+  emit (ps, functions[f].op, 0);
   return TRUE;
 }
 
@@ -157,15 +229,7 @@ parse_atom (Parser *ps)
       name = g_strndup (start, ps->p - start);
       skip_blanks (ps);
       if (*ps->p == '(')
-        {
-          ps->p = start;
-          g_set_error (ps->error, XRLAB_EXPR_ERROR, XRLAB_EXPR_ERROR_SYNTAX,
-                       _("expression “%s”: “%s(” at column %d: functions are not "
-                         "supported (only numbers, parameter names, + - * / ** "
-                         "and parentheses)"),
-                       ps->text, name, column (ps));
-          return FALSE;
-        }
+        return parse_call (ps, start, name);
       for (i = 0; i < ps->expr->refs->len; i++)
         if (strcmp (g_ptr_array_index (ps->expr->refs, i), name) == 0)
           break;
@@ -345,6 +409,56 @@ xrlab_expr_ref (const XrlabExpr *expr, guint i)
   return g_ptr_array_index (expr->refs, i);
 }
 
+char *
+xrlab_expr_rename (const XrlabExpr *expr, const char *const *names)
+{
+  GString *out = g_string_new (NULL);
+  const char *p = expr->text;
+
+  /* the lexical rules of the parser: numbers (with exponents), names */
+  while (*p)
+    {
+      if (g_ascii_isdigit (*p) || (*p == '.' && g_ascii_isdigit (p[1])))
+        {
+          const char *start = p;
+          while (g_ascii_isdigit (*p) || *p == '.')
+            p++;
+          if ((*p == 'e' || *p == 'E')
+              && (g_ascii_isdigit (p[1])
+                  || ((p[1] == '+' || p[1] == '-') && g_ascii_isdigit (p[2]))))
+            {
+              p += 2;
+              while (g_ascii_isdigit (*p))
+                p++;
+            }
+          g_string_append_len (out, start, p - start);
+        }
+      else if (g_ascii_isalpha (*p) || *p == '_')
+        {
+          const char *start = p, *q;
+          guint i;
+
+          while (g_ascii_isalnum (*p) || *p == '_')
+            p++;
+          for (q = p; *q == ' ' || *q == '\t'; q++)
+            ;
+          for (i = 0; *q != '(' && i < expr->refs->len; i++)
+            {
+              const char *ref = g_ptr_array_index (expr->refs, i);
+              if (strlen (ref) == (gsize) (p - start) && strncmp (ref, start, p - start) == 0)
+                break;
+            }
+          if (*q != '(' && i < expr->refs->len)
+            g_string_append (out, names[i]);
+          else
+            g_string_append_len (out, start, p - start);
+        }
+      else
+        g_string_append_c (out, *p++);
+    }
+  return g_string_free (out, FALSE);
+}
+
 const XrlabExprInsn *
 xrlab_expr_code (const XrlabExpr *expr, guint *n_code)
 {
@@ -363,6 +477,45 @@ guint
 xrlab_expr_depth (const XrlabExpr *expr)
 {
   return expr->depth;
+}
+
+/* f(a) of a one-argument function and, with @deriv, f'(a). */
+static inline double
+apply_fn (guint32 op, double a, double *deriv)
+{
+  double v, d;
+
+  switch ((XrlabExprOp) op)
+    {
+    case XRLAB_EXPR_OP_SQRT:
+      v = sqrt (a);
+      d = 0.5 / v;
+      break;
+    case XRLAB_EXPR_OP_EXP:
+      v = exp (a);
+      d = v;
+      break;
+    case XRLAB_EXPR_OP_LOG:
+      v = log (a);
+      d = 1.0 / a;
+      break;
+    case XRLAB_EXPR_OP_SIN:
+      v = sin (a);
+      d = cos (a);
+      break;
+    case XRLAB_EXPR_OP_COS:
+      v = cos (a);
+      d = -sin (a);
+      break;
+    case XRLAB_EXPR_OP_ABS:
+    default:
+      v = fabs (a);
+      d = (a > 0.0) ? 1.0 : (a < 0.0) ? -1.0 : 0.0;
+      break;
+    }
+  if (deriv)
+    *deriv = d;
+  return v;
 }
 
 double
@@ -403,6 +556,14 @@ xrlab_expr_eval (const XrlabExprInsn *code, guint n_code, const double *consts,
           break;
         case XRLAB_EXPR_OP_NEG:
           stack[sp - 1] = -stack[sp - 1];
+          break;
+        case XRLAB_EXPR_OP_SQRT:
+        case XRLAB_EXPR_OP_EXP:
+        case XRLAB_EXPR_OP_LOG:
+        case XRLAB_EXPR_OP_SIN:
+        case XRLAB_EXPR_OP_COS:
+        case XRLAB_EXPR_OP_ABS:
+          stack[sp - 1] = apply_fn (code[i].op, stack[sp - 1], NULL);
           break;
         default:
           g_assert_not_reached ();
@@ -505,6 +666,20 @@ xrlab_expr_eval_grad (const XrlabExprInsn *code, guint n_code, const double *con
           stack[sp - 1] = -stack[sp - 1];
           for (guint r = 0; r < n_refs; r++)
             da[r] = -da[r];
+          break;
+        case XRLAB_EXPR_OP_SQRT:
+        case XRLAB_EXPR_OP_EXP:
+        case XRLAB_EXPR_OP_LOG:
+        case XRLAB_EXPR_OP_SIN:
+        case XRLAB_EXPR_OP_COS:
+        case XRLAB_EXPR_OP_ABS:
+          {
+            double f;
+            da = dstack + (gsize) (sp - 1) * n_refs;
+            stack[sp - 1] = apply_fn (code[i].op, stack[sp - 1], &f);
+            for (guint r = 0; r < n_refs; r++)
+              da[r] = (da[r] != 0.0) ? f * da[r] : 0.0;
+          }
           break;
         default:
           g_assert_not_reached ();

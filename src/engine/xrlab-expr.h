@@ -1,10 +1,14 @@
 /* xrlab-expr.h -- arithmetic expressions over parameter names
  *
  * The expressions of trspecfit model files ("3/4*GLP_01_A",
- * "GLP_01_x0 + 3.67"): numbers, parameter names, + - * / ** (power), unary
- * plus and minus, parentheses, with Python's precedence (** binds tighter
- * than unary minus on its left and is right associative: -a**b = -(a**b),
- * a**-b = a**(-b), a**b**c = a**(b**c)).
+ * "GLP_01_x0 + 3.67", "sqrt(GLP_01_A)*2"): numbers, parameter names,
+ * + - * / ** (power), unary plus and minus, parentheses, with Python's
+ * precedence (** binds tighter than unary minus on its left and is right
+ * associative: -a**b = -(a**b), a**-b = a**(-b), a**b**c = a**(b**c)), and
+ * the functions of trspecfit's evaluator (asteval, i.e. Python's math):
+ * sqrt, exp, log (natural), sin, cos, abs of one argument and pow (a, b) =
+ * a ** b. Outside their domain they give what C's libm gives (NaN for
+ * sqrt and log of negative numbers, −∞ for log 0), where Python would raise.
  *
  * An expression compiles to a postfix program: an array of instructions
  * whose operands index a constant pool and a table of referenced names. The
@@ -40,6 +44,13 @@ typedef enum {
   XRLAB_EXPR_OP_DIV,     /* a b -> a / b */
   XRLAB_EXPR_OP_POW,     /* a b -> pow (a, b) */
   XRLAB_EXPR_OP_NEG,     /* a -> -a */
+  XRLAB_EXPR_OP_SQRT,    /* a -> sqrt (a) */
+  XRLAB_EXPR_OP_EXP,     /* a -> exp (a) */
+  XRLAB_EXPR_OP_LOG,     /* a -> log (a) */
+  XRLAB_EXPR_OP_SIN,     /* a -> sin (a) */
+  XRLAB_EXPR_OP_COS,     /* a -> cos (a) */
+  XRLAB_EXPR_OP_ABS,     /* a -> |a| */
+  XRLAB_EXPR_N_OPS       /* the number of operations (not an operation) */
 } XrlabExprOp;
 
 typedef struct {
@@ -62,6 +73,11 @@ const char *xrlab_expr_text (const XrlabExpr *expr);
 guint       xrlab_expr_n_refs (const XrlabExpr *expr);
 const char *xrlab_expr_ref    (const XrlabExpr *expr, guint i);
 
+/* The text with every reference i written as @names[i] (numbers, operators,
+ * function names and spacing kept): "-expFun_01_A" of a time model reads
+ * "-GLP_01_x0_expFun_01_A" with full names. A new string. */
+char       *xrlab_expr_rename (const XrlabExpr *expr, const char *const *names);
+
 /* The program, its constant pool and the stack depth it needs. */
 const XrlabExprInsn *xrlab_expr_code   (const XrlabExpr *expr, guint *n_code);
 const double        *xrlab_expr_consts (const XrlabExpr *expr, guint *n_consts);
@@ -73,11 +89,15 @@ double xrlab_expr_eval (const XrlabExprInsn *code, guint n_code,
                         const double *consts, const double *refs,
                         double *stack);
 
-/* Runs a program in forward mode: returns the value and writes into
- * @grad[r] the partial derivative with respect to reference r (0 <= r <
- * @n_refs). @dstack has room for depth * @n_refs doubles. The derivative of
- * a ** b with respect to b uses log (a), so it is NaN for a <= 0 where b
- * depends on a reference; with a constant exponent it is b * a ** (b - 1). */
+/* Runs a program in forward mode: returns the value (the same bits as
+ * xrlab_expr_eval) and writes into @grad[r] the partial derivative with
+ * respect to reference r (0 <= r < @n_refs). @dstack has room for depth *
+ * @n_refs doubles. The derivative of a ** b with respect to b uses log (a),
+ * so it is NaN for a <= 0 where b depends on a reference; with a constant
+ * exponent it is b * a ** (b - 1). The functions: sqrt' = 1/(2 sqrt a),
+ * exp' = exp a, log' = 1/a, sin' = cos a, cos' = −sin a, abs' = sign a
+ * (0 at 0); a function of an argument that depends on no reference has
+ * derivative 0 (even where its own derivative is infinite). */
 double xrlab_expr_eval_grad (const XrlabExprInsn *code, guint n_code,
                              const double *consts, const double *refs,
                              guint n_refs, double *stack, double *dstack,

@@ -32,6 +32,33 @@ xrlab_fit_current (void)
 
 /* ---- the bound transform ----------------------------------------------------- */
 
+static double ext_to_int (BoundKind kind, double lo, double hi, double x);
+static double int_to_ext (BoundKind kind, double lo, double hi, double u, double *deriv);
+
+BoundKind
+xrlab_fit_bound_kind (double lo, double hi)
+{
+  if (isfinite (lo) && isfinite (hi))
+    return BOUND_BOTH;
+  if (isfinite (lo))
+    return BOUND_LOWER;
+  if (isfinite (hi))
+    return BOUND_UPPER;
+  return BOUND_NONE;
+}
+
+double
+xrlab_fit_bound_to_internal (BoundKind kind, double lo, double hi, double x)
+{
+  return ext_to_int (kind, lo, hi, x);
+}
+
+double
+xrlab_fit_bound_to_external (BoundKind kind, double lo, double hi, double u, double *deriv)
+{
+  return int_to_ext (kind, lo, hi, u, deriv);
+}
+
 static double
 ext_to_int (BoundKind kind, double lo, double hi, double x)
 {

@@ -237,7 +237,22 @@ xrlab_fit_result_errors (XrlabFit *fit, XrlabFitResult *r)
   }
   if (r->errors_valid)
     {
-      double scale = r->weighted ? 1.0 : r->redchi;
+      double scale;
+
+      switch (fit->options.scale_covar)
+        {
+        case XRLAB_FIT_SCALE_COVAR_YES:
+          r->covar_scaled = TRUE;
+          break;
+        case XRLAB_FIT_SCALE_COVAR_NO:
+          r->covar_scaled = FALSE;
+          break;
+        case XRLAB_FIT_SCALE_COVAR_AUTO:
+        default:
+          r->covar_scaled = !r->weighted;
+          break;
+        }
+      scale = r->covar_scaled ? r->redchi : 1.0;
       for (gsize k = 0; k < p * p; k++)
         r->covar[k] *= scale;
       for (gsize j = 0; j < p; j++)

@@ -42,6 +42,20 @@ xrlab_fit_options_init (XrlabFitOptions *options)
   options->max_iter = DEFAULT_MAX_ITER;
 }
 
+gboolean
+xrlab_fit_scale_covar_from_string (const char *text, XrlabFitScaleCovar *scale)
+{
+  static const char *names[] = { "auto", "yes", "no" };
+
+  for (guint i = 0; text != NULL && i < G_N_ELEMENTS (names); i++)
+    if (g_ascii_strcasecmp (text, names[i]) == 0)
+      {
+        *scale = (XrlabFitScaleCovar) i;
+        return TRUE;
+      }
+  return FALSE;
+}
+
 /* "row 3, column 7" (1-based) for a 2D layout, "point 7" otherwise. */
 char *
 xrlab_fit_describe_point (const XrlabFit *fit, gsize i)
@@ -323,14 +337,7 @@ set_bounds (XrlabFit *fit, const XrlabFitProblem *pr, GError **error)
         }
       fit->lower[j] = lo;
       fit->upper[j] = hi;
-      if (isfinite (lo) && isfinite (hi))
-        fit->bound[j] = BOUND_BOTH;
-      else if (isfinite (lo))
-        fit->bound[j] = BOUND_LOWER;
-      else if (isfinite (hi))
-        fit->bound[j] = BOUND_UPPER;
-      else
-        fit->bound[j] = BOUND_NONE;
+      fit->bound[j] = xrlab_fit_bound_kind (lo, hi);
       if (fit->bound[j] != BOUND_NONE)
         fit->any_bound = TRUE;
     }
@@ -445,8 +452,8 @@ xrlab_fit_result_free (XrlabFitResult *result)
   g_free (result);
 }
 
-static XrlabFitResult *
-result_new (gsize p)
+XrlabFitResult *
+xrlab_fit_result_alloc (gsize p)
 {
   XrlabFitResult *r = g_new0 (XrlabFitResult, 1);
 
@@ -459,13 +466,44 @@ result_new (gsize p)
   return r;
 }
 
+void
+xrlab_fit_information_criteria (double chi2, gsize n, gsize k, double *aic, double *bic)
+{
+  const double N = (double) n;
+  double c = MAX (chi2, 1e-250 * N);
+  double m2ll = N * log (c / N);
+
+  *aic = m2ll + 2.0 * (double) k;
+  *bic = m2ll + log (N) * (double) k;
+}
+
+gboolean
+xrlab_fit_stop_converged (XrlabFitStop stop)
+{
+  return stop == XRLAB_FIT_STOP_XTOL || stop == XRLAB_FIT_STOP_GTOL
+         || stop == XRLAB_FIT_STOP_FTOL || stop == XRLAB_FIT_STOP_ROUNDING
+         || stop == XRLAB_FIT_STOP_NO_PROGRESS;
+}
+
+void
+xrlab_fit_result_mark_bounds (XrlabFitResult *r, const double *lower, const double *upper)
+{
+  for (gsize j = 0; j < r->p; j++)
+    {
+      double lo = lower[j], hi = upper[j], v = r->values[j];
+      double range = (isfinite (lo) && isfinite (hi)) ? hi - lo
+                     : MAX (1.0, fabs (isfinite (lo) ? lo : hi));
+      r->at_bound[j] = (isfinite (lo) && v - lo <= 1e-8 * range)
+                       || (isfinite (hi) && hi - v <= 1e-8 * range);
+    }
+}
+
 /* Fills everything but the timing from the state of the full core. */
 static XrlabFitResult *
 build_result (XrlabFit *fit, const RunInfo *info)
 {
   const gsize n = fit->n, p = fit->p;
-  XrlabFitResult *r = result_new (p);
-  const double N = (double) n;
+  XrlabFitResult *r = xrlab_fit_result_alloc (p);
 
   memcpy (r->values, fit->theta, p * sizeof (double));
   r->ndata = n;
@@ -475,28 +513,13 @@ build_result (XrlabFit *fit, const RunInfo *info)
   r->chi2_start = info->chi2_start;
   r->redchi = r->chi2 / (double) MAX (1, n - p);
   r->r2 = isnan (fit->ss_tot) ? NAN : 1.0 - r->chi2 / MAX (fit->ss_tot, DBL_MIN);
-  {
-    double c = MAX (r->chi2, 1e-250 * N);
-    double m2ll = N * log (c / N);
-    r->aic = m2ll + 2.0 * (double) p;
-    r->bic = m2ll + log (N) * (double) p;
-  }
+  xrlab_fit_information_criteria (r->chi2, n, p, &r->aic, &r->bic);
   r->niter = info->niter;
   r->stop = info->stop;
   r->message = xrlab_fit_stop_to_string (info->stop);
-  r->converged = (info->stop == XRLAB_FIT_STOP_XTOL || info->stop == XRLAB_FIT_STOP_GTOL
-                  || info->stop == XRLAB_FIT_STOP_FTOL || info->stop == XRLAB_FIT_STOP_ROUNDING
-                  || info->stop == XRLAB_FIT_STOP_NO_PROGRESS);
+  r->converged = xrlab_fit_stop_converged (info->stop);
 
-  for (gsize j = 0; j < p; j++)
-    {
-      double lo = fit->lower[j], hi = fit->upper[j], v = r->values[j];
-      double range = (isfinite (lo) && isfinite (hi)) ? hi - lo
-                     : MAX (1.0, fabs (isfinite (lo) ? lo : hi));
-      r->at_bound[j] = (isfinite (lo) && v - lo <= 1e-8 * range)
-                       || (isfinite (hi) && hi - v <= 1e-8 * range);
-    }
-
+  xrlab_fit_result_mark_bounds (r, fit->lower, fit->upper);
   xrlab_fit_result_errors (fit, r);
   r->nfev = fit->nfev;
   r->njev = fit->njev;

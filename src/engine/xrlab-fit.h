@@ -95,8 +95,12 @@
  *   χ² = Σ r_i²,  χ²_ν = χ² / ν
  *   covariance C = (J_θᵀ J_θ)⁻¹ · s, J_θ the weighted Jacobian ∂r/∂θ at the
  *     solution in external parameters (the same as lmfit's transform of the
- *     internal covariance, C_ext = C_int · (dθ/du)(dθ/du)ᵀ), s = χ²_ν without
- *     σ and s = 1 with σ (the σ are then taken as the true uncertainties).
+ *     internal covariance, C_ext = C_int · (dθ/du)(dθ/du)ᵀ); the scale s
+ *     follows XrlabFitOptions.scale_covar: by default (AUTO) s = χ²_ν without
+ *     σ and s = 1 with σ (the σ are then taken as the true uncertainties);
+ *     YES always scales by χ²_ν (lmfit's scale_covar=True, lmfit's and so
+ *     trspecfit's default, also with weights); NO never (lmfit's
+ *     scale_covar=False). XrlabFitResult.covar_scaled says which was done.
  *     C comes from the equilibrated normal equations S JᵀJ S (S = diag(JᵀJ)^−½,
  *     JᵀJ the one formed with the last Jacobian, so no further pass over J)
  *     when their condition number κ satisfies κ·ε ≤ 1e−10 (C then carries
@@ -195,6 +199,16 @@ typedef enum {
   XRLAB_FIT_SOLVER_QR,        /* GSL's QR solver */
 } XrlabFitSolver;
 
+/* The scale of the covariance (see "Results"). */
+typedef enum {
+  XRLAB_FIT_SCALE_COVAR_AUTO,  /* by χ²_ν without σ, not with σ (the default) */
+  XRLAB_FIT_SCALE_COVAR_YES,   /* always by χ²_ν (lmfit's default scale_covar=True) */
+  XRLAB_FIT_SCALE_COVAR_NO,    /* never (lmfit's scale_covar=False) */
+} XrlabFitScaleCovar;
+
+/* Parses "auto", "yes" and "no" (the tokens users type). */
+gboolean xrlab_fit_scale_covar_from_string (const char *text, XrlabFitScaleCovar *scale);
+
 typedef struct {
   XrlabFitMethod method;
   XrlabFitSolver solver;
@@ -202,6 +216,7 @@ typedef struct {
   guint max_iter;
   XrlabFitProgressFunc progress;
   gpointer progress_data;
+  XrlabFitScaleCovar scale_covar;
 } XrlabFitOptions;
 
 /* Fills @options with the defaults. */
@@ -238,6 +253,7 @@ typedef struct {
   XrlabFitStop stop;
   const char *message;  /* xrlab_fit_stop_to_string (stop) */
   double wall_s;        /* seconds from the start of xrlab_fit_run to its return */
+  gboolean covar_scaled;/* covar and errors were scaled by χ²_ν (see scale_covar) */
 } XrlabFitResult;
 
 void xrlab_fit_result_free (XrlabFitResult *result);

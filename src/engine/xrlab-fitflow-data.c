@@ -161,8 +161,16 @@ xrlab_fitflow_new (const XrlabFitflowData *d, GError **error)
                    xrlab_fitflow_data_name (f), d->n_rows);
       return NULL;
     }
-  if (!check_axis_values (d->energy, d->n_energy, ename (f), TRUE, error))
-    return NULL;
+  {
+    /* the rule of every plan (xrlab_plan_check_energy_axis), in this domain */
+    g_autoptr(GError) local = NULL;
+    if (!xrlab_plan_check_energy_axis (d->energy, d->n_energy, ename (f), &local))
+      {
+        g_set_error_literal (error, XRLAB_FITFLOW_ERROR, XRLAB_FITFLOW_ERROR_AXIS,
+                             local->message);
+        return NULL;
+      }
+  }
   if (d->time && !check_axis_values (d->time, d->n_time, xrlab_fitflow_time_name (f), FALSE, error))
     return NULL;
   if (d->aux && !check_axis_values (d->aux, d->n_aux, _("the aux axis"), TRUE, error))

@@ -93,6 +93,15 @@ XrlabFitflowResult *
 xrlab_fitflow_result_new (const XrlabFitflow *f, Prep *pr, XrlabFitflowCtx *c,
                           XrlabFitResult *fr, GError **error)
 {
+  return xrlab_fitflow_result_new_block (pr, c, fr, f->col0, f->ncw,
+                                         pr->stage == XRLAB_FITFLOW_STAGE_2D ? pr->rows : 1,
+                                         error);
+}
+
+XrlabFitflowResult *
+xrlab_fitflow_result_new_block (Prep *pr, XrlabFitflowCtx *c, XrlabFitResult *fr, gsize col0,
+                                gsize n_cols, gsize data_rows, GError **error)
+{
   g_autoptr(XrlabFitflowResult) r = g_new0 (XrlabFitflowResult, 1);
   const gsize n = xrlab_model_n_params (pr->model);
   const gsize np = xrlab_plan_n_params (c->plan), p = c->p;
@@ -106,10 +115,9 @@ xrlab_fitflow_result_new (const XrlabFitflow *f, Prep *pr, XrlabFitflowCtx *c,
   r->theta_names = g_strdupv (pr->names);
   r->row0 = pr->row0;
   r->n_rows = pr->rows;
-  r->col0 = f->col0;
-  r->n_cols = f->ncw;
-  r->data = g_memdup2 (c->y, (pr->stage == XRLAB_FITFLOW_STAGE_2D ? pr->rows : 1)
-                              * f->ncw * sizeof (double));
+  r->col0 = col0;
+  r->n_cols = n_cols;
+  r->data = g_memdup2 (c->y, data_rows * n_cols * sizeof (double));
 
   xrlab_fitflow_param_values_errors (c->plan, pr->model, fr->values, fr->errors, fr->covar,
                                      fr->errors_valid, pv, dv, values, errors);
@@ -136,6 +144,7 @@ xrlab_fitflow_result_new (const XrlabFitflow *f, Prep *pr, XrlabFitflowCtx *c,
       q->max = info.max;
       q->expr = g_strdup (info.expr);
       q->role = info.role;
+      q->share = info.share;
     }
   r->fit = fr;
   r->ctx = c;
@@ -152,6 +161,13 @@ xrlab_fitflow_conf_interval (XrlabFitflowResult *result, const char *const *name
   g_autofree gsize *idx = g_new (gsize, MAX (n_names, 1));
 
   g_return_val_if_fail (result != NULL && result->ctx != NULL, NULL);
+  if (result->ctx->fit == NULL)
+    {
+      g_set_error (error, XRLAB_FITFLOW_ERROR, XRLAB_FITFLOW_ERROR_PARAM,
+                   _("Confidence intervals are not available for a joint fit of several "
+                     "files"));
+      return NULL;
+    }
   for (gsize a = 0; a < n_names; a++)
     {
       gssize k = -1;

@@ -31,6 +31,8 @@ xrlab_fitflow_stage_name (XrlabFitflowStage stage)
       return "spectrum";
     case XRLAB_FITFLOW_STAGE_SBS:
       return "slice-by-slice";
+    case XRLAB_FITFLOW_STAGE_TRACE:
+      return "trace";
     case XRLAB_FITFLOW_STAGE_2D:
     default:
       return "2D";
@@ -52,6 +54,8 @@ stage_label (XrlabFitflowStage stage)
       return C_("fit stage", "spectrum");
     case XRLAB_FITFLOW_STAGE_SBS:
       return C_("fit stage", "slice-by-slice");
+    case XRLAB_FITFLOW_STAGE_TRACE:
+      return C_("fit stage", "trace");
     case XRLAB_FITFLOW_STAGE_2D:
     default:
       return C_("fit stage", "2D");
@@ -113,7 +117,7 @@ seeded_copy (const XrlabFitflow *f, const XrlabModel *model, gboolean seed,
       g_autoptr(GError) err = NULL;
 
       xrlab_model_get_param (m, i, &info);
-      if (info.expr != NULL || info.is_static)
+      if (info.expr != NULL)
         continue;
       if (names_from != NULL)
         {
@@ -455,6 +459,7 @@ xrlab_fitflow_ctx_fit_new (const XrlabFitflow *f, XrlabFitflowCtx *c, const Prep
 
   xrlab_fit_options_init (&o);
   o.method = f->options.method;
+  o.scale_covar = f->options.scale_covar;
   if (progress && (f->options.progress || f->options.progress_theta))
     {
       o.progress = ctx_progress;
@@ -467,21 +472,15 @@ xrlab_fitflow_ctx_fit_new (const XrlabFitflow *f, XrlabFitflowCtx *c, const Prep
 
 /* ---- 1D and 2D stages -------------------------------------------------------- */
 
-/* Runs a prepared baseline, spectrum or 2D stage. Takes the plan of @pr. */
-static gboolean
-run_stage (XrlabFitflow *f, Prep *pr, GCancellable *cancellable,
-           XrlabFitflowResult **result, GError **error)
+/* The data a prepared stage fits (the mean of the rows for the baseline)
+ * and their σ into c->y, c->sig and c->sigma_kind. */
+void
+xrlab_fitflow_ctx_load (const XrlabFitflow *f, const Prep *pr, XrlabFitflowCtx *c)
 {
   const gboolean is2d = (pr->stage == XRLAB_FITFLOW_STAGE_2D);
   const gsize rows = is2d ? pr->rows : 1, cols = f->ncw;
-  XrlabFitflowCtx *c;
   XrlabFitSigmaKind sk = f->sigma_kind;
-  XrlabFitResult *fr = NULL;
-  g_autoptr(GError) err = NULL;
-  gboolean ok;
 
-  c = xrlab_fitflow_ctx_new (f, g_steal_pointer (&pr->plan), is2d ? 0 : 1,
-                             is2d ? pr->row0 - pr->dom_row0 : 0, rows, cols, pr->stage);
   c->y = g_new (double, rows * cols);
 
   /* the data (the mean of the rows for the baseline) and σ */
@@ -542,6 +541,26 @@ run_stage (XrlabFitflow *f, Prep *pr, GCancellable *cancellable,
         }
     }
   c->sigma_kind = sk;
+}
+
+
+/* Runs a prepared baseline, spectrum or 2D stage. Takes the plan of @pr. */
+static gboolean
+run_stage (XrlabFitflow *f, Prep *pr, GCancellable *cancellable,
+           XrlabFitflowResult **result, GError **error)
+{
+  const gboolean is2d = (pr->stage == XRLAB_FITFLOW_STAGE_2D);
+  const gsize rows = is2d ? pr->rows : 1, cols = f->ncw;
+  XrlabFitflowCtx *c;
+  XrlabFitSigmaKind sk;
+  XrlabFitResult *fr = NULL;
+  g_autoptr(GError) err = NULL;
+  gboolean ok;
+
+  c = xrlab_fitflow_ctx_new (f, g_steal_pointer (&pr->plan), is2d ? 0 : 1,
+                             is2d ? pr->row0 - pr->dom_row0 : 0, rows, cols, pr->stage);
+  xrlab_fitflow_ctx_load (f, pr, c);
+  sk = c->sigma_kind;
 
   c->fit = xrlab_fitflow_ctx_fit_new (f, c, pr, c->y, sk, c->sig, TRUE, error);
   if (c->fit == NULL)

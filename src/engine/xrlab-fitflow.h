@@ -54,9 +54,11 @@
  *     leaves its bounds.
  *   - 2D: the global fit of the whole window.
  *   Seeding: in every stage after a baseline, each parameter of the model
- *   that is neither an expression nor static and has a namesake in the
- *   baseline result starts from the baseline's value (a value outside its
- *   bounds in the new model is an error naming it). With pin_to_baseline,
+ *   that is not an expression and has a namesake in the baseline result
+ *   starts from the baseline's value (a value outside its bounds in the new
+ *   model is an error naming it); static parameters too, which then stay
+ *   fixed there (trspecfit's fit_2d and slice-by-slice fits copy every
+ *   baseline value into the model before fitting). With pin_to_baseline,
  *   every such parameter without time dependence of its own (and not itself
  *   a parameter of a time model) is also fixed there: in SBS and 2D fits
  *   only the dynamics are then fitted (trspecfit's SbS and 2D models, whose
@@ -66,7 +68,9 @@
  *   (n_time × n_energy), over the whole data; the window takes its part.
  *   The baseline spectrum, a mean of K rows, gets σ_b = √(Σ_k σ_k²)/K.
  *   Without σ the fit is unweighted and errors are scaled by χ²_ν (lmfit's
- *   and trspecfit's default).
+ *   and trspecfit's default); with σ they are not, unless scale_covar says
+ *   YES (lmfit's default scales them also with weights; xrlab-fit.h,
+ *   "Results"). Each result's fit->covar_scaled says which was done.
  *
  * Results list every model parameter: fitted ones with the optimizer's
  *   standard errors, expressions with errors propagated through the
@@ -84,6 +88,7 @@
 #include <gio/gio.h>
 
 #include "xrlab-fit.h"
+#include "xrlab-mcmc.h"
 #include "xrlab-model.h"
 
 G_BEGIN_DECLS
@@ -107,6 +112,7 @@ typedef enum {
   XRLAB_FITFLOW_STAGE_SPECTRUM,
   XRLAB_FITFLOW_STAGE_SBS,
   XRLAB_FITFLOW_STAGE_2D,
+  XRLAB_FITFLOW_STAGE_TRACE,    /* a slice-by-slice trace against delay */
 } XrlabFitflowStage;
 
 const char *xrlab_fitflow_stage_name (XrlabFitflowStage stage);   /* "baseline", ... */
@@ -143,6 +149,7 @@ typedef struct {
   XrlabFitflowProgressFunc progress;
   gpointer progress_data;
   XrlabFitflowThetaFunc progress_theta;   /* NULL: none */
+  XrlabFitScaleCovar scale_covar;   /* errors scaled by χ²_ν (default AUTO, see above) */
 } XrlabFitflowOptions;
 
 void xrlab_fitflow_options_init (XrlabFitflowOptions *options);
@@ -158,6 +165,7 @@ typedef struct {
   double min, max;
   char *expr;            /* NULL unless derived through an expression */
   XrlabParamRole role;
+  XrlabParamShare share; /* project / file as written (joint fits, xrlab-project.h) */
 } XrlabFitflowParam;
 
 typedef struct _XrlabFitflowCtx XrlabFitflowCtx;
@@ -272,6 +280,28 @@ gboolean xrlab_fitflow_fit_2d (XrlabFitflow *flow, const XrlabModel *model,
                                GCancellable *cancellable, XrlabFitflowResult **result,
                                GError **error);
 
+/* Fits the slice-by-slice trace of parameter @param (its values against
+ * delay in @sbs, weighted by their errors) with the time dependence that
+ * @model attaches to it:
+ *   p(t_s) = K_n … K_1 [p + Σ_k m_k(t_s) f_k(τ_k(t_s))]
+ * on the delays t_s of the slices (xrlab-plan.h; kernels act on the trace
+ * over those delays). Fitted are p itself when it is free in @model
+ * (starting from the baseline result when there is one, like the 2D fit)
+ * and the free parameters of its time dependence. Slices not done, or
+ * without a finite error > 0, are left out. The result (stage TRACE)
+ * lists @param and its time model's parameters; its data are the trace
+ * (n_rows slices × 1); its model is @model with the fitted values, to
+ * start a 2D fit from (xrlab_fitflow_fit_2d then takes the energy
+ * parameters from the baseline and the time model from here). The
+ * options' method, scale_covar and progress apply; confidence intervals
+ * work as for the other stages. Errors: @param not fitted slice by slice
+ * or without time dependence in @model, fewer usable slices than free
+ * parameters. */
+gboolean xrlab_fitflow_fit_trace (XrlabFitflow *flow, const XrlabFitflowSbs *sbs,
+                                  const XrlabModel *model, const char *param,
+                                  GCancellable *cancellable, XrlabFitflowResult **result,
+                                  GError **error);
+
 /* Profile-likelihood confidence intervals (xrlab_fit_conf_interval) of the
  * fitted parameters @names of a converged @result at the levels @sigmas
  * (NULL: 1, 2, 3). A name that is not fitted in @result is an error
@@ -280,6 +310,18 @@ XrlabFitCI *xrlab_fitflow_conf_interval (XrlabFitflowResult *result,
                                          const char *const *names, gsize n_names,
                                          const double *sigmas, gsize n_sigmas,
                                          GCancellable *cancellable, GError **error);
+
+/* MCMC uncertainties (xrlab-mcmc.h) of the fitted parameters of a stage
+ * (baseline, spectrum, 2D, trace): the stage's residual, its data and σ,
+ * its bounds as priors, the walkers starting around @result's values with
+ * a tenth of its standard errors; with noise AUTO the σ are taken as known
+ * when the stage had them and the noise scale is sampled otherwise
+ * (starting at √χ²_ν unless sigma_ini is given; trspecfit's is_weighted
+ * False). The walkers of a half-step are evaluated in parallel on the pool.
+ * Not for the per-file results of a joint fit. */
+gboolean xrlab_fitflow_mcmc (XrlabFitflowResult *result, const XrlabMcmcOptions *options,
+                             GCancellable *cancellable, XrlabMcmcResult **mcmc,
+                             GError **error);
 
 /* The model of @result evaluated on the whole data axes (delays × energies
  * of the data; one row for a 1D stage): a new array of @n_rows × @n_cols. */

@@ -15,6 +15,7 @@
 #include "config.h"
 
 #include "xrlab-formula.h"
+#include "xrlab-formula-private.h"
 
 #include <math.h>
 #include <string.h>
@@ -265,68 +266,6 @@ read_count (Parser *p, double *count)
   return TRUE;
 }
 
-/* Re-cases letter runs into element symbols: "sio2" → "SiO2",
- * "CuSo4" → "CuSO4". A capital letter starts a symbol as typed when that
- * is valid; a lower-case one becomes a capital, taking the next lower-case
- * letter when that makes a valid symbol. "wt" before "%" is kept. NULL when
- * no re-casing gives valid symbols. */
-static char *
-recase (const char *text)
-{
-  GString *out = g_string_new (NULL);
-  const char *s = text;
-
-  while (*s)
-    {
-      if (!g_ascii_isalpha (*s))
-        {
-          g_string_append_c (out, *s++);
-          continue;
-        }
-      {
-        const char *run = s, *after;
-        gsize n = 0;
-
-        while (g_ascii_isalpha (run[n]))
-          n++;
-        after = run + n;
-        while (*after == ' ')
-          after++;
-        if (n == 2 && g_ascii_strncasecmp (run, "wt", 2) == 0 && *after == '%')
-          {
-            g_string_append_len (out, run, 2);
-            s += 2;
-            continue;
-          }
-        for (gsize i = 0; i < n;)
-          {
-            char two[2] = { g_ascii_toupper (run[i]), 0 };
-            gboolean lower_next = (i + 1 < n) && g_ascii_islower (run[i + 1]);
-
-            if (lower_next)
-              two[1] = run[i + 1];
-            if (lower_next && xrlab_element_lookup (two, 2))
-              {
-                g_string_append_len (out, two, 2);
-                i += 2;
-              }
-            else if (xrlab_element_lookup (two, 1))
-              {
-                g_string_append_c (out, two[0]);
-                i += 1;
-              }
-            else
-              {
-                g_string_free (out, TRUE);
-                return NULL;
-              }
-          }
-        s += n;
-      }
-    }
-  return g_string_free (out, FALSE);
-}
-
 /* A suggestion for a formula with wrongly cased symbols, or NULL. */
 static char *
 suggestion (const Parser *p)
@@ -337,7 +276,7 @@ suggestion (const Parser *p)
 
   if (!p->suggest)
     return NULL;
-  candidate = recase (p->text);
+  candidate = xrlab_formula_recase (p->text);
   if (candidate == NULL || strcmp (candidate, p->text) == 0)
     return NULL;
   /* Only suggest what parses. */
@@ -734,6 +673,51 @@ build_formula (Parser *p, GArray *parts)
   return f;
 }
 
+/* Mass fractions: every part but the last needs one; the last takes the
+ * remainder when it has none. */
+static gboolean
+check_fractions (Parser *p, GArray *parts)
+{
+  double sum = 0.0;
+  guint n = parts->len;
+
+  for (guint j = 0; j < n; j++)
+    {
+      Part *part = &g_array_index (parts, Part, j);
+
+      if (part->fraction < 0.0)
+        {
+          if (j + 1 < n)
+            return fail (p, part->body_pos, XRLAB_FORMULA_ERROR_FRACTION,
+                         _("Part %u of the mixture (column %d) needs a mass fraction such as “30wt%%”: "
+                           "only the last part may leave it out"),
+                         j + 1, column_of (p, part->body_pos));
+          if (n == 1)
+            part->fraction = 100.0;
+          else if (100.0 - sum <= 1e-9)
+            return fail (p, part->body_pos, XRLAB_FORMULA_ERROR_FRACTION,
+                         _("No mass is left for the last part at column %d: the fractions before it add up to %g %%"),
+                         column_of (p, part->body_pos), sum);
+          else
+            part->fraction = 100.0 - sum;
+        }
+      else
+        {
+          sum += part->fraction;
+          if (sum > 100.0 + 1e-9)
+            return fail (p, part->fraction_pos, XRLAB_FORMULA_ERROR_FRACTION,
+                         _("Mass fractions add up to %g %% at column %d, more than 100 %%"),
+                         sum, column_of (p, part->fraction_pos));
+          if (j + 1 == n && fabs (sum - 100.0) > 1e-6)
+            return fail (p, part->fraction_pos, XRLAB_FORMULA_ERROR_FRACTION,
+                         _("Mass fractions add up to %g %%, not 100 %% (column %d): "
+                           "leave the last fraction out to give it the remainder"),
+                         sum, column_of (p, part->fraction_pos));
+        }
+    }
+  return TRUE;
+}
+
 /* Parses p->text; on success stores the formula in *@out (when @out is not
  * NULL). */
 static gboolean
@@ -824,48 +808,8 @@ parse_into (Parser *p, XrlabFormula **out)
       p->pos += 2;
     }
 
-  /* Mass fractions: every part but the last needs one; the last takes the
-   * remainder when it has none. */
-  {
-    double sum = 0.0;
-    guint n = parts->len;
-
-    for (guint j = 0; j < n; j++)
-      {
-        Part *part = &g_array_index (parts, Part, j);
-
-        if (part->fraction < 0.0)
-          {
-            if (j + 1 < n)
-              return fail (p, part->body_pos, XRLAB_FORMULA_ERROR_FRACTION,
-                           _("Part %u of the mixture (column %d) needs a mass fraction such as “30wt%%”: "
-                             "only the last part may leave it out"),
-                           j + 1, column_of (p, part->body_pos));
-            if (n == 1)
-              part->fraction = 100.0;
-            else if (100.0 - sum <= 1e-9)
-              return fail (p, part->body_pos, XRLAB_FORMULA_ERROR_FRACTION,
-                           _("No mass is left for the last part at column %d: the fractions before it add up to %g %%"),
-                           column_of (p, part->body_pos), sum);
-            else
-              part->fraction = 100.0 - sum;
-          }
-        else
-          {
-            sum += part->fraction;
-            if (sum > 100.0 + 1e-9)
-              return fail (p, part->fraction_pos, XRLAB_FORMULA_ERROR_FRACTION,
-                           _("Mass fractions add up to %g %% at column %d, more than 100 %%"),
-                           sum, column_of (p, part->fraction_pos));
-            if (j + 1 == n && fabs (sum - 100.0) > 1e-6)
-              return fail (p, part->fraction_pos, XRLAB_FORMULA_ERROR_FRACTION,
-                           _("Mass fractions add up to %g %%, not 100 %% (column %d): "
-                             "leave the last fraction out to give it the remainder"),
-                           sum, column_of (p, part->fraction_pos));
-          }
-      }
-  }
-
+  if (!check_fractions (p, parts))
+    return FALSE;
   if (!check_counts (p, parts))
     return FALSE;
   {

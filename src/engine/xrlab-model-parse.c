@@ -158,11 +158,21 @@ parse_param_spec (XrlabParam *p, const XrlabYNode *spec, const char *file,
         p->vary = FALSE;
         p->is_static = TRUE;
       }
+    else if (g_ascii_strcasecmp (v, "project") == 0)
+      {
+        p->vary = TRUE;
+        p->share = XRLAB_PARAM_SHARE_PROJECT;
+      }
+    else if (g_ascii_strcasecmp (v, "file") == 0)
+      {
+        p->vary = TRUE;
+        p->share = XRLAB_PARAM_SHARE_FILE;
+      }
     else
       {
         set_error (error, XRLAB_MODEL_ERROR_INVALID, file, items[1]->line,
                    _("model “%s”: parameter %s: vary (the second item) must be "
-                     "True, False or static, found “%s”"),
+                     "True, False, static, project or file, found “%s”"),
                    model_name, p->name, v);
         return FALSE;
       }

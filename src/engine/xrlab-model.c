@@ -120,14 +120,15 @@ xrlab_model_file_model_name (const XrlabModelFile *file, gsize i)
 
 /* ---- parameters, components, attachments: life cycle ---------------------- */
 
-static void
-param_free (XrlabParam *p)
+void
+xrlab_model_param_free (XrlabParam *p)
 {
   if (p == NULL)
     return;
   g_free (p->name);
   g_free (p->local);
   g_free (p->expr_text);
+  g_free (p->expr_full);
   xrlab_expr_free (p->expr);
   g_free (p->refs);
   g_free (p->file);
@@ -135,8 +136,8 @@ param_free (XrlabParam *p)
   g_free (p);
 }
 
-static void
-comp_free (XrlabComponent *c)
+void
+xrlab_model_comp_free (XrlabComponent *c)
 {
   if (c == NULL)
     return;
@@ -146,8 +147,8 @@ comp_free (XrlabComponent *c)
   g_free (c);
 }
 
-static void
-attachment_free (XrlabAttachment *a)
+void
+xrlab_model_attachment_free (XrlabAttachment *a)
 {
   if (a == NULL)
     return;
@@ -158,15 +159,15 @@ attachment_free (XrlabAttachment *a)
   g_free (a);
 }
 
-static XrlabModel *
-model_alloc (void)
+XrlabModel *
+xrlab_model_alloc (void)
 {
   XrlabModel *m = g_new0 (XrlabModel, 1);
 
-  m->comps = g_ptr_array_new_with_free_func ((GDestroyNotify) comp_free);
-  m->eparams = g_ptr_array_new_with_free_func ((GDestroyNotify) param_free);
-  m->dyns = g_ptr_array_new_with_free_func ((GDestroyNotify) attachment_free);
-  m->profiles = g_ptr_array_new_with_free_func ((GDestroyNotify) attachment_free);
+  m->comps = g_ptr_array_new_with_free_func ((GDestroyNotify) xrlab_model_comp_free);
+  m->eparams = g_ptr_array_new_with_free_func ((GDestroyNotify) xrlab_model_param_free);
+  m->dyns = g_ptr_array_new_with_free_func ((GDestroyNotify) xrlab_model_attachment_free);
+  m->profiles = g_ptr_array_new_with_free_func ((GDestroyNotify) xrlab_model_attachment_free);
   m->all = g_ptr_array_new ();
   m->by_name = g_hash_table_new (g_str_hash, g_str_equal);
   return m;
@@ -189,8 +190,8 @@ xrlab_model_free (XrlabModel *model)
 }
 
 /* Rebuilds the flattened order and the name index. */
-static void
-model_reindex (XrlabModel *model)
+void
+xrlab_model_reindex (XrlabModel *model)
 {
   g_ptr_array_set_size (model->all, 0);
   g_hash_table_remove_all (model->by_name);
@@ -204,6 +205,16 @@ model_reindex (XrlabModel *model)
         if (att[k])
           for (guint j = 0; j < att[k]->params->len; j++)
             g_ptr_array_add (model->all, g_ptr_array_index (att[k]->params, j));
+      /* then the time dependence of its profile's parameters (trspecfit
+       * appends it to the list of the parameter the profile describes) */
+      if (p->profile)
+        for (guint j = 0; j < p->profile->params->len; j++)
+          {
+            XrlabParam *q = g_ptr_array_index (p->profile->params, j);
+            if (q->dyn)
+              for (guint k = 0; k < q->dyn->params->len; k++)
+                g_ptr_array_add (model->all, g_ptr_array_index (q->dyn->params, k));
+          }
     }
   for (guint i = 0; i < model->all->len; i++)
     {
@@ -229,8 +240,8 @@ lookup_in_attachment (const XrlabAttachment *att, const char *name)
 
 /* Could @name be a parameter of time dependence or profile attached later to
  * an existing energy parameter? */
-static gboolean
-may_be_attached_later (const XrlabModel *model, const char *name)
+gboolean
+xrlab_model_may_be_attached_later (const XrlabModel *model, const char *name)
 {
   for (guint i = 0; i < model->eparams->len; i++)
     {
@@ -244,8 +255,8 @@ may_be_attached_later (const XrlabModel *model, const char *name)
 
 /* Resolves the names of the expressions of the parameters of @att (its own
  * parameters only, by local or full name). */
-static gboolean
-resolve_attachment (XrlabAttachment *att, GError **error)
+gboolean
+xrlab_model_resolve_attachment (XrlabAttachment *att, GError **error)
 {
   for (guint i = 0; i < att->params->len; i++)
     {
@@ -273,6 +284,13 @@ resolve_attachment (XrlabAttachment *att, GError **error)
               return FALSE;
             }
         }
+      {
+        g_autofree const char **names = g_new (const char *, MAX (1, xrlab_expr_n_refs (p->expr)));
+        for (guint r = 0; r < xrlab_expr_n_refs (p->expr); r++)
+          names[r] = p->refs[r]->name;
+        g_free (p->expr_full);
+        p->expr_full = xrlab_expr_rename (p->expr, names);
+      }
     }
   return TRUE;
 }
@@ -280,8 +298,8 @@ resolve_attachment (XrlabAttachment *att, GError **error)
 /* Resolves the names of energy-model expressions. With @final, a name that
  * is still unknown is an error; otherwise one that may belong to time
  * dependence attached later stays open. */
-static gboolean
-resolve_energy (XrlabModel *model, gboolean final, GError **error)
+gboolean
+xrlab_model_resolve_energy (XrlabModel *model, gboolean final, GError **error)
 {
   for (guint i = 0; i < model->eparams->len; i++)
     {
@@ -292,7 +310,7 @@ resolve_energy (XrlabModel *model, gboolean final, GError **error)
         {
           const char *name = xrlab_param_ref_name (p, r);
           p->refs[r] = g_hash_table_lookup (model->by_name, name);
-          if (p->refs[r] == NULL && (final || !may_be_attached_later (model, name)))
+          if (p->refs[r] == NULL && (final || !xrlab_model_may_be_attached_later (model, name)))
             {
               set_error (error, XRLAB_MODEL_ERROR_EXPR, p->file, p->line,
                          _("model “%s”: parameter %s: the expression “%s” names “%s”, "
@@ -306,8 +324,8 @@ resolve_energy (XrlabModel *model, gboolean final, GError **error)
 }
 
 /* Depth-first search for a cycle through expression references. */
-static gboolean
-check_cycles (const GPtrArray *params, GError **error)
+gboolean
+xrlab_model_check_cycles (const GPtrArray *params, GError **error)
 {
   g_autoptr(GHashTable) state = g_hash_table_new (g_direct_hash, g_direct_equal);
   g_autoptr(GPtrArray) path = g_ptr_array_new ();
@@ -368,7 +386,7 @@ check_cycles (const GPtrArray *params, GError **error)
 gboolean
 xrlab_model_resolve (XrlabModel *model, GError **error)
 {
-  return resolve_energy (model, TRUE, error) && check_cycles (model->all, error);
+  return xrlab_model_resolve_energy (model, TRUE, error) && xrlab_model_check_cycles (model->all, error);
 }
 
 /* ---- energy models ------------------------------------------------------------ */
@@ -384,7 +402,7 @@ xrlab_model_new (const XrlabModelFile *file, const char *name, GError **error)
 
   if (!xrlab_model_collect_specs (file, name, 0, CTX_ENERGY, specs, error))
     return NULL;
-  model = model_alloc ();
+  model = xrlab_model_alloc ();
   model->name = g_strdup (name);
   model->file = g_strdup (file->path);
   if (!xrlab_model_build_components (specs, CTX_ENERGY, file->path, NULL, model->comps,
@@ -399,8 +417,8 @@ xrlab_model_new (const XrlabModelFile *file, const char *name, GError **error)
                  name, last->name);
       return NULL;
     }
-  model_reindex (model);
-  if (!resolve_energy (model, FALSE, error) || !check_cycles (model->all, error))
+  xrlab_model_reindex (model);
+  if (!xrlab_model_resolve_energy (model, FALSE, error) || !xrlab_model_check_cycles (model->all, error))
     return NULL;
   return g_steal_pointer (&model);
 }
@@ -427,218 +445,6 @@ xrlab_model_get_file (const XrlabModel *model)
   return model->file;
 }
 
-/* ---- attachments ------------------------------------------------------------------ */
-
-static XrlabParam *
-find_host (XrlabModel *model, const char *param, gboolean profile, GError **error)
-{
-  XrlabParam *p = g_hash_table_lookup (model->by_name, param);
-  const char *what = profile ? _("a profile") : _("time dependence");
-
-  if (p == NULL)
-    {
-      set_error (error, XRLAB_MODEL_ERROR_NOT_FOUND, model->file, 0,
-                 _("model “%s” has no parameter “%s” to attach %s to"),
-                 model->name, param, what);
-      return NULL;
-    }
-  if (p->role != XRLAB_PARAM_ENERGY)
-    {
-      set_error (error, XRLAB_MODEL_ERROR_INVALID, p->file, p->line,
-                 _("model “%s”: %s is a parameter of %s of %s; %s attaches only to "
-                   "parameters of the energy model"),
-                 model->name, p->name,
-                 p->role == XRLAB_PARAM_DYNAMICS ? _("the time dependence") : _("the profile"),
-                 p->host->name, what);
-      return NULL;
-    }
-  if (p->expr != NULL)
-    {
-      set_error (error, XRLAB_MODEL_ERROR_EXPR, p->file, p->line,
-                 _("model “%s”: parameter %s follows the expression “%s”, so it "
-                   "cannot have %s of its own; attach it to the parameter the "
-                   "expression names"),
-                 model->name, p->name, p->expr_text, what);
-      return NULL;
-    }
-  if ((profile && p->profile) || (!profile && p->dyn))
-    {
-      set_error (error, XRLAB_MODEL_ERROR_INVALID, p->file, p->line,
-                 _("model “%s”: parameter %s already has %s"), model->name, p->name, what);
-      return NULL;
-    }
-  return p;
-}
-
-static gboolean
-attach (XrlabModel *model, const char *param, const XrlabModelFile *file,
-        const char *const *models, gsize n_models, double frequency,
-        gboolean profile, GError **error)
-{
-  g_autoptr(GArray) specs = g_array_new (FALSE, TRUE, sizeof (CompSpec));
-  XrlabAttachment *att;
-  XrlabParam *host;
-
-  g_return_val_if_fail (model != NULL && param != NULL && file != NULL, FALSE);
-  g_return_val_if_fail (models != NULL && n_models > 0, FALSE);
-
-  host = find_host (model, param, profile, error);
-  if (host == NULL)
-    return FALSE;
-  if (!profile)
-    {
-      if (n_models == 1 && frequency > 0)
-        {
-          set_error (error, XRLAB_MODEL_ERROR_INVALID, file->path, 0,
-                     _("time dependence of %s: a frequency needs several time models "
-                       "(the first for the whole delay axis, the others for the "
-                       "subcycles)"),
-                     param);
-          return FALSE;
-        }
-      if (n_models > 1 && !(frequency > 0 && isfinite (frequency)))
-        {
-          set_error (error, XRLAB_MODEL_ERROR_INVALID, file->path, 0,
-                     g_dngettext (GETTEXT_PACKAGE,
-                                  "time dependence of %s: %u time model makes a multi-cycle "
-                                  "dependence, which needs a frequency > 0",
-                                  "time dependence of %s: %u time models make a multi-cycle "
-                                  "dependence, which needs a frequency > 0", n_models),
-                     param, (guint) n_models);
-          return FALSE;
-        }
-    }
-
-  for (gsize i = 0; i < n_models; i++)
-    if (!xrlab_model_collect_specs (file, models[i], i, profile ? CTX_PROFILE : CTX_TIME, specs,
-                                    error))
-      return FALSE;
-  if (n_models > 1)
-    xrlab_model_number_across_models (specs);
-
-  att = g_new0 (XrlabAttachment, 1);
-  att->is_profile = profile;
-  att->host = host;
-  att->file = g_strdup (file->path);
-  att->n_models = n_models;
-  att->models = g_new0 (char *, n_models + 1);
-  for (gsize i = 0; i < n_models; i++)
-    att->models[i] = g_strdup (models[i]);
-  att->frequency = n_models > 1 ? frequency : 0.0;
-  att->n_sub = n_models - 1;
-  att->comps = g_ptr_array_new_with_free_func ((GDestroyNotify) comp_free);
-  att->params = g_ptr_array_new_with_free_func ((GDestroyNotify) param_free);
-
-  if (!xrlab_model_build_components (specs, profile ? CTX_PROFILE : CTX_TIME, file->path, host,
-                                     att->comps, att->params, error))
-    goto fail;
-
-  /* A kernel convolves the functions listed after it: it cannot end a model. */
-  if (!profile)
-    for (guint i = 0; i < att->comps->len; i++)
-      {
-        XrlabComponent *c = g_ptr_array_index (att->comps, i);
-        XrlabComponent *next = i + 1 < att->comps->len ? g_ptr_array_index (att->comps, i + 1) : NULL;
-        if (xrlab_fn_info (c->fn)->cls == XRLAB_FN_CLASS_KERNEL
-            && (next == NULL || next->subcycle != c->subcycle))
-          {
-            set_error (error, XRLAB_MODEL_ERROR_INVALID, file->path, c->line,
-                       _("time model “%s”: the kernel %s is its last component; a "
-                         "kernel convolves the time functions listed after it"),
-                       c->model_name, c->name);
-            goto fail;
-          }
-      }
-
-  if (!resolve_attachment (att, error) || !check_cycles (att->params, error))
-    goto fail;
-
-  for (guint i = 0; i < att->params->len; i++)
-    {
-      XrlabParam *q = g_ptr_array_index (att->params, i);
-      if (g_hash_table_contains (model->by_name, q->name))
-        {
-          set_error (error, XRLAB_MODEL_ERROR_INVALID, q->file, q->line,
-                     _("model “%s”: the parameter name %s is already taken"),
-                     model->name, q->name);
-          goto fail;
-        }
-    }
-
-  if (profile)
-    {
-      host->profile = att;
-      g_ptr_array_add (model->profiles, att);
-    }
-  else
-    {
-      host->dyn = att;
-      g_ptr_array_add (model->dyns, att);
-    }
-  model_reindex (model);
-  /* Names left open may resolve now; no new cycle can arise, since the new
-   * parameters refer only to one another. */
-  resolve_energy (model, FALSE, NULL);
-  return TRUE;
-
-fail:
-  attachment_free (att);
-  return FALSE;
-}
-
-gboolean
-xrlab_model_add_dynamics_from_file (XrlabModel *model, const char *param,
-                                    const XrlabModelFile *file, const char *const *models,
-                                    gsize n_models, double frequency, GError **error)
-{
-  return attach (model, param, file, models, n_models, frequency, FALSE, error);
-}
-
-gboolean
-xrlab_model_add_dynamics (XrlabModel *model, const char *param, const char *path,
-                          const char *const *models, gsize n_models, double frequency,
-                          GError **error)
-{
-  g_autoptr(XrlabModelFile) file = xrlab_model_file_load (path, error);
-
-  if (file == NULL)
-    return FALSE;
-  return attach (model, param, file, models, n_models, frequency, FALSE, error);
-}
-
-gboolean
-xrlab_model_add_profile_from_file (XrlabModel *model, const char *param,
-                                   const XrlabModelFile *file, const char *profile_model,
-                                   GError **error)
-{
-  const char *models[] = { profile_model };
-  return attach (model, param, file, models, 1, 0.0, TRUE, error);
-}
-
-gboolean
-xrlab_model_add_profile (XrlabModel *model, const char *param, const char *path,
-                         const char *profile_model, GError **error)
-{
-  g_autoptr(XrlabModelFile) file = xrlab_model_file_load (path, error);
-  const char *models[] = { profile_model };
-
-  if (file == NULL)
-    return FALSE;
-  return attach (model, param, file, models, 1, 0.0, TRUE, error);
-}
-
-gboolean
-xrlab_model_has_dynamics (const XrlabModel *model)
-{
-  return model->dyns->len > 0;
-}
-
-gboolean
-xrlab_model_has_profiles (const XrlabModel *model)
-{
-  return model->profiles->len > 0;
-}
-
 /* ---- copies ------------------------------------------------------------------------ */
 
 static XrlabComponent *
@@ -661,6 +467,7 @@ param_copy (const XrlabParam *p, GHashTable *map)
   d->name = g_strdup (p->name);
   d->local = g_strdup (p->local);
   d->expr_text = g_strdup (p->expr_text);
+  d->expr_full = g_strdup (p->expr_full);
   d->expr = p->expr ? xrlab_expr_parse (p->expr_text, NULL) : NULL;
   d->refs = p->expr ? g_memdup2 (p->refs, MAX (1, xrlab_expr_n_refs (p->expr)) * sizeof (XrlabParam *))
                     : NULL;
@@ -677,8 +484,8 @@ attachment_copy (const XrlabAttachment *a, GHashTable *map)
 
   d->file = g_strdup (a->file);
   d->models = g_strdupv (a->models);
-  d->comps = g_ptr_array_new_with_free_func ((GDestroyNotify) comp_free);
-  d->params = g_ptr_array_new_with_free_func ((GDestroyNotify) param_free);
+  d->comps = g_ptr_array_new_with_free_func ((GDestroyNotify) xrlab_model_comp_free);
+  d->params = g_ptr_array_new_with_free_func ((GDestroyNotify) xrlab_model_param_free);
   for (guint i = 0; i < a->comps->len; i++)
     g_ptr_array_add (d->comps, comp_copy (g_ptr_array_index (a->comps, i), map));
   for (guint i = 0; i < a->params->len; i++)
@@ -692,7 +499,7 @@ attachment_copy (const XrlabAttachment *a, GHashTable *map)
 XrlabModel *
 xrlab_model_copy (const XrlabModel *model)
 {
-  XrlabModel *m = model_alloc ();
+  XrlabModel *m = xrlab_model_alloc ();
   g_autoptr(GHashTable) map = g_hash_table_new (g_direct_hash, g_direct_equal);
 
   m->name = g_strdup (model->name);
@@ -725,6 +532,7 @@ xrlab_model_copy (const XrlabModel *model)
               XrlabParam *p = g_ptr_array_index (a->params, j);
               p->comp = REMAP (map, p->comp);
               p->host = REMAP (map, p->host);
+              p->dyn = REMAP (map, p->dyn);
               for (guint r = 0; p->expr && r < xrlab_expr_n_refs (p->expr); r++)
                 p->refs[r] = REMAP (map, p->refs[r]);
             }
@@ -745,7 +553,7 @@ xrlab_model_copy (const XrlabModel *model)
       for (guint r = 0; p->expr && r < xrlab_expr_n_refs (p->expr); r++)
         p->refs[r] = REMAP (map, p->refs[r]);
     }
-  model_reindex (m);
+  xrlab_model_reindex (m);
   return m;
 }
 
@@ -806,6 +614,55 @@ xrlab_model_get_param (const XrlabModel *model, gsize i, XrlabParamInfo *info)
   info->has_profile = p->profile != NULL;
   info->file = p->file;
   info->line = p->line;
+  info->share = p->share;
+  info->expr_full = p->expr_full ? p->expr_full : p->expr_text;
+}
+
+/* The value of @p into @values (its index), with what it refers to. */
+static void
+value_of (const XrlabParam *p, double *values, gboolean *done)
+{
+  guint n;
+  double *refs;
+  double *stack;
+  const XrlabExprInsn *code;
+  const double *consts;
+  guint n_code, n_consts;
+
+  if (done[p->index])
+    return;
+  done[p->index] = TRUE;   /* no cycles: refused when the model was read */
+  if (p->expr == NULL)
+    {
+      values[p->index] = p->value;
+      return;
+    }
+  n = xrlab_expr_n_refs (p->expr);
+  refs = g_newa (double, MAX (n, 1));
+  stack = g_newa (double, MAX (xrlab_expr_depth (p->expr), 1));
+  for (guint r = 0; r < n; r++)
+    {
+      value_of (p->refs[r], values, done);
+      refs[r] = values[p->refs[r]->index];
+    }
+  code = xrlab_expr_code (p->expr, &n_code);
+  consts = xrlab_expr_consts (p->expr, &n_consts);
+  values[p->index] = xrlab_expr_eval (code, n_code, consts, refs, stack);
+}
+
+gboolean
+xrlab_model_get_values (const XrlabModel *model, double *values, GError **error)
+{
+  g_autoptr(XrlabModel) m = xrlab_model_copy (model);
+  g_autofree gboolean *done = NULL;
+
+  g_return_val_if_fail (model != NULL && values != NULL, FALSE);
+  if (!xrlab_model_resolve (m, error))
+    return FALSE;
+  done = g_new0 (gboolean, MAX (m->all->len, 1));
+  for (guint i = 0; i < m->all->len; i++)
+    value_of (g_ptr_array_index (m->all, i), values, done);
+  return TRUE;
 }
 
 static XrlabParam *
@@ -884,6 +741,25 @@ xrlab_model_set_vary (XrlabModel *model, const char *name, gboolean vary, GError
   p->vary = vary;
   if (vary)
     p->is_static = FALSE;
+  else
+    p->share = XRLAB_PARAM_SHARE_NONE;
+  return TRUE;
+}
+
+gboolean
+xrlab_model_set_share (XrlabModel *model, const char *name, XrlabParamShare share,
+                       GError **error)
+{
+  XrlabParam *p = settable (model, name, error);
+
+  if (p == NULL)
+    return FALSE;
+  p->share = share;
+  if (share != XRLAB_PARAM_SHARE_NONE)
+    {
+      p->vary = TRUE;
+      p->is_static = FALSE;
+    }
   return TRUE;
 }
 
@@ -909,6 +785,7 @@ xrlab_model_fix (XrlabModel *model, const char *name, double value, GError **err
     return FALSE;
   p->value = value;
   p->vary = FALSE;
+  p->share = XRLAB_PARAM_SHARE_NONE;
   return TRUE;
 }
 
@@ -976,7 +853,7 @@ xrlab_model_set_expr (XrlabModel *model, const char *name, const char *expr,
   p->expr = parsed;
   p->refs = refs;
   p->expr_text = parsed ? g_strdup (expr) : NULL;
-  if (parsed && !check_cycles (model->all, error))
+  if (parsed && !xrlab_model_check_cycles (model->all, error))
     {
       xrlab_expr_free (p->expr);
       g_free (p->refs);

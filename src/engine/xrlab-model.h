@@ -10,8 +10,12 @@
  *     GLP:     {A: ["3/4*GLP_01_A"], x0: ["GLP_01_x0 + 3.67"], F: ["GLP_01_F"], m: ["GLP_01_m"]}
  *
  * A parameter is [value, vary, min, max], [value, vary] (unbounded) or
- * ["expression"] (see xrlab-expr.h); vary is True, False or static (fixed,
- * and never to be freed by a fitting workflow). Block and flow style both
+ * ["expression"] (see xrlab-expr.h); vary is True, False, static (fixed,
+ * never freed by a fitting workflow, and set from the baseline result in
+ * the stages after a baseline), project or file (both free; in a joint fit
+ * of several files, xrlab-project.h, a project parameter has one value for
+ * all files and a file parameter one value per file; a single file's fit
+ * takes both as True, like trspecfit). Block and flow style both
  * work; order matters and a component may repeat. Repeated peaks and time,
  * profile functions are numbered GLP_01, GLP_02, ...; backgrounds (Offset,
  * LinBack, Shirley) and kernels (*CONV) are not. A parameter's full name is
@@ -32,7 +36,9 @@
  * A profile (pExpDecay, pLinear, pGauss) attached to one parameter adds
  * f(aux) to it at every point of an auxiliary axis (depth, fluence, ...);
  * the component is then averaged over the aux points. Profile parameters are
- * named {parameter}_{function}_NN_{name}: GLP_01_A_pExpDecay_01_tau.
+ * named {parameter}_{function}_NN_{name}: GLP_01_A_pExpDecay_01_tau. A
+ * profile's parameter may have time dependence of its own (attach the
+ * profile first): GLP_01_x0_pLinear_01_m_expFun_01_tau.
  *
  * Every error names the file, the line, the model and the parameter.
  *
@@ -92,7 +98,11 @@ const char *xrlab_model_get_file (const XrlabModel *model);
  * <= 0 (no repetition). With several, @frequency (> 0, in inverse delay
  * units) sets the cycle: the first model applies to the whole delay axis,
  * model k (k >= 1) to subcycle k of N = n_models - 1 on a local clock that
- * restarts every 1/(frequency N), from delay 0 on. */
+ * restarts every 1/(frequency N), from delay 0 on. A kernel convolves the
+ * functions after it and cannot end a model that has time functions; a
+ * model made only of kernels (trspecfit's IRF model) is accepted as the
+ * first of several models, where it convolves the whole trace, every
+ * subcycle included (trspecfit's example 03: IRF, MonoExpNeg, MonoExpPos). */
 gboolean xrlab_model_add_dynamics (XrlabModel *model, const char *param,
                                    const char *path,
                                    const char *const *models, gsize n_models,
@@ -126,13 +136,21 @@ const char *xrlab_model_component_function  (const XrlabModel *model, gsize i); 
  * Parameters are listed in model order: the energy model's components in
  * file order, each component's parameters in the order of its function's
  * definition (GLP: A, x0, F, m), and right after a parameter the parameters
- * of its time dependence and then of its profile. */
+ * of its time dependence, then of its profile, then of the time dependence
+ * of its profile's parameters (GLP_01_x0, GLP_01_x0_pLinear_01_m,
+ * GLP_01_x0_pLinear_01_b, GLP_01_x0_pLinear_01_m_expFun_01_A, ...). */
 
 typedef enum {
   XRLAB_PARAM_ENERGY,     /* a parameter of the energy model */
   XRLAB_PARAM_DYNAMICS,   /* a parameter of a time model attached to one */
   XRLAB_PARAM_PROFILE,    /* a parameter of a profile attached to one */
 } XrlabParamRole;
+
+typedef enum {
+  XRLAB_PARAM_SHARE_NONE,     /* True, False, static or an expression */
+  XRLAB_PARAM_SHARE_PROJECT,  /* written "project": free, shared by all files */
+  XRLAB_PARAM_SHARE_FILE,     /* written "file": free, one value per file */
+} XrlabParamShare;
 
 typedef struct {
   const char *name;        /* GLP_01_x0, GLP_01_x0_expFun_01_tau */
@@ -149,6 +167,10 @@ typedef struct {
   gboolean has_profile;
   const char *file;        /* where it was defined */
   int line;
+  XrlabParamShare share;   /* project / file (then vary is TRUE), else NONE */
+  /* the expression with every name in full ("-GLP_01_x0_expFun_01_A" for
+   * "-expFun_01_A" of a time model; = expr for the energy model), or NULL */
+  const char *expr_full;
 } XrlabParamInfo;
 
 gsize    xrlab_model_n_params   (const XrlabModel *model);
@@ -158,8 +180,15 @@ gssize   xrlab_model_find_param (const XrlabModel *model, const char *name);
  * model changes. */
 void     xrlab_model_get_param  (const XrlabModel *model, gsize i, XrlabParamInfo *info);
 
+/* The base value of every parameter (@values has xrlab_model_n_params
+ * entries; before time dependence and profiles), expressions evaluated on
+ * the current values: what a parameter defined by an expression is now.
+ * Error: an expression naming a parameter the model does not have (yet). */
+gboolean xrlab_model_get_values (const XrlabModel *model, double *values, GError **error);
+
 /* Setting values, vary and bounds by name (a fitting workflow fixes
- * parameters at baseline results and seeds others). Errors: no such
+ * parameters at baseline results and seeds others); set_vary (FALSE)
+ * also ends the sharing of a project or file parameter. Errors: no such
  * parameter, a parameter defined by an expression, a value that is not
  * finite or lies outside the bounds, min > max. */
 gboolean xrlab_model_set_value  (XrlabModel *model, const char *name, double value,
@@ -168,6 +197,10 @@ gboolean xrlab_model_set_vary   (XrlabModel *model, const char *name, gboolean v
                                  GError **error);
 gboolean xrlab_model_set_bounds (XrlabModel *model, const char *name, double min,
                                  double max, GError **error);
+/* The sharing of a free parameter in a joint fit of several files (it
+ * sets vary TRUE unless @share is NONE, which keeps vary as it is). */
+gboolean xrlab_model_set_share  (XrlabModel *model, const char *name, XrlabParamShare share,
+                                 GError **error);
 /* set_value + set_vary (FALSE). */
 gboolean xrlab_model_fix        (XrlabModel *model, const char *name, double value,
                                  GError **error);

@@ -7,6 +7,7 @@
 
 #include "xrlab-plan.h"
 #include "xrlab-plan-private.h"
+#include "xrlab-util.h"
 
 #include <math.h>
 #include <string.h>
@@ -98,16 +99,25 @@ attachment_active (Builder *b, const XrlabAttachment *att)
                          : !(b->flags & XRLAB_PLAN_IGNORE_DYNAMICS);
 }
 
+/* Whether the parameter @p is part of the plan: those of attachments that
+ * the plan leaves out are not (the time dependence of a profile's
+ * parameter is left out with the profile). */
+static gboolean
+param_active (Builder *b, const XrlabParam *p)
+{
+  if (p->role == XRLAB_PARAM_DYNAMICS)
+    return attachment_active (b, p->host->dyn) && param_active (b, p->host);
+  if (p->role == XRLAB_PARAM_PROFILE)
+    return attachment_active (b, p->host->profile);
+  return TRUE;
+}
+
 static gboolean
 param_in_theta (Builder *b, const XrlabParam *p)
 {
   if (!p->vary || p->expr)
     return FALSE;
-  if (p->role == XRLAB_PARAM_DYNAMICS)
-    return attachment_active (b, p->host->dyn);
-  if (p->role == XRLAB_PARAM_PROFILE)
-    return attachment_active (b, p->host->profile);
-  return TRUE;
+  return param_active (b, p);
 }
 
 /* The clock of subcycle @sub of time dependence @att (trspecfit's
@@ -178,14 +188,26 @@ static guint32
 build_attachment (Builder *b, XrlabParam *p, const XrlabAttachment *att, guint32 src)
 {
   g_autoptr(GArray) ins = g_array_new (FALSE, FALSE, sizeof (guint32));
-  guint32 slot, first_fn = b->fns->len, n_fn = 0;
+  guint32 slot, first_fn, n_fn = 0;
   GArray *deps;
 
+  /* (a profile's parameters may bring steps and functions of their own) */
   for (guint i = 0; i < att->params->len; i++)
     ensure_param (b, g_ptr_array_index (att->params, i));
+  first_fn = b->fns->len;
 
-  slot = new_slot (b, att->is_profile ? (SLOT_VA | (slot_at (b, src)->flags & SLOT_VT))
-                                      : SLOT_VT);
+  {
+    /* a profile varies with delay where its base does or one of its
+     * functions' parameters has time dependence of its own */
+    guint32 flags = att->is_profile ? (SLOT_VA | (slot_at (b, src)->flags & SLOT_VT)) : SLOT_VT;
+    for (guint i = 0; att->is_profile && i < att->comps->len; i++)
+      {
+        XrlabComponent *c = g_ptr_array_index (att->comps, i);
+        for (guint q = 0; q < c->n_params; q++)
+          flags |= slot_at (b, b->plan->param_slot[c->params[q]->index])->flags & SLOT_VT;
+      }
+    slot = new_slot (b, flags);
+  }
   deps = slot_deps (b, slot);
   deps_union (deps, slot_deps (b, src));
   g_array_append_val (ins, src);
@@ -269,7 +291,8 @@ ensure_param (Builder *b, XrlabParam *p)
     }
   plan->param_base_slot[i] = slot;
 
-  if (p->role == XRLAB_PARAM_ENERGY && attachment_active (b, p->dyn))
+  if ((p->role == XRLAB_PARAM_ENERGY || p->role == XRLAB_PARAM_PROFILE)
+      && attachment_active (b, p->dyn) && param_active (b, p))
     slot = build_attachment (b, p, p->dyn, slot);
   if (p->role == XRLAB_PARAM_ENERGY && attachment_active (b, p->profile))
     slot = build_attachment (b, p, p->profile, slot);
@@ -301,6 +324,43 @@ check_axis (const double *v, gsize n, const char *what, GError **error)
   return TRUE;
 }
 
+gboolean
+xrlab_plan_check_energy_axis (const double *v, gsize n, const char *name, GError **error)
+{
+  char a[XRLAB_DTOA_BUFSIZE], b[XRLAB_DTOA_BUFSIZE];
+  int dir = 0;
+
+  if (name == NULL)
+    name = _("the energy axis");
+  if (v == NULL || n == 0)
+    {
+      g_set_error (error, XRLAB_PLAN_ERROR, XRLAB_PLAN_ERROR_AXIS, _("%s is empty"), name);
+      return FALSE;
+    }
+  for (gsize i = 0; i < n; i++)
+    if (!isfinite (v[i]))
+      {
+        g_set_error (error, XRLAB_PLAN_ERROR, XRLAB_PLAN_ERROR_AXIS,
+                     _("%s: value %zu is not a finite number"), name, i + 1);
+        return FALSE;
+      }
+  for (gsize i = 1; i < n; i++)
+    {
+      int d = (v[i] > v[i - 1]) ? 1 : (v[i] < v[i - 1]) ? -1 : 0;
+      if (i == 1)
+        dir = d;
+      if (d == 0 || d != dir)
+        {
+          g_set_error (error, XRLAB_PLAN_ERROR, XRLAB_PLAN_ERROR_AXIS,
+                       _("%s is not strictly monotonic: value %zu (%s) after %s"),
+                       name, i + 1, xrlab_format_double (v[i], a),
+                       xrlab_format_double (v[i - 1], b));
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
 /* The axes and whether the model fits them; returns the model's resolved
  * copy. @time NULL and @aux NULL come with n_time = 0 and n_aux = 0. */
 static XrlabModel *
@@ -310,7 +370,7 @@ check_inputs (const XrlabModel *model, const double *energy, gsize n_energy,
 {
   g_autoptr(XrlabModel) m = NULL;
 
-  if (!check_axis (energy, n_energy, _("energy"), error))
+  if (!xrlab_plan_check_energy_axis (energy, n_energy, NULL, error))
     return NULL;
   if (time != NULL && !check_axis (time, n_time, _("delay"), error))
     return NULL;

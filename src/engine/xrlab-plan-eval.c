@@ -66,10 +66,16 @@ run_sum (const XrlabPlan *plan, XrlabPlanWorkspace *ws, const Step *st, gboolean
   gboolean profile = st->kind == STEP_PROFILE;
   gsize nt = (T->flags & SLOT_VT) ? plan->n_t : 1, na = (T->flags & SLOT_VA) ? plan->n_a : 1;
   double *p = ws->pvals, *d = ws->pd;
+  gboolean params_vt = FALSE;
 
-  /* The functions' parameters are scalars: gather them once. */
+  /* The functions' parameters are scalars (gathered once), except those of
+   * a profile whose parameters have time dependence of their own (per
+   * delay). */
   for (guint i = 1; i < st->n_in; i++)
-    p[i - 1] = ws->values[plan->slots[in[i].slot].off];
+    {
+      p[i - 1] = ws->values[plan->slots[in[i].slot].off];
+      params_vt |= (plan->slots[in[i].slot].flags & SLOT_VT) != 0;
+    }
 
   for (gsize t = 0; t < nt; t++)
     for (gsize a = 0; a < na; a++)
@@ -79,6 +85,13 @@ run_sum (const XrlabPlan *plan, XrlabPlanWorkspace *ws, const Step *st, gboolean
         double v = ws->values[B->off + cb];
         double *sT = jac ? ws->sens + T->sens_off + c * T->n_deps : NULL;
         guint k = 1;
+
+        if (params_vt && a == 0)
+          for (guint i = 1; i < st->n_in; i++)
+            {
+              const Slot *S = &plan->slots[in[i].slot];
+              p[i - 1] = ws->values[S->off + cell_of (S, t, 0, plan->n_a)];
+            }
 
         if (jac)
           {
@@ -113,7 +126,8 @@ run_sum (const XrlabPlan *plan, XrlabPlanWorkspace *ws, const Step *st, gboolean
               for (guint q = 0; q < fn->n_params; q++)
                 {
                   const Slot *S = &plan->slots[in[k + q].slot];
-                  const double *sS = ws->sens + S->sens_off;
+                  const double *sS = ws->sens + S->sens_off
+                                     + cell_of (S, t, 0, plan->n_a) * S->n_deps;
                   const guint32 *map = plan->maps + in[k + q].map_off;
                   for (guint j = 0; j < S->n_deps; j++)
                     sT[map[j]] += d[q] * sS[j];

@@ -7,10 +7,11 @@
  * workspace.
  *
  * θ and its order
- *   θ holds the free parameters: those written with vary True that are not
- *   expressions, in model order (xrlab-model.h: the energy components in file
- *   order, each parameter followed by the parameters of its time dependence
- *   and then of its profile). Parameters of time dependence or profiles that
+ *   θ holds the free parameters: those written with vary True (or project,
+ *   file) that are not expressions, in model order (xrlab-model.h: the energy
+ *   components in file order, each parameter followed by the parameters of
+ *   its time dependence, then of its profile, then of the time dependence of
+ *   its profile's parameters). Parameters of time dependence or profiles that
  *   a plan leaves out (XRLAB_PLAN_IGNORE_*) are held at their values and are
  *   not in θ. Bounds are reported, not enforced: the fitter maps them.
  *
@@ -49,7 +50,10 @@
  *   constant stays constant and nothing droops at the edges. Kernels need a
  *   strictly increasing delay axis.
  *
- * Profiles: value(t, a) = trace(t) + sum of the profile functions at aux[a].
+ * Profiles: value(t, a) = trace(t) + sum of the profile functions at aux[a],
+ *   their parameters taken at delay t where they have time dependence of
+ *   their own (trspecfit's example 04: a band-bending gradient that follows a
+ *   time model); that time dependence is left out with the profile.
  *
  * Relation to trspecfit (whose definitions these follow; where it and
  * xrlab's specification differ, the specification wins):
@@ -65,8 +69,13 @@
  *    trspecfit's compiled plans do); a background as the last component is
  *    still refused, as the model files require;
  *  - θ is in model order, each parameter followed by those of its time
- *    dependence and profile (trspecfit sorts its free parameters the same way
- *    for these models).
+ *    dependence and profile, then by those of the time dependence of its
+ *    profile's parameters: trspecfit lists a component's parameters in its
+ *    function's order, appends a parameter's time dependence to it and, for
+ *    a profile's parameter, appends that time dependence to the list of the
+ *    parameter the profile describes, which is this order. trspecfit refuses
+ *    time dependence and a profile on the same parameter; xrlab evaluates
+ *    both (time dependence first, then the profile).
  *
  * Ops whose inputs are all fixed are computed when the plan is built;
  * components whose parameters do not change with delay are computed once per
@@ -102,9 +111,19 @@ typedef enum {
 typedef struct _XrlabPlan XrlabPlan;
 typedef struct _XrlabPlanWorkspace XrlabPlanWorkspace;
 
+/* The one rule for energy axes, which every plan (and so eval, params,
+ * simulate and every fit) applies: at least one value, every value finite,
+ * strictly monotonic in either direction (photoemission data often come on
+ * a descending binding-energy axis; a repeated energy is refused). @name
+ * names the axis in the message ("energy.csv"; NULL: "the energy axis").
+ * Error: XRLAB_PLAN_ERROR_AXIS, naming the value (1-based). */
+gboolean xrlab_plan_check_energy_axis (const double *energy, gsize n_energy,
+                                       const char *name, GError **error);
+
 /* Builds a plan. @time may be NULL (n_time 0) for a 1D plan; @aux may be
  * NULL (n_aux 0) when no parameter has a profile. The axes are copied; the
- * plan does not refer to @model afterwards. Errors: an empty or non-finite
+ * plan does not refer to @model afterwards. Errors: an energy axis that
+ * breaks xrlab_plan_check_energy_axis(), an empty or non-finite
  * axis, a delay axis that does not increase where a kernel needs it, time
  * dependence without a delay axis, a profile without an aux axis, an
  * expression naming a parameter that does not exist. */

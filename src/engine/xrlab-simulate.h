@@ -12,8 +12,29 @@
  * seeded with gsl_rng_set (@seed) (GSL replaces seed 0 by 4357), one draw
  * per point in row-major order (delay by delay, energies in axis order):
  * gsl_ran_gaussian (the Kinderman–Monahan–Leva ratio method) for Gaussian
- * noise, gsl_ran_poisson for Poisson noise. The same seed, model and axes
- * give the same data on every machine.
+ * noise; for Poisson counts the multiplication method below a mean of 10
+ * and Hörmann's transformed rejection (PTRS) above, the algorithms numpy
+ * uses, on GSL's uniforms. The same seed, model and axes give the same data
+ * on every machine.
+ *
+ * Photon counting (trspecfit's detection='photon_counting'), with @level
+ * the expected number of photons per delay C (counts_per_delay): the model
+ * is read as the distribution of the photons, each point counts
+ *   N_i ~ Poisson(s·|m_i|),  y_i = sign(m_i)·N_i / s,
+ *   s = C / mean over the delays of Σ_e |m|   (one spectrum: s = C / Σ_e |m|)
+ * so that a delay with more signal collects more photons; a model that is
+ * zero everywhere stays zero.
+ *
+ * Parameter sweeps (trspecfit's ParameterSweep): values for some
+ * parameters, as lists or as draws from a uniform, normal or log-normal
+ * distribution, combined on a grid (every combination, the last parameter
+ * fastest) or drawn at random (one draw of every parameter per
+ * configuration). The draws follow numpy's legacy generator as trspecfit
+ * seeds it (np.random.seed (seed) before the iteration, MT19937 seeded the
+ * same way as GSL's, uniform = lo + (hi − lo)·res53, normal by the polar
+ * method with its cached second value, log-normal = exp (normal), a choice
+ * from a list by masked rejection of 32-bit draws), so a seed gives the
+ * configurations trspecfit gives.
  */
 #pragma once
 
@@ -29,15 +50,18 @@ GQuark xrlab_simulate_error_quark (void);
 typedef enum {
   XRLAB_SIMULATE_ERROR_INVALID,   /* a level that is negative or not finite */
   XRLAB_SIMULATE_ERROR_MODEL,     /* the model is zero, not finite, or negative (Poisson) */
+  XRLAB_SIMULATE_ERROR_SWEEP,     /* a sweep without values or that does not fit the model */
 } XrlabSimulateError;
 
 typedef enum {
   XRLAB_NOISE_NONE,
   XRLAB_NOISE_GAUSSIAN,
   XRLAB_NOISE_POISSON,
+  XRLAB_NOISE_COUNTING,     /* photon counting: @level photons per delay */
 } XrlabNoiseKind;
 
-/* Parses "none", "gaussian" (or "gauss") and "poisson". */
+/* Parses "none", "gaussian" (or "gauss"), "poisson" and "counting" (or
+ * "photon_counting", "photon-counting"). */
 gboolean xrlab_noise_kind_from_string (const char *text, XrlabNoiseKind *kind);
 
 /* Adds noise of @kind and relative @level to the @n values @y in place.
@@ -46,11 +70,74 @@ gboolean xrlab_noise_kind_from_string (const char *text, XrlabNoiseKind *kind);
 gboolean xrlab_simulate_noise (double *y, gsize n, XrlabNoiseKind kind, double level,
                                guint64 seed, double *scale, GError **error);
 
+/* The same for @y laid out as @n_rows delays × @n_cols energies (the
+ * layout matters to photon counting only, which normalises per delay). */
+gboolean xrlab_simulate_noise_rows (double *y, gsize n_rows, gsize n_cols, XrlabNoiseKind kind,
+                                    double level, guint64 seed, double *scale, GError **error);
+
 /* The model at its parameter values on the axes (as xrlab_plan_new), plus
  * noise: a new n_time × n_energy array (n_energy without a delay axis). */
 double *xrlab_simulate (const XrlabModel *model, const double *energy, gsize n_energy,
                         const double *time, gsize n_time, const double *aux, gsize n_aux,
                         XrlabNoiseKind kind, double level, guint64 seed, double *scale,
                         GError **error);
+
+/* @n_real noisy realisations of one model evaluation (trspecfit's
+ * simulate_n): a new array of @n_real × n_data values, realisation r at
+ * r × n_data, drawn with seed @seed + r (realisation 0 is xrlab_simulate's
+ * data for @seed), in parallel on the thread pool; the same data for any
+ * number of threads. @clean, when not NULL, receives a new array with the
+ * model itself, @n_data the number of values of one realisation. */
+double *xrlab_simulate_n (const XrlabModel *model, const double *energy, gsize n_energy,
+                          const double *time, gsize n_time, const double *aux, gsize n_aux,
+                          XrlabNoiseKind kind, double level, guint64 seed, guint n_real,
+                          double **clean, gsize *n_data, double *scale, GError **error);
+
+/* ---- parameter sweeps ---------------------------------------------------------- */
+
+typedef enum {
+  XRLAB_SWEEP_AUTO,     /* grid when every parameter is a list, else random */
+  XRLAB_SWEEP_GRID,     /* every combination (distributions drawn n_samples times first) */
+  XRLAB_SWEEP_RANDOM,   /* max n_samples configurations, every parameter drawn in each */
+} XrlabSweepStrategy;
+
+/* Parses "auto", "grid" and "random". */
+gboolean xrlab_sweep_strategy_from_string (const char *text, XrlabSweepStrategy *strategy);
+
+typedef struct _XrlabSweep XrlabSweep;
+
+XrlabSweep *xrlab_sweep_new  (XrlabSweepStrategy strategy, guint64 seed);
+void        xrlab_sweep_free (XrlabSweep *sweep);
+
+/* The values of parameter @name (trspecfit's add_range, add_uniform,
+ * add_normal, add_lognormal; the log-normal's mean and sd are those of the
+ * logarithm). A name given again replaces its values in its first place.
+ * Errors: no values, n_samples 0, bounds or widths that are not finite or
+ * inverted. */
+gboolean xrlab_sweep_add_values    (XrlabSweep *sweep, const char *name, const double *values,
+                                    gsize n_values, GError **error);
+gboolean xrlab_sweep_add_uniform   (XrlabSweep *sweep, const char *name, double min, double max,
+                                    gsize n_samples, GError **error);
+gboolean xrlab_sweep_add_normal    (XrlabSweep *sweep, const char *name, double mean, double sd,
+                                    gsize n_samples, GError **error);
+gboolean xrlab_sweep_add_lognormal (XrlabSweep *sweep, const char *name, double mean, double sd,
+                                    gsize n_samples, GError **error);
+
+gsize       xrlab_sweep_n_params   (const XrlabSweep *sweep);
+const char *xrlab_sweep_param_name (const XrlabSweep *sweep, gsize j);
+/* The number of configurations (grid: the product of the sizes; random:
+ * the largest n_samples or list length). */
+gsize       xrlab_sweep_n_configs  (const XrlabSweep *sweep);
+/* Every configuration, drawn from the seed: n_configs × n_params values,
+ * row-major (valid until the sweep changes). */
+const double *xrlab_sweep_configs  (XrlabSweep *sweep);
+/* Sets configuration @config's values in @model. Errors: a parameter the
+ * model does not have, one defined by an expression, a value outside the
+ * parameter's bounds (trspecfit's lmfit would clip it silently; give ranges
+ * inside the bounds). */
+gboolean    xrlab_sweep_apply      (XrlabSweep *sweep, gsize config, XrlabModel *model,
+                                    GError **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (XrlabSweep, xrlab_sweep_free)
 
 G_END_DECLS

@@ -55,7 +55,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
       else if (code[i].op == XRLAB_EXPR_OP_REF)
         FUZZ_CHECK (code[i].arg < n_refs, "“%s”: reference %u of %u", text, code[i].arg, n_refs);
       else
-        FUZZ_CHECK (code[i].op <= XRLAB_EXPR_OP_NEG, "“%s”: op %u", text, code[i].op);
+        FUZZ_CHECK (code[i].op < XRLAB_EXPR_N_OPS, "“%s”: op %u", text, code[i].op);
     }
   for (guint r = 0; r < n_refs; r++)
     FUZZ_CHECK (xrlab_expr_ref (e, r) != NULL && xrlab_expr_ref (e, r)[0] != '\0',

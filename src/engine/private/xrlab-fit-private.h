@@ -35,6 +35,23 @@ typedef enum {
   BOUND_BOTH,
 } BoundKind;
 
+/* The bound transform of one parameter (see xrlab-fit.h), for fitters of
+ * their own (xrlab-project.c): its kind, u(θ), and θ(u) with dθ/du. */
+BoundKind xrlab_fit_bound_kind (double lo, double hi);
+double    xrlab_fit_bound_to_internal (BoundKind kind, double lo, double hi, double x);
+double    xrlab_fit_bound_to_external (BoundKind kind, double lo, double hi, double u,
+                                       double *deriv);
+/* A result of @p parameters, zeroed (xrlab_fit_result_free frees it). */
+XrlabFitResult *xrlab_fit_result_alloc (gsize p);
+/* lmfit's AIC and BIC of χ² over @n points and @k free parameters. */
+void      xrlab_fit_information_criteria (double chi2, gsize n, gsize k, double *aic,
+                                          double *bic);
+/* Whether a fit that stopped so has converged. */
+gboolean  xrlab_fit_stop_converged (XrlabFitStop stop);
+/* at_bound[j] of @r from the bounds (within 1e−8 of the range). */
+void      xrlab_fit_result_mark_bounds (XrlabFitResult *r, const double *lower,
+                                        const double *upper);
+
 /* One GSL workspace for a set of free parameters: all of them for a fit,
  * all but one for the profile refits of the confidence intervals. */
 typedef struct {

@@ -95,6 +95,7 @@ XrlabFitflowCtx *xrlab_fitflow_ctx_new (const XrlabFitflow *f, XrlabPlan *plan,
 XrlabFit *xrlab_fitflow_ctx_fit_new (const XrlabFitflow *f, XrlabFitflowCtx *c, const Prep *pr,
                                      const double *y, XrlabFitSigmaKind sk, const double *sig,
                                      gboolean progress, GError **error);
+void xrlab_fitflow_ctx_load (const XrlabFitflow *f, const Prep *pr, XrlabFitflowCtx *c);
 void xrlab_fitflow_ctx_free (XrlabFitflowCtx *c);
 
 /* ---- xrlab-fitflow-result.c ----------------------------------------------------- */
@@ -106,5 +107,11 @@ void xrlab_fitflow_param_values_errors (const XrlabPlan *plan, const XrlabModel 
 XrlabFitflowResult *xrlab_fitflow_result_new (const XrlabFitflow *f, Prep *pr,
                                               XrlabFitflowCtx *c, XrlabFitResult *fr,
                                               GError **error);
+/* The same for a fit of @data_rows × @n_cols data (in c->y) whose first
+ * energy column is @col0 of the data. */
+XrlabFitflowResult *xrlab_fitflow_result_new_block (Prep *pr, XrlabFitflowCtx *c,
+                                                    XrlabFitResult *fr, gsize col0,
+                                                    gsize n_cols, gsize data_rows,
+                                                    GError **error);
 
 G_END_DECLS

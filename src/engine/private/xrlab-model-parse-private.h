@@ -54,4 +54,20 @@ gboolean xrlab_model_build_components (const GArray *specs, Context ctx, const c
                                        XrlabParam *host, GPtrArray *comps, GPtrArray *params,
                                        GError **error);
 
+/* xrlab-model.c: life cycle, the flattened order, names and cycles */
+void        xrlab_model_param_free      (XrlabParam *p);
+void        xrlab_model_comp_free       (XrlabComponent *c);
+void        xrlab_model_attachment_free (XrlabAttachment *a);
+XrlabModel *xrlab_model_alloc           (void);
+/* Rebuilds the flattened order (xrlab-model.h) and the name index. */
+void        xrlab_model_reindex         (XrlabModel *model);
+/* Could @name be a parameter of an attachment still to come? */
+gboolean    xrlab_model_may_be_attached_later (const XrlabModel *model, const char *name);
+/* The names of the expressions of @att's own parameters. */
+gboolean    xrlab_model_resolve_attachment (XrlabAttachment *att, GError **error);
+/* The names of the energy model's expressions; with @final every one. */
+gboolean    xrlab_model_resolve_energy  (XrlabModel *model, gboolean final, GError **error);
+/* Refuses an expression that depends on itself. */
+gboolean    xrlab_model_check_cycles    (const GPtrArray *params, GError **error);
+
 G_END_DECLS

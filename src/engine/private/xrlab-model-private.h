@@ -20,7 +20,9 @@ struct _XrlabParam {
   double value, min, max;
   gboolean vary;
   gboolean is_static;
+  XrlabParamShare share;
   char *expr_text;         /* NULL unless defined by an expression */
+  char *expr_full;         /* the same with full names (time, profile models), or NULL */
   XrlabExpr *expr;
   XrlabParam **refs;       /* expr refs; NULL entries are resolved when the plan is built */
   XrlabParamRole role;
@@ -74,6 +76,13 @@ xrlab_param_ref_name (const XrlabParam *p, guint i)
 {
   return xrlab_expr_ref (p->expr, i);
 }
+
+/* A model whose value is the parameter @param of @model with its time
+ * dependence: one Offset component whose y0 is @param (same name, value,
+ * bounds and vary), its time dependence attached. On one energy and the
+ * delays of a trace, its plan is the trace p(t). Errors: no such parameter,
+ * one without time dependence. */
+XrlabModel *xrlab_model_new_trace (const XrlabModel *model, const char *param, GError **error);
 
 /* Checks that every expression of @model names existing parameters and that
  * none depends on itself; resolves names that were left for later. */
