@@ -464,8 +464,9 @@ on_material_removed (XrlabMaterialList *list,
 void
 xrlab_window_actions_update (XrlabWindow *self)
 {
-  /* The Reflectivity page needs no material. */
-  gboolean any = g_list_model_get_n_items (G_LIST_MODEL (self->materials)) > 0 || reflect_shown (self);
+  /* The Reflectivity and Fit pages need no material. */
+  gboolean any = g_list_model_get_n_items (G_LIST_MODEL (self->materials)) > 0 || reflect_shown (self)
+                 || g_strcmp0 (adw_view_stack_get_visible_child_name (self->view_stack), "fit") == 0;
 
   /* Without materials: the empty state, with its Add button. */
   gtk_stack_set_visible_child_name (self->content_stack, any ? "pages" : "empty");

@@ -1,0 +1,1017 @@
+/* xrlab-fit-page-data.c -- the Fit page's link to the engine
+ *
+ * Opening: the dataset, then a setup on it; the pair replaces the shown
+ * one when both replied without an error (the old pair is then closed),
+ * else it is closed and the message shown. A round (at high idle priority,
+ * one per burst of edits) fetches what is out of date and shown: the map,
+ * the spectrum at the cursor's delay, the trace at its energy, the
+ * parameter table, the results after a fit. Replies of older rounds are
+ * dropped by a serial number per consumer.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include "xrlab-fit-page-private.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <glib/gi18n-lib.h>
+
+#include "xrlab-model.h"
+
+enum { C_MAP, C_SPECTRUM, C_TRACE, C_PARAMS };
+static const char *const consumers[] = { "fit-map", "fit-spectrum", "fit-trace", "fit-params" };
+
+/* Curve colours (readable on the light and the dark palette). */
+static const char *const component_colors[] = {
+  "#26a269", "#9141ac", "#c88800", "#1a8a97", "#c061cb", "#986a44", "#5e5c64",
+};
+#define DATA_COLOR "#77767b"
+#define MODEL_COLOR "#e66100"
+#define RESIDUAL_COLOR "#1c71d8"
+
+static gboolean
+is_quiet (const GError *error)
+{
+  return g_error_matches (error, XRLAB_ENGINE_ERROR, XRLAB_ENGINE_ERROR_SUPERSEDED)
+         || g_error_matches (error, XRLAB_ENGINE_ERROR, XRLAB_ENGINE_ERROR_SHUT_DOWN)
+         || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+}
+
+/* ---- closures ------------------------------------------------------------------ */
+
+typedef struct {
+  XrlabFitPage *self;
+  guint64 serial;
+  int consumer;
+  char *name;                  /* of an edited parameter */
+} Closure;
+
+static Closure *
+closure_new (XrlabFitPage *self, int consumer)
+{
+  Closure *c = g_new0 (Closure, 1);
+
+  c->self = g_object_ref (self);
+  c->consumer = consumer;
+  if (consumer >= 0)
+    c->serial = ++self->serial[consumer];
+  self->pending++;
+  return c;
+}
+
+static void
+closure_free (Closure *c)
+{
+  c->self->pending--;
+  g_clear_object (&c->self);
+  g_free (c->name);
+  g_free (c);
+}
+
+static gboolean
+closure_current (Closure *c)
+{
+  return c->consumer < 0 || c->serial == c->self->serial[c->consumer];
+}
+
+/* ---- the model of a workspace without one -------------------------------------------- */
+
+static const char data_only_yaml[] =
+  "# the data alone: a model that is zero everywhere\n"
+  "data:\n"
+  "  Offset:\n"
+  "    y0: [0, False]\n";
+
+static const char *
+data_only_models (XrlabFitPage *self, GError **error)
+{
+  if (self->data_only_models == NULL)
+    {
+      g_autofree char *dir = g_build_filename (g_get_user_cache_dir (), "xrlab", NULL);
+      g_autofree char *path = g_build_filename (dir, "data-only.yaml", NULL);
+
+      if (g_mkdir_with_parents (dir, 0700) != 0
+          || !g_file_set_contents (path, data_only_yaml, -1, error))
+        {
+          if (error != NULL && *error == NULL)
+            g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("%s: cannot be written"), path);
+          return NULL;
+        }
+      self->data_only_models = g_steal_pointer (&path);
+    }
+  return self->data_only_models;
+}
+
+/* ---- opening ----------------------------------------------------------------------- */
+
+typedef struct {
+  XrlabFitPage *self;
+  guint64 serial;
+  XrlabFitWorkspace ws;
+  char *models, *model;        /* as used (the defaults filled in) */
+  XrlabDatasetFiles files;
+  guint dataset, setup;
+  XrlabDatasetInfo *info;
+} OpenOp;
+
+static void
+open_op_free (OpenOp *op)
+{
+  op->self->pending--;
+  g_clear_object (&op->self);
+  xrlab_fit_workspace_clear (&op->ws);
+  g_free (op->models);
+  g_free (op->model);
+  xrlab_dataset_files_clear (&op->files);
+  g_free (op->info);
+  g_free (op);
+}
+
+static void
+open_failed (OpenOp *op, const GError *error)
+{
+  XrlabFitPage *self = op->self;
+
+  if (op->setup != 0)
+    xrlab_engine_fit_setup_close (self->engine, op->setup);
+  if (op->dataset != 0)
+    xrlab_engine_dataset_close (self->engine, op->dataset);
+  if (op->serial == self->open_serial)
+    {
+      xrlab_fit_page_set_message (self, error->message);
+      g_signal_emit_by_name (self, "open-failed", error->message);
+    }
+  open_op_free (op);
+}
+
+/* The source of @path: a folder in trspecfit's layout, or a data file with
+ * energy.csv (and time.csv) beside it. */
+static gboolean
+find_source (const char *path, XrlabDatasetFiles *files, XrlabDatasetSource *source, GError **error)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *data_1 = NULL;
+
+  if (g_file_test (path, G_FILE_TEST_IS_DIR))
+    {
+      /* A folder of several measurements (data_1.csv, ...): the first. */
+      data_1 = g_build_filename (path, "data", "data_1.csv", NULL);
+      if (!g_file_test (data_1, G_FILE_TEST_IS_REGULAR))
+        return xrlab_dataset_files_find (path, files, source, error);
+      dir = g_path_get_dirname (data_1);
+      files->data = g_steal_pointer (&data_1);
+    }
+  else
+    {
+      if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _("%s: no such file or folder"), path);
+          return FALSE;
+        }
+      dir = g_path_get_dirname (path);
+      files->data = g_strdup (path);
+    }
+  files->energy = g_build_filename (dir, "energy.csv", NULL);
+  if (!g_file_test (files->energy, G_FILE_TEST_IS_REGULAR))
+    {
+      g_set_error (error, XRLAB_ENGINE_FIT_ERROR, XRLAB_ENGINE_FIT_ERROR_SOURCE,
+                   _("%s: the measurement has no energy.csv beside its data"), files->data);
+      xrlab_dataset_files_clear (files);
+      return FALSE;
+    }
+  files->time = g_build_filename (dir, "time.csv", NULL);
+  if (!g_file_test (files->time, G_FILE_TEST_IS_REGULAR))
+    g_clear_pointer (&files->time, g_free);
+  memset (source, 0, sizeof *source);
+  source->kind = XRLAB_DATASET_FILES;
+  source->data = files->data;
+  source->energy = files->energy;
+  source->time = files->time;
+  return TRUE;
+}
+
+/* trspecfit's project folder keeps its models beside the data folder. */
+static char *
+find_models (const char *path)
+{
+  g_autofree char *dir = g_file_test (path, G_FILE_TEST_IS_DIR) ? g_strdup (path) : g_path_get_dirname (path);
+
+  for (int up = 0; up < 2; up++)
+    {
+      g_autofree char *m = g_build_filename (dir, "models_energy.yaml", NULL);
+      g_autofree char *parent = NULL;
+
+      if (g_file_test (m, G_FILE_TEST_IS_REGULAR))
+        return g_steal_pointer (&m);
+      parent = g_path_get_dirname (dir);
+      g_free (dir);
+      dir = g_steal_pointer (&parent);
+    }
+  return NULL;
+}
+
+/* "PAR=FILE:MODEL[,MODEL...][@FREQ]" */
+static gboolean
+parse_dynamics (const char *text, XrlabFitDynamics *d, GStrv *models_out, char **par, char **file,
+                GError **error)
+{
+  const char *eq = strchr (text, '='), *colon = strrchr (text, ':'), *at;
+  g_autofree char *list = NULL;
+
+  memset (d, 0, sizeof *d);
+  if (eq == NULL || colon == NULL || colon < eq || eq == text || colon == eq + 1 || colon[1] == '\0')
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   _("Time dependence “%s”: expected PARAMETER=FILE:MODEL"), text);
+      return FALSE;
+    }
+  *par = g_strndup (text, eq - text);
+  *file = g_strndup (eq + 1, colon - eq - 1);
+  at = strchr (colon, '@');
+  list = at != NULL ? g_strndup (colon + 1, at - colon - 1) : g_strdup (colon + 1);
+  *models_out = g_strsplit (list, ",", -1);
+  d->param = *par;
+  d->file = *file;
+  d->models = (const char *const *) *models_out;
+  d->n_models = g_strv_length (*models_out);
+  d->frequency = at != NULL ? g_ascii_strtod (at + 1, NULL) : 0.0;
+  return TRUE;
+}
+
+typedef struct {
+  GArray *dyn;                 /* XrlabFitDynamics */
+  GPtrArray *keep;             /* the strings they point to */
+} Dynamics;
+
+static void
+dynamics_clear (Dynamics *d)
+{
+  g_clear_pointer (&d->dyn, g_array_unref);
+  g_clear_pointer (&d->keep, g_ptr_array_unref);
+}
+
+static gboolean
+dynamics_of (const XrlabFitWorkspace *ws, Dynamics *d, GError **error)
+{
+  d->dyn = g_array_new (FALSE, TRUE, sizeof (XrlabFitDynamics));
+  d->keep = g_ptr_array_new_with_free_func (g_free);
+  for (guint i = 0; ws->dynamics != NULL && ws->dynamics[i] != NULL; i++)
+    {
+      XrlabFitDynamics one;
+      GStrv models = NULL;
+      char *par = NULL, *file = NULL;
+
+      if (!parse_dynamics (ws->dynamics[i], &one, &models, &par, &file, error))
+        return FALSE;
+      g_ptr_array_add (d->keep, par);
+      g_ptr_array_add (d->keep, file);
+      /* the vector and each of its strings, each freed alone */
+      g_ptr_array_add (d->keep, models);
+      for (guint k = 0; models[k] != NULL; k++)
+        g_ptr_array_add (d->keep, models[k]);
+      g_array_append_val (d->dyn, one);
+    }
+  return TRUE;
+}
+
+static void
+spec_of (const XrlabFitWorkspace *ws, const char *models, const char *model, guint dataset,
+         const Dynamics *d, XrlabFitSetupSpec *spec)
+{
+  xrlab_fit_setup_spec_init (spec);
+  spec->dataset = dataset;
+  spec->models = models;
+  spec->model = model;
+  spec->dynamics = (const XrlabFitDynamics *) d->dyn->data;
+  spec->n_dynamics = d->dyn->len;
+  spec->baseline_model = ws->baseline_model;
+  spec->e0 = ws->e0, spec->e1 = ws->e1, spec->t0 = ws->t0, spec->t1 = ws->t1;
+  spec->b0 = ws->b0, spec->b1 = ws->b1;
+  spec->pin_to_baseline = ws->pin_baseline;
+  spec->max_values = 400000000;
+}
+
+static void
+fill_model_names (XrlabFitPage *self, const char *models, const char *model)
+{
+  g_autoptr(XrlabModelFile) file = xrlab_model_file_load (models, NULL);
+  gsize n = file != NULL ? xrlab_model_file_n_models (file) : 0;
+  guint selected = 0;
+
+  self->building = TRUE;
+  gtk_string_list_splice (self->model_names, 0, g_list_model_get_n_items (G_LIST_MODEL (self->model_names)), NULL);
+  for (gsize i = 0; i < n; i++)
+    {
+      gtk_string_list_append (self->model_names, xrlab_model_file_model_name (file, i));
+      if (g_strcmp0 (xrlab_model_file_model_name (file, i), model) == 0)
+        selected = i;
+    }
+  gtk_drop_down_set_selected (self->model_choice, selected);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->model_choice), n > 1);
+  self->building = FALSE;
+}
+
+static void
+open_commit (OpenOp *op)
+{
+  XrlabFitPage *self = op->self;
+
+  if (self->setup != 0)
+    xrlab_engine_fit_setup_close (self->engine, self->setup);
+  if (self->dataset != 0)
+    xrlab_engine_dataset_close (self->engine, self->dataset);
+  if (self->job_cancellable != NULL)
+    g_cancellable_cancel (self->job_cancellable);
+  self->dataset = op->dataset;
+  self->setup = op->setup;
+  g_free (self->info);
+  self->info = g_steal_pointer (&op->info);
+  xrlab_fit_workspace_clear (&self->ws);
+  xrlab_fit_workspace_copy (&self->ws, &op->ws);
+  g_free (self->ws.models);
+  self->ws.models = op->ws.models != NULL ? g_strdup (op->ws.models) : NULL;
+  g_free (self->ws.model);
+  self->ws.model = g_strdup (op->model);
+  self->has_workspace = TRUE;
+  fill_model_names (self, op->models, op->model);
+  self->delay = self->info->has_time ? 0.5 * (self->info->time_first + self->info->time_last) : NAN;
+  if (self->info->has_time && 0.0 >= MIN (self->info->time_first, self->info->time_last)
+      && 0.0 <= MAX (self->info->time_first, self->info->time_last))
+    self->delay = 0.0;
+  self->energy = 0.5 * (self->info->energy_first + self->info->energy_last);
+  g_clear_pointer (&self->energies, g_free);
+  g_clear_pointer (&self->delays, g_free);
+  g_clear_pointer (&self->last_spectrum, xrlab_fit_preview_ref_release);
+  g_clear_pointer (&self->results, xrlab_fit_results_free);
+  g_clear_pointer (&self->summary_text, g_free);
+  self->stale = FALSE;
+  xrlab_fit_page_table_clear (self);
+  xrlab_fit_page_results_show (self, NULL);
+  xrlab_map_view_set_limits (self->map_view, NAN, NAN, NAN, NAN);
+  xrlab_fit_page_set_message (self, NULL);
+  xrlab_fit_page_sync_controls (self);
+  self->map_dirty = self->spectrum_dirty = self->trace_dirty = self->params_dirty = TRUE;
+  xrlab_fit_page_schedule (self);
+  g_signal_emit_by_name (self, "opened");
+}
+
+static void
+on_setup_made (GObject *source, GAsyncResult *result, gpointer data)
+{
+  OpenOp *op = data;
+  g_autoptr(GError) error = NULL;
+
+  if (!xrlab_engine_fit_setup_finish (XRLAB_ENGINE (source), result, &error))
+    {
+      open_failed (op, error);
+      return;
+    }
+  if (op->serial != op->self->open_serial)
+    {
+      /* A newer open came. */
+      xrlab_engine_fit_setup_close (op->self->engine, op->setup);
+      xrlab_engine_dataset_close (op->self->engine, op->dataset);
+      open_op_free (op);
+      return;
+    }
+  open_commit (op);
+  open_op_free (op);
+}
+
+static void
+on_dataset_opened (GObject *source, GAsyncResult *result, gpointer data)
+{
+  OpenOp *op = data;
+  g_autoptr(GError) error = NULL;
+  Dynamics d = { 0 };
+  XrlabFitSetupSpec spec;
+
+  op->info = xrlab_engine_dataset_open_finish (XRLAB_ENGINE (source), result, &error);
+  if (op->info == NULL)
+    {
+      open_failed (op, error);
+      return;
+    }
+  if (!dynamics_of (&op->ws, &d, &error))
+    {
+      dynamics_clear (&d);
+      open_failed (op, error);
+      return;
+    }
+  spec_of (&op->ws, op->models, op->model, op->dataset, &d, &spec);
+  op->setup = xrlab_engine_fit_setup_new_async (op->self->engine, &spec, op->self->cancellable,
+                                                on_setup_made, op);
+  dynamics_clear (&d);
+}
+
+void
+xrlab_fit_page_open (XrlabFitPage *self, const XrlabFitWorkspace *ws)
+{
+  OpenOp *op;
+  XrlabDatasetSource source;
+  g_autoptr(GError) error = NULL;
+
+  g_return_if_fail (XRLAB_IS_FIT_PAGE (self));
+  g_return_if_fail (ws != NULL && ws->data != NULL);
+  g_return_if_fail (self->engine != NULL);
+
+  op = g_new0 (OpenOp, 1);
+  op->self = g_object_ref (self);
+  op->serial = ++self->open_serial;
+  self->pending++;
+  xrlab_fit_workspace_copy (&op->ws, ws);
+  if (!find_source (ws->data, &op->files, &source, &error))
+    {
+      open_failed (op, error);
+      return;
+    }
+  if (ws->models == NULL)
+    op->ws.models = find_models (ws->data);
+  op->models = g_strdup (op->ws.models != NULL ? op->ws.models : data_only_models (self, &error));
+  if (op->models == NULL)
+    {
+      open_failed (op, error);
+      return;
+    }
+  if (ws->model != NULL)
+    op->model = g_strdup (ws->model);
+  else
+    {
+      g_autoptr(XrlabModelFile) file = xrlab_model_file_load (op->models, &error);
+      if (file == NULL || xrlab_model_file_n_models (file) == 0)
+        {
+          if (error == NULL)
+            g_set_error (&error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, _("%s holds no model"), op->models);
+          open_failed (op, error);
+          return;
+        }
+      op->model = g_strdup (xrlab_model_file_model_name (file, 0));
+    }
+  source.max_values = 400000000;
+  op->dataset = xrlab_engine_dataset_open_async (self->engine, &source, self->cancellable,
+                                                 on_dataset_opened, op);
+}
+
+/* The model of the shown workspace changed (the model menu). */
+void
+xrlab_fit_page_update_model (XrlabFitPage *self)
+{
+  XrlabFitWorkspace ws;
+  guint k = gtk_drop_down_get_selected (self->model_choice);
+  const char *name;
+
+  if (!self->has_workspace || k == GTK_INVALID_LIST_POSITION)
+    return;
+  name = gtk_string_list_get_string (self->model_names, k);
+  if (g_strcmp0 (name, self->ws.model) == 0)
+    return;
+  xrlab_fit_workspace_copy (&ws, &self->ws);
+  g_free (ws.model);
+  ws.model = g_strdup (name);
+  /* The same data, another model: a new setup is the simplest whole edit. */
+  xrlab_fit_page_open (self, &ws);
+  xrlab_fit_workspace_clear (&ws);
+}
+
+/* ---- ranges ------------------------------------------------------------------------ */
+
+static void
+on_ranges_set (GObject *source, GAsyncResult *result, gpointer data)
+{
+  Closure *c = data;
+  g_autoptr(GError) error = NULL;
+
+  if (!xrlab_engine_fit_setup_finish (XRLAB_ENGINE (source), result, &error) && !is_quiet (error))
+    xrlab_fit_page_set_message (c->self, error->message);
+  else if (error == NULL)
+    xrlab_fit_page_set_message (c->self, NULL);
+  closure_free (c);
+}
+
+void
+xrlab_fit_page_set_ranges (XrlabFitPage *self, double e0, double e1, double t0, double t1, double b0,
+                           double b1)
+{
+  XrlabFitSetupSpec spec;
+  Dynamics d = { 0 };
+
+  g_return_if_fail (XRLAB_IS_FIT_PAGE (self));
+  if (!self->has_workspace)
+    return;
+  self->ws.e0 = e0, self->ws.e1 = e1, self->ws.t0 = t0, self->ws.t1 = t1;
+  self->ws.b0 = b0, self->ws.b1 = b1;
+  if (!dynamics_of (&self->ws, &d, NULL))
+    {
+      dynamics_clear (&d);
+      return;
+    }
+  spec_of (&self->ws, self->ws.models != NULL ? self->ws.models : self->data_only_models, self->ws.model,
+           self->dataset, &d, &spec);
+  xrlab_engine_fit_setup_update_async (self->engine, self->setup, &spec,
+                                       XRLAB_FIT_SETUP_WINDOW | XRLAB_FIT_SETUP_BASELINE_DELAYS,
+                                       self->cancellable, on_ranges_set, closure_new (self, -1));
+  dynamics_clear (&d);
+  xrlab_fit_page_update_overlays (self);
+  self->params_dirty = self->results_dirty = TRUE;
+  xrlab_fit_page_schedule (self);
+  g_signal_emit_by_name (self, "changed");
+}
+
+gboolean
+xrlab_fit_parse_range (const char *text, double *a, double *b)
+{
+  const char *colon = text != NULL ? strchr (text, ':') : NULL;
+  g_autofree char *left = NULL;
+  char *end;
+
+  *a = *b = NAN;
+  if (colon == NULL)
+    return text != NULL && *text == '\0';
+  left = g_strstrip (g_strndup (text, colon - text));
+  if (*left != '\0')
+    {
+      *a = g_ascii_strtod (left, &end);
+      if (*end != '\0' || !isfinite (*a))
+        return FALSE;
+    }
+  while (g_ascii_isspace (*++colon))
+    ;
+  if (*colon != '\0')
+    {
+      *b = g_ascii_strtod (colon, &end);
+      while (g_ascii_isspace (*end))
+        end++;
+      if (*end != '\0' || !isfinite (*b))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* ---- parameter edits --------------------------------------------------------------- */
+
+static void
+on_edited (GObject *source, GAsyncResult *result, gpointer data)
+{
+  Closure *c = data;
+  g_autoptr(GError) error = NULL;
+
+  if (xrlab_engine_fit_edit_params_finish (XRLAB_ENGINE (source), result, &error))
+    xrlab_fit_page_table_set_error (c->self, c->name, NULL);
+  else if (!is_quiet (error))
+    xrlab_fit_page_table_set_error (c->self, c->name, error->message);
+  closure_free (c);
+}
+
+void
+xrlab_fit_page_send_edit (XrlabFitPage *self, const XrlabFitParamEdit *edit)
+{
+  Closure *c;
+
+  if (self->setup == 0)
+    return;
+  c = closure_new (self, -1);
+  c->name = g_strdup (edit->name);
+  xrlab_engine_fit_edit_params_async (self->engine, self->setup, edit, 1, self->cancellable, on_edited, c);
+  /* The model changed: what shows it is out of date. */
+  self->spectrum_dirty = self->trace_dirty = self->params_dirty = TRUE;
+  if (self->map_kind != XRLAB_FIT_MAP_DATA)
+    self->map_dirty = TRUE;
+  xrlab_fit_page_schedule (self);
+}
+
+/* ---- kept previews ------------------------------------------------------------------ */
+
+/* A reply shared by the plots that borrow from it and the page. */
+typedef struct {
+  XrlabFitPreview *pv;
+} PreviewRef;
+
+static void
+preview_ref_clear (gpointer data)
+{
+  g_free (((PreviewRef *) data)->pv);
+}
+
+void
+xrlab_fit_preview_ref_release (gpointer ref)
+{
+  g_rc_box_release_full (ref, preview_ref_clear);
+}
+
+static PreviewRef *
+preview_ref_new (XrlabFitPreview *pv)
+{
+  PreviewRef *ref = g_rc_box_new0 (PreviewRef);
+
+  ref->pv = pv;
+  return ref;
+}
+
+/* ---- the map ---------------------------------------------------------------------- */
+
+static void
+on_map (GObject *source, GAsyncResult *result, gpointer data)
+{
+  Closure *c = data;
+  XrlabFitPage *self = c->self;
+  g_autoptr(GError) error = NULL;
+  XrlabFitPreview *pv = xrlab_engine_fit_preview_finish (XRLAB_ENGINE (source), result, &error);
+  const double *values;
+
+  if (pv == NULL || !closure_current (c))
+    {
+      if (pv == NULL && !is_quiet (error) && closure_current (c))
+        xrlab_map_view_set_message (self->map_view, error->message);
+      g_free (pv);
+      closure_free (c);
+      return;
+    }
+  if (self->energies == NULL)
+    {
+      self->energies = g_memdup2 (pv->energy, pv->n_cols * sizeof (double));
+      self->n_energies = pv->n_cols;
+      self->n_delays = pv->n_rows;
+      self->delays = pv->delay != NULL ? g_memdup2 (pv->delay, pv->n_rows * sizeof (double)) : NULL;
+    }
+  values = self->map_kind == XRLAB_FIT_MAP_DATA ? pv->data
+           : self->map_kind == XRLAB_FIT_MAP_MODEL ? pv->model : pv->residual;
+  if (self->map_kind == XRLAB_FIT_MAP_RESIDUAL)
+    {
+      double m = 0.0;
+      for (gsize i = 0; i < pv->n_rows * pv->n_cols; i++)
+        if (isfinite (values[i]))
+          m = MAX (m, fabs (values[i]));
+      xrlab_map_view_set_colormap (self->map_view, XRLAB_MAP_COLORMAP_DIVERGING, -MAX (m, 1e-300), MAX (m, 1e-300));
+    }
+  else
+    xrlab_map_view_set_colormap (self->map_view, XRLAB_MAP_COLORMAP_VIRIDIS, NAN, NAN);
+  xrlab_map_view_set_values (self->map_view,
+                             self->map_kind == XRLAB_FIT_MAP_RESIDUAL ? _("Residual")
+                             : self->map_kind == XRLAB_FIT_MAP_MODEL ? _("Model") : _("Intensity"),
+                             self->map_kind != XRLAB_FIT_MAP_RESIDUAL && gtk_toggle_button_get_active (self->log_button));
+  if (pv->delay != NULL && pv->n_rows > 1)
+    xrlab_map_view_set_map (self->map_view, values, pv->energy, pv->n_cols, pv->delay, pv->n_rows, pv, g_free);
+  else
+    {
+      xrlab_map_view_set_map (self->map_view, NULL, NULL, 0, NULL, 0, NULL, NULL);
+      xrlab_map_view_set_message (self->map_view, _("A single spectrum: no delay axis"));
+      g_free (pv);
+    }
+  xrlab_fit_page_update_overlays (self);
+  closure_free (c);
+}
+
+static void
+fetch_map (XrlabFitPage *self)
+{
+  XrlabFitPreviewSpec spec = { 0 };
+
+  spec.model = XRLAB_FIT_MODEL_MAIN;
+  spec.view = XRLAB_FIT_VIEW_MAP;
+  spec.series = XRLAB_FIT_SERIES_AXES
+                | (self->map_kind == XRLAB_FIT_MAP_DATA ? XRLAB_FIT_SERIES_DATA
+                   : self->map_kind == XRLAB_FIT_MAP_MODEL ? XRLAB_FIT_SERIES_MODEL : XRLAB_FIT_SERIES_RESIDUAL);
+  xrlab_engine_fit_preview_async (self->engine, self->setup, consumers[C_MAP], &spec, self->cancellable,
+                                  on_map, closure_new (self, C_MAP));
+}
+
+/* ---- the spectrum and the trace ------------------------------------------------------ */
+
+static GdkRGBA
+rgba (const char *spec)
+{
+  GdkRGBA c;
+
+  gdk_rgba_parse (&c, spec);
+  return c;
+}
+
+static void
+draw_spectrum (XrlabFitPage *self, PreviewRef *ref)
+{
+  g_autoptr(XrlabPlotData) data = xrlab_plot_data_new ();
+  g_autoptr(XrlabPlotData) res = xrlab_plot_data_new ();
+  XrlabFitPreview *pv = ref->pv;
+  GdkRGBA c;
+
+  xrlab_plot_data_take_buffer (data, g_rc_box_acquire (ref), xrlab_fit_preview_ref_release);
+  xrlab_plot_data_take_buffer (res, g_rc_box_acquire (ref), xrlab_fit_preview_ref_release);
+  c = rgba (DATA_COLOR);
+  xrlab_plot_data_add_series (data, _("Data"), &c, pv->energy, pv->data, pv->n_cols, FALSE);
+  for (gsize k = 0; k < pv->n_components; k++)
+    {
+      c = rgba (component_colors[k % G_N_ELEMENTS (component_colors)]);
+      xrlab_plot_data_add_series (data, pv->component_names[k], &c, pv->energy,
+                                  pv->components + k * pv->n_cols, pv->n_cols, self->stale);
+    }
+  c = rgba (MODEL_COLOR);
+  xrlab_plot_data_add_series (data, _("Model"), &c, pv->energy, pv->model, pv->n_cols, self->stale);
+  xrlab_plot_set_data (self->spectrum, data);
+  c = rgba (RESIDUAL_COLOR);
+  xrlab_plot_data_add_series (res, _("Residual"), &c, pv->energy, pv->residual, pv->n_cols, self->stale);
+  xrlab_plot_set_data (self->residual, res);
+}
+
+void
+xrlab_fit_page_redraw_spectrum (XrlabFitPage *self)
+{
+  if (self->last_spectrum != NULL)
+    draw_spectrum (self, self->last_spectrum);
+}
+
+static void
+on_spectrum (GObject *source, GAsyncResult *result, gpointer data)
+{
+  Closure *c = data;
+  XrlabFitPage *self = c->self;
+  g_autoptr(GError) error = NULL;
+  XrlabFitPreview *pv = xrlab_engine_fit_preview_finish (XRLAB_ENGINE (source), result, &error);
+
+  if (pv != NULL && closure_current (c))
+    {
+      g_clear_pointer (&self->last_spectrum, xrlab_fit_preview_ref_release);
+      self->last_spectrum = preview_ref_new (pv);
+      pv = NULL;
+      xrlab_fit_page_redraw_spectrum (self);
+    }
+  else if (pv == NULL && !is_quiet (error) && closure_current (c))
+    xrlab_plot_set_message (self->spectrum, error->message);
+  g_free (pv);
+  closure_free (c);
+}
+
+static void
+on_trace (GObject *source, GAsyncResult *result, gpointer data)
+{
+  Closure *c = data;
+  XrlabFitPage *self = c->self;
+  g_autoptr(GError) error = NULL;
+  XrlabFitPreview *pv = xrlab_engine_fit_preview_finish (XRLAB_ENGINE (source), result, &error);
+
+  if (pv != NULL && closure_current (c) && pv->delay != NULL)
+    {
+      g_autoptr(XrlabPlotData) d = xrlab_plot_data_new ();
+      GdkRGBA col;
+
+      xrlab_plot_data_take_buffer (d, pv, g_free);
+      col = rgba (DATA_COLOR);
+      xrlab_plot_data_add_series (d, _("Data"), &col, pv->delay, pv->data, pv->n_rows, FALSE);
+      col = rgba (MODEL_COLOR);
+      xrlab_plot_data_add_series (d, _("Model"), &col, pv->delay, pv->model, pv->n_rows, self->stale);
+      col = rgba (RESIDUAL_COLOR);
+      xrlab_plot_data_add_series (d, _("Residual"), &col, pv->delay, pv->residual, pv->n_rows, self->stale);
+      xrlab_plot_set_data (self->trace, d);
+    }
+  else
+    {
+      if (pv == NULL && !is_quiet (error) && closure_current (c))
+        xrlab_plot_set_message (self->trace, error->message);
+      else if (pv != NULL && pv->delay == NULL)
+        xrlab_plot_set_message (self->trace, _("A single spectrum: no delay axis"));
+      g_free (pv);
+    }
+  closure_free (c);
+}
+
+static void
+fetch_curve (XrlabFitPage *self, XrlabFitView view)
+{
+  XrlabFitPreviewSpec spec = { 0 };
+  int consumer = view == XRLAB_FIT_VIEW_SPECTRUM ? C_SPECTRUM : C_TRACE;
+
+  spec.model = XRLAB_FIT_MODEL_MAIN;
+  spec.view = view;
+  spec.series = XRLAB_FIT_SERIES_AXES | XRLAB_FIT_SERIES_DATA | XRLAB_FIT_SERIES_MODEL
+                | XRLAB_FIT_SERIES_RESIDUAL
+                | (view == XRLAB_FIT_VIEW_SPECTRUM ? XRLAB_FIT_SERIES_COMPONENTS : 0);
+  spec.delay = isfinite (self->delay) ? self->delay : 0.0;
+  spec.energy = self->energy;
+  xrlab_engine_fit_preview_async (self->engine, self->setup, consumers[consumer], &spec, self->cancellable,
+                                  view == XRLAB_FIT_VIEW_SPECTRUM ? on_spectrum : on_trace,
+                                  closure_new (self, consumer));
+}
+
+/* ---- the parameter table and the results ---------------------------------------------- */
+
+static void
+on_params (GObject *source, GAsyncResult *result, gpointer data)
+{
+  Closure *c = data;
+  g_autoptr(GError) error = NULL;
+  XrlabFitParamTable *t = xrlab_engine_fit_params_finish (XRLAB_ENGINE (source), result, &error);
+
+  if (t != NULL && closure_current (c))
+    xrlab_fit_page_table_set (c->self, g_steal_pointer (&t));
+  g_free (t);
+  closure_free (c);
+}
+
+static void
+on_results (GObject *source, GAsyncResult *result, gpointer data)
+{
+  Closure *c = data;
+  g_autoptr(GError) error = NULL;
+  XrlabFitResults *r = xrlab_engine_fit_results_finish (XRLAB_ENGINE (source), result, &error);
+
+  if (r != NULL)
+    xrlab_fit_page_results_show (c->self, r);
+  closure_free (c);
+}
+
+/* ---- rounds ---------------------------------------------------------------------- */
+
+static gboolean
+refresh (gpointer data)
+{
+  XrlabFitPage *self = data;
+
+  self->refresh_id = 0;
+  if (!self->active || self->setup == 0)
+    return G_SOURCE_REMOVE;
+  if (self->map_dirty)
+    fetch_map (self);
+  if (self->spectrum_dirty)
+    fetch_curve (self, XRLAB_FIT_VIEW_SPECTRUM);
+  if (self->trace_dirty)
+    fetch_curve (self, XRLAB_FIT_VIEW_TRACE);
+  if (self->params_dirty)
+    xrlab_engine_fit_params_async (self->engine, self->setup, consumers[C_PARAMS], XRLAB_FIT_MODEL_MAIN,
+                                   isfinite (self->delay) ? self->delay : 0.0, self->cancellable,
+                                   on_params, closure_new (self, C_PARAMS));
+  if (self->results_dirty)
+    xrlab_engine_fit_results_async (self->engine, self->setup, "fit-results", self->cancellable,
+                                    on_results, closure_new (self, -1));
+  self->map_dirty = self->spectrum_dirty = self->trace_dirty = self->params_dirty = FALSE;
+  self->results_dirty = FALSE;
+  return G_SOURCE_REMOVE;
+}
+
+void
+xrlab_fit_page_schedule (XrlabFitPage *self)
+{
+  if (self->refresh_id == 0 && self->active && self->setup != 0)
+    self->refresh_id = g_idle_add_full (G_PRIORITY_HIGH_IDLE, refresh, self, NULL);
+}
+
+gboolean
+xrlab_fit_page_is_busy (XrlabFitPage *self)
+{
+  g_return_val_if_fail (XRLAB_IS_FIT_PAGE (self), FALSE);
+  return self->pending > 0 || self->refresh_id != 0;
+}
+
+/* ---- fit jobs -------------------------------------------------------------------- */
+
+static void
+on_progress (const XrlabFitJobProgress *p, gpointer data)
+{
+  XrlabFitPage *self = data;
+  g_autofree char *text = NULL;
+
+  if (p->job == XRLAB_FIT_JOB_SBS && p->n_slices > 0)
+    {
+      /* TRANSLATORS: the progress of slice-by-slice fits */
+      text = g_strdup_printf (_("Slice by slice: %u of %u slices"), p->slices_done, p->n_slices);
+      gtk_progress_bar_set_fraction (self->progress, (double) p->slices_done / p->n_slices);
+    }
+  else
+    {
+      /* TRANSLATORS: stage of the fit (baseline, 2D, ...), its iteration and χ² */
+      text = isfinite (p->chi2)
+             ? g_strdup_printf (_("%s: iteration %u, χ² %.6g"), xrlab_fitflow_stage_name (p->stage), p->iteration, p->chi2)
+             : g_strdup_printf (_("%s: iteration %u"), xrlab_fitflow_stage_name (p->stage), p->iteration);
+      gtk_progress_bar_pulse (self->progress);
+    }
+  gtk_progress_bar_set_text (self->progress, text);
+  /* The live parameters show in the spectrum. */
+  self->spectrum_dirty = self->params_dirty = TRUE;
+  xrlab_fit_page_schedule (self);
+}
+
+static void
+on_fit_done (GObject *source, GAsyncResult *result, gpointer data)
+{
+  Closure *c = data;
+  XrlabFitPage *self = c->self;
+  g_autoptr(GError) error = NULL;
+
+  if (!xrlab_engine_fit_run_finish (XRLAB_ENGINE (source), result, &error)
+      && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED)
+      && !g_error_matches (error, XRLAB_ENGINE_ERROR, XRLAB_ENGINE_ERROR_SHUT_DOWN))
+    xrlab_fit_page_set_message (self, error->message);
+  self->fitting = FALSE;
+  g_clear_object (&self->job_cancellable);
+  self->map_dirty = self->map_kind != XRLAB_FIT_MAP_DATA;
+  self->spectrum_dirty = self->trace_dirty = self->params_dirty = self->results_dirty = TRUE;
+  xrlab_fit_page_sync_controls (self);
+  xrlab_fit_page_schedule (self);
+  g_signal_emit_by_name (self, "fit-done");
+  closure_free (c);
+}
+
+G_STATIC_ASSERT ((int) XRLAB_FIT_PAGE_JOB_BASELINE == (int) XRLAB_FIT_JOB_BASELINE);
+G_STATIC_ASSERT ((int) XRLAB_FIT_PAGE_JOB_SBS == (int) XRLAB_FIT_JOB_SBS);
+G_STATIC_ASSERT ((int) XRLAB_FIT_PAGE_JOB_2D == (int) XRLAB_FIT_JOB_2D);
+G_STATIC_ASSERT ((int) XRLAB_FIT_PAGE_JOB_SPECTRUM == (int) XRLAB_FIT_JOB_SPECTRUM);
+G_STATIC_ASSERT ((int) XRLAB_FIT_PAGE_JOB_CI == (int) XRLAB_FIT_JOB_CI);
+
+void
+xrlab_fit_page_run (XrlabFitPage *self, XrlabFitPageJob page_job)
+{
+  XrlabFitJobKind kind = (XrlabFitJobKind) page_job;
+  XrlabFitJobSpec job = { 0 };
+  g_autoptr(GPtrArray) ci = g_ptr_array_new ();
+
+  g_return_if_fail (XRLAB_IS_FIT_PAGE (self));
+  if (self->setup == 0 || self->fitting)
+    return;
+  job.kind = kind;
+  if (kind == XRLAB_FIT_JOB_CI && self->params != NULL)
+    {
+      /* The fitted parameters of the main fit. */
+      for (gsize i = 0; i < self->params->n_params; i++)
+        if (self->params->params[i].fitted)
+          g_ptr_array_add (ci, (gpointer) self->params->params[i].name);
+      job.ci_names = (const char *const *) ci->pdata;
+      job.n_ci_names = ci->len;
+    }
+  self->fitting = TRUE;
+  self->job_kind = kind;
+  self->job_cancellable = g_cancellable_new ();
+  xrlab_fit_page_set_message (self, NULL);
+  gtk_progress_bar_set_fraction (self->progress, 0.0);
+  gtk_progress_bar_set_text (self->progress, _("Starting…"));
+  xrlab_fit_page_sync_controls (self);
+  xrlab_engine_fit_run_async (self->engine, self->setup, &job, on_progress, g_object_ref (self), g_object_unref,
+                              self->job_cancellable, on_fit_done, closure_new (self, -1));
+}
+
+void
+xrlab_fit_page_cancel (XrlabFitPage *self)
+{
+  g_return_if_fail (XRLAB_IS_FIT_PAGE (self));
+  if (self->job_cancellable != NULL)
+    g_cancellable_cancel (self->job_cancellable);
+}
+
+/* ---- result sets -------------------------------------------------------------------- */
+
+static void
+on_written (GObject *source, GAsyncResult *result, gpointer data)
+{
+  g_autoptr(GTask) task = data;
+  GError *error = NULL;
+
+  if (xrlab_engine_fit_write_finish (XRLAB_ENGINE (source), result, &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+void
+xrlab_fit_page_write_results (XrlabFitPage *self, const char *outdir, GAsyncReadyCallback callback,
+                              gpointer user_data)
+{
+  GTask *task;
+
+  g_return_if_fail (XRLAB_IS_FIT_PAGE (self));
+  task = g_task_new (self, NULL, callback, user_data);
+  g_task_set_source_tag (task, xrlab_fit_page_write_results);
+  if (self->setup == 0)
+    {
+      g_task_return_new_error (task, XRLAB_ENGINE_FIT_ERROR, XRLAB_ENGINE_FIT_ERROR_NOT_READY,
+                               _("No measurement is open"));
+      g_object_unref (task);
+      return;
+    }
+  xrlab_engine_fit_write_async (self->engine, self->setup, outdir, self->cancellable, on_written, task);
+}
+
+gboolean
+xrlab_fit_page_write_results_finish (XrlabFitPage *self, GAsyncResult *result, GError **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+void
+xrlab_fit_page_data_dispose (XrlabFitPage *self)
+{
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+  if (self->job_cancellable != NULL)
+    g_cancellable_cancel (self->job_cancellable);
+  g_clear_handle_id (&self->refresh_id, g_source_remove);
+  if (self->engine != NULL)
+    {
+      if (self->setup != 0)
+        xrlab_engine_fit_setup_close (self->engine, self->setup);
+      if (self->dataset != 0)
+        xrlab_engine_dataset_close (self->engine, self->dataset);
+    }
+  self->setup = self->dataset = 0;
+  g_clear_pointer (&self->last_spectrum, xrlab_fit_preview_ref_release);
+}
