@@ -80,10 +80,12 @@ closure_current (Closure *c)
 /* ---- the model of a workspace without one -------------------------------------------- */
 
 static const char data_only_yaml[] =
-  "# the data alone: a model that is zero everywhere\n"
+  "# the data alone: a model that is zero everywhere (a peak of no area)\n"
   "data:\n"
-  "  Offset:\n"
-  "    y0: [0, False]\n";
+  "  Gauss:\n"
+  "    A: [0, False]\n"
+  "    x0: [0, False]\n"
+  "    SD: [1, False]\n";
 
 static const char *
 data_only_models (XrlabFitPage *self, GError **error)
@@ -91,7 +93,7 @@ data_only_models (XrlabFitPage *self, GError **error)
   if (self->data_only_models == NULL)
     {
       g_autofree char *dir = g_build_filename (g_get_user_cache_dir (), "xrlab", NULL);
-      g_autofree char *path = g_build_filename (dir, "data-only.yaml", NULL);
+      g_autofree char *path = g_build_filename (dir, "data-only-1.yaml", NULL);
 
       if (g_mkdir_with_parents (dir, 0700) != 0
           || !g_file_set_contents (path, data_only_yaml, -1, error))

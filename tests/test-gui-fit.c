@@ -1,0 +1,435 @@
+/* test-gui-fit.c -- the Fit page of the window, driven like a user would:
+ * the Au 4f measurement opened from the command line and its map drawn, a
+ * typed start value (one transfer, a new spectrum), an invalid one (marked
+ * at its row, the curves stale), baseline and 2D fits to the numbers of
+ * `xrlab-cli fit` (README), a cancelled fit, a file that cannot be read
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <glib/gstdio.h>
+
+#include "gui-test-util.h"
+#include "xrlab-application.h"
+#include "xrlab-window.h"
+
+#define W 800
+#define H 500
+
+static XrlabApplication *app;
+static XrlabWindow *win;
+static char *tmpdir;
+static char *au4f;          /* the measurement folder, NULL: missing */
+
+static XrlabFitPage *
+page (void)
+{
+  return xrlab_window_get_fit_page (win);
+}
+
+static gboolean
+page_idle (gpointer data)
+{
+  return !xrlab_fit_page_is_busy (page ());
+}
+
+static void
+settle (void)
+{
+  for (int k = 0; k < 3; k++)
+    {
+      xrlab_test_wait_for (page_idle, NULL, 60, "the Fit page to compute");
+      xrlab_test_spin (0.05);
+    }
+}
+
+static guint64
+transfers (const char *consumer)
+{
+  XrlabEngineStats st = { 0 };
+
+  xrlab_engine_get_stats (xrlab_window_get_engine (win), consumer, &st);
+  return st.n_transfers;
+}
+
+static const XrlabPlotSeries *
+series_named (XrlabPlot *plot, const char *label)
+{
+  XrlabPlotData *data = xrlab_plot_get_data (plot);
+
+  for (guint i = 0; data != NULL && i < xrlab_plot_data_get_n_series (data); i++)
+    if (g_strcmp0 (xrlab_plot_data_get_series (data, i)->label, label) == 0)
+      return xrlab_plot_data_get_series (data, i);
+  return NULL;
+}
+
+static double
+param (const char *name)
+{
+  double v = NAN;
+
+  g_assert_true (xrlab_fit_page_get_param_value (page (), name, &v, NULL));
+  return v;
+}
+
+static gboolean
+skip_without_data (void)
+{
+  if (au4f != NULL)
+    return FALSE;
+  g_test_skip ("the Au 4f measurement ($XRLAB_SHARED_DATA/trspecfit-au4f) is missing");
+  return TRUE;
+}
+
+static gboolean
+not_fitting (gpointer data)
+{
+  return !xrlab_fit_page_is_fitting (page ());
+}
+
+/* ---- opening ---------------------------------------------------------------------- */
+
+static void
+test_open (void)
+{
+  g_autofree char *models = g_test_build_filename (G_TEST_DIST, "..", "data", "models", "au4f.yaml", NULL);
+  g_autofree char *time_models = g_test_build_filename (G_TEST_DIST, "..", "data", "models", "au4f-time.yaml", NULL);
+  g_autofree char *dyn = g_strdup_printf ("GLP_01_x0=%s:SineWave", time_models);
+  g_autoptr(GVariantDict) options = g_variant_dict_new (NULL);
+  g_autoptr(GFile) folder = NULL;
+  const char *dyns[] = { dyn, NULL };
+  cairo_surface_t *s;
+  cairo_t *cr;
+  int ret = 0;
+
+  if (skip_without_data ())
+    return;
+  /* xrlab --models au4f.yaml --model 2D ... FOLDER */
+  g_variant_dict_insert_value (options, "models", g_variant_new_bytestring (models));
+  g_variant_dict_insert (options, "model", "s", "2D");
+  g_variant_dict_insert (options, "baseline-model", "s", "base");
+  g_variant_dict_insert_value (options, "dynamics", g_variant_new_strv (dyns, -1));
+  g_variant_dict_insert (options, "elim", "s", "81:91");
+  g_variant_dict_insert (options, "tlim", "s", "-0.3:16.5");
+  g_variant_dict_insert (options, "baseline", "s", "-0.4:-0.05");
+  g_variant_dict_insert (options, "pin-baseline", "b", TRUE);
+  g_signal_emit_by_name (app, "handle-local-options", options, &ret);
+  g_assert_cmpint (ret, ==, -1);
+  folder = g_file_new_for_path (au4f);
+  g_application_open (G_APPLICATION (app), &folder, 1, "");
+  settle ();
+
+  g_assert_cmpstr (adw_view_stack_get_visible_child_name (xrlab_window_get_view_stack (win)), ==, "fit");
+  g_assert_nonnull (xrlab_fit_page_get_workspace (page ()));
+  g_assert_cmpstr (xrlab_fit_page_get_workspace (page ())->model, ==, "2D");
+  g_assert_null (xrlab_fit_page_get_message (page ()));
+  g_assert_true (xrlab_map_view_has_map (xrlab_fit_page_get_map_view (page ())));
+  g_assert_cmpuint (xrlab_fit_page_get_n_params (page ()), >=, 10);
+
+  /* The map's image: viridis from dark purple to yellow. */
+  s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, W, H);
+  cr = cairo_create (s);
+  g_assert_true (xrlab_map_view_render (xrlab_fit_page_get_map_view (page ()), cr, W, H, FALSE));
+  cairo_destroy (cr);
+  g_assert_cmpuint (xrlab_test_count_color (s, 0x440154, 30, 0, W), >, 2000);
+  g_assert_cmpuint (xrlab_test_count_color (s, 0xfde725, 40, 0, W), >, 50);
+  cairo_surface_destroy (s);
+
+  /* The spectrum: data, model, its components, and the residual below. */
+  g_assert_nonnull (series_named (xrlab_fit_page_get_spectrum (page ()), "Data"));
+  g_assert_nonnull (series_named (xrlab_fit_page_get_spectrum (page ()), "Model"));
+  g_assert_nonnull (series_named (xrlab_fit_page_get_spectrum (page ()), "GLP_01"));
+  g_assert_nonnull (series_named (xrlab_fit_page_get_residual (page ()), "Residual"));
+  g_assert_nonnull (series_named (xrlab_fit_page_get_trace (page ()), "Model"));
+}
+
+/* ---- editing ---------------------------------------------------------------------- */
+
+static double
+model_max (void)
+{
+  const XrlabPlotSeries *m = series_named (xrlab_fit_page_get_spectrum (page ()), "Model");
+  double mx = -INFINITY;
+
+  g_assert_nonnull (m);
+  for (gsize i = 0; i < m->n; i++)
+    mx = MAX (mx, m->y[i]);
+  return mx;
+}
+
+static void
+test_edit (void)
+{
+  guint64 before;
+  double peak, peak2;
+  const XrlabPlotSeries *m;
+
+  if (skip_without_data ())
+    return;
+  settle ();
+  peak = model_max ();
+  before = transfers ("fit-spectrum");
+  g_assert_true (xrlab_fit_page_set_param_text (page (), "GLP_01_A", "450"));
+  settle ();
+  g_assert_cmpuint (transfers ("fit-spectrum"), ==, before + 1);
+  peak2 = model_max ();
+  g_assert_cmpfloat (peak2, >, peak + 50);
+  g_assert_cmpfloat_with_epsilon (param ("GLP_01_A"), 450, 1e-9);
+
+  /* Not a number: marked at its row, nothing sent, the curves stale. */
+  before = transfers ("fit-spectrum");
+  g_assert_true (xrlab_fit_page_set_param_text (page (), "GLP_01_A", "4x0"));
+  settle ();
+  g_assert_nonnull (xrlab_fit_page_get_param_error (page (), "GLP_01_A"));
+  g_assert_cmpuint (transfers ("fit-spectrum"), ==, before);
+  m = series_named (xrlab_fit_page_get_spectrum (page ()), "Model");
+  g_assert_true (m->stale);
+  g_assert_cmpfloat (model_max (), ==, peak2);
+
+  /* Out of its bounds [0, 1000]: the engine's message, the last valid model. */
+  g_assert_true (xrlab_fit_page_set_param_text (page (), "GLP_01_A", "5000"));
+  settle ();
+  g_assert_nonnull (xrlab_fit_page_get_param_error (page (), "GLP_01_A"));
+  g_assert_cmpfloat_with_epsilon (param ("GLP_01_A"), 450, 1e-9);
+
+  /* Valid again: no message, fresh curves. */
+  g_assert_true (xrlab_fit_page_set_param_text (page (), "GLP_01_A", "300"));
+  settle ();
+  g_assert_null (xrlab_fit_page_get_param_error (page (), "GLP_01_A"));
+  m = series_named (xrlab_fit_page_get_spectrum (page ()), "Model");
+  g_assert_false (m->stale);
+  g_assert_cmpfloat_with_epsilon (model_max (), peak, 1e-9 * fabs (peak));
+}
+
+/* ---- fitting ---------------------------------------------------------------------- */
+
+static void
+run (XrlabFitPageJob job)
+{
+  xrlab_fit_page_run (page (), job);
+  g_assert_true (xrlab_fit_page_is_fitting (page ()));
+  xrlab_test_wait_for (not_fitting, NULL, 120, "the fit");
+  settle ();
+  g_assert_null (xrlab_fit_page_get_message (page ()));
+}
+
+static void
+test_fit (void)
+{
+  /* README: xrlab-cli fit ... --pin-baseline --elim 81:91 --tlim=-0.3:16.5 */
+  static const struct { const char *name; double value; } expect[] = {
+    { "GLP_01_x0", 84.20991081817021 },
+    { "GLP_01_x0_sinFun_01_A", -0.8437997516974587 },
+    { "GLP_01_x0_sinFun_01_f", 0.25016566156678816 },
+    { "GLP_01_x0_sinFun_01_phi", 0.3985178342761144 },
+  };
+  double err = NAN;
+
+  if (skip_without_data ())
+    return;
+  run (XRLAB_FIT_PAGE_JOB_BASELINE);
+  g_assert_cmpfloat (fabs (param ("Offset_y0") - 49.86874091677579), <, 1e-6 * 49.87);
+  run (XRLAB_FIT_PAGE_JOB_2D);
+  g_assert_true (xrlab_fit_page_has_main_result (page ()));
+  for (guint i = 0; i < G_N_ELEMENTS (expect); i++)
+    g_assert_cmpfloat (fabs (param (expect[i].name) - expect[i].value), <, 1e-6 * fabs (expect[i].value));
+  g_assert_true (xrlab_fit_page_get_param_value (page (), "GLP_01_x0", NULL, &err));
+  g_assert_true (isfinite (err));
+  g_assert_nonnull (strstr (xrlab_fit_page_get_summary (page ()), "χ²"));
+  g_assert_nonnull (strstr (xrlab_fit_page_get_summary (page ()), "AIC"));
+}
+
+static gboolean
+fit_started (gpointer data)
+{
+  return transfers ("fit-params") > *(guint64 *) data;
+}
+
+static void
+test_cancel (void)
+{
+  guint64 before;
+
+  if (skip_without_data ())
+    return;
+  settle ();
+  /* From a start far from the fit: many iterations. */
+  g_assert_true (xrlab_fit_page_set_param_text (page (), "GLP_01_x0_sinFun_01_f", "0.2"));
+  settle ();
+  before = transfers ("fit-params");
+  xrlab_fit_page_run (page (), XRLAB_FIT_PAGE_JOB_SBS);
+  /* the first progress fetches the live parameters */
+  xrlab_test_wait_for (fit_started, &before, 60, "the fit's first progress");
+  xrlab_fit_page_cancel (page ());
+  xrlab_test_wait_for (not_fitting, NULL, 10, "the cancelled fit");
+  settle ();
+  g_assert_null (xrlab_fit_page_get_message (page ()));
+  g_assert_cmpuint (xrlab_fit_page_get_n_params (page ()), >=, 10);
+  /* The window still answers. */
+  before = transfers ("fit-spectrum");
+  g_assert_true (xrlab_fit_page_set_param_text (page (), "GLP_01_A", "310"));
+  settle ();
+  g_assert_cmpuint (transfers ("fit-spectrum"), ==, before + 1);
+}
+
+/* ---- errors ----------------------------------------------------------------------- */
+
+static void
+test_broken (void)
+{
+  g_autofree char *dir = g_build_filename (tmpdir, "broken", NULL);
+  g_autofree char *data = g_build_filename (dir, "data.csv", NULL);
+  g_autofree char *energy = g_build_filename (dir, "energy.csv", NULL);
+  g_autofree char *time = g_build_filename (dir, "time.csv", NULL);
+  const XrlabFitWorkspace *ws;
+  g_autofree char *before = NULL;
+
+  if (skip_without_data ())
+    return;
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (data, "1,2,3\n4,x5,6\n", -1, NULL));
+  g_assert_true (g_file_set_contents (energy, "1\n2\n3\n", -1, NULL));
+  g_assert_true (g_file_set_contents (time, "0\n1\n", -1, NULL));
+  before = g_strdup (xrlab_fit_page_get_workspace (page ())->data);
+  xrlab_fit_page_open_path (page (), dir);
+  settle ();
+  g_assert_nonnull (xrlab_fit_page_get_message (page ()));
+  g_assert_nonnull (strstr (xrlab_fit_page_get_message (page ()), "data.csv"));
+  g_assert_nonnull (strstr (xrlab_fit_page_get_message (page ()), "2"));
+  ws = xrlab_fit_page_get_workspace (page ());
+  g_assert_nonnull (ws);
+  g_assert_cmpstr (ws->data, ==, before);
+  g_assert_true (xrlab_map_view_has_map (xrlab_fit_page_get_map_view (page ())));
+  g_assert_cmpuint (xrlab_fit_page_get_n_params (page ()), >=, 10);
+
+  /* A folder without a measurement says so. */
+  xrlab_fit_page_open_path (page (), tmpdir);
+  settle ();
+  g_assert_nonnull (strstr (xrlab_fit_page_get_message (page ()), "data.csv"));
+  g_assert_cmpstr (xrlab_fit_page_get_workspace (page ())->data, ==, before);
+}
+
+/* A single spectrum (one row, no delay axis) opens too, with the model of
+ * the shown workspace's file left out: the data alone. */
+static void
+test_spectrum (void)
+{
+  g_autofree char *dir = g_build_filename (tmpdir, "spectrum", NULL);
+  g_autofree char *data = g_build_filename (dir, "data.csv", NULL);
+  g_autofree char *energy = g_build_filename (dir, "energy.csv", NULL);
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (data, "1,5,2,1\n", -1, NULL));
+  g_assert_true (g_file_set_contents (energy, "1\n2\n3\n4\n", -1, NULL));
+  xrlab_fit_page_open_path (page (), data);
+  settle ();
+  g_assert_cmpstr (xrlab_fit_page_get_message (page ()), ==, NULL);
+  g_assert_cmpstr (xrlab_fit_page_get_workspace (page ())->data, ==, data);
+  g_assert_false (xrlab_map_view_has_map (xrlab_fit_page_get_map_view (page ())));
+  g_assert_nonnull (series_named (xrlab_fit_page_get_spectrum (page ()), "Data"));
+  g_assert_cmpuint (series_named (xrlab_fit_page_get_spectrum (page ()), "Data")->n, ==, 4);
+}
+
+/* trspecfit's example folders: the data under data/, the models beside. */
+static void
+test_examples (void)
+{
+  static const char *const folders[] = {
+    "01_basic_fitting", "02_dependent_parameters", "03_multi_cycle_dynamics", "04_parameter_profiles",
+    "21_multi_file_shared_fit",
+  };
+  const char *shared = g_getenv ("XRLAB_SHARED_DATA");
+
+  adw_view_stack_set_visible_child_name (xrlab_window_get_view_stack (win), "fit");
+  for (guint i = 0; i < G_N_ELEMENTS (folders); i++)
+    {
+      g_autofree char *dir = g_build_filename (shared != NULL ? shared : "", "trspecfit-examples",
+                                               "fitting_workflows", folders[i], NULL);
+      g_autofree char *models = g_build_filename (dir, "models_energy.yaml", NULL);
+
+      if (shared == NULL || !g_file_test (dir, G_FILE_TEST_IS_DIR))
+        {
+          g_test_skip ("trspecfit's examples ($XRLAB_SHARED_DATA/trspecfit-examples) are missing");
+          return;
+        }
+      xrlab_fit_page_open_path (page (), dir);
+      settle ();
+      g_assert_cmpstr (xrlab_fit_page_get_message (page ()), ==, NULL);
+      g_assert_cmpstr (xrlab_fit_page_get_workspace (page ())->data, ==, dir);
+      g_assert_cmpstr (xrlab_fit_page_get_workspace (page ())->models, ==, models);
+      g_assert_true (xrlab_map_view_has_map (xrlab_fit_page_get_map_view (page ())));
+      g_assert_cmpuint (xrlab_fit_page_get_n_params (page ()), >, 0);
+    }
+}
+
+static int
+rm_rf (const char *path)
+{
+  GDir *d = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  if (d == NULL)
+    return g_remove (path);
+  while ((name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+      rm_rf (child);
+    }
+  g_dir_close (d);
+  return g_rmdir (path);
+}
+
+int
+main (int argc, char *argv[])
+{
+  g_autoptr(GError) error = NULL;
+  const char *shared = g_getenv ("XRLAB_SHARED_DATA");
+  int status;
+
+  tmpdir = g_dir_make_tmp ("xrlab-fit-XXXXXX", NULL);
+  {
+    g_autofree char *state = g_build_filename (tmpdir, "state", NULL);
+    g_autofree char *cache = g_build_filename (tmpdir, "cache", NULL);
+    g_setenv ("XDG_STATE_HOME", state, TRUE);
+    g_setenv ("XDG_CACHE_HOME", cache, TRUE);
+  }
+  if (shared != NULL)
+    {
+      au4f = g_build_filename (shared, "trspecfit-au4f", NULL);
+      if (!g_file_test (au4f, G_FILE_TEST_IS_DIR))
+        g_clear_pointer (&au4f, g_free);
+    }
+
+  g_test_init (&argc, &argv, NULL);
+
+  app = xrlab_application_new ();
+  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE | G_APPLICATION_HANDLES_OPEN);
+  xrlab_application_set_restore (app, FALSE);
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
+  g_assert_no_error (error);
+  g_application_activate (G_APPLICATION (app));
+  win = XRLAB_WINDOW (gtk_application_get_active_window (GTK_APPLICATION (app)));
+  g_assert_nonnull (win);
+  xrlab_test_spin (0.3);
+
+  g_test_add_func ("/fit/open", test_open);
+  g_test_add_func ("/fit/edit", test_edit);
+  g_test_add_func ("/fit/fit", test_fit);
+  g_test_add_func ("/fit/cancel", test_cancel);
+  g_test_add_func ("/fit/broken", test_broken);
+  g_test_add_func ("/fit/spectrum", test_spectrum);
+  g_test_add_func ("/fit/examples", test_examples);
+  status = g_test_run ();
+
+  gtk_window_destroy (GTK_WINDOW (win));
+  xrlab_test_spin (0.1);
+  g_clear_object (&app);
+  rm_rf (tmpdir);
+  g_free (tmpdir);
+  g_free (au4f);
+  return status;
+}
