@@ -276,6 +276,92 @@ test_cancel (void)
   g_assert_cmpuint (transfers ("fit-spectrum"), ==, before + 1);
 }
 
+/* ---- sessions --------------------------------------------------------------------- */
+
+static void
+test_session (void)
+{
+  g_autoptr(XrlabSession) saved = NULL;
+  g_autoptr(XrlabSession) loaded = NULL;
+  g_autoptr(XrlabSession) empty = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *json = NULL;
+  g_autofree char *path = g_build_filename (tmpdir, "fit-session.json", NULL);
+  g_autofree char *bad = NULL;
+  g_autofree char *data = NULL;
+  const XrlabSessionFit *f;
+
+  if (skip_without_data ())
+    return;
+  settle ();
+  g_assert_true (xrlab_fit_page_set_param_text (page (), "GLP_01_m", "0.4"));
+  xrlab_fit_page_set_map_kind (page (), XRLAB_FIT_MAP_RESIDUAL);
+  xrlab_fit_page_set_cursor (page (), 5.0, 84.0);
+  settle ();
+  saved = xrlab_window_get_session (win);
+  f = xrlab_session_get_fit (saved);
+  g_assert_nonnull (f);
+  g_assert_cmpstr (f->data, ==, au4f);
+  g_assert_cmpstr (f->model, ==, "2D");
+  g_assert_cmpstr (f->baseline_model, ==, "base");
+  g_assert_cmpuint (g_strv_length (f->dynamics), ==, 1);
+  g_assert_cmpfloat (f->e0, ==, 81);
+  g_assert_true (f->pin_baseline);
+  g_assert_cmpint (f->map, ==, XRLAB_FIT_MAP_RESIDUAL);
+  g_assert_true (g_strv_contains ((const char *const *) f->value_names, "GLP_01_m"));
+
+  /* Written and read back: the same. */
+  json = xrlab_session_to_json (saved, NULL);
+  loaded = xrlab_session_from_json (json, -1, &error);
+  g_assert_no_error (error);
+  g_assert_true (xrlab_session_equal (saved, loaded));
+
+  /* A corrupt member is refused with where, and the page keeps its workspace. */
+  bad = g_strdup (json);
+  {
+    char *p = strstr (bad, "\"pin_baseline\": true");
+    g_assert_nonnull (p);
+    memcpy (p + strlen ("\"pin_baseline\": "), "\"ye\"", 4);
+  }
+  g_assert_true (g_file_set_contents (path, bad, -1, NULL));
+  g_assert_null (xrlab_session_load (path, &error));
+  g_assert_nonnull (strstr (error->message, "fit.pin_baseline"));
+  g_clear_error (&error);
+  /* The window's open salvages the rest: the page keeps what it shows. */
+  if (xrlab_window_open_session_file (win, path, &error))
+    settle ();
+  g_clear_error (&error);
+  g_assert_cmpstr (xrlab_fit_page_get_workspace (page ())->data, ==, au4f);
+
+  /* Restored: another workspace first, then the session's again. */
+  {
+    g_autofree char *dir = g_build_filename (tmpdir, "other", NULL);
+    g_autofree char *energy = g_build_filename (dir, "energy.csv", NULL);
+
+    data = g_build_filename (dir, "data.csv", NULL);
+    g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+    g_assert_true (g_file_set_contents (data, "1,5,2\n", -1, NULL));
+    g_assert_true (g_file_set_contents (energy, "1\n2\n3\n", -1, NULL));
+  }
+  xrlab_fit_page_open_path (page (), data);
+  settle ();
+  g_assert_cmpstr (xrlab_fit_page_get_workspace (page ())->data, ==, data);
+  xrlab_window_apply_session (win, loaded);
+  settle ();
+  g_assert_cmpstr (xrlab_fit_page_get_message (page ()), ==, NULL);
+  g_assert_cmpstr (xrlab_fit_page_get_workspace (page ())->data, ==, au4f);
+  g_assert_cmpfloat_with_epsilon (param ("GLP_01_m"), 0.4, 1e-12);
+  g_assert_cmpint (xrlab_fit_page_get_workspace (page ())->map, ==, XRLAB_FIT_MAP_RESIDUAL);
+  {
+    double delay, energy;
+    xrlab_fit_page_get_cursor (page (), &delay, &energy);
+    g_assert_cmpfloat (delay, ==, 5.0);
+    g_assert_cmpfloat (energy, ==, 84.0);
+  }
+  xrlab_fit_page_set_map_kind (page (), XRLAB_FIT_MAP_DATA);
+  settle ();
+}
+
 /* ---- errors ----------------------------------------------------------------------- */
 
 static void
@@ -420,6 +506,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/fit/edit", test_edit);
   g_test_add_func ("/fit/fit", test_fit);
   g_test_add_func ("/fit/cancel", test_cancel);
+  g_test_add_func ("/fit/session", test_session);
   g_test_add_func ("/fit/broken", test_broken);
   g_test_add_func ("/fit/spectrum", test_spectrum);
   g_test_add_func ("/fit/examples", test_examples);

@@ -31,6 +31,7 @@ struct _XrlabApplication {
   char **dynamics;
   double e0, e1, t0, t1, b0, b1;   /* --elim, --tlim, --baseline */
   gboolean pin_baseline;
+  gboolean fit;                    /* --fit: once opened */
 };
 
 G_DEFINE_FINAL_TYPE (XrlabApplication, xrlab_application, ADW_TYPE_APPLICATION)
@@ -337,6 +338,8 @@ handle_fit_options (XrlabApplication *self, GVariantDict *options)
   }
   if (g_variant_dict_contains (options, "pin-baseline"))
     self->pin_baseline = TRUE;
+  if (g_variant_dict_contains (options, "fit"))
+    self->fit = TRUE;
   if (self->model != NULL && self->models == NULL)
     {
       g_printerr (_("xrlab: --model needs --models FILE\n"));
@@ -394,6 +397,13 @@ is_measurement (const char *path)
 }
 
 static void
+fit_once_opened (XrlabFitPage *page)
+{
+  g_signal_handlers_disconnect_by_func (page, fit_once_opened, NULL);
+  xrlab_fit_page_run (page, XRLAB_FIT_PAGE_JOB_ALL);
+}
+
+static void
 open_measurement (XrlabApplication *self, XrlabWindow *window, const char *path)
 {
   XrlabFitWorkspace ws;
@@ -408,6 +418,8 @@ open_measurement (XrlabApplication *self, XrlabWindow *window, const char *path)
   ws.b0 = self->b0, ws.b1 = self->b1;
   ws.pin_baseline = self->pin_baseline;
   adw_view_stack_set_visible_child_name (xrlab_window_get_view_stack (window), "fit");
+  if (self->fit)
+    g_signal_connect (xrlab_window_get_fit_page (window), "opened", G_CALLBACK (fit_once_opened), NULL);
   xrlab_fit_page_open (xrlab_window_get_fit_page (window), &ws);
   xrlab_fit_workspace_clear (&ws);
 }
@@ -499,6 +511,8 @@ xrlab_application_init (XrlabApplication *self)
                                  _("The delays of the baseline spectrum"), "FROM:TO");
   g_application_add_main_option (G_APPLICATION (self), "pin-baseline", 0, 0, G_OPTION_ARG_NONE,
                                  _("Fix what the baseline fit found, as xrlab-cli fit --pin-baseline"), NULL);
+  g_application_add_main_option (G_APPLICATION (self), "fit", 0, 0, G_OPTION_ARG_NONE,
+                                 _("Fit the measurement opened: its baseline, then the 2D fit"), NULL);
 }
 
 XrlabApplication *

@@ -47,6 +47,8 @@ typedef struct {
   guint64 serial;
   int consumer;
   char *name;                  /* of an edited parameter */
+  gboolean is_value;           /* a value edit of @value */
+  double value;
 } Closure;
 
 static Closure *
@@ -245,6 +247,7 @@ parse_dynamics (const char *text, XrlabFitDynamics *d, GStrv *models_out, char *
 
 typedef struct {
   GArray *dyn;                 /* XrlabFitDynamics */
+  GArray *values;              /* XrlabFitValue (names borrowed from the workspace) */
   GPtrArray *keep;             /* the strings they point to */
 } Dynamics;
 
@@ -252,6 +255,7 @@ static void
 dynamics_clear (Dynamics *d)
 {
   g_clear_pointer (&d->dyn, g_array_unref);
+  g_clear_pointer (&d->values, g_array_unref);
   g_clear_pointer (&d->keep, g_ptr_array_unref);
 }
 
@@ -260,6 +264,12 @@ dynamics_of (const XrlabFitWorkspace *ws, Dynamics *d, GError **error)
 {
   d->dyn = g_array_new (FALSE, TRUE, sizeof (XrlabFitDynamics));
   d->keep = g_ptr_array_new_with_free_func (g_free);
+  d->values = g_array_new (FALSE, TRUE, sizeof (XrlabFitValue));
+  for (gsize i = 0; i < ws->n_values; i++)
+    {
+      XrlabFitValue v = { ws->value_names[i], ws->values[i] };
+      g_array_append_val (d->values, v);
+    }
   for (guint i = 0; ws->dynamics != NULL && ws->dynamics[i] != NULL; i++)
     {
       XrlabFitDynamics one;
@@ -294,6 +304,8 @@ spec_of (const XrlabFitWorkspace *ws, const char *models, const char *model, gui
   spec->b0 = ws->b0, spec->b1 = ws->b1;
   spec->pin_to_baseline = ws->pin_baseline;
   spec->max_values = 400000000;
+  spec->values = (const XrlabFitValue *) d->values->data;
+  spec->n_values = d->values->len;
 }
 
 static void
@@ -344,6 +356,17 @@ open_commit (OpenOp *op)
       && 0.0 <= MAX (self->info->time_first, self->info->time_last))
     self->delay = 0.0;
   self->energy = 0.5 * (self->info->energy_first + self->info->energy_last);
+  if (isfinite (op->ws.delay) && self->info->has_time)
+    self->delay = op->ws.delay;
+  if (isfinite (op->ws.energy))
+    self->energy = op->ws.energy;
+  if (op->ws.map >= XRLAB_FIT_MAP_DATA && op->ws.map <= XRLAB_FIT_MAP_RESIDUAL)
+    {
+      self->map_kind = op->ws.map;
+      self->building = TRUE;
+      gtk_drop_down_set_selected (self->map_choice, self->map_kind);
+      self->building = FALSE;
+    }
   g_clear_pointer (&self->energies, g_free);
   g_clear_pointer (&self->delays, g_free);
   g_clear_pointer (&self->last_spectrum, xrlab_fit_preview_ref_release);
@@ -473,6 +496,10 @@ xrlab_fit_page_update_model (XrlabFitPage *self)
   xrlab_fit_workspace_copy (&ws, &self->ws);
   g_free (ws.model);
   ws.model = g_strdup (name);
+  /* The values typed were the other model's. */
+  g_clear_pointer (&ws.value_names, g_strfreev);
+  g_clear_pointer (&ws.values, g_free);
+  ws.n_values = 0;
   /* The same data, another model: a new setup is the simplest whole edit. */
   xrlab_fit_page_open (self, &ws);
   xrlab_fit_workspace_clear (&ws);
@@ -561,7 +588,14 @@ on_edited (GObject *source, GAsyncResult *result, gpointer data)
   g_autoptr(GError) error = NULL;
 
   if (xrlab_engine_fit_edit_params_finish (XRLAB_ENGINE (source), result, &error))
-    xrlab_fit_page_table_set_error (c->self, c->name, NULL);
+    {
+      xrlab_fit_page_table_set_error (c->self, c->name, NULL);
+      if (c->is_value)
+        {
+          xrlab_fit_workspace_set_value (&c->self->ws, c->name, c->value);
+          g_signal_emit_by_name (c->self, "changed");
+        }
+    }
   else if (!is_quiet (error))
     xrlab_fit_page_table_set_error (c->self, c->name, error->message);
   closure_free (c);
@@ -576,6 +610,8 @@ xrlab_fit_page_send_edit (XrlabFitPage *self, const XrlabFitParamEdit *edit)
     return;
   c = closure_new (self, -1);
   c->name = g_strdup (edit->name);
+  c->is_value = edit->fields == XRLAB_FIT_PARAM_VALUE && edit->model == XRLAB_FIT_MODEL_MAIN;
+  c->value = edit->value;
   xrlab_engine_fit_edit_params_async (self->engine, self->setup, edit, 1, self->cancellable, on_edited, c);
   /* The model changed: what shows it is out of date. */
   self->spectrum_dirty = self->trace_dirty = self->params_dirty = TRUE;
@@ -919,6 +955,7 @@ G_STATIC_ASSERT ((int) XRLAB_FIT_PAGE_JOB_SBS == (int) XRLAB_FIT_JOB_SBS);
 G_STATIC_ASSERT ((int) XRLAB_FIT_PAGE_JOB_2D == (int) XRLAB_FIT_JOB_2D);
 G_STATIC_ASSERT ((int) XRLAB_FIT_PAGE_JOB_SPECTRUM == (int) XRLAB_FIT_JOB_SPECTRUM);
 G_STATIC_ASSERT ((int) XRLAB_FIT_PAGE_JOB_CI == (int) XRLAB_FIT_JOB_CI);
+G_STATIC_ASSERT ((int) XRLAB_FIT_PAGE_JOB_ALL == (int) XRLAB_FIT_JOB_WORKFLOW);
 
 void
 xrlab_fit_page_run (XrlabFitPage *self, XrlabFitPageJob page_job)
@@ -931,6 +968,8 @@ xrlab_fit_page_run (XrlabFitPage *self, XrlabFitPageJob page_job)
   if (self->setup == 0 || self->fitting)
     return;
   job.kind = kind;
+  if (kind == XRLAB_FIT_JOB_WORKFLOW)
+    job.stages = XRLAB_FIT_STAGES_MAIN | (self->ws.baseline_model != NULL ? XRLAB_FIT_STAGES_BASELINE : 0);
   if (kind == XRLAB_FIT_JOB_CI && self->params != NULL)
     {
       /* The fitted parameters of the main fit. */

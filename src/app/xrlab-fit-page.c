@@ -24,6 +24,7 @@ xrlab_fit_workspace_init (XrlabFitWorkspace *ws)
 {
   memset (ws, 0, sizeof *ws);
   ws->e0 = ws->e1 = ws->t0 = ws->t1 = ws->b0 = ws->b1 = NAN;
+  ws->delay = ws->energy = NAN;
 }
 
 void
@@ -34,6 +35,27 @@ xrlab_fit_workspace_clear (XrlabFitWorkspace *ws)
   g_clear_pointer (&ws->model, g_free);
   g_clear_pointer (&ws->baseline_model, g_free);
   g_clear_pointer (&ws->dynamics, g_strfreev);
+  g_clear_pointer (&ws->value_names, g_strfreev);
+  g_clear_pointer (&ws->values, g_free);
+  ws->n_values = 0;
+}
+
+void
+xrlab_fit_workspace_set_value (XrlabFitWorkspace *ws, const char *name, double value)
+{
+  gsize i;
+
+  for (i = 0; i < ws->n_values && g_strcmp0 (ws->value_names[i], name) != 0; i++)
+    ;
+  if (i == ws->n_values)
+    {
+      ws->value_names = g_renew (char *, ws->value_names, ws->n_values + 2);
+      ws->value_names[ws->n_values] = g_strdup (name);
+      ws->value_names[ws->n_values + 1] = NULL;
+      ws->values = g_renew (double, ws->values, ws->n_values + 1);
+      ws->n_values++;
+    }
+  ws->values[i] = value;
 }
 
 void
@@ -45,6 +67,8 @@ xrlab_fit_workspace_copy (XrlabFitWorkspace *dst, const XrlabFitWorkspace *src)
   dst->model = g_strdup (src->model);
   dst->baseline_model = g_strdup (src->baseline_model);
   dst->dynamics = g_strdupv (src->dynamics);
+  dst->value_names = g_strdupv (src->value_names);
+  dst->values = src->n_values > 0 ? g_memdup2 (src->values, src->n_values * sizeof (double)) : NULL;
 }
 
 /* ---- messages and controls -------------------------------------------------------- */
@@ -331,6 +355,9 @@ on_chosen (GtkNativeDialog *native, int response, XrlabFitPage *self)
             g_clear_pointer (&ws.model, g_free);
             g_clear_pointer (&ws.baseline_model, g_free);
             g_clear_pointer (&ws.dynamics, g_strfreev);
+            g_clear_pointer (&ws.value_names, g_strfreev);
+            g_clear_pointer (&ws.values, g_free);
+            ws.n_values = 0;
             xrlab_fit_page_open (self, &ws);
             xrlab_fit_workspace_clear (&ws);
           }
@@ -793,6 +820,9 @@ const XrlabFitWorkspace *
 xrlab_fit_page_get_workspace (XrlabFitPage *self)
 {
   g_return_val_if_fail (XRLAB_IS_FIT_PAGE (self), NULL);
+  self->ws.delay = self->delay;
+  self->ws.energy = self->energy;
+  self->ws.map = self->map_kind;
   return self->has_workspace ? &self->ws : NULL;
 }
 
@@ -823,6 +853,7 @@ xrlab_fit_page_set_map_kind (XrlabFitPage *self, XrlabFitMapKind kind)
   self->building = FALSE;
   self->map_dirty = TRUE;
   xrlab_fit_page_schedule (self);
+  g_signal_emit (self, signals[CHANGED], 0);
 }
 
 gboolean

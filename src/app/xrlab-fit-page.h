@@ -38,11 +38,20 @@ typedef struct {
   double e0, e1, t0, t1;  /* the fit window (NaN: open) */
   double b0, b1;          /* the baseline delays (NaN: none) */
   gboolean pin_baseline;
+  /* start values typed into the table, applied in order after the model is read */
+  char **value_names;
+  double *values;
+  gsize n_values;
+  /* the view: the cursor (NaN: the middle of the data), the map shown */
+  double delay, energy;
+  int map;                /* XrlabFitMapKind */
 } XrlabFitWorkspace;
 
 void xrlab_fit_workspace_init  (XrlabFitWorkspace *ws);
 void xrlab_fit_workspace_clear (XrlabFitWorkspace *ws);
 void xrlab_fit_workspace_copy  (XrlabFitWorkspace *dst, const XrlabFitWorkspace *src);
+/* Sets (or adds) the start value of @name. */
+void xrlab_fit_workspace_set_value (XrlabFitWorkspace *ws, const char *name, double value);
 
 /* What the map shows. */
 typedef enum {
@@ -63,7 +72,8 @@ void       xrlab_fit_page_open       (XrlabFitPage *self, const XrlabFitWorkspac
 /* Opens a data file or folder with the models of the shown workspace when
  * it has none of its own (the file chooser, drag and drop). */
 void       xrlab_fit_page_open_path  (XrlabFitPage *self, const char *path);
-/* The shown workspace, or NULL. */
+/* The shown workspace (with the values typed and the view as they are
+ * now), or NULL. */
 const XrlabFitWorkspace *xrlab_fit_page_get_workspace (XrlabFitPage *self);
 /* The message on the page (a file that was not read, a fit that failed), or NULL. */
 const char *xrlab_fit_page_get_message (XrlabFitPage *self);
@@ -103,6 +113,9 @@ typedef enum {
   XRLAB_FIT_PAGE_JOB_2D,
   XRLAB_FIT_PAGE_JOB_SPECTRUM,
   XRLAB_FIT_PAGE_JOB_CI,        /* every fitted parameter of the 2D or spectrum fit */
+  /* the stages of xrlab-cli fit: the baseline (with a baseline model), then
+   * the 2D fit (or the spectrum's) */
+  XRLAB_FIT_PAGE_JOB_ALL,
 } XrlabFitPageJob;
 
 void       xrlab_fit_page_run        (XrlabFitPage *self, XrlabFitPageJob job);
