@@ -6,7 +6,10 @@
  * one per burst of edits) fetches what is out of date and shown: the map,
  * the spectrum at the cursor's delay, the trace at its energy, the
  * parameter table, the results after a fit. Replies of older rounds are
- * dropped by a serial number per consumer.
+ * dropped by a serial number per consumer. As the window's own rounds
+ * (xrlab-window-data.c), a round's fetches reply on a context of the page's
+ * own, which the round dispatches for at most ROUND_BUDGET_MS: the frame
+ * that follows an edit draws its new curves, not the one after it.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -22,6 +25,9 @@
 #include "xrlab-model.h"
 
 enum { C_MAP, C_SPECTRUM, C_TRACE, C_PARAMS };
+
+/* How long a round waits for its replies before the frame is painted. */
+#define ROUND_BUDGET_MS 12
 static const char *const consumers[] = { "fit-map", "fit-spectrum", "fit-trace", "fit-params" };
 
 /* Curve colours (readable on the light and the dark palette). */
@@ -47,6 +53,7 @@ typedef struct {
   guint64 serial;
   int consumer;
   char *name;                  /* of an edited parameter */
+  gboolean in_round;           /* a fetch of a round (replies on self->replies) */
   gboolean is_value;           /* a value edit of @value */
   double value;
 } Closure;
@@ -64,9 +71,21 @@ closure_new (XrlabFitPage *self, int consumer)
   return c;
 }
 
+static Closure *
+round_closure_new (XrlabFitPage *self, int consumer)
+{
+  Closure *c = closure_new (self, consumer);
+
+  c->in_round = TRUE;
+  self->round_pending++;
+  return c;
+}
+
 static void
 closure_free (Closure *c)
 {
+  if (c->in_round)
+    c->self->round_pending--;
   c->self->pending--;
   g_clear_object (&c->self);
   g_free (c->name);
@@ -713,7 +732,7 @@ fetch_map (XrlabFitPage *self)
                 | (self->map_kind == XRLAB_FIT_MAP_DATA ? XRLAB_FIT_SERIES_DATA
                    : self->map_kind == XRLAB_FIT_MAP_MODEL ? XRLAB_FIT_SERIES_MODEL : XRLAB_FIT_SERIES_RESIDUAL);
   xrlab_engine_fit_preview_async (self->engine, self->setup, consumers[C_MAP], &spec, self->cancellable,
-                                  on_map, closure_new (self, C_MAP));
+                                  on_map, round_closure_new (self, C_MAP));
 }
 
 /* ---- the spectrum and the trace ------------------------------------------------------ */
@@ -829,7 +848,7 @@ fetch_curve (XrlabFitPage *self, XrlabFitView view)
   spec.energy = self->energy;
   xrlab_engine_fit_preview_async (self->engine, self->setup, consumers[consumer], &spec, self->cancellable,
                                   view == XRLAB_FIT_VIEW_SPECTRUM ? on_spectrum : on_trace,
-                                  closure_new (self, consumer));
+                                  round_closure_new (self, consumer));
 }
 
 /* ---- the parameter table and the results ---------------------------------------------- */
@@ -862,6 +881,47 @@ on_results (GObject *source, GAsyncResult *result, gpointer data)
 /* ---- rounds ---------------------------------------------------------------------- */
 
 static gboolean
+pump_cb (gpointer data)
+{
+  XrlabFitPage *self = data;
+
+  while (g_main_context_iteration (self->replies, FALSE))
+    ;
+  if (self->round_pending > 0)
+    return G_SOURCE_CONTINUE;
+  self->pump_id = 0;
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+deadline_cb (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* Dispatches the round's replies as they come, for at most @budget_ms;
+ * what is still outstanding then is left to the pump. */
+static void
+wait_for_replies (XrlabFitPage *self, guint budget_ms)
+{
+  gboolean expired = FALSE;
+  GSource *deadline;
+
+  if (self->round_pending == 0)
+    return;
+  deadline = g_timeout_source_new (budget_ms);
+  g_source_set_callback (deadline, deadline_cb, &expired, NULL);
+  g_source_attach (deadline, self->replies);
+  while (self->round_pending > 0 && !expired)
+    g_main_context_iteration (self->replies, TRUE);
+  g_source_destroy (deadline);
+  g_source_unref (deadline);
+  if (self->round_pending > 0 && self->pump_id == 0)
+    self->pump_id = g_timeout_add (1, pump_cb, self);
+}
+
+static gboolean
 refresh (gpointer data)
 {
   XrlabFitPage *self = data;
@@ -869,6 +929,9 @@ refresh (gpointer data)
   self->refresh_id = 0;
   if (!self->active || self->setup == 0)
     return G_SOURCE_REMOVE;
+  if (self->replies == NULL)
+    self->replies = g_main_context_new ();
+  g_main_context_push_thread_default (self->replies);
   if (self->map_dirty)
     fetch_map (self);
   if (self->spectrum_dirty)
@@ -878,12 +941,14 @@ refresh (gpointer data)
   if (self->params_dirty)
     xrlab_engine_fit_params_async (self->engine, self->setup, consumers[C_PARAMS], XRLAB_FIT_MODEL_MAIN,
                                    isfinite (self->delay) ? self->delay : 0.0, self->cancellable,
-                                   on_params, closure_new (self, C_PARAMS));
+                                   on_params, round_closure_new (self, C_PARAMS));
   if (self->results_dirty)
     xrlab_engine_fit_results_async (self->engine, self->setup, "fit-results", self->cancellable,
-                                    on_results, closure_new (self, -1));
+                                    on_results, round_closure_new (self, -1));
   self->map_dirty = self->spectrum_dirty = self->trace_dirty = self->params_dirty = FALSE;
   self->results_dirty = FALSE;
+  g_main_context_pop_thread_default (self->replies);
+  wait_for_replies (self, ROUND_BUDGET_MS);
   return G_SOURCE_REMOVE;
 }
 
@@ -1046,6 +1111,10 @@ xrlab_fit_page_data_dispose (XrlabFitPage *self)
   if (self->job_cancellable != NULL)
     g_cancellable_cancel (self->job_cancellable);
   g_clear_handle_id (&self->refresh_id, g_source_remove);
+  /* The cancelled fetches answer soon: their replies free their closures. */
+  if (self->replies != NULL)
+    wait_for_replies (self, 2000);
+  g_clear_handle_id (&self->pump_id, g_source_remove);
   if (self->engine != NULL)
     {
       if (self->setup != 0)

@@ -73,6 +73,9 @@ struct _XrlabFitPage {
   gboolean map_dirty, spectrum_dirty, trace_dirty, params_dirty, results_dirty;
   guint refresh_id;
   guint pending;
+  guint round_pending;             /* fetches of rounds not answered yet */
+  GMainContext *replies;           /* where they are answered */
+  guint pump_id;                   /* dispatches them after the round's budget */
   guint64 serial[4];               /* of the newest fetch of each consumer */
   gpointer last_spectrum;          /* the reply drawn (again, stale, while a value is invalid) */
   gboolean stale;

@@ -757,6 +757,7 @@ xrlab_fit_page_finalize (GObject *object)
 
   xrlab_fit_workspace_clear (&self->ws);
   g_free (self->info);
+  g_clear_pointer (&self->replies, g_main_context_unref);
   g_free (self->data_only_models);
   g_free (self->message_text);
   g_free (self->energies);
