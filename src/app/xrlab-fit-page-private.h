@@ -3,8 +3,9 @@
  * xrlab-fit-page.c         construction, the toolbar, the map's input, the
  *                          public API
  * xrlab-fit-page-table.c   the parameter table and the result summary
- * xrlab-fit-page-data.c    the link to the engine: opening, edits, fetches,
- *                          fit jobs and their replies
+ * xrlab-fit-page-open.c    opening a workspace: files, models, the setup
+ * xrlab-fit-page-data.c    the link to the engine: edits, fetches, fit
+ *                          jobs and their replies
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -106,6 +107,8 @@ const char *xrlab_fit_row_get_error      (XrlabFitRow *row);
 void        xrlab_fit_page_results_show  (XrlabFitPage *self, XrlabFitResults *results);
 
 /* xrlab-fit-page-data.c */
+/* Errors that are no news: superseded, cancelled, shut down. */
+gboolean    xrlab_fit_page_error_is_quiet (const GError *error);
 void        xrlab_fit_page_schedule      (XrlabFitPage *self);
 void        xrlab_fit_page_data_dispose  (XrlabFitPage *self);
 /* One parameter edit of @fields; the reply marks the row. */
