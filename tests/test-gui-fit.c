@@ -243,6 +243,46 @@ test_fit (void)
   g_assert_nonnull (strstr (xrlab_fit_page_get_summary (page ()), "AIC"));
 }
 
+static void
+on_written (GObject *source, GAsyncResult *result, gpointer data)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (xrlab_fit_page_write_results_finish (XRLAB_FIT_PAGE (source), result, &error));
+  g_assert_no_error (error);
+  *(gboolean *) data = TRUE;
+}
+
+static gboolean
+flag_set (gpointer data)
+{
+  return *(gboolean *) data;
+}
+
+/* The result set (written by the engine) and the plots (as the optics plot's). */
+static void
+test_export (void)
+{
+  g_autofree char *outdir = g_build_filename (tmpdir, "au4f-fit", NULL);
+  g_autofree char *params = g_build_filename (outdir, "params.csv", NULL);
+  g_autofree char *baseline = g_build_filename (outdir, "baseline_params.csv", NULL);
+  g_autofree char *png = g_build_filename (tmpdir, "map.png", NULL);
+  g_autofree char *text = NULL;
+  g_autoptr(GError) error = NULL;
+  gboolean done = FALSE;
+
+  if (skip_without_data ())
+    return;
+  xrlab_fit_page_write_results (page (), outdir, on_written, &done);
+  xrlab_test_wait_for (flag_set, &done, 30, "the result set");
+  g_assert_true (g_file_get_contents (params, &text, NULL, NULL));
+  g_assert_nonnull (strstr (text, "GLP_01_x0_sinFun_01_f"));
+  g_assert_true (g_file_test (baseline, G_FILE_TEST_IS_REGULAR));
+  g_assert_true (xrlab_window_export_plot_file (win, png, XRLAB_PLOT_FORMAT_PNG, 600, 400, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_test (png, G_FILE_TEST_IS_REGULAR));
+}
+
 static gboolean
 fit_started (gpointer data)
 {
@@ -505,6 +545,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/fit/open", test_open);
   g_test_add_func ("/fit/edit", test_edit);
   g_test_add_func ("/fit/fit", test_fit);
+  g_test_add_func ("/fit/export", test_export);
   g_test_add_func ("/fit/cancel", test_cancel);
   g_test_add_func ("/fit/session", test_session);
   g_test_add_func ("/fit/broken", test_broken);

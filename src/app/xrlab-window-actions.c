@@ -345,8 +345,15 @@ static void
 action_export_csv (GtkWidget *widget, const char *name, GVariant *param)
 {
   XrlabWindow *self = XRLAB_WINDOW (widget);
-  GtkFileChooserNative *native = make_chooser (self, _("Export Data as CSV"), GTK_FILE_CHOOSER_ACTION_SAVE,
-                                               _("_Export"), csv_chosen);
+  GtkFileChooserNative *native;
+
+  /* The Fit page's data: the result set's CSV files, written by the engine. */
+  if (g_strcmp0 (adw_view_stack_get_visible_child_name (self->view_stack), "fit") == 0)
+    {
+      gtk_widget_activate_action (GTK_WIDGET (self->fit_page), "fit.export-results", NULL);
+      return;
+    }
+  native = make_chooser (self, _("Export Data as CSV"), GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), csv_chosen);
 
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (native), reflect_shown (self) ? "xrlab-reflectivity.csv"
                                                                                 : "xrlab-optical-constants.csv");
