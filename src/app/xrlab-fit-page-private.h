@@ -69,6 +69,7 @@ struct _XrlabFitPage {
   XrlabFitMapKind map_kind;
   double delay, energy;
   double pointer_x, pointer_y;     /* over the map */
+  gboolean window_drag;            /* Shift-drag on the map: a new fit window */
   double *energies, *delays;       /* the axes of the data (from the first map) */
   gsize n_energies, n_delays;
   gboolean map_dirty, spectrum_dirty, trace_dirty, params_dirty, results_dirty;

@@ -191,20 +191,56 @@ pick_at (XrlabFitPage *self, double px, double py)
     xrlab_fit_page_set_cursor (self, t, e);
 }
 
+/* Shift and a drag: a new fit window, drawn as it is dragged. */
+static void
+window_drag_overlay (XrlabFitPage *self, double e0, double t0, double e1, double t1)
+{
+  XrlabMapOverlay o = { XRLAB_MAP_OVERLAY_RECT, e0, e1, t0, t1, _("Fit window"), { 1.0, 0.47, 0.0, 1.0 },
+                        TRUE };
+
+  xrlab_map_view_set_overlays (self->map_view, &o, 1);
+}
+
 static void
 on_drag_begin (GtkGestureDrag *drag, double x, double y, XrlabFitPage *self)
 {
+  GdkModifierType state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (drag));
+
   gtk_widget_grab_focus (GTK_WIDGET (self->map_view));
-  pick_at (self, x, y);
+  self->window_drag = (state & GDK_SHIFT_MASK) != 0 && self->has_workspace && self->info->has_time;
+  if (!self->window_drag)
+    pick_at (self, x, y);
 }
 
 static void
 on_drag_update (GtkGestureDrag *drag, double dx, double dy, XrlabFitPage *self)
 {
-  double x0, y0;
+  double x0, y0, e0, t0, e1, t1;
 
-  if (gtk_gesture_drag_get_start_point (drag, &x0, &y0))
+  if (!gtk_gesture_drag_get_start_point (drag, &x0, &y0))
+    return;
+  if (!self->window_drag)
     pick_at (self, x0 + dx, y0 + dy);
+  else if (xrlab_map_view_pick (self->map_view, x0, y0, &e0, &t0)
+           && xrlab_map_view_pick (self->map_view, x0 + dx, y0 + dy, &e1, &t1))
+    window_drag_overlay (self, e0, t0, e1, t1);
+}
+
+static void
+on_drag_end (GtkGestureDrag *drag, double dx, double dy, XrlabFitPage *self)
+{
+  double x0, y0, e0, t0, e1, t1;
+
+  if (!self->window_drag)
+    return;
+  self->window_drag = FALSE;
+  if (fabs (dx) > 3 && fabs (dy) > 3 && gtk_gesture_drag_get_start_point (drag, &x0, &y0)
+      && xrlab_map_view_pick (self->map_view, x0, y0, &e0, &t0)
+      && xrlab_map_view_pick (self->map_view, x0 + dx, y0 + dy, &e1, &t1))
+    xrlab_fit_page_set_ranges (self, MIN (e0, e1), MAX (e0, e1), MIN (t0, t1), MAX (t0, t1), self->ws.b0,
+                               self->ws.b1);
+  else
+    xrlab_fit_page_update_overlays (self);
 }
 
 static void
@@ -626,6 +662,7 @@ attach_map_input (XrlabFitPage *self)
   gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (drag), GDK_BUTTON_PRIMARY);
   g_signal_connect (drag, "drag-begin", G_CALLBACK (on_drag_begin), self);
   g_signal_connect (drag, "drag-update", G_CALLBACK (on_drag_update), self);
+  g_signal_connect (drag, "drag-end", G_CALLBACK (on_drag_end), self);
   gtk_widget_add_controller (GTK_WIDGET (self->map_view), GTK_EVENT_CONTROLLER (drag));
   g_signal_connect (click, "pressed", G_CALLBACK (on_map_pressed), self);
   gtk_widget_add_controller (GTK_WIDGET (self->map_view), GTK_EVENT_CONTROLLER (click));
