@@ -241,6 +241,8 @@ test_fit (void)
   g_assert_true (isfinite (err));
   g_assert_nonnull (strstr (xrlab_fit_page_get_summary (page ()), "χ²"));
   g_assert_nonnull (strstr (xrlab_fit_page_get_summary (page ()), "AIC"));
+  /* The sine's amplitude and phase go together. */
+  g_assert_nonnull (strstr (xrlab_fit_page_get_correlations (page ()), "GLP_01_x0_sinFun_01_"));
 }
 
 static void

@@ -48,6 +48,8 @@ struct _XrlabFitPage {
   GtkGrid *table;
   GPtrArray *rows;                 /* XrlabFitRow */
   GtkLabel *summary;
+  GtkWidget *correlations_expander;
+  GtkLabel *correlations;          /* of the main fit's free parameters */
   GtkLabel *not_ready;
 
   XrlabEngine *engine;

@@ -388,6 +388,49 @@ draw_sbs (XrlabFitPage *self)
   xrlab_plot_set_data (self->sbs_plot, data);
 }
 
+typedef struct {
+  double rho;
+  gsize i, j;
+} Pair;
+
+static int
+by_strength (gconstpointer a, gconstpointer b)
+{
+  double x = fabs (((const Pair *) a)->rho), y = fabs (((const Pair *) b)->rho);
+
+  return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* The correlations of the main fit's free parameters, strongest first,
+ * those with |ρ| ≥ 0.1 (every pair is in the result set's correl.csv). */
+static char *
+correlations_text (const XrlabFitflowResult *r)
+{
+  const XrlabFitResult *f = r->fit;
+  g_autoptr(GString) s = g_string_new (NULL);
+  g_autoptr(GArray) pairs = g_array_new (FALSE, FALSE, sizeof (Pair));
+
+  if (f->correl == NULL || !f->errors_valid)
+    return g_strdup (_("Not estimated: the covariance could not be computed."));
+  for (gsize i = 0; i < f->p; i++)
+    for (gsize j = i + 1; j < f->p; j++)
+      {
+        Pair pr = { f->correl[i * f->p + j], i, j };
+        if (isfinite (pr.rho) && fabs (pr.rho) >= 0.1)
+          g_array_append_val (pairs, pr);
+      }
+  if (pairs->len == 0)
+    return g_strdup (_("No pair of fitted parameters is correlated by 0.1 or more."));
+  g_array_sort (pairs, by_strength);
+  for (guint k = 0; k < pairs->len && k < 20; k++)
+    {
+      const Pair *pr = &g_array_index (pairs, Pair, k);
+      g_string_append_printf (s, "%s%s – %s: %+.3f", k > 0 ? "\n" : "", r->theta_names[pr->i],
+                              r->theta_names[pr->j], pr->rho);
+    }
+  return g_strdup (s->str);
+}
+
 static void
 on_sbs_choice (XrlabFitPage *self)
 {
@@ -419,6 +462,12 @@ xrlab_fit_page_results_show (XrlabFitPage *self, XrlabFitResults *r)
   self->summary_text = g_strdup (s->str);
   gtk_label_set_text (self->summary, s->str);
   gtk_widget_set_visible (GTK_WIDGET (self->summary), s->len > 0);
+  if (r != NULL && r->main != NULL)
+    {
+      g_autofree char *c = correlations_text (r->main);
+      gtk_label_set_text (self->correlations, c);
+    }
+  gtk_widget_set_visible (self->correlations_expander, r != NULL && r->main != NULL);
 
   self->building = TRUE;
   gtk_string_list_splice (self->sbs_names, 0, g_list_model_get_n_items (G_LIST_MODEL (self->sbs_names)), NULL);
@@ -454,6 +503,14 @@ xrlab_fit_page_table_init (XrlabFitPage *self)
   gtk_label_set_selectable (self->summary, TRUE);
   gtk_widget_set_visible (GTK_WIDGET (self->summary), FALSE);
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->summary));
+  self->correlations = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_xalign (self->correlations, 0);
+  gtk_label_set_selectable (self->correlations, TRUE);
+  gtk_widget_add_css_class (GTK_WIDGET (self->correlations), "numeric");
+  self->correlations_expander = gtk_expander_new_with_mnemonic (_("_Correlations"));
+  gtk_expander_set_child (GTK_EXPANDER (self->correlations_expander), GTK_WIDGET (self->correlations));
+  gtk_widget_set_visible (self->correlations_expander, FALSE);
+  gtk_box_append (GTK_BOX (box), self->correlations_expander);
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->not_ready));
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->table));
 
@@ -489,6 +546,13 @@ xrlab_fit_page_set_param_text (XrlabFitPage *self, const char *name, const char 
     return FALSE;
   gtk_editable_set_text (GTK_EDITABLE (row->value), text);
   return TRUE;
+}
+
+const char *
+xrlab_fit_page_get_correlations (XrlabFitPage *self)
+{
+  g_return_val_if_fail (XRLAB_IS_FIT_PAGE (self), NULL);
+  return gtk_widget_get_visible (self->correlations_expander) ? gtk_label_get_text (self->correlations) : "";
 }
 
 const char *

@@ -124,6 +124,9 @@ gboolean   xrlab_fit_page_is_fitting (XrlabFitPage *self);
 /* Whether the last fetched results hold a complete main (2D or spectrum)
  * fit; FALSE also before any. */
 gboolean   xrlab_fit_page_has_main_result (XrlabFitPage *self);
+/* The correlations of the main fit's free parameters as shown ("" before
+ * one). */
+const char *xrlab_fit_page_get_correlations (XrlabFitPage *self);
 /* The result summary as shown ("" before a fit). */
 const char *xrlab_fit_page_get_summary (XrlabFitPage *self);
 /* Writes the result set into @outdir on the engine thread. */
