@@ -246,6 +246,16 @@ test_fit (void)
 }
 
 static void
+test_ci (void)
+{
+  if (skip_without_data ())
+    return;
+  run (XRLAB_FIT_PAGE_JOB_CI);
+  g_assert_nonnull (strstr (xrlab_fit_page_get_summary (page ()), "at 1σ"));
+  g_assert_true (xrlab_fit_page_has_main_result (page ()));
+}
+
+static void
 on_written (GObject *source, GAsyncResult *result, gpointer data)
 {
   g_autoptr(GError) error = NULL;
@@ -569,6 +579,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/fit/open", test_open);
   g_test_add_func ("/fit/edit", test_edit);
   g_test_add_func ("/fit/fit", test_fit);
+  g_test_add_func ("/fit/ci", test_ci);
   g_test_add_func ("/fit/export", test_export);
   g_test_add_func ("/fit/cancel", test_cancel);
   g_test_add_func ("/fit/ranges", test_ranges);

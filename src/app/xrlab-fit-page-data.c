@@ -522,6 +522,7 @@ G_STATIC_ASSERT ((int) XRLAB_FIT_PAGE_JOB_ALL == (int) XRLAB_FIT_JOB_WORKFLOW);
 void
 xrlab_fit_page_run (XrlabFitPage *self, XrlabFitPageJob page_job)
 {
+  static const double one_sigma[] = { 1.0 };
   XrlabFitJobKind kind = (XrlabFitJobKind) page_job;
   XrlabFitJobSpec job = { 0 };
   g_autoptr(GPtrArray) ci = g_ptr_array_new ();
@@ -540,6 +541,9 @@ xrlab_fit_page_run (XrlabFitPage *self, XrlabFitPageJob page_job)
           g_ptr_array_add (ci, (gpointer) self->params->params[i].name);
       job.ci_names = (const char *const *) ci->pdata;
       job.n_ci_names = ci->len;
+      /* 1σ: the level of the table's errors */
+      job.ci_sigmas = one_sigma;
+      job.n_ci_sigmas = 1;
     }
   self->fitting = TRUE;
   self->job_kind = kind;

@@ -344,6 +344,23 @@ append_result (GString *s, const char *stage, const XrlabFitflowResult *r, gbool
   g_string_append_c (s, '\n');
 }
 
+/* "name: [lower, upper] at 1σ; ..." for every parameter analysed. */
+static void
+append_ci (GString *s, const XrlabFitCI *ci, const XrlabFitflowResult *main)
+{
+  for (gsize a = 0; a < ci->n_params; a++)
+    {
+      gsize k = ci->params[a];
+
+      g_string_append_printf (s, "%s %.6g", k < main->n_theta ? main->theta_names[k] : "?", ci->best[a]);
+      for (gsize l = 0; l < ci->n_sigmas; l++)
+        /* TRANSLATORS: a confidence interval: [lower, upper] at a level */
+        g_string_append_printf (s, _(", [%.6g, %.6g] at %gσ"), ci->lower[a * ci->n_sigmas + l],
+                                ci->upper[a * ci->n_sigmas + l], ci->sigmas[l]);
+      g_string_append_c (s, '\n');
+    }
+}
+
 static void
 draw_sbs (XrlabFitPage *self)
 {
@@ -456,6 +473,8 @@ xrlab_fit_page_results_show (XrlabFitPage *self, XrlabFitResults *r)
   if (r != NULL && r->main != NULL)
     append_result (s, self->info != NULL && self->info->has_time ? _("2D") : _("Spectrum"), r->main,
                    r->main_complete);
+  if (r != NULL && r->ci != NULL && r->main != NULL)
+    append_ci (s, r->ci, r->main);
   if (s->len > 0 && s->str[s->len - 1] == '\n')
     g_string_truncate (s, s->len - 1);
   g_free (self->summary_text);
