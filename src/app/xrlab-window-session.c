@@ -171,7 +171,8 @@ xrlab_window_get_session (XrlabWindow *self)
     guint n_pins;
     const double *pins = xrlab_plot_get_pins (self->plot, &n_pins);
     s->n_pins = MIN (n_pins, XRLAB_SESSION_MAX_PINS);
-    memcpy (s->pins, pins, s->n_pins * sizeof (double));
+    if (s->n_pins > 0)   /* no pins: @pins may be NULL */
+      memcpy (s->pins, pins, s->n_pins * sizeof (double));
   }
   get_reflect (self, s);
   get_fit (self, s);
