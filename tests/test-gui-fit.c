@@ -255,6 +255,25 @@ test_ci (void)
   g_assert_true (xrlab_fit_page_has_main_result (page ()));
 }
 
+/* Slice by slice after the 2D fit: the parameters against delay. */
+static void
+test_sbs (void)
+{
+  XrlabPlotData *data;
+
+  if (skip_without_data ())
+    return;
+  run (XRLAB_FIT_PAGE_JOB_SBS);
+  g_assert_true (gtk_widget_get_visible (gtk_widget_get_parent (GTK_WIDGET (xrlab_fit_page_get_sbs_plot (page ())))));
+  data = xrlab_plot_get_data (xrlab_fit_page_get_sbs_plot (page ()));
+  g_assert_nonnull (data);
+  g_assert_cmpuint (xrlab_plot_data_get_n_series (data), ==, 3);
+  g_assert_cmpuint (xrlab_plot_data_get_series (data, 0)->n, >, 100);
+  g_assert_nonnull (strstr (xrlab_fit_page_get_summary (page ()), "Slice by slice"));
+  /* The 2D result stays. */
+  g_assert_true (xrlab_fit_page_has_main_result (page ()));
+}
+
 static void
 on_written (GObject *source, GAsyncResult *result, gpointer data)
 {
@@ -301,10 +320,17 @@ fit_started (gpointer data)
   return transfers ("fit-params") > *(guint64 *) data;
 }
 
+static gboolean
+fit_started_spectrum (gpointer data)
+{
+  return transfers ("fit-spectrum") > *(guint64 *) data;
+}
+
 static void
 test_cancel (void)
 {
   guint64 before;
+  double f_before;
 
   if (skip_without_data ())
     return;
@@ -312,15 +338,31 @@ test_cancel (void)
   /* From a start far from the fit: many iterations. */
   g_assert_true (xrlab_fit_page_set_param_text (page (), "GLP_01_x0_sinFun_01_f", "0.2"));
   settle ();
+  f_before = param ("GLP_01_x0_sinFun_01_f");
   before = transfers ("fit-params");
-  xrlab_fit_page_run (page (), XRLAB_FIT_PAGE_JOB_SBS);
+  xrlab_fit_page_run (page (), XRLAB_FIT_PAGE_JOB_2D);
   /* the first progress fetches the live parameters */
   xrlab_test_wait_for (fit_started, &before, 60, "the fit's first progress");
+  /* Meanwhile the page answers: a new delay fetches its spectrum. */
+  if (xrlab_fit_page_is_fitting (page ()))
+    {
+      before = transfers ("fit-spectrum");
+      xrlab_fit_page_set_cursor (page (), 7.5, 84.0);
+      xrlab_test_wait_for (fit_started_spectrum, &before, 30, "a spectrum during the fit");
+    }
   xrlab_fit_page_cancel (page ());
   xrlab_test_wait_for (not_fitting, NULL, 10, "the cancelled fit");
   settle ();
   g_assert_null (xrlab_fit_page_get_message (page ()));
   g_assert_cmpuint (xrlab_fit_page_get_n_params (page ()), >=, 10);
+  if (strstr (xrlab_fit_page_get_summary (page ()), "cancelled") != NULL)
+    {
+      /* The best parameters so far are the setup's: moved from the start. */
+      g_assert_false (xrlab_fit_page_has_main_result (page ()));
+      g_assert_cmpfloat (param ("GLP_01_x0_sinFun_01_f"), !=, f_before);
+    }
+  else
+    g_test_message ("the fit ended before the cancel reached it");
   /* The window still answers. */
   before = transfers ("fit-spectrum");
   g_assert_true (xrlab_fit_page_set_param_text (page (), "GLP_01_A", "310"));
@@ -580,6 +622,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/fit/edit", test_edit);
   g_test_add_func ("/fit/fit", test_fit);
   g_test_add_func ("/fit/ci", test_ci);
+  g_test_add_func ("/fit/sbs", test_sbs);
   g_test_add_func ("/fit/export", test_export);
   g_test_add_func ("/fit/cancel", test_cancel);
   g_test_add_func ("/fit/ranges", test_ranges);
