@@ -1,14 +1,20 @@
 /* bench-optics.c -- xrlab-bench optics: optical constants
  *
- *   optics.single_us          one material (SiO2) at one energy, all 12
- *                             quantities, xrlab_optics_compute_point()
+ *   optics.single_us          one material (SiO2) at one energy, all 15
+ *                             quantities (no transmission),
+ *                             xrlab_optics_compute_point()
  *   optics.single_parse_us    the same including parsing the formula
- *   optics.sweep1000_cold_us  SiO2 on 1000 energies: grid, cache, both
- *                             elements interpolated, all 12 quantities
+ *   optics.sweep1000_cold_us  SiO2 on 1000 energies (Henke, 30 eV - 30 keV):
+ *                             grid, cache, both elements interpolated, all
+ *                             15 quantities (the totals with xraylib's
+ *                             scattering)
  *   optics.sweep1000_warm_us  the same with the grid's cache filled (a
  *                             density or stoichiometry change)
+ *   optics.sweep1000_chantler_cold_us, optics.sweep1000_chantler_warm_us
+ *                             the same with the Chantler tables, 30 eV -
+ *                             400 keV
  *   optics.materials1000_ms   1000 different materials at one energy, all
- *                             12 quantities, one batch call, fresh cache
+ *                             15 quantities, one batch call, fresh cache
  *   optics.batch_1e7_s        10^4 materials × 10^3 energies, δ and β only,
  *                             one batch call on all cores, fresh cache
  *
@@ -30,6 +36,8 @@
 #include "xrlab-util.h"
 
 #define MASK12 XRLAB_QUANTITY_MASK_NO_THICKNESS
+/* The sweeps: every quantity without a thickness, as the window computes them. */
+#define MASK_ALL XRLAB_QUANTITY_MASK_NO_THICKNESS
 
 static gboolean
 close_rel (double a, double b, double tol)
@@ -86,9 +94,11 @@ bench_single (void)
   xrlab_bench_report ("optics.single_parse_us", xrlab_bench_median (times_parse, 31));
 }
 
-/* (b) SiO2 over 1000 energies, cold and warm. */
+/* (b) SiO2 over 1000 energies of @table from @lo_kev to @hi_kev, cold and
+ * warm: the figures @cold_name and @warm_name. */
 static void
-bench_sweep (void)
+bench_sweep_table (XrlabTable table, double lo_kev, double hi_kev, const char *cold_name,
+                   const char *warm_name)
 {
   g_autoptr(XrlabFormula) sio2 = xrlab_formula_parse ("SiO2", NULL);
   g_autofree double *buf = g_new (double, XRLAB_QUANTITY_N * 1000);
@@ -102,17 +112,19 @@ bench_sweep (void)
   for (int q = 0; q < XRLAB_QUANTITY_N; q++)
     out[q] = buf + q * 1000;
   /* Load the element tables once (process start-up, not the sweep). */
-  xrlab_henke_get (8, NULL);
-  xrlab_henke_get (14, NULL);
+  xrlab_scattering_table_get (table, 8, NULL);
+  xrlab_scattering_table_get (table, 14, NULL);
 
   for (int r = 0; r < 101; r++)
     {
       double t0 = xrlab_now (), t1;
       XrlabOpticsMaterial m = { sio2, 2.2, NAN };
 
-      grid = xrlab_energy_grid_new_range (0.03, 30.0, 1000, XRLAB_GRID_LOG, XRLAB_ENERGY_UNIT_KEV, NULL);
+      grid = xrlab_energy_grid_new_range_for_table (lo_kev, hi_kev, 1000, XRLAB_GRID_LOG,
+                                                    XRLAB_ENERGY_UNIT_KEV,
+                                                    (XrlabTableChoice) table, NULL);
       cache = xrlab_optics_cache_new (grid);
-      ok &= xrlab_optics_compute (cache, &m, MASK12, out, NULL);
+      ok &= xrlab_optics_compute (cache, &m, MASK_ALL, out, NULL);
       t1 = xrlab_now ();
       cold[r] = (t1 - t0) * 1e6;
       if (r == 0)
@@ -125,7 +137,7 @@ bench_sweep (void)
           {
             XrlabOpticsMaterial mw = { sio2, 2.2 + 0.01 * (k % 2), NAN };
             double t2 = xrlab_now ();
-            ok &= xrlab_optics_compute (cache, &mw, MASK12, out, NULL);
+            ok &= xrlab_optics_compute (cache, &mw, MASK_ALL, out, NULL);
             tw[k] = (xrlab_now () - t2) * 1e6;
           }
         warm[r] = xrlab_bench_median (tw, 20);
@@ -138,23 +150,35 @@ bench_sweep (void)
   xrlab_bench_check (ok, "a sweep failed");
 
   /* Check the cold result against single points. */
-  grid = xrlab_energy_grid_new_range (0.03, 30.0, 1000, XRLAB_GRID_LOG, XRLAB_ENERGY_UNIT_KEV, NULL);
+  grid = xrlab_energy_grid_new_range_for_table (lo_kev, hi_kev, 1000, XRLAB_GRID_LOG,
+                                                XRLAB_ENERGY_UNIT_KEV, (XrlabTableChoice) table, NULL);
   for (int i = 0; i < 1000; i += 37)
     {
       double v[XRLAB_QUANTITY_N];
       XrlabOpticsMaterial m = { sio2, 2.2, NAN };
       double e = xrlab_energy_grid_get_energies_kev (grid)[i];
 
-      xrlab_optics_compute_point (&m, e, MASK12, v, NULL);
-      for (int q = 0; q < XRLAB_QUANTITY_TRANSMISSION; q++)
-        xrlab_bench_check (close_rel (first[q * 1000 + i], v[q], 1e-14),
-                           "sweep %s at %g keV: %.17g vs %.17g", xrlab_quantity_get_column (q), e,
-                           first[q * 1000 + i], v[q]);
+      xrlab_optics_compute_point_for_table (&m, e, table, MASK_ALL, v, NULL);
+      for (int q = 0; q < XRLAB_QUANTITY_N; q++)
+        if (MASK_ALL & XRLAB_QUANTITY_BIT (q))
+          xrlab_bench_check (close_rel (first[q * 1000 + i], v[q], 1e-14),
+                             "sweep %s at %g keV: %.17g vs %.17g", xrlab_quantity_get_column (q), e,
+                             first[q * 1000 + i], v[q]);
     }
   xrlab_energy_grid_unref (grid);
 
-  xrlab_bench_report ("optics.sweep1000_cold_us", xrlab_bench_median (cold, 101));
-  xrlab_bench_report ("optics.sweep1000_warm_us", xrlab_bench_median (warm, 101));
+  xrlab_bench_report (cold_name, xrlab_bench_median (cold, 101));
+  xrlab_bench_report (warm_name, xrlab_bench_median (warm, 101));
+}
+
+/* (b) Henke over 30 eV - 30 keV; Chantler over 30 eV - 400 keV. */
+static void
+bench_sweep (void)
+{
+  bench_sweep_table (XRLAB_TABLE_HENKE, 0.03, 30.0, "optics.sweep1000_cold_us",
+                     "optics.sweep1000_warm_us");
+  bench_sweep_table (XRLAB_TABLE_CHANTLER, 0.03, 400.0, "optics.sweep1000_chantler_cold_us",
+                     "optics.sweep1000_chantler_warm_us");
 }
 
 /* 1000 (or @n) different formulas: 1–4 elements with random counts. */
@@ -199,7 +223,8 @@ bench_materials (void)
 {
   g_autoptr(GPtrArray) formulas = random_formulas (1000, 42);
   g_autofree XrlabOpticsMaterial *mats = g_new (XrlabOpticsMaterial, 1000);
-  g_autofree double *out = g_new (double, 1000 * 12);
+  const guint n_q = xrlab_quantity_mask_count (MASK12);
+  g_autofree double *out = g_new (double, 1000 * n_q);
   double e = 8.048, times[101];
   XrlabEnergyGrid *grid = xrlab_energy_grid_new (&e, 1, XRLAB_ENERGY_UNIT_KEV, NULL);
   gboolean ok = TRUE;
@@ -222,9 +247,13 @@ bench_materials (void)
     {
       double v[XRLAB_QUANTITY_N];
       xrlab_optics_compute_point (&mats[m], e, MASK12, v, NULL);
-      for (int q = 0; q < 12; q++)
-        xrlab_bench_check (close_rel (out[m * 12 + q], v[q], 1e-14), "material %d %s: %.17g vs %.17g",
-                           m, xrlab_quantity_get_column (q), out[m * 12 + q], v[q]);
+      for (int q = 0, k = 0; q < XRLAB_QUANTITY_N; q++)
+        if (MASK12 & XRLAB_QUANTITY_BIT (q))
+          {
+            xrlab_bench_check (close_rel (out[m * n_q + k], v[q], 1e-14), "material %d %s: %.17g vs %.17g",
+                               m, xrlab_quantity_get_column (q), out[m * n_q + k], v[q]);
+            k++;
+          }
     }
   xrlab_energy_grid_unref (grid);
   xrlab_bench_report ("optics.materials1000_ms", xrlab_bench_median (times, 101));

@@ -224,12 +224,12 @@ bench_filter (void)
   g_autofree double *t = g_new (double, 1000), *tl = g_new (double, 4 * 1000);
   double times[101];
 
-  xrlab_bench_check (stack != NULL && xrlab_filter_transmission (cache, stack, t, tl, NULL),
+  xrlab_bench_check (stack != NULL && xrlab_filter_transmission (cache, stack, FALSE, t, tl, NULL),
                      "the filter failed");
   for (int k = 0; k < 101; k++)
     {
       double t0 = xrlab_now ();
-      xrlab_filter_transmission (cache, stack, t, NULL, NULL);
+      xrlab_filter_transmission (cache, stack, FALSE, t, NULL, NULL);
       times[k] = (xrlab_now () - t0) * 1e6;
     }
   for (int e = 0; e < 1000; e += 50)

@@ -1,7 +1,7 @@
 /* test-chantler.c -- the Chantler (NIST FFAST) tables: the nodes are the
  * data files' rows with Chantler's corrections, SciPy parity between them,
  * xraydb's delta and beta of materials, ranges per element, the table
- * choice
+ * choice and the grids that carry it
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -9,10 +9,12 @@
 #include <string.h>
 
 #include <glib.h>
+#include <xraylib.h>
 
 #include "xrlab-elements.h"
 #include "xrlab-formula.h"
 #include "xrlab-init.h"
+#include "xrlab-optics.h"
 #include "xrlab-pchip.h"
 #include "xrlab-util.h"
 
@@ -335,6 +337,140 @@ test_xraydb_materials (void)
   g_test_message ("%u points; total attenuation within %.3g of xraylib's CS_Total", rows->len, worst_xl);
 }
 
+/* One point of a fixture row through the optics API, with @choice. */
+static gboolean
+row_point (const char *formula, double rho, double e_ev, XrlabTableChoice choice,
+           double v[XRLAB_QUANTITY_N], XrlabTable *table)
+{
+  g_autoptr(XrlabFormula) f = xrlab_formula_parse (formula, NULL);
+  g_autoptr(XrlabEnergyGrid) grid = NULL;
+  double *out[XRLAB_QUANTITY_N];
+  XrlabOpticsMaterial m = { f, rho, 1000.0 };
+  XrlabOpticsCache *cache;
+  gboolean ok;
+  double e_kev = e_ev / 1000.0;
+
+  grid = xrlab_energy_grid_new_for_table (&e_kev, 1, XRLAB_ENERGY_UNIT_KEV, choice, NULL);
+  if (grid == NULL)
+    return FALSE;
+  for (int q = 0; q < XRLAB_QUANTITY_N; q++)
+    out[q] = &v[q];
+  cache = xrlab_optics_cache_new (grid);
+  ok = xrlab_optics_compute (cache, &m, XRLAB_QUANTITY_MASK_ALL, out, NULL);
+  xrlab_optics_cache_free (cache);
+  *table = xrlab_energy_grid_get_table (grid);
+  return ok;
+}
+
+/* The optics API with the Chantler tables (tests/data/chantler-optics.csv,
+ * python3-xraydb): δ, β and the photoabsorption μ (4πβ/λ) to 1e-6 once
+ * xraydb's molar masses replace xrlab's (the same interpolation: both give
+ * the tabulated values at these rows); the total attenuation within 2e-3
+ * of xraydb's two forms (its mu_pe column has 5 digits, the mass fractions
+ * use other atomic weights), the attenuation length and the transmission
+ * from it, and within 6 % of xraylib's CS_Total (the tables' agreement,
+ * tests/data/README.md). Auto takes Chantler for every row above 30 keV.
+ * Henke at the rows within its range (30 keV and just below): its total is
+ * its photoabsorption plus xraylib's CS_Rayl + CS_Compt (to 2e-3: xraylib
+ * weighs by its own atomic weights), within 4 % of CS_Total (3.1 % at
+ * worst: Henke's and xraylib's photoabsorption differ). */
+static void
+test_optics_totals (void)
+{
+  g_autoptr(GPtrArray) rows = read_csv ("chantler-optics.csv", 13);
+  g_autoptr(GPtrArray) xl = read_csv ("xraylib-attenuation.csv", 6);
+  double worst_d = 0, worst_mu = 0, worst_total = 0, worst_xl = 0, worst_hs = 0, worst_ht = 0;
+  guint n_henke = 0;
+
+  for (guint r = 0; r < rows->len; r++)
+    {
+      char **row = g_ptr_array_index (rows, r), **x = g_ptr_array_index (xl, r);
+      g_autoptr(XrlabFormula) f = xrlab_formula_parse (row[0], NULL);
+      double rho = field (row, 1), e = field (row, 2), mass = field (row, 3);
+      double mass_ratio = xrlab_formula_get_molecular_weight (f) / mass;
+      double lambda_cm = field (row, 5) / e * 1e-8;
+      double v[XRLAB_QUANTITY_N], h[XRLAB_QUANTITY_N], d;
+      XrlabTable table;
+
+      g_assert_true (row_point (row[0], rho, e, XRLAB_TABLE_CHOICE_CHANTLER, v, &table));
+      g_assert_cmpint (table, ==, XRLAB_TABLE_CHANTLER);
+      d = fabs (v[XRLAB_QUANTITY_DELTA] * mass_ratio / field (row, 6) - 1.0);
+      worst_d = MAX (worst_d, d);
+      worst_d = MAX (worst_d, fabs (v[XRLAB_QUANTITY_BETA] * mass_ratio / field (row, 7) - 1.0));
+      worst_mu = MAX (worst_mu, fabs (v[XRLAB_QUANTITY_MU] * mass_ratio
+                                      / (4.0 * G_PI * field (row, 7) / lambda_cm) - 1.0));
+      worst_total = MAX (worst_total, fabs (v[XRLAB_QUANTITY_MU_TOTAL] / field (row, 12) - 1.0));
+      worst_total = MAX (worst_total, fabs (v[XRLAB_QUANTITY_ATTENUATION_LENGTH_TOTAL] / field (row, 8) - 1.0));
+      worst_total = MAX (worst_total, fabs (v[XRLAB_QUANTITY_MU_RHO_TOTAL] / field (row, 10) - 1.0));
+      g_assert_cmpfloat_with_epsilon (v[XRLAB_QUANTITY_TRANSMISSION],
+                                      exp (-v[XRLAB_QUANTITY_MU_TOTAL] * 0.1), 1e-15);
+      g_assert_cmpfloat_with_epsilon (v[XRLAB_QUANTITY_TRANSMISSION_PHOTO],
+                                      exp (-v[XRLAB_QUANTITY_MU] * 0.1), 1e-15);
+      worst_xl = MAX (worst_xl, fabs (v[XRLAB_QUANTITY_MU_RHO_TOTAL] / field (x, 2) - 1.0));
+
+      /* Auto: Chantler above 30 keV, the same numbers. */
+      if (e > 30000.0)
+        {
+          g_assert_true (row_point (row[0], rho, e, XRLAB_TABLE_CHOICE_AUTO, h, &table));
+          g_assert_cmpint (table, ==, XRLAB_TABLE_CHANTLER);
+          g_assert_cmpfloat (h[XRLAB_QUANTITY_MU_TOTAL], ==, v[XRLAB_QUANTITY_MU_TOTAL]);
+          g_assert_false (row_point (row[0], rho, e, XRLAB_TABLE_CHOICE_HENKE, h, &table));
+          continue;
+        }
+      g_assert_true (row_point (row[0], rho, e, XRLAB_TABLE_CHOICE_HENKE, h, &table));
+      g_assert_cmpint (table, ==, XRLAB_TABLE_HENKE);
+      worst_hs = MAX (worst_hs, fabs ((h[XRLAB_QUANTITY_MU_RHO_TOTAL] - h[XRLAB_QUANTITY_MU_RHO])
+                                      / (field (x, 4) + field (x, 5)) - 1.0));
+      worst_ht = MAX (worst_ht, fabs (h[XRLAB_QUANTITY_MU_RHO_TOTAL] / field (x, 2) - 1.0));
+      n_henke++;
+    }
+  g_test_message ("Chantler: δ, β %.2g, μ %.2g, totals %.2g of xraydb, %.2g of xraylib; "
+                  "Henke (%u rows): scattering %.2g of xraylib's, total %.2g of CS_Total",
+                  worst_d, worst_mu, worst_total, worst_xl, n_henke, worst_hs, worst_ht);
+  g_assert_cmpfloat (worst_d, <, 1e-6);
+  g_assert_cmpfloat (worst_mu, <, 1e-6);
+  g_assert_cmpfloat (worst_total, <, 2e-3);
+  g_assert_cmpfloat (worst_xl, <, 0.06);
+  g_assert_cmpuint (n_henke, >=, 12);
+  g_assert_cmpfloat (worst_hs, <, 2e-3);
+  g_assert_cmpfloat (worst_ht, <, 0.04);
+}
+
+/* Henke's scattering is xraylib's CS_Rayl + CS_Compt per atom (times
+ * xraylib's atomic weight), interpolated between the table's rows: within
+ * 2e-4 of xraylib's own everywhere from 0.1 to 30 keV, and the 0.1 keV
+ * value below. Chantler's is its column times the atomic weight. */
+static void
+test_scatter (void)
+{
+  GRand *rand = g_rand_new_with_seed (15);
+  double worst = 0.0;
+
+  for (int z = 1; z <= XRLAB_ELEMENT_Z_MAX; z++)
+    {
+      const XrlabScatteringTable *h = xrlab_scattering_table_get (XRLAB_TABLE_HENKE, z, NULL);
+      const XrlabScatteringTable *c = xrlab_scattering_table_get (XRLAB_TABLE_CHANTLER, z, NULL);
+      double low = xrlab_scattering_table_eval_scatter (h, 30.0, NULL);
+
+      for (int k = 0; k < 100; k++)
+        {
+          double ev = 100.0 * pow (300.0, g_rand_double (rand));
+          double direct = (CS_Rayl (z, ev / 1000.0, NULL) + CS_Compt (z, ev / 1000.0, NULL))
+                          * AtomicWeight (z, NULL);
+
+          worst = MAX (worst, fabs (xrlab_scattering_table_eval_scatter (h, ev, NULL) / direct - 1.0));
+        }
+      g_assert_cmpfloat_with_epsilon (low, (CS_Rayl (z, 0.1, NULL) + CS_Compt (z, 0.1, NULL))
+                                           * AtomicWeight (z, NULL), 1e-12 * low);
+      g_assert_true (isnan (xrlab_scattering_table_eval_scatter (h, 31000.0, NULL)));
+      g_assert_cmpfloat (xrlab_scattering_table_eval_scatter (c, 1e5, NULL), ==,
+                         xrlab_pchip_eval (c->scatter_cm2_g, 1e5, NULL) * xrlab_element_get_weight (z));
+    }
+  g_rand_free (rand);
+  g_test_message ("Henke's scattering within %.2g of xraylib's", worst);
+  g_assert_cmpfloat (worst, <, 2e-4);
+}
+
 /* The generic API gives the Henke tables too: the same interpolants as
  * xrlab_henke_get(), with their documented range. */
 static void
@@ -383,6 +519,121 @@ test_names (void)
   g_assert_error (error, XRLAB_ELEMENT_ERROR, XRLAB_ELEMENT_ERROR_UNKNOWN);
 }
 
+/* The choice: henke, chantler or auto, by name; auto takes Henke for a
+ * request wholly within 30 eV - 30 keV and Chantler for all of any other,
+ * and a grid carries the table it took. */
+static void
+test_choice (void)
+{
+  static const struct {
+    const char *spec;
+    XrlabEnergyUnit unit;
+    XrlabTableChoice choice;
+    int table;              /* -1: refused with @message */
+    const char *message;
+  } cases[] = {
+    { "1:30:100", XRLAB_ENERGY_UNIT_KEV, XRLAB_TABLE_CHOICE_AUTO, XRLAB_TABLE_HENKE, NULL },
+    { "0.03,30", XRLAB_ENERGY_UNIT_KEV, XRLAB_TABLE_CHOICE_AUTO, XRLAB_TABLE_HENKE, NULL },
+    { "30.00000001", XRLAB_ENERGY_UNIT_KEV, XRLAB_TABLE_CHOICE_AUTO, XRLAB_TABLE_HENKE, NULL },
+    { "1:40:100", XRLAB_ENERGY_UNIT_KEV, XRLAB_TABLE_CHOICE_AUTO, XRLAB_TABLE_CHANTLER, NULL },
+    { "20,10,5", XRLAB_ENERGY_UNIT_EV, XRLAB_TABLE_CHOICE_AUTO, XRLAB_TABLE_CHANTLER, NULL },
+    { "29.9:100:3", XRLAB_ENERGY_UNIT_EV, XRLAB_TABLE_CHOICE_AUTO, XRLAB_TABLE_CHANTLER, NULL },
+    { "0.1", XRLAB_ENERGY_UNIT_ANGSTROM, XRLAB_TABLE_CHOICE_AUTO, XRLAB_TABLE_CHANTLER, NULL },
+    { "1:30:100", XRLAB_ENERGY_UNIT_KEV, XRLAB_TABLE_CHOICE_CHANTLER, XRLAB_TABLE_CHANTLER, NULL },
+    { "400", XRLAB_ENERGY_UNIT_KEV, XRLAB_TABLE_CHOICE_CHANTLER, XRLAB_TABLE_CHANTLER, NULL },
+    { "10", XRLAB_ENERGY_UNIT_KEV, XRLAB_TABLE_CHOICE_HENKE, XRLAB_TABLE_HENKE, NULL },
+    { "29", XRLAB_ENERGY_UNIT_EV, XRLAB_TABLE_CHOICE_HENKE, -1,
+      "Energy 29 eV is outside the Henke tables: 30–30000 eV" },
+    { "40", XRLAB_ENERGY_UNIT_KEV, XRLAB_TABLE_CHOICE_HENKE, -1,
+      "Energy 40 keV is outside the Henke tables: 0.03–30 keV" },
+    { "10,1000", XRLAB_ENERGY_UNIT_KEV, XRLAB_TABLE_CHOICE_CHANTLER, -1,
+      "Energy 1000 keV (point 2) is outside the Chantler tables: 0.00101–966.267 keV" },
+    { "1000", XRLAB_ENERGY_UNIT_KEV, XRLAB_TABLE_CHOICE_AUTO, -1,
+      "Energy 1000 keV is outside the Chantler tables: 0.00101–966.267 keV" },
+    { "0.5", XRLAB_ENERGY_UNIT_EV, XRLAB_TABLE_CHOICE_AUTO, -1,
+      "Energy 0.5 eV is outside the Chantler tables: 1.01–966267 eV" },
+    { "966266.9", XRLAB_ENERGY_UNIT_EV, XRLAB_TABLE_CHOICE_CHANTLER, -1,
+      "Energy 966266.9 eV is outside the Chantler tables: 1.01–966266.7 eV" },
+  };
+  XrlabTableChoice c = XRLAB_TABLE_CHOICE_N;
+
+  g_assert_cmpstr (xrlab_table_choice_get_name (XRLAB_TABLE_CHOICE_AUTO), ==, "auto");
+  g_assert_cmpstr (xrlab_table_choice_get_name (XRLAB_TABLE_CHOICE_HENKE), ==, "henke");
+  g_assert_true (xrlab_table_choice_lookup ("chantler", &c));
+  g_assert_cmpint (c, ==, XRLAB_TABLE_CHOICE_CHANTLER);
+  g_assert_true (xrlab_table_choice_lookup ("auto", &c));
+  g_assert_cmpint (c, ==, XRLAB_TABLE_CHOICE_AUTO);
+  g_assert_false (xrlab_table_choice_lookup ("Auto", &c));
+  g_assert_cmpstr (xrlab_table_get_info (XRLAB_TABLE_CHANTLER)->title, ==, "Chantler");
+  g_assert_nonnull (strstr (xrlab_table_get_info (XRLAB_TABLE_HENKE)->scattering_source, "CS_Compt"));
+
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(XrlabEnergyGrid) g = xrlab_energy_grid_parse_for_table (cases[i].spec, cases[i].unit,
+                                                                         cases[i].choice, &error);
+      if (cases[i].table < 0)
+        {
+          if (g != NULL)
+            g_error ("“%s” (%s) accepted", cases[i].spec, xrlab_table_choice_get_name (cases[i].choice));
+          g_assert_error (error, XRLAB_OPTICS_ERROR, XRLAB_OPTICS_ERROR_ENERGY);
+          g_assert_cmpstr (error->message, ==, cases[i].message);
+          continue;
+        }
+      if (g == NULL)
+        g_error ("“%s” (%s) refused: %s", cases[i].spec,
+                 xrlab_table_choice_get_name (cases[i].choice), error->message);
+      g_assert_cmpint (xrlab_energy_grid_get_table (g), ==, cases[i].table);
+      g_assert_cmpint (xrlab_energy_grid_get_table_choice (g), ==, cases[i].choice);
+    }
+  g_assert_cmpint (xrlab_energy_choose_table (XRLAB_TABLE_CHOICE_AUTO, 0.03, 30.0), ==, XRLAB_TABLE_HENKE);
+  g_assert_cmpint (xrlab_energy_choose_table (XRLAB_TABLE_CHOICE_AUTO, 0.0299, 30.0), ==, XRLAB_TABLE_CHANTLER);
+  g_assert_cmpint (xrlab_energy_choose_table (XRLAB_TABLE_CHOICE_AUTO, 10.0, 30.1), ==, XRLAB_TABLE_CHANTLER);
+  g_assert_cmpint (xrlab_energy_choose_table (XRLAB_TABLE_CHOICE_HENKE, 10.0, 300.0), ==, XRLAB_TABLE_HENKE);
+  g_assert_cmpint (xrlab_energy_choose_table (XRLAB_TABLE_CHOICE_CHANTLER, 1.0, 2.0), ==, XRLAB_TABLE_CHANTLER);
+}
+
+/* A computation on a grid uses the grid's table at every energy: auto over
+ * 1-40 keV is Chantler at 10 keV too (no switch inside one curve), the
+ * same number as a Chantler grid and as one point with Chantler. */
+static void
+test_grid_table (void)
+{
+  g_autoptr(XrlabFormula) f = xrlab_formula_parse ("SiO2", NULL);
+  g_autoptr(XrlabEnergyGrid) wide = xrlab_energy_grid_parse_for_table ("10,40", XRLAB_ENERGY_UNIT_KEV,
+                                                                       XRLAB_TABLE_CHOICE_AUTO, NULL);
+  g_autoptr(XrlabEnergyGrid) soft = xrlab_energy_grid_parse_for_table ("10,20", XRLAB_ENERGY_UNIT_KEV,
+                                                                       XRLAB_TABLE_CHOICE_AUTO, NULL);
+  XrlabOpticsMaterial m = { f, 2.2, NAN };
+  double dw[2], ds[2], v[XRLAB_QUANTITY_N], vh[XRLAB_QUANTITY_N];
+  double *out[XRLAB_QUANTITY_N] = { NULL, };
+  XrlabOpticsCache *cache;
+  g_autoptr(GError) error = NULL;
+
+  out[XRLAB_QUANTITY_DELTA] = dw;
+  cache = xrlab_optics_cache_new (wide);
+  g_assert_true (xrlab_optics_compute (cache, &m, XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_DELTA), out, &error));
+  xrlab_optics_cache_free (cache);
+  out[XRLAB_QUANTITY_DELTA] = ds;
+  cache = xrlab_optics_cache_new (soft);
+  g_assert_true (xrlab_optics_compute (cache, &m, XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_DELTA), out, &error));
+  xrlab_optics_cache_free (cache);
+  g_assert_no_error (error);
+
+  g_assert_true (xrlab_optics_compute_point_for_table (&m, 10.0, XRLAB_TABLE_CHANTLER,
+                                                       XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_DELTA), v, NULL));
+  g_assert_true (xrlab_optics_compute_point (&m, 10.0, XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_DELTA), vh, NULL));
+  g_assert_cmpfloat (dw[0], ==, v[XRLAB_QUANTITY_DELTA]);
+  g_assert_cmpfloat (ds[0], ==, vh[XRLAB_QUANTITY_DELTA]);
+  /* The tables differ there by a few 1e-4 (f1 of O and Si). */
+  g_assert_cmpfloat (dw[0], !=, ds[0]);
+  g_assert_cmpfloat (fabs (dw[0] / ds[0] - 1.0), <, 1e-2);
+  /* One point outside its table's range is refused with the table named. */
+  g_assert_false (xrlab_optics_compute_point (&m, 40.0, XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_DELTA), vh, &error));
+  g_assert_error (error, XRLAB_OPTICS_ERROR, XRLAB_OPTICS_ERROR_ENERGY);
+  g_assert_nonnull (strstr (error->message, "Henke"));
+}
+
 static gpointer
 load_all (gpointer data)
 {
@@ -413,7 +664,11 @@ main (int argc, char **argv)
   g_test_add_func ("/chantler/ranges", test_ranges);
   g_test_add_func ("/chantler/scipy-parity", test_scipy_parity);
   g_test_add_func ("/chantler/xraydb-materials", test_xraydb_materials);
+  g_test_add_func ("/chantler/optics-totals", test_optics_totals);
+  g_test_add_func ("/chantler/scatter", test_scatter);
   g_test_add_func ("/chantler/henke-through-generic", test_henke_through_generic);
   g_test_add_func ("/chantler/names", test_names);
+  g_test_add_func ("/chantler/choice", test_choice);
+  g_test_add_func ("/chantler/grid-table", test_grid_table);
   return g_test_run ();
 }

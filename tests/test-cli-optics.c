@@ -131,7 +131,22 @@ assert_same_double (double a, double b, const char *what)
 
 static const char *const all_columns =
   "energy_keV,wavelength_A,delta,beta,f1,f2,critical_angle_deg,critical_angle_mrad,"
-  "attenuation_length_cm,mu_per_cm,mu_rho_cm2_g,re_sld_per_A2,im_sld_per_A2";
+  "attenuation_length_cm,attenuation_length_total_cm,mu_per_cm,mu_total_per_cm,"
+  "mu_rho_cm2_g,mu_rho_total_cm2_g,re_sld_per_A2,im_sld_per_A2";
+
+/* The CSV of calc or compare after its comment lines (the material, the
+ * table). */
+static const char *
+csv_body (const char *out)
+{
+  while (out[0] == '#')
+    {
+      const char *nl = strchr (out, '\n');
+      g_assert_nonnull (nl);
+      out = nl + 1;
+    }
+  return out;
+}
 
 /* CSV reads back to the very doubles the engine computes. */
 static void
@@ -145,7 +160,10 @@ test_calc_csv (void)
   g_assert_cmpint (run (&out, &err, "calc", "SiO2", "-d", "2.2", "-e", "0.05:30:60:log",
                         "--thickness", "10", "--format", "csv", NULL), ==, 0);
   g_assert_cmpstr (err, ==, "");
-  lines = g_strsplit (out, "\n", -1);
+  assert_contains (out, "# material: SiO2, density 2.2 g/cm3, thickness 10 um\n"
+                       "# table: henke (Henke, Gullikson & Davis 1993 with CXRO updates; choice auto)\n"
+                       "# scattering in the total attenuation: xraylib CS_Rayl + CS_Compt\n");
+  lines = g_strsplit (csv_body (out), "\n", -1);
   n_lines = g_strv_length (lines);
   g_assert_cmpuint (n_lines, ==, 62);           /* header, 60 rows, "" after the last \n */
   g_assert_cmpstr (lines[61], ==, "");
@@ -164,7 +182,7 @@ test_calc_csv (void)
       for (guint r = 0; r < 60; r++)
         {
           g_auto(GStrv) f = g_strsplit (lines[r + 1], ",", -1);
-          g_assert_cmpuint (g_strv_length (f), ==, 14);
+          g_assert_cmpuint (g_strv_length (f), ==, 17);
           assert_same_double (parse_field (f[c]), v[r], header[c]);
         }
     }
@@ -193,8 +211,10 @@ test_calc_json (void)
   g_assert_cmpfloat (json_object_get_double_member (root, "electrons_per_formula_unit"), ==, 14.0);
   g_assert_cmpfloat (fabs (json_object_get_double_member (root, "electron_density_per_A3") - 0.699456), <, 1e-6);
   columns = json_object_get_object_member (root, "columns");
-  g_assert_cmpuint (json_object_get_size (columns), ==, 13);
+  g_assert_cmpuint (json_object_get_size (columns), ==, 16);
   g_assert_false (json_object_has_member (columns, "transmission"));
+  g_assert_cmpstr (json_object_get_string_member (root, "table"), ==, "henke");
+  g_assert_cmpstr (json_object_get_string_member (root, "table_choice"), ==, "auto");
 
   delta = engine_values ("Si", 2.33, NAN, "0.06:0.2:40", XRLAB_ENERGY_UNIT_KEV, XRLAB_QUANTITY_DELTA, &n);
   theta = engine_values ("Si", 2.33, NAN, "0.06:0.2:40", XRLAB_ENERGY_UNIT_KEV, XRLAB_QUANTITY_CRITICAL_ANGLE_DEG, &n);
@@ -230,7 +250,7 @@ test_calc_options (void)
   /* --fields chooses and orders the columns; energy_keV stays first. */
   g_assert_cmpint (run (&out, NULL, "calc", "Au", "-d", "19.3", "-e", "8,10", "--format", "csv",
                         "--fields", "beta,delta", NULL), ==, 0);
-  g_assert_true (g_str_has_prefix (out, "energy_keV,beta,delta\n8,"));
+  g_assert_true (g_str_has_prefix (csv_body (out), "energy_keV,beta,delta\n8,"));
   g_clear_pointer (&out, g_free);
 
   /* -o writes the file (atomically) and nothing to stdout. */
@@ -244,9 +264,13 @@ test_calc_options (void)
   /* A preset name: its formula and density. */
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&out2, g_free);
-  g_assert_cmpint (run (&out, NULL, "calc", "Kapton", "-e", "8", "--format", "csv", NULL), ==, 0);
+  g_assert_cmpint (run (&out, &err, "calc", "Kapton", "-e", "8", "--format", "csv", NULL), ==, 0);
   g_assert_cmpint (run (&out2, NULL, "calc", "C22H10N2O5", "-d", "1.42", "-e", "8", "--format", "csv", NULL), ==, 0);
-  g_assert_cmpstr (out, ==, out2);
+  g_assert_cmpstr (csv_body (out), ==, csv_body (out2));
+  /* The density is said to be the preset's, on stderr and in the header. */
+  assert_contains (err, "Kapton: the density of the preset “Kapton”, 1.42 g/cm³");
+  assert_contains (out, "# material: C22H10N2O5, density 1.42 g/cm3 (preset \"Kapton\")\n");
+  g_assert_null (strstr (out2, "preset"));
 
   /* eV and Å. */
   g_clear_pointer (&out, g_free);
@@ -256,6 +280,7 @@ test_calc_options (void)
   g_assert_cmpint (run (&out2, NULL, "calc", "Cu", "-d", "8.96", "-e", "8.048",
                         "--format", "csv", "--fields", "delta", NULL), ==, 0);
   g_assert_cmpstr (out, ==, out2);
+  g_clear_pointer (&err, g_free);
   g_assert_cmpint (run (&a_out, NULL, "calc", "Cu", "-d", "8.96", "-e", "1.5406", "--unit", "A",
                         "--format", "csv", "--fields", "wavelength_A", NULL), ==, 0);
   assert_contains (a_out, ",1.5406\n");
@@ -287,10 +312,18 @@ test_bad_input (void)
     { { "calc", "SiO2", "-d", "abc", "-e", "10" }, 1, "Density “abc” is not a number" },
     { { "calc", "SiO2", "-d", "0", "-e", "10" }, 1, "Density 0 g/cm³ of SiO2 must be a positive number" },
     { { "calc", "SiO2", "-d", "-2.2", "-e", "10" }, 1, "Density -2.2 g/cm³ of SiO2 must be a positive number" },
-    { { "calc", "SiO2", "-d", "2.2", "-e", "40" }, 1, "Energy 40 keV is outside the Henke tables: 0.01–30 keV" },
+    { { "calc", "SiO2", "-d", "2.2", "-e", "40", "--table", "henke" }, 1, "Energy 40 keV is outside the Henke tables: 0.03–30 keV" },
+    { { "calc", "SiO2", "-d", "2.2", "-e", "1000" }, 1, "Energy 1000 keV is outside the Chantler tables: 0.00101–966.267 keV" },
+    { { "calc", "SiO2", "-d", "2.2", "-e", "1000", "--table", "chantler" }, 1, "Energy 1000 keV is outside the Chantler tables" },
+    { { "calc", "SiO2", "-d", "2.2", "-e", "0.4132806", "-u", "A", "--table", "henke" }, 1,
+      "Wavelength 0.4132806 Å (30.000004 keV) is outside the Henke tables: 0.413281–413.281 Å (0.03–30 keV)" },
+    { { "calc", "SiO2", "-d", "2.2", "-e", "0x10" }, 1, "Energy spec “0x10”: the energy “0x10” is not a number" },
+    { { "calc", "SiO2", "-d", "2.2", "-e", "10", "--table", "cxro" }, 2, "--table must be henke, chantler or auto, not “cxro”" },
+    { { "calc", "SiO2", "-d", "2.2", "-e", "10", "--transmission", "compton" }, 2, "--transmission must be total or photo, not “compton”" },
+    { { "calc", "SiO2", "-d", "2.2", "-e", "10", "--fields", "transmission_photo" }, 2, "the field transmission_photo needs --thickness UM" },
     { { "calc", "SiO2", "-d", "2.2", "-e", "nan" }, 1, "Energy “nan” is not a finite number" },
     { { "calc", "SiO2", "-d", "2.2", "-e", "5,inf" }, 1, "Energy “inf” (point 2) is not a finite number" },
-    { { "calc", "SiO2", "-d", "2.2", "-e", "0.02" }, 1, "Energy 0.02 keV is below the f1 table of Si" },
+    { { "calc", "SiO2", "-d", "2.2", "-e", "0.02", "--table", "henke" }, 1, "Energy 0.02 keV is outside the Henke tables: 0.03–30 keV" },
     { { "calc", "SiO2", "-d", "2.2", "-e", "5:15" }, 1, "Energy spec “5:15” does not parse" },
     { { "calc", "SiO2", "-d", "2.2", "-e", "10", "-t", "thin" }, 1, "Thickness “thin” is not a number" },
     { { "calc", "SiO2", "-d", "2.2", "-e", "10", "-t", "-5" }, 1, "Thickness -5 µm must be a number ≥ 0" },
@@ -308,7 +341,9 @@ test_bad_input (void)
     { { "compare", "SiO2:2.2", "Qq:1", "-e", "10" }, 1, "Formula “Qq”: Unknown element “Qq” at column 1" },
     { { "compare", "SiO2:2.2", "Si3N4x:3", "-e", "10" }, 1, "Formula “Si3N4x”: Element symbols are case-sensitive and start with a capital letter: “x” at column 6" },
     { { "compare", "C9H8O3", "-e", "10" }, 1, "“C9H8O3” has no density: write it as C9H8O3:RHO" },
-    { { "compare", "SiO2:2.2", "-e", "31" }, 1, "Energy 31 keV is outside the Henke tables" },
+    { { "compare", "SiO2:2.2", "-e", "31", "--table", "henke" }, 1, "Energy 31 keV is outside the Henke tables" },
+    { { "compare", "SiO2:2.2", "-e", "10", "--field", "transmission" }, 2, "--field transmission needs --thickness UM" },
+    { { "edges", "Fe", "--table", "auto2" }, 2, "--table must be henke, chantler or auto" },
     { { "compare", "SiO2:2.2" }, 2, "missing -e SPEC" },
     { { "compare", "SiO2:2.2", "-e", "10", "--field", "gamma" }, 2, "unknown --field “gamma”" },
     { { "convert", "8.048" }, 1, "“8.048” has no unit" },
@@ -417,12 +452,12 @@ test_batch (void)
   g_autofree char *out = NULL, *err = NULL, *contents = NULL, *calc = NULL;
   g_auto(GStrv) lines = NULL, calc_lines = NULL;
 
-  g_assert_cmpint (run (&out, &err, "batch", in, "-o", outpath, NULL), ==, 1);
+  g_assert_cmpint (run (&out, &err, "batch", in, "-o", outpath, "--table", "henke", NULL), ==, 1);
   g_assert_cmpstr (out, ==, "");
   assert_contains (err, "line 3: formula “sio2”: Element symbols are case-sensitive");
   assert_contains (err, "line 4: density “heavy” is not a number");
   assert_contains (err, "line 8: Energy spec “5:15” does not parse");
-  assert_contains (err, "line 9: Energy 0.02 keV is below the f1 table of Si");
+  assert_contains (err, "line 9: Energy 0.02 keV is outside the Henke tables: 0.03–30 keV");
   assert_contains (err, "line 11: expected 3 fields like the header, found 2");
   assert_contains (err, "5 rows failed, 4 written");
   /* In line order. */
@@ -435,7 +470,9 @@ test_batch (void)
   lines = g_strsplit (contents, "\n", -1);
   g_assert_cmpuint (g_strv_length (lines), ==, 1 + 1 + 3 + 5 + 1 + 1);
   g_assert_true (g_str_has_prefix (lines[0], "formula,density_g_cm3,energy_keV,wavelength_A,delta,"));
+  g_assert_true (g_str_has_suffix (lines[0], ",table"));
   g_assert_true (g_str_has_prefix (lines[1], "SiO2,2.2,8.048,"));
+  g_assert_true (g_str_has_suffix (lines[1], ",henke"));
   g_assert_true (g_str_has_prefix (lines[2], "Au,19.3,5,"));
   g_assert_true (g_str_has_prefix (lines[4], "Au,19.3,15,"));
   g_assert_true (g_str_has_prefix (lines[5], "Fe2O3,5.24,1,"));
@@ -443,9 +480,12 @@ test_batch (void)
 
   /* The same numbers as calc. */
   g_assert_cmpint (run (&calc, NULL, "calc", "Fe2O3", "-d", "5.24", "-e", "1:30:5:log", "--format", "csv", NULL), ==, 0);
-  calc_lines = g_strsplit (calc, "\n", -1);
+  calc_lines = g_strsplit (csv_body (calc), "\n", -1);
   for (int i = 0; i < 5; i++)
-    g_assert_cmpstr (lines[5 + i] + strlen ("Fe2O3,5.24,"), ==, calc_lines[1 + i]);
+    {
+      g_autofree char *row = g_strconcat ("Fe2O3,5.24,", calc_lines[1 + i], ",henke", NULL);
+      g_assert_cmpstr (lines[5 + i], ==, row);
+    }
 }
 
 static void
@@ -469,7 +509,7 @@ test_batch_good (void)
   g_assert_cmpint (run (&out, &err, "batch", in, "--fields", "delta,transmission", NULL), ==, 0);
   g_assert_cmpstr (err, ==, "");
   lines = g_strsplit (out, "\n", -1);
-  g_assert_cmpstr (lines[0], ==, "formula,density_g_cm3,energy_keV,delta,transmission");
+  g_assert_cmpstr (lines[0], ==, "formula,density_g_cm3,energy_keV,delta,transmission,table");
   g_assert_cmpuint (g_strv_length (lines), ==, 5);
   {
     g_auto(GStrv) f = g_strsplit (lines[1], ",", -1);
@@ -496,7 +536,8 @@ test_compare (void)
 
   g_assert_cmpint (run (&out, NULL, "compare", "SiO2:2.2", "Au:19.3", "-e", "5,10",
                         "--format", "csv", NULL), ==, 0);
-  lines = g_strsplit (out, "\n", -1);
+  assert_contains (out, "# table: henke (");
+  lines = g_strsplit (csv_body (out), "\n", -1);
   g_assert_cmpstr (lines[0], ==, "energy_keV,SiO2:2.2,Au:19.3");
   sio2 = engine_values ("SiO2", 2.2, NAN, "5,10", XRLAB_ENERGY_UNIT_KEV, XRLAB_QUANTITY_DELTA, &n);
   au = engine_values ("Au", 19.3, NAN, "5,10", XRLAB_ENERGY_UNIT_KEV, XRLAB_QUANTITY_DELTA, &n);
@@ -566,7 +607,8 @@ test_formula_edges_materials (void)
 
   g_assert_cmpint (run (&edges, NULL, "edges", "Fe", "--format", "csv", NULL), ==, 0);
   assert_contains (edges, "Fe,26,K,7.112");
-  assert_contains (edges, "Fe,26,L3,0.708");
+  /* The tables' jumps (Henke's Fe L3 at 706.8 eV), xraylib's beside them. */
+  assert_contains (edges, "Fe,26,L3,0.7068,17.541624000169815,henke,0.7081\n");
   g_assert_cmpint (run (&edges26, NULL, "edges", "26", "--format", "csv", NULL), ==, 0);
   g_assert_cmpstr (edges, ==, edges26);
 
@@ -1334,7 +1376,7 @@ run_formats (Formats *f, const char *const *args)
   a[n + 1] = "json";
   g_assert_cmpint (run (&f->json, NULL, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8],
                         a[9], a[10], a[11], NULL), ==, 0);
-  f->records = parse_csv (f->csv);
+  f->records = parse_csv (csv_body (f->csv));   /* after the comment lines */
   f->root = parse_strict_json (f->json);
 }
 
@@ -1417,36 +1459,44 @@ test_compare_formats_agree (void)
     }
 }
 
-/* edges: a CSV line, a JSON member and a table line per edge. */
+/* edges: a CSV line, a JSON object and a table line per edge. */
 static void
 test_edges_formats_agree (void)
 {
   const char *const args[] = { "edges", "Fe", NULL };
   g_auto(Formats) f = { 0, };
   g_autoptr(GPtrArray) rows = NULL;
-  JsonObject *fe, *edges;
+  JsonObject *fe;
+  JsonArray *edges;
 
   run_formats (&f, args);
   rows = table_rows (f.table, "Edge", 2);
   fe = json_array_get_object_element (json_node_get_array (f.root), 0);
-  edges = json_object_get_object_member (fe, "edges_keV");
+  edges = json_object_get_array_member (fe, "edges");
   g_assert_cmpint (json_object_get_int_member (fe, "z"), ==, 26);
-  g_assert_cmpuint (rows->len, >, 3);
-  g_assert_cmpuint (json_object_get_size (edges), ==, rows->len);
+  g_assert_cmpuint (rows->len, >=, 3);
+  g_assert_cmpuint (json_array_get_length (edges), ==, rows->len);
   g_assert_cmpuint (f.records->len, ==, rows->len + 1);
   for (guint r = 0; r < rows->len; r++)
     {
-      GStrv rec = csv_record (f.records, r + 1);   /* symbol,z,edge,energy_keV,wavelength_A */
+      /* symbol,z,edge,energy_keV,wavelength_A,table,xraylib_keV */
+      GStrv rec = csv_record (f.records, r + 1);
       GStrv cells = g_ptr_array_index (rows, r);
+      JsonObject *edge = json_array_get_object_element (edges, r);
       double kev = csv_number (rec[3]);
 
       g_assert_cmpstr (rec[0], ==, "Fe");
       g_assert_cmpstr (rec[1], ==, "26");
       g_assert_cmpstr (cells[0], ==, rec[2]);
-      assert_same_double (json_object_get_double_member (edges, rec[2]), kev, rec[2]);
+      g_assert_cmpstr (json_object_get_string_member (edge, "edge"), ==, rec[2]);
+      g_assert_cmpstr (json_object_get_string_member (edge, "table"), ==, rec[5]);
+      g_assert_cmpstr (cells[4], ==, rec[5]);
+      assert_same_double (json_object_get_double_member (edge, "energy_keV"), kev, rec[2]);
+      assert_same_double (json_object_get_double_member (edge, "xraylib_keV"), csv_number (rec[6]), rec[2]);
       assert_shown (cells[1], kev, "%.6g", "keV");
       assert_shown (cells[2], kev * 1000.0, "%.6g", "eV");
       assert_shown (cells[3], csv_number (rec[4]), "%.6g", "Å");
+      assert_shown (cells[5], csv_number (rec[6]), "%.6g", "xraylib keV");
     }
 }
 

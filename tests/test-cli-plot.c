@@ -138,6 +138,22 @@ test_svg (void)
   g_assert_null (strstr (texts, "\n15\n"));
   g_assert_nonnull (strstr (texts, "Au L3\n"));
   g_assert_null (strstr (texts, "Au M5"));
+  /* A note names the table the curves come from. */
+  g_assert_nonnull (strstr (texts, "Henke tables"));
+
+  /* Chantler's tables to 150 keV: the table named, its Au K edge marked. */
+  g_clear_pointer (&svg, g_bytes_unref);
+  g_clear_pointer (&text, g_free);
+  g_clear_pointer (&texts, g_free);
+  g_assert_cmpint (plot (NULL, "Au:19.3", "-e", "50:150:101", "-q", "mu_rho_total_cm2_g", "--log-y",
+                         "--table", "auto", "-o", path, NULL), ==, 0);
+  svg = xrlab_test_read_file (path);
+  text = xrlab_test_flatten (g_bytes_get_data (svg, NULL), g_bytes_get_size (svg));
+  texts = svg_texts (text);
+  g_assert_nonnull (strstr (texts, "Chantler tables"));
+  g_assert_nonnull (strstr (texts, "Au K\n"));
+  g_assert_nonnull (strstr (texts, "Mass attenuation coefficient"));
+  g_assert_nonnull (strstr (texts, ", total"));
 
   /* --ylim on a linear axis: its ticks. */
   g_clear_pointer (&svg, g_bytes_unref);

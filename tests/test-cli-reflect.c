@@ -71,8 +71,9 @@ csv_rows (const char *text)
   g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
   GPtrArray *rows = g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
 
+  /* The comment lines (the table) are left out. */
   for (guint i = 0; lines[i] != NULL; i++)
-    if (lines[i][0] != '\0')
+    if (lines[i][0] != '\0' && lines[i][0] != '#')
       g_ptr_array_add (rows, g_strsplit (lines[i], ",", -1));
   return rows;
 }
@@ -89,11 +90,12 @@ number (const char *text)
 /* R, R_s, R_p of @text at energy @e [keV] and angle @a [rad], computed
  * here on a one-energy grid as the engine does. */
 static void
-direct (const char *text, double e, double a, double pol, double rv[3])
+direct_for_table (const char *text, double e, double a, double pol, XrlabTable table, double rv[3])
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(XrlabStack) stack = xrlab_stack_parse_reflect (text, NULL, &error);
-  g_autoptr(XrlabEnergyGrid) grid = xrlab_energy_grid_new (&e, 1, XRLAB_ENERGY_UNIT_KEV, &error);
+  g_autoptr(XrlabEnergyGrid) grid = xrlab_energy_grid_new_for_table (&e, 1, XRLAB_ENERGY_UNIT_KEV,
+                                                                     (XrlabTableChoice) table, &error);
   gsize n_m = xrlab_stack_get_n_materials (stack);
   g_autofree double *d = g_new (double, n_m), *b = g_new (double, n_m);
   XrlabReflectOutput out = { pol, &rv[0], &rv[1], &rv[2], NULL, NULL, NULL };
@@ -104,8 +106,10 @@ direct (const char *text, double e, double a, double pol, double rv[3])
       const XrlabStackMaterial *sm = xrlab_stack_get_material (stack, m);
       XrlabOpticsMaterial om = { sm->formula, sm->density_g_cm3, NAN };
       double v[XRLAB_QUANTITY_N];
-      g_assert_true (xrlab_optics_compute_point (&om, e, XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_DELTA)
-                                                 | XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_BETA), v, &error));
+      g_assert_true (xrlab_optics_compute_point_for_table (&om, e, table,
+                                                           XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_DELTA)
+                                                           | XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_BETA),
+                                                           v, &error));
       d[m] = v[XRLAB_QUANTITY_DELTA];
       b[m] = v[XRLAB_QUANTITY_BETA];
     }
@@ -113,6 +117,12 @@ direct (const char *text, double e, double a, double pol, double rv[3])
   g_assert_no_error (error);
   g_assert_true (xrlab_reflect_plan_angles (plan, 0, &a, 1, &out, &error));
   xrlab_reflect_plan_free (plan);
+}
+
+static void
+direct (const char *text, double e, double a, double pol, double rv[3])
+{
+  direct_for_table (text, e, a, pol, XRLAB_TABLE_HENKE, rv);
 }
 
 #define COATING "Pt:21.45:30nm~0.4nm/Si~0.3nm"
@@ -279,7 +289,7 @@ test_filter (void)
   XrlabOpticsCache *cache = xrlab_optics_cache_new (grid);
   double t[6];
 
-  g_assert_true (xrlab_filter_transmission (cache, filter, t, NULL, NULL));
+  g_assert_true (xrlab_filter_transmission (cache, filter, FALSE, t, NULL, NULL));
   xrlab_optics_cache_free (cache);
   g_assert_cmpint (run (&csv, &err, "filter", stack, "-e", "5:30:6", "-f", "csv", NULL), ==, 0);
   g_assert_cmpstr (err, ==, "");
@@ -297,6 +307,85 @@ test_filter (void)
   assert_contains (json, "\"canonical\": \"Al:2.7:100000nm/");
 }
 
+/* --table: auto takes Chantler for energies beyond 30 keV, Henke within;
+ * every format names the table; filter's transmission is the total's
+ * unless --transmission photo. */
+static void
+test_tables (void)
+{
+  const char *stack = "Be:1mm/air@1atm,295K:1m";
+  g_autofree char *csv = NULL, *err = NULL, *text = NULL, *json = NULL, *photo = NULL;
+  g_autofree char *henke = NULL, *fcsv = NULL;
+  g_autoptr(GPtrArray) rows = NULL, photo_rows = NULL;
+  g_autoptr(XrlabStack) filter = xrlab_stack_parse_filter (stack, NULL, NULL);
+  g_autoptr(XrlabEnergyGrid) grid = xrlab_energy_grid_parse_for_table ("20,60,120", XRLAB_ENERGY_UNIT_KEV,
+                                                                       XRLAB_TABLE_CHOICE_AUTO, NULL);
+  XrlabOpticsCache *cache = xrlab_optics_cache_new (grid);
+  double t[3], tp[3];
+
+  /* Reflectivity at 60 keV: Chantler's, and Henke refuses it. */
+  g_assert_cmpint (run (&csv, &err, "reflect", "--stack", COATING, "-e", "60", "--angle", "0.5,1,2",
+                        "-f", "csv", NULL), ==, 0);
+  g_assert_cmpstr (err, ==, "");
+  g_assert_true (g_str_has_prefix (csv, "# table: chantler (Chantler, NIST FFAST (SRD 66); choice auto)\n"));
+  rows = csv_rows (csv);
+  g_assert_cmpuint (rows->len, ==, 4);
+  for (guint i = 1; i < rows->len; i++)
+    {
+      char **f = g_ptr_array_index (rows, i);
+      double rv[3];
+
+      direct_for_table (COATING, 60.0, xrlab_angle_to_rad (number (f[1]), XRLAB_ANGLE_UNIT_MRAD), 0.0,
+                        XRLAB_TABLE_CHANTLER, rv);
+      for (int k = 0; k < 3; k++)
+        g_assert_cmpfloat (number (f[2 + k]), ==, rv[k]);
+    }
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run (&henke, &err, "reflect", "--stack", COATING, "-e", "60", "--angle", "1",
+                        "--table", "henke", NULL), ==, 1);
+  g_assert_cmpstr (henke, ==, "");
+  assert_contains (err, "Henke");
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run (&text, &err, "reflect", "--stack", COATING, "-e", "10", "--angle", "1",
+                        "--table", "chantler", NULL), ==, 0);
+  assert_contains (text, "\nTable: Chantler (Chantler, NIST FFAST (SRD 66))\n");
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run (&json, &err, "reflect", "--stack", COATING, "-e", "10,20", "--angle", "1",
+                        "-f", "json", NULL), ==, 0);
+  assert_contains (json, "\"table\": \"henke\"");
+  assert_contains (json, "\"table_choice\": \"auto\"");
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run (NULL, &err, "reflect", "--stack", COATING, "-e", "1", "--angle", "1",
+                        "--table", "nist", NULL), ==, 2);
+  assert_contains (err, "--table");
+
+  /* Filters: the total by default, photoabsorption alone on request. */
+  g_assert_true (xrlab_filter_transmission (cache, filter, FALSE, t, NULL, NULL));
+  g_assert_true (xrlab_filter_transmission (cache, filter, TRUE, tp, NULL, NULL));
+  xrlab_optics_cache_free (cache);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run (&fcsv, &err, "filter", stack, "-e", "20,60,120", "-f", "csv", NULL), ==, 0);
+  assert_contains (fcsv, "# table: chantler");
+  assert_contains (fcsv, "# scattering in the total attenuation: Chantler's coherent + incoherent column\n");
+  g_clear_pointer (&rows, g_ptr_array_unref);
+  rows = csv_rows (fcsv);
+  g_assert_cmpstr (((char **) g_ptr_array_index (rows, 0))[1], ==, "transmission");
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run (&photo, &err, "filter", stack, "-e", "20,60,120", "-f", "csv",
+                        "--transmission", "photo", NULL), ==, 0);
+  photo_rows = csv_rows (photo);
+  g_assert_cmpstr (((char **) g_ptr_array_index (photo_rows, 0))[1], ==, "transmission_photo");
+  for (guint i = 1; i < 4; i++)
+    {
+      g_assert_cmpfloat (number (((char **) g_ptr_array_index (rows, i))[1]), ==, t[i - 1]);
+      g_assert_cmpfloat (number (((char **) g_ptr_array_index (photo_rows, i))[1]), ==, tp[i - 1]);
+      g_assert_cmpfloat (t[i - 1], <, tp[i - 1]);
+    }
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run (NULL, &err, "filter", stack, "-e", "1", "--transmission", "all", NULL), ==, 2);
+  assert_contains (err, "--transmission");
+}
+
 /* Bad input exits 1 with the layer and the column on stderr and nothing
  * on stdout; usage errors exit 2. */
 static void
@@ -306,7 +395,8 @@ test_errors (void)
     { 1, "column 15", { "reflect", "--stack", "Pt:21.45:30nm~0.4/Si", "-e", "10", "--angle", "1" } },
     { 1, "Layer 2", { "reflect", "--stack", "Rh:50nm/Xx", "-e", "10", "--angle", "1" } },
     { 1, "Column 15", { "reflect", "--stack", "{W:1nm/Si:1nm}3/Si", "-e", "10", "--angle", "1" } },
-    { 1, "outside the Henke tables", { "reflect", "--stack", "Rh", "-e", "50", "--angle", "1" } },
+    { 1, "outside the Henke tables", { "reflect", "--stack", "Rh", "-e", "50", "--angle", "1", "--table", "henke" } },
+    { 1, "outside the Chantler tables", { "reflect", "--stack", "Rh", "-e", "1000", "--angle", "1" } },
     { 1, "Angle spec", { "reflect", "--stack", "Rh", "-e", "10", "--angle", "1:2" } },
     { 1, "0–90 deg", { "reflect", "--stack", "Rh", "-e", "10", "--angle", "95", "--angle-unit", "deg" } },
     { 1, "column", { "filter", "Al:100um/air@2xyz:1m", "-e", "10" } },
@@ -380,6 +470,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli-reflect/polarization", test_reflect_polarization);
   g_test_add_func ("/cli-reflect/formats", test_reflect_formats);
   g_test_add_func ("/cli-reflect/filter", test_filter);
+  g_test_add_func ("/cli-reflect/tables", test_tables);
   g_test_add_func ("/cli-reflect/errors", test_errors);
   g_test_add_func ("/cli-reflect/output-and-help", test_output_and_help);
   status = g_test_run ();

@@ -13,6 +13,7 @@
 #include "xrlab-elements.h"
 #include "xrlab-init.h"
 #include "xrlab-pchip.h"
+#include "xrlab-presets.h"
 #include "xrlab-util.h"
 
 /* Rows out of order: where E steps back, the earlier rows at or above it go. */
@@ -33,19 +34,26 @@ test_keep_in_order (void)
 }
 
 /* A grid like Henke's: 1.6 % steps in E; f2 rising evenly 8 % a row at low
- * energy (no edge), a pair 0.2 eV apart with a jump (a step), and a rise
- * resolved over a refined grid (a rise, not a step). */
+ * energy (steps where the rows are at most 0.5 eV apart, but no edge
+ * position: the rows are as far apart as the grid's), a pair 0.2 eV apart
+ * with a jump (a step and an edge), and a rise resolved over a refined grid
+ * (a rise and an edge, not a step). */
 static void
 test_rules (void)
 {
   double e[200], f2[200];
-  gsize n = 0, rows[200], n_steps, n_rises;
+  gsize n = 0, rows[200], n_steps, n_rises, n_grid = 0;
+  XrlabEdgePosition pos[200];
 
-  for (int i = 0; i < 40; i++, n++)
+  for (int i = 0; i < 80; i++, n++)
     {
       e[n] = 10.0 * pow (1.016, i);
       f2[n] = 1.0 * pow (1.08, i);
+      if (i > 0 && e[n] - e[n - 1] <= XRLAB_EDGE_STEP_MAX_WIDTH_EV)
+        n_grid++;
     }
+  g_assert_cmpuint (n_grid, >, 60);
+  g_assert_cmpuint (n_grid, <, 79);
   /* 100 .. 300 eV: smooth, with a step at 200 eV (199.9 / 200.1). */
   for (double x = 100.0; x < 300.0; x *= 1.016)
     {
@@ -72,12 +80,38 @@ test_rules (void)
   }
   g_assert_cmpuint (n, <=, G_N_ELEMENTS (e));
   n_steps = xrlab_edges_find_steps (e, f2, n, rows);
-  g_assert_cmpuint (n_steps, ==, 1);
-  g_assert_cmpfloat (e[rows[0]], ==, 199.9);
-  g_assert_cmpfloat (e[rows[0] + 1], ==, 200.1);
+  g_assert_cmpuint (n_steps, ==, n_grid + 1);
+  for (gsize i = 0; i < n_grid; i++)
+    {
+      g_assert_cmpuint (rows[i], ==, i);
+      g_assert_true (xrlab_edges_is_step (e, f2, rows[i]));
+    }
+  g_assert_cmpfloat (e[rows[n_grid]], ==, 199.9);
+  g_assert_cmpfloat (e[rows[n_grid] + 1], ==, 200.1);
+  g_assert_false (xrlab_edges_is_step (e, f2, rows[n_grid] + 1));
   n_rises = xrlab_edges_find_rises (e, f2, n, rows);
   g_assert_cmpuint (n_rises, ==, 1);
   g_assert_cmpfloat (e[rows[0]], ==, 999.0);     /* 1.3 -> 2.6, the steepest */
+
+  /* The positions, labelled as chlorine's (L3 at 200 eV, K at 2822 eV): the
+   * step and the rise, not the grid. */
+  g_assert_cmpuint (xrlab_edges_find_positions (17, e, f2, n, pos), ==, 2);
+  g_assert_cmpfloat (e[pos[0].row], ==, 199.9);
+  g_assert_true (pos[0].step);
+  g_assert_cmpstr (xrlab_edges_shell_name (pos[0].shell), ==, "L3");
+  g_assert_cmpfloat (e[pos[1].row], ==, 999.0);
+  g_assert_false (pos[1].step);
+  g_assert_cmpstr (xrlab_edges_shell_name (pos[1].shell), ==, "K");
+  g_assert_cmpfloat_with_epsilon (pos[1].xraylib_ev, 2822.4, 1.0);
+
+  /* Two jumps nearest the same shell: the steeper is its position. */
+  {
+    const double ew[] = { 190, 193, 195.9, 196.1, 198, 199.9, 200.1, 203, 206 };
+    const double fw[] = { 1, 1, 1, 2, 2, 2, 20, 20, 20 };
+    g_assert_cmpuint (xrlab_edges_find_steps (ew, fw, 9, rows), ==, 2);
+    g_assert_cmpuint (xrlab_edges_find_positions (17, ew, fw, 9, pos), ==, 1);
+    g_assert_cmpuint (pos[0].row, ==, 5);
+  }
 
   /* Rule 1: the same jump over 0.6 eV is no step. */
   {
@@ -224,41 +258,110 @@ fixture_edge_free (gpointer p)
   g_free (f);
 }
 
+/* The rows of tests/data/@name (comments and the header skipped), each
+ * split into its @n_fields fields. */
 static GPtrArray *
-read_fixture_edges (void)
+read_fixture_rows (const char *name, guint n_fields)
 {
-  g_autofree char *path = g_build_filename (XRLAB_TEST_SRCDIR, "data", "table-edges.csv", NULL);
+  g_autofree char *path = g_build_filename (XRLAB_TEST_SRCDIR, "data", name, NULL);
   g_autofree char *text = NULL;
   g_auto(GStrv) lines = NULL;
   g_autoptr(GError) error = NULL;
-  GPtrArray *out = g_ptr_array_new_with_free_func (fixture_edge_free);
+  GPtrArray *rows = g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
 
   g_assert_true (g_file_get_contents (path, &text, NULL, &error));
   g_assert_no_error (error);
   lines = g_strsplit (text, "\n", -1);
   for (guint i = 0; lines[i] != NULL; i++)
     {
-      g_auto(GStrv) f = NULL;
-      FixtureEdge *e;
+      char **f;
 
       if (lines[i][0] == '#' || lines[i][0] == '\0' || g_str_has_prefix (lines[i], "table,"))
         continue;
       f = g_strsplit (lines[i], ",", -1);
-      g_assert_cmpuint (g_strv_length (f), ==, 10);
-      e = g_new0 (FixtureEdge, 1);
+      g_assert_cmpuint (g_strv_length (f), ==, n_fields);
+      g_ptr_array_add (rows, f);
+    }
+  return rows;
+}
+
+/* tests/data/table-edges.csv, the edge positions, or (@steps)
+ * tests/data/table-steps.csv, every step of every table (kind "step", no
+ * shell). */
+static GPtrArray *
+read_fixture (gboolean steps)
+{
+  g_autoptr(GPtrArray) rows = read_fixture_rows (steps ? "table-steps.csv" : "table-edges.csv",
+                                                 steps ? 6 : 10);
+  GPtrArray *out = g_ptr_array_new_with_free_func (fixture_edge_free);
+  const guint at = steps ? 2 : 3;   /* before_ev */
+
+  for (guint i = 0; i < rows->len; i++)
+    {
+      char **f = g_ptr_array_index (rows, i);
+      FixtureEdge *e = g_new0 (FixtureEdge, 1);
+
       e->table = g_strdup (f[0]);
       e->symbol = g_strdup (f[1]);
-      e->kind = g_strdup (f[2]);
-      e->shell = g_strdup (f[8]);
-      e->before = g_ascii_strtod (f[3], NULL);
-      e->lower = g_ascii_strtod (f[4], NULL);
-      e->upper = g_ascii_strtod (f[5], NULL);
-      e->after = g_ascii_strtod (f[6], NULL);
-      e->ratio = g_ascii_strtod (f[7], NULL);
-      e->xraylib_ev = g_ascii_strtod (f[9], NULL);
+      e->kind = g_strdup (steps ? "step" : f[2]);
+      e->shell = steps ? NULL : g_strdup (f[8]);
+      e->before = g_ascii_strtod (f[at], NULL);
+      e->lower = g_ascii_strtod (f[at + 1], NULL);
+      e->upper = g_ascii_strtod (f[at + 2], NULL);
+      e->after = g_ascii_strtod (f[at + 3], NULL);
+      e->ratio = steps ? NAN : g_ascii_strtod (f[7], NULL);
+      e->xraylib_ev = steps ? NAN : g_ascii_strtod (f[9], NULL);
       g_ptr_array_add (out, e);
     }
   return out;
+}
+
+/* tests/data/table-steps.csv: the interpolants are split at exactly these
+ * steps -- as many segments as steps + 1, and the straight line across
+ * each (f2, and f1 where it is tabulated; a step of zero width has no
+ * interval). */
+static void
+test_steps (void)
+{
+  g_autoptr(GPtrArray) fix = read_fixture (TRUE);
+  guint counts[XRLAB_TABLE_N_TABLES][XRLAB_ELEMENT_Z_MAX + 1] = { { 0 } };
+  guint n_linear = 0;
+
+  for (guint i = 0; i < fix->len; i++)
+    {
+      const FixtureEdge *p = g_ptr_array_index (fix, i);
+      XrlabTable table;
+      const XrlabScatteringTable *t;
+      int z = xrlab_element_lookup (p->symbol, -1);
+
+      g_assert_true (xrlab_table_lookup (p->table, &table));
+      g_assert_cmpint (z, >=, 1);
+      counts[table][z]++;
+      t = xrlab_scattering_table_get (table, z, NULL);
+      if (!(p->upper > p->lower))
+        continue;
+      for (int c = 0; c < 2; c++)
+        {
+          const XrlabPchip *f = c == 0 ? t->f2 : t->f1;
+          double lo, hi, mid;
+
+          if (c == 1 && !(p->lower >= t->f1_min_ev))
+            continue;
+          lo = xrlab_pchip_eval (f, p->lower, NULL);
+          hi = xrlab_pchip_eval (f, nextafter (p->upper, 0.0), NULL);
+          mid = xrlab_pchip_eval (f, p->lower + (p->upper - p->lower) / 3.0, NULL);
+          g_assert_cmpfloat_with_epsilon (mid, lo + (hi - lo) / 3.0, 1e-9 * (fabs (lo) + fabs (hi)));
+          n_linear++;
+        }
+    }
+  for (int table = 0; table < XRLAB_TABLE_N_TABLES; table++)
+    for (int z = 1; z <= XRLAB_ELEMENT_Z_MAX; z++)
+      {
+        const XrlabScatteringTable *t = xrlab_scattering_table_get (table, z, NULL);
+        g_assert_cmpuint (xrlab_pchip_get_n_segments (t->f2), ==, counts[table][z] + 1);
+      }
+  g_assert_cmpuint (fix->len, >, 2500);
+  g_test_message ("%u steps, %u of them checked straight", fix->len, n_linear);
 }
 
 /* tests/data/table-edges.csv (the same rules in Python, xraylib's Python
@@ -266,7 +369,7 @@ read_fixture_edges (void)
 static void
 test_fixture (void)
 {
-  g_autoptr(GPtrArray) fix = read_fixture_edges ();
+  g_autoptr(GPtrArray) fix = read_fixture (FALSE);
   guint next = 0, n_steps = 0;
 
   for (int table = 0; table < XRLAB_TABLE_N_TABLES; table++)
@@ -312,7 +415,7 @@ test_fixture (void)
 static void
 check_coverage (const char *table, const char *fixture)
 {
-  g_autoptr(GPtrArray) fix = read_fixture_edges ();
+  g_autoptr(GPtrArray) fix = read_fixture (TRUE);
   g_autofree char *path = g_build_filename (XRLAB_TEST_SRCDIR, "data", fixture, NULL);
   g_autofree char *text = NULL;
   g_auto(GStrv) lines = NULL;
@@ -349,7 +452,7 @@ check_coverage (const char *table, const char *fixture)
       const XrlabScatteringTable *t;
       const char *cols[] = { "f1", "f2" };
 
-      if (strcmp (p->table, table) != 0 || strcmp (p->kind, "step") != 0)
+      if (strcmp (p->table, table) != 0)
         continue;
       t = xrlab_scattering_table_get (strcmp (table, "henke") == 0 ? XRLAB_TABLE_HENKE
                                                                      : XRLAB_TABLE_CHANTLER, z, NULL);
@@ -372,7 +475,7 @@ check_coverage (const char *table, const char *fixture)
               for (guint k = 0; k < a->len; k++)
                 inside += g_array_index (a, double, k) > lo[j] && g_array_index (a, double, k) < hi[j];
               if (inside < 2)
-                g_error ("%s %s %s: %u fixture points in %.17g-%.17g eV next to the edge at %.17g eV",
+                g_error ("%s %s %s: %u fixture points in %.17g-%.17g eV next to the step at %.17g eV",
                          table, p->symbol, cols[c], inside, lo[j], hi[j], p->lower);
             }
         }
@@ -387,6 +490,57 @@ test_coverage (void)
   check_coverage ("chantler", "pchip-chantler-scipy.csv");
 }
 
+/* The edges a plot marks and `xrlab-cli edges` lists: the tables' own
+ * jumps, one table per energy as auto would take it, sorted, within the
+ * range asked for and each table's valid range. */
+static void
+test_table_edges (void)
+{
+  const int cu_au[] = { 29, 79, 29 };
+  const int oxygen = 8;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) all = xrlab_presets_get_table_edges (cu_au, 3, XRLAB_TABLE_CHOICE_AUTO, 0.0,
+                                                         INFINITY, &error);
+  g_autoptr(GArray) henke = xrlab_presets_get_table_edges (cu_au, 3, XRLAB_TABLE_CHOICE_HENKE, 0.0,
+                                                           INFINITY, &error);
+  g_autoptr(GArray) window = xrlab_presets_get_table_edges (cu_au, 2, XRLAB_TABLE_CHOICE_CHANTLER,
+                                                            8.0, 12.0, &error);
+  g_autoptr(GArray) o = xrlab_presets_get_table_edges (&oxygen, 1, XRLAB_TABLE_CHOICE_HENKE, 0.1,
+                                                       1.0, &error);
+  gboolean au_k = FALSE, cu_k = FALSE;
+
+  g_assert_no_error (error);
+  for (guint i = 0; i < all->len; i++)
+    {
+      const XrlabTableEdgeRef *e = &g_array_index (all, XrlabTableEdgeRef, i);
+      gboolean soft = e->edge->energy_ev >= 30.0 && e->edge->energy_ev <= 30000.0;
+
+      g_assert_cmpint (e->table, ==, soft ? XRLAB_TABLE_HENKE : XRLAB_TABLE_CHANTLER);
+      g_assert_true (e->edge >= xrlab_scattering_table_get (e->table, e->z, NULL)->edges);
+      if (i > 0)
+        g_assert_cmpfloat (e->edge->energy_ev, >=, g_array_index (all, XrlabTableEdgeRef, i - 1).edge->energy_ev);
+      au_k |= e->z == 79 && g_strcmp0 (e->edge->shell, "K") == 0 && e->table == XRLAB_TABLE_CHANTLER;
+      cu_k |= e->z == 29 && g_strcmp0 (e->edge->shell, "K") == 0 && e->edge->energy_ev == 8978.9;
+    }
+  g_assert_true (au_k && cu_k);
+  for (guint i = 0; i < henke->len; i++)
+    {
+      const XrlabTableEdgeRef *e = &g_array_index (henke, XrlabTableEdgeRef, i);
+      g_assert_cmpint (e->table, ==, XRLAB_TABLE_HENKE);
+      g_assert_cmpfloat (e->edge->energy_ev, >=, 30.0);
+      g_assert_cmpfloat (e->edge->energy_ev, <=, 30000.0);
+    }
+  g_assert_cmpuint (henke->len, <, all->len);
+  /* Cu K (8.98 keV), Au L3 (11.92 keV). */
+  g_assert_cmpuint (window->len, ==, 2);
+  g_assert_cmpstr (g_array_index (window, XrlabTableEdgeRef, 0).edge->shell, ==, "K");
+  g_assert_cmpstr (g_array_index (window, XrlabTableEdgeRef, 1).edge->shell, ==, "L3");
+  /* Henke's O K is at 543.1 eV, where the curve jumps, not xraylib's 532 eV. */
+  g_assert_cmpuint (o->len, ==, 1);
+  g_assert_cmpfloat (g_array_index (o, XrlabTableEdgeRef, 0).edge->energy_ev, ==, 543.1);
+  g_assert_cmpfloat (g_array_index (o, XrlabTableEdgeRef, 0).edge->xraylib_ev, ==, 532.0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -398,6 +552,8 @@ main (int argc, char **argv)
   g_test_add_func ("/edges/named", test_named_edges);
   g_test_add_func ("/edges/cu-below-k", test_cu_below_k);
   g_test_add_func ("/edges/fixture", test_fixture);
+  g_test_add_func ("/edges/steps", test_steps);
   g_test_add_func ("/edges/coverage", test_coverage);
+  g_test_add_func ("/edges/table-edges", test_table_edges);
   return g_test_run ();
 }

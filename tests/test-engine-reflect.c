@@ -247,10 +247,11 @@ direct_plan (const XrlabStackSpec *spec, XrlabEnergyGrid *grid)
           const XrlabStackMaterial *sm = xrlab_stack_get_material (stack, m);
           XrlabOpticsMaterial om = { sm->formula, sm->density_g_cm3, NAN };
           double v[XRLAB_QUANTITY_N];
-          g_assert_true (xrlab_optics_compute_point (&om, xrlab_energy_grid_get_energies_kev (grid)[0],
-                                                     XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_DELTA)
-                                                     | XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_BETA),
-                                                     v, &error));
+          g_assert_true (xrlab_optics_compute_point_for_table (&om, xrlab_energy_grid_get_energies_kev (grid)[0],
+                                                               xrlab_energy_grid_get_table (grid),
+                                                               XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_DELTA)
+                                                               | XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_BETA),
+                                                               v, &error));
           d[m] = v[XRLAB_QUANTITY_DELTA];
           b[m] = v[XRLAB_QUANTITY_BETA];
         }
@@ -278,7 +279,8 @@ direct_values (const XrlabStackSpec *spec, const XrlabReflectQuery *q, gsize n)
   g_autoptr(GError) error = NULL;
 
   if (q->curve == XRLAB_REFLECT_CURVE_ANGLES)
-    grid = one = xrlab_energy_grid_new (&q->energy_kev, 1, XRLAB_ENERGY_UNIT_KEV, &error);
+    grid = one = xrlab_energy_grid_new_for_table (&q->energy_kev, 1, XRLAB_ENERGY_UNIT_KEV,
+                                                  (XrlabTableChoice) q->table, &error);
   plan = direct_plan (spec, grid);
   if (q->curve == XRLAB_REFLECT_CURVE_ANGLES)
     xrlab_reflect_plan_angles (plan, 0, q->angles_rad, q->n_angles, &out, &error);
@@ -469,14 +471,14 @@ test_curve_kinds (void)
       XrlabOpticsCache *cache = xrlab_optics_cache_new (grid);
       g_autofree double *t = g_new (double, 300);
 
-      g_assert_true (xrlab_filter_transmission (cache, stack, t, NULL, &error));
+      g_assert_true (xrlab_filter_transmission (cache, stack, FALSE, t, NULL, &error));
       g_assert_no_error (error);
       assert_same (xrlab_engine_curves_get (r.curves, s, XRLAB_REFLECT_VALUE_T), t, 300);
       g_assert_null (xrlab_engine_curves_get (r.curves, s, XRLAB_REFLECT_VALUE_R));
       xrlab_optics_cache_free (cache);
     }
-  /* 25 keV through 1 m of air: about 0.9 (μ/ρ ≈ 0.34 cm²/g would give
-   * 0.96 with scattering left out -- photoabsorption alone). */
+  /* 25 keV through 1 m of air (0.12 g/cm²): about 0.96 with scattering
+   * (μ_total/ρ ≈ 0.34 cm²/g), 0.99 by photoabsorption alone. */
   g_assert_cmpfloat (xrlab_engine_curves_get (r.curves, 1, XRLAB_REFLECT_VALUE_T)[299], >, 0.8);
 
   /* The reflectivity stacks were replaced by the filters. */
@@ -662,9 +664,19 @@ test_errors (void)
   g_clear_error (&r.error);
 
   bad = q;
+  bad.table = XRLAB_TABLE_N_TABLES;
+  fetch (engine, "x", &bad, NULL, 0, &r);
+  g_assert_error (r.error, XRLAB_ENGINE_ERROR, XRLAB_ENGINE_ERROR_INVALID);
+  g_clear_error (&r.error);
+  /* A grid made for Henke's tables, curves asked of Chantler's. */
+  bad = q;
+  bad.curve = XRLAB_REFLECT_CURVE_ENERGIES;
+  bad.grid = grid;
   bad.table = XRLAB_TABLE_CHANTLER;
   fetch (engine, "x", &bad, NULL, 0, &r);
   g_assert_error (r.error, XRLAB_ENGINE_ERROR, XRLAB_ENGINE_ERROR_INVALID);
+  g_assert_nonnull (strstr (r.error->message, "Henke"));
+  g_assert_nonnull (strstr (r.error->message, "Chantler"));
   g_clear_error (&r.error);
   bad = q;
   bad.polarization = 1.5;
@@ -892,6 +904,81 @@ test_map_parallel (void)
 /* An export: written by the engine, the fetch's numbers to the last bit, a
  * header naming each stack's columns; a stack without values refused, and
  * no file left. */
+/* The Chantler tables: curves at energies beyond Henke's, equal to the
+ * plans made directly from Chantler's tables; the reply names the table;
+ * a filter's transmission by the total attenuation unless asked for
+ * photoabsorption alone. */
+static void
+test_chantler (void)
+{
+  g_autoptr(XrlabEngine) engine = xrlab_engine_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(XrlabEnergyGrid) grid = xrlab_energy_grid_new_range_for_table (30.0, 150.0, 25, XRLAB_GRID_LOG,
+                                                                           XRLAB_ENERGY_UNIT_KEV,
+                                                                           XRLAB_TABLE_CHOICE_AUTO, &error);
+  double angles[] = { 0.0005, 0.001, 0.002 };
+  XrlabReflectQuery q = {
+    .curve = XRLAB_REFLECT_CURVE_ANGLES, .table = XRLAB_TABLE_CHANTLER,
+    .values = XRLAB_REFLECT_VALUES_R, .energy_kev = 60.0, .angles_rad = angles, .n_angles = 3,
+  };
+  Replies r = { 0 }, p = { 0 };
+
+  g_assert_no_error (error);
+  g_assert_cmpint (xrlab_energy_grid_get_table (grid), ==, XRLAB_TABLE_CHANTLER);
+  set_stacks (engine, three, 3);
+  fetch (engine, "angles", &q, NULL, 0, &r);
+  g_assert_no_error (r.error);
+  g_assert_cmpint (r.curves->table, ==, XRLAB_TABLE_CHANTLER);
+  for (gsize s = 0; s < 3; s++)
+    assert_stack_values (r.curves, s, &three[s], &q);
+  /* Henke stops at 30 keV. */
+  q.table = XRLAB_TABLE_HENKE;
+  fetch (engine, "angles", &q, NULL, 0, &r);
+  g_assert_error (r.error, XRLAB_OPTICS_ERROR, XRLAB_OPTICS_ERROR_ENERGY);
+  g_assert_nonnull (strstr (r.error->message, "Henke"));
+  replies_clear (&r);
+
+  q.curve = XRLAB_REFLECT_CURVE_ENERGIES;
+  q.table = XRLAB_TABLE_CHANTLER;
+  q.grid = grid;
+  q.angle_rad = 0.001;
+  fetch (engine, "energies", &q, NULL, 0, &r);
+  g_assert_no_error (r.error);
+  g_assert_cmpint (r.curves->table, ==, XRLAB_TABLE_CHANTLER);
+  g_assert_cmpint (r.curves->table_choice, ==, XRLAB_TABLE_CHOICE_AUTO);
+  for (gsize s = 0; s < 3; s++)
+    assert_stack_values (r.curves, s, &three[s], &q);
+  replies_clear (&r);
+
+  set_stacks (engine, filters, 2);
+  q.curve = XRLAB_REFLECT_CURVE_FILTER;
+  fetch (engine, "filters", &q, NULL, 0, &r);
+  g_assert_no_error (r.error);
+  g_assert_false (r.curves->photo_only);
+  q.photo_only = TRUE;
+  fetch (engine, "filters", &q, NULL, 0, &p);
+  g_assert_no_error (p.error);
+  g_assert_true (p.curves->photo_only);
+  for (gsize s = 0; s < 2; s++)
+    {
+      g_autoptr(XrlabStack) stack = parse (&filters[s]);
+      XrlabOpticsCache *cache = xrlab_optics_cache_new (grid);
+      g_autofree double *t = g_new (double, 25), *tp = g_new (double, 25);
+      const double *got = xrlab_engine_curves_get (r.curves, s, XRLAB_REFLECT_VALUE_T);
+
+      g_assert_true (xrlab_filter_transmission (cache, stack, FALSE, t, NULL, &error));
+      g_assert_true (xrlab_filter_transmission (cache, stack, TRUE, tp, NULL, &error));
+      g_assert_no_error (error);
+      assert_same (got, t, 25);
+      assert_same (xrlab_engine_curves_get (p.curves, s, XRLAB_REFLECT_VALUE_T), tp, 25);
+      /* At 150 keV scattering is nearly all of the attenuation. */
+      g_assert_cmpfloat (got[24], <, tp[24]);
+      xrlab_optics_cache_free (cache);
+    }
+  replies_clear (&r);
+  replies_clear (&p);
+}
+
 static void
 test_export (void)
 {
@@ -922,8 +1009,9 @@ test_export (void)
   lines = g_strsplit (text, "\n", -1);
   while (lines[k] != NULL && lines[k][0] == '#')
     k++;
-  g_assert_cmpuint (k, ==, 3);
-  g_assert_nonnull (strstr (lines[1], "Rh: Rh:12.41~0.3nm"));
+  g_assert_cmpuint (k, ==, 5);
+  g_assert_true (g_str_has_prefix (lines[1], "# table: henke (Henke"));
+  g_assert_nonnull (strstr (lines[3], "Rh: Rh:12.41~0.3nm"));
   g_assert_cmpstr (lines[k], ==, "energy_keV,angle_mrad,Rh:R,Rh:R_s,Rh:R_p,"
                                  "Pt coating:R,Pt coating:R_s,Pt coating:R_p");
   for (guint row = 0; row < 3; row++)
@@ -981,6 +1069,7 @@ main (int argc, char **argv)
   g_test_add_func ("/engine-reflect/map-job", test_map_job);
   g_test_add_func ("/engine-reflect/map-cancel", test_map_cancel);
   g_test_add_func ("/engine-reflect/map-parallel", test_map_parallel);
+  g_test_add_func ("/engine-reflect/chantler", test_chantler);
   g_test_add_func ("/engine-reflect/export", test_export);
   return g_test_run ();
 }

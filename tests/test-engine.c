@@ -529,6 +529,77 @@ test_fetch_at (void)
   replies_clear (&r);
 }
 
+/* The table travels with the grid: the engine computes a Chantler grid
+ * with Chantler's tables, says so in every reply, keeps no Henke cache for
+ * it, and fetches at one energy by the grid's choice (auto: Chantler above
+ * 30 keV while the grid is Henke's; henke: refused there). */
+static void
+test_tables (void)
+{
+  g_autoptr(XrlabEngine) engine = xrlab_engine_new ();
+  g_autoptr(XrlabEnergyGrid) henke = make_grid (1.0, 30.0, 40);
+  g_autoptr(XrlabEnergyGrid) chantler = xrlab_energy_grid_new_range_for_table (
+    1.0, 30.0, 40, XRLAB_GRID_LOG, XRLAB_ENERGY_UNIT_KEV, XRLAB_TABLE_CHOICE_CHANTLER, NULL);
+  g_autoptr(XrlabEnergyGrid) auto_soft = xrlab_energy_grid_new_range_for_table (
+    1.0, 30.0, 40, XRLAB_GRID_LOG, XRLAB_ENERGY_UNIT_KEV, XRLAB_TABLE_CHOICE_AUTO, NULL);
+  g_autoptr(XrlabEngineBatch) b = NULL;
+  XrlabQuantityMask mask = XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_DELTA) | XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_MU_TOTAL);
+  Replies r = { 0 };
+
+  g_assert_cmpint (xrlab_energy_grid_get_table (auto_soft), ==, XRLAB_TABLE_HENKE);
+  r.pending++;
+  xrlab_engine_set_materials_async (engine, five, 2, NULL, set_materials_done, &r);
+  wait_for (&r);
+
+  /* Henke's grid, then the same energies with Chantler's tables. */
+  for (int pass = 0; pass < 2; pass++)
+    {
+      XrlabEnergyGrid *grid = pass == 0 ? henke : chantler;
+      g_autofree double *delta = fresh_values (grid, &five[1], XRLAB_QUANTITY_DELTA);
+
+      set_grid (engine, grid, &r);
+      r.pending++;
+      xrlab_engine_fetch_async (engine, "plot", mask, NULL, 0, NULL, arrays_done, &r);
+      wait_for (&r);
+      g_assert_no_error (r.error);
+      g_assert_cmpint (r.arrays->table, ==, pass == 0 ? XRLAB_TABLE_HENKE : XRLAB_TABLE_CHANTLER);
+      assert_same_values (xrlab_engine_arrays_get (r.arrays, 1, XRLAB_QUANTITY_DELTA), delta, 40);
+    }
+
+  /* Auto: one energy above 30 keV is Chantler's, below Henke's. */
+  set_grid (engine, auto_soft, &r);
+  for (int k = 0; k < 2; k++)
+    {
+      double e = k == 0 ? 8.0 : 100.0, expect[XRLAB_QUANTITY_N];
+      g_autoptr(XrlabFormula) f = xrlab_formula_parse (five[1].formula, NULL);
+      XrlabOpticsMaterial om = { f, five[1].density_g_cm3, five[1].thickness_um };
+      XrlabTable t = k == 0 ? XRLAB_TABLE_HENKE : XRLAB_TABLE_CHANTLER;
+
+      r.pending++;
+      xrlab_engine_fetch_at_async (engine, "table", e, mask, NULL, 0, NULL, arrays_done, &r);
+      wait_for (&r);
+      g_assert_no_error (r.error);
+      g_assert_cmpint (r.arrays->table, ==, t);
+      g_assert_true (xrlab_optics_compute_point_for_table (&om, e, t, mask, expect, NULL));
+      g_assert_cmpfloat (xrlab_engine_arrays_get (r.arrays, 1, XRLAB_QUANTITY_MU_TOTAL)[0], ==,
+                         expect[XRLAB_QUANTITY_MU_TOTAL]);
+    }
+  /* Henke's grid: 100 keV is refused, the table named. */
+  set_grid (engine, henke, &r);
+  r.pending++;
+  xrlab_engine_fetch_at_async (engine, "table", 100.0, mask, (const guint[]) { 2 }, 1, NULL,
+                               arrays_done, &r);
+  wait_for (&r);
+  g_assert_error (r.error, XRLAB_OPTICS_ERROR, XRLAB_OPTICS_ERROR_ENERGY);
+  g_assert_nonnull (strstr (r.error->message, "Henke"));
+
+  /* A batch says which table its values are from. */
+  b = xrlab_engine_batch_sync (engine, five, 2, chantler, mask, NULL, NULL, NULL, NULL);
+  g_assert_nonnull (b);
+  g_assert_cmpint (b->table, ==, XRLAB_TABLE_CHANTLER);
+  replies_clear (&r);
+}
+
 /* Exports are written by the engine, atomically, and read back to the
  * engine's numbers; a failed export leaves no file. */
 static void
@@ -568,6 +639,9 @@ test_export (void)
   g_assert_cmpuint (st.export_bytes, >, 300 * 20);
 
   g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
+  g_assert_nonnull (strstr (contents, "\n# table: henke (Henke, Gullikson & Davis 1993 with CXRO updates; "
+                                      "choice henke)\n# scattering in the total attenuation: xraylib "
+                                      "CS_Rayl + CS_Compt\n"));
   lines = g_strsplit (contents, "\n", -1);
   for (gsize i = 0; lines[i] != NULL && lines[i][0] != '\0'; i++)
     {
@@ -1104,6 +1178,7 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/bad-input-keeps-state", test_bad_input_keeps_state);
   g_test_add_func ("/engine/set-materials", test_set_materials);
   g_test_add_func ("/engine/fetch-at", test_fetch_at);
+  g_test_add_func ("/engine/tables", test_tables);
   g_test_add_func ("/engine/export", test_export);
   g_test_add_func ("/engine/batch", test_batch);
   g_test_add_func ("/engine/batch-cancel", test_batch_cancel);

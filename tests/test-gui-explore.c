@@ -400,7 +400,10 @@ test_session_view (void)
   g_assert_true (xrlab_session_equal (s, back));
 
   /* Applying a session without a view: automatic. */
-  xrlab_window_apply_session (win, xrlab_session_new_default ());
+  {
+    g_autoptr(XrlabSession) plain = xrlab_session_new_default ();
+    xrlab_window_apply_session (win, plain);
+  }
   settle ();
   g_assert_false (xrlab_plot_get_zoomed (plot));
   /* And with one: restored, and kept through the recompute. */
@@ -437,6 +440,47 @@ test_session_view (void)
   g_assert_nonnull (strstr (error->message, "view.x"));
   xrlab_plot_reset_view (plot);
   xrlab_plot_clear_pins (plot);
+}
+
+/* A session that gives no colours (written by hand or by a script) gets the
+ * palette's colours in turn, not one colour for every material; a colour it
+ * gives is kept. */
+static void
+test_session_colors (void)
+{
+  static const char json[] =
+    "{ \"format\": \"xrlab-session\", \"version\": 1, \"materials\": ["
+    " {\"formula\": \"Si\", \"density_g_cm3\": 2.33},"
+    " {\"formula\": \"Au\", \"density_g_cm3\": 19.3, \"color\": \"#123456\"},"
+    " {\"formula\": \"Cu\", \"density_g_cm3\": 8.96},"
+    " {\"formula\": \"Fe\", \"density_g_cm3\": 7.87} ],"
+    " \"sweep\": { \"start\": 1, \"stop\": 30, \"unit\": \"keV\", \"points\": 100, \"spacing\": \"log\" } }";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(XrlabSession) s = xrlab_session_from_json (json, -1, &error);
+  g_autoptr(XrlabSession) back = NULL;
+  GListModel *materials = G_LIST_MODEL (xrlab_window_get_materials (win));
+  guint32 colors[4];
+
+  g_assert_no_error (error);
+  xrlab_window_apply_session (win, s);
+  settle ();
+  g_assert_cmpuint (g_list_model_get_n_items (materials), ==, 4);
+  for (guint i = 0; i < 4; i++)
+    {
+      g_autoptr(XrlabMaterial) m = g_list_model_get_item (materials, i);
+      const GdkRGBA *c = xrlab_material_get_color (m);
+      colors[i] = ((guint32) lround (c->red * 255) << 16) | ((guint32) lround (c->green * 255) << 8)
+                  | (guint32) lround (c->blue * 255);
+    }
+  g_assert_cmphex (colors[1], ==, 0x123456);
+  for (guint i = 0; i < 4; i++)
+    for (guint j = i + 1; j < 4; j++)
+      g_assert_cmphex (colors[i], !=, colors[j]);
+  /* What the window saves names every colour. */
+  back = xrlab_window_get_session (win);
+  for (guint i = 0; i < 4; i++)
+    g_assert_cmphex (((XrlabSessionMaterial *) g_ptr_array_index (back->materials, i))->color, ==,
+                     colors[i]);
 }
 
 /* ---- the export dialog ---------------------------------------------------------------- */
@@ -614,6 +658,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/explore/typed-limits", test_typed_limits);
   g_test_add_func ("/explore/pins", test_pins);
   g_test_add_func ("/explore/session-view", test_session_view);
+  g_test_add_func ("/explore/session-colors", test_session_colors);
   g_test_add_func ("/explore/export-dialog", test_export_dialog);
   status = g_test_run ();
 

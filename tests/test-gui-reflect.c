@@ -313,6 +313,79 @@ test_filters (void)
   g_assert_null (xrlab_reflect_page_get_message (page ()));
 }
 
+/* The table choice: auto takes Chantler for energies beyond Henke's, the
+ * plot and the map name the table, Henke refuses them with its range, the
+ * session keeps the choice. */
+static void
+set_table (XrlabTableChoice table)
+{
+  XrlabReflectSettings s;
+
+  xrlab_reflect_page_get_settings (page (), &s);
+  s.table = table;
+  xrlab_reflect_page_set_settings (page (), &s);
+  xrlab_reflect_settings_clear (&s);
+  settle ();
+}
+
+static void
+test_tables (void)
+{
+  XrlabPlot *plot = xrlab_reflect_page_get_plot (page ());
+  const XrlabPlotSeries *f, *r;
+  double t_hard;
+  g_autoptr(XrlabSession) s = NULL;
+  g_autoptr(XrlabSession) back = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *json = NULL;
+
+  reset ();
+  g_assert_cmpstr (xrlab_plot_get_note (plot), ==, "Henke tables");
+  set_view (XRLAB_REFLECT_VIEW_FILTERS, "30:150:25", NULL);
+  g_assert_null (xrlab_reflect_page_get_message (page ()));
+  g_assert_cmpstr (xrlab_plot_get_note (plot), ==, "Chantler tables");
+  f = series_named ("Al + Kapton + air");
+  g_assert_nonnull (f);
+  g_assert_cmpuint (f->n, ==, 25);
+  t_hard = f->y[24];
+  g_assert_cmpfloat (t_hard, <, 1.0);
+  g_assert_cmpfloat (t_hard, >, 0.5);
+  set_view (XRLAB_REFLECT_VIEW_ENERGIES, "30:150:25", NULL);
+  r = series_named ("Rh");
+  g_assert_nonnull (r);
+  g_assert_cmpuint (r->n, ==, 25);
+
+  /* Henke's tables stop at 30 keV: the message says so. */
+  set_table (XRLAB_TABLE_CHOICE_HENKE);
+  g_assert_nonnull (xrlab_reflect_page_get_message (page ()));
+  g_assert_nonnull (strstr (xrlab_reflect_page_get_message (page ()), "Henke"));
+  /* Chantler's at 10 keV too. */
+  set_table (XRLAB_TABLE_CHOICE_CHANTLER);
+  set_view (XRLAB_REFLECT_VIEW_ANGLES, "5:30:500", NULL);
+  g_assert_null (xrlab_reflect_page_get_message (page ()));
+  g_assert_cmpstr (xrlab_plot_get_note (plot), ==, "Chantler tables");
+
+  s = xrlab_window_get_session (win);
+  g_assert_cmpint (s->reflect->table, ==, XRLAB_TABLE_CHOICE_CHANTLER);
+  json = xrlab_session_to_json (s, NULL);
+  g_assert_nonnull (strstr (json, "\"table\": \"chantler\""));
+  back = xrlab_session_from_json (json, -1, &error);
+  g_assert_no_error (error);
+  g_assert_true (xrlab_session_equal (s, back));
+  g_assert_cmpint (back->reflect->table, ==, XRLAB_TABLE_CHOICE_CHANTLER);
+  set_table (XRLAB_TABLE_CHOICE_AUTO);
+  xrlab_window_apply_session (win, back);
+  settle ();
+  {
+    XrlabReflectSettings rs;
+
+    xrlab_reflect_page_get_settings (page (), &rs);
+    g_assert_cmpint (rs.table, ==, XRLAB_TABLE_CHOICE_CHANTLER);
+    xrlab_reflect_settings_clear (&rs);
+  }
+  set_table (XRLAB_TABLE_CHOICE_AUTO);
+}
+
 /* The editor's rows follow the text; editing and moving rows writes it. */
 static void
 test_editor (void)
@@ -436,6 +509,7 @@ test_session (void)
       { "\"reflect\": {\"view\": \"3d\"}", "reflect.view" },
       { "\"reflect\": {\"polarization\": 2}", "reflect.polarization" },
       { "\"reflect\": {\"angle_unit\": \"rad\"}", "reflect.angle_unit" },
+      { "\"reflect\": {\"table\": \"nist\"}", "reflect.table" },
       { "\"reflect\": {\"zoom\": 2}", "reflect" },
     };
     for (gsize k = 0; k < G_N_ELEMENTS (bad); k++)
@@ -561,6 +635,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/reflect/invalid-stack", test_invalid_stack);
   g_test_add_func ("/reflect/map", test_map);
   g_test_add_func ("/reflect/filters", test_filters);
+  g_test_add_func ("/reflect/tables", test_tables);
   g_test_add_func ("/reflect/editor", test_editor);
   g_test_add_func ("/reflect/session", test_session);
   g_test_add_func ("/reflect/export", test_export);

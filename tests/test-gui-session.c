@@ -127,12 +127,12 @@ test_refused (void)
                   XRLAB_SESSION_ERROR_INVALID, "30 keV");
   expect_refused (HEAD "\"materials\":[],\"sweep\":{\"start\":20,\"stop\":30,\"unit\":\"keV\",\"points\":100,\"spacing\":\"log\"},"
                   "\"plot\":{\"quantity\":\"gamma\"}}", XRLAB_SESSION_ERROR_INVALID, "plot.quantity");
-  /* f1 starts at 29.3 eV and the engine computes every quantity together:
-   * 20 eV is refused for δ and for β alike. */
+  /* The Henke tables are valid from 30 eV, for every quantity: 20 eV is
+   * refused for δ and for β alike. */
   expect_refused (HEAD "\"materials\":[],\"sweep\":{\"start\":20,\"stop\":300,\"unit\":\"eV\",\"points\":100,\"spacing\":\"log\"},"
-                  "\"plot\":{\"quantity\":\"delta\"}}", XRLAB_SESSION_ERROR_INVALID, "29.3 eV");
+                  "\"plot\":{\"quantity\":\"delta\"}}", XRLAB_SESSION_ERROR_INVALID, "30 eV");
   expect_refused (HEAD "\"materials\":[],\"sweep\":{\"start\":20,\"stop\":300,\"unit\":\"eV\",\"points\":100,\"spacing\":\"log\"},"
-                  "\"plot\":{\"quantity\":\"beta\"}}", XRLAB_SESSION_ERROR_INVALID, "29.3 eV");
+                  "\"plot\":{\"quantity\":\"beta\"}}", XRLAB_SESSION_ERROR_INVALID, "30 eV");
 }
 
 static void
@@ -148,6 +148,12 @@ test_minimal (void)
   g_assert_cmpfloat (m->thickness_um, ==, 1.0);
   g_assert_true (m->visible);
   g_assert_cmpuint (s->sweep.points, ==, 100);
+  /* No colour: the window chooses one; a session written back names none. */
+  g_assert_cmphex (m->color, ==, XRLAB_SESSION_COLOR_AUTO);
+  {
+    g_autofree char *json = xrlab_session_to_json (s, NULL);
+    g_assert_null (strstr (json, "color"));
+  }
 }
 
 /* The values energy is checked like every energy: within the slack of an
@@ -158,17 +164,17 @@ test_values_energy (void)
   g_autoptr(GError) error = NULL;
   g_autoptr(XrlabSession) s = NULL;
 
-  s = xrlab_session_from_json (HEAD "\"materials\":[]," SWEEP ",\"values\":{\"energy_eV\":29.29999999}}", -1, &error);
+  s = xrlab_session_from_json (HEAD "\"materials\":[]," SWEEP ",\"values\":{\"energy_eV\":29.99999999}}", -1, &error);
   g_assert_no_error (error);
-  g_assert_cmpfloat (s->values_energy_ev, ==, 29.3);
+  g_assert_cmpfloat (s->values_energy_ev, ==, 30.0);
   g_clear_pointer (&s, xrlab_session_free);
   s = xrlab_session_from_json (HEAD "\"materials\":[]," SWEEP ",\"values\":{\"energy_eV\":30000}}", -1, &error);
   g_assert_no_error (error);
   g_assert_cmpfloat (s->values_energy_ev, ==, 30000);
-  expect_refused (HEAD "\"materials\":[]," SWEEP ",\"values\":{\"energy_eV\":29.2}}",
-                  XRLAB_SESSION_ERROR_INVALID, "values.energy_eV: 29.2 eV is outside 29.3 – 30000 eV");
+  expect_refused (HEAD "\"materials\":[]," SWEEP ",\"values\":{\"energy_eV\":29.9}}",
+                  XRLAB_SESSION_ERROR_INVALID, "values.energy_eV: 29.9 eV is outside 30 – 30000 eV");
   expect_refused (HEAD "\"materials\":[]," SWEEP ",\"values\":{\"energy_eV\":30001}}",
-                  XRLAB_SESSION_ERROR_INVALID, "values.energy_eV: 30001 eV is outside 29.3 – 30000 eV");
+                  XRLAB_SESSION_ERROR_INVALID, "values.energy_eV: 30001 eV is outside 30 – 30000 eV");
 }
 
 /* A session file written by xrlab 385d280 (tests/data/sessions/README):
@@ -186,6 +192,7 @@ test_old_session (void)
 
   g_assert_no_error (error);
   g_assert_nonnull (s);
+  g_assert_cmpint (s->sweep.table, ==, XRLAB_TABLE_CHOICE_HENKE);   /* no "table": Henke's */
   g_assert_cmpuint (s->materials->len, ==, 5);
   m = g_ptr_array_index (s->materials, 1);
   g_assert_cmpstr (m->name, ==, "SiO₂");
@@ -220,6 +227,50 @@ test_old_session (void)
 
 /* Every plot quantity under the session id that version wrote, and the
  * same refusal for the two it did not offer. */
+/* The sweep's table choice: a file without it (earlier versions) is
+ * Henke's and is written again without it; auto and chantler are written
+ * and read back, and reach beyond 30 keV (the values energy too); an
+ * unknown choice and a sweep outside its table are refused. */
+static void
+test_table (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(XrlabSession) s = NULL;
+  g_autofree char *json = NULL;
+  g_autoptr(XrlabSession) fresh = xrlab_session_new ();
+
+  g_assert_cmpint (fresh->sweep.table, ==, XRLAB_TABLE_CHOICE_AUTO);
+  s = xrlab_session_from_json (HEAD "\"materials\":[]," SWEEP "}", -1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (s->sweep.table, ==, XRLAB_TABLE_CHOICE_HENKE);
+  json = xrlab_session_to_json (s, NULL);
+  g_assert_null (strstr (json, "\"table\""));
+  g_clear_pointer (&s, xrlab_session_free);
+  g_clear_pointer (&json, g_free);
+
+  s = xrlab_session_from_json (HEAD "\"materials\":[],\"sweep\":{\"start\":30,\"stop\":400,\"unit\":\"keV\","
+                               "\"points\":100,\"spacing\":\"log\",\"table\":\"chantler\"},"
+                               "\"values\":{\"energy_eV\":150000}}", -1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (s->sweep.table, ==, XRLAB_TABLE_CHOICE_CHANTLER);
+  g_assert_cmpfloat (s->values_energy_ev, ==, 150000.0);
+  json = xrlab_session_to_json (s, NULL);
+  g_assert_nonnull (strstr (json, "\"spacing\": \"log\",\n    \"table\": \"chantler\"\n  }"));
+  g_clear_pointer (&s, xrlab_session_free);
+  s = xrlab_session_from_json (json, -1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (s->sweep.table, ==, XRLAB_TABLE_CHOICE_CHANTLER);
+
+  expect_refused (HEAD "\"materials\":[],\"sweep\":{\"start\":1,\"stop\":30,\"unit\":\"keV\","
+                  "\"points\":100,\"spacing\":\"log\",\"table\":\"cxro\"}}",
+                  XRLAB_SESSION_ERROR_INVALID, "sweep.table: “cxro” is not one of henke, chantler, auto");
+  expect_refused (HEAD "\"materials\":[],\"sweep\":{\"start\":1,\"stop\":300,\"unit\":\"keV\","
+                  "\"points\":100,\"spacing\":\"log\",\"table\":\"henke\"}}",
+                  XRLAB_SESSION_ERROR_INVALID, "Henke");
+  expect_refused (HEAD "\"materials\":[]," SWEEP ",\"values\":{\"energy_eV\":150000}}",
+                  XRLAB_SESSION_ERROR_INVALID, "values.energy_eV: 150000 eV is outside 30 – 30000 eV");
+}
+
 static void
 test_old_quantity_ids (void)
 {
@@ -264,7 +315,9 @@ test_old_quantity_ids (void)
           g_assert_error (error, XRLAB_SESSION_ERROR, XRLAB_SESSION_ERROR_INVALID);
           g_assert_nonnull (strstr (error->message,
                                     "is not a quantity (one of: delta, beta, f1, f2, critical_angle_deg, critical_angle, "
-                                    "attenuation_length, mu, mu_rho, sld_re, sld_im, transmission)"));
+                                    "attenuation_length, attenuation_length_total, mu, mu_total, "
+                                    "mu_rho, mu_rho_total, sld_re, sld_im, transmission, "
+                                    "transmission_photo)"));
           continue;
         }
       g_assert_no_error (error);
@@ -588,7 +641,7 @@ test_load_failures (void)
                   XRLAB_SESSION_ERROR_INVALID, "sweep.points: 1.84467e+19 is not a whole number in 2 – 20000");
   expect_refused (HEAD "\"materials\":[{\"formula\":\"Si\",\"density_g_cm3\":-100000000000000000000}]," SWEEP
                   ",\"values\":{\"energy_eV\":100000000000000000000}}",
-                  XRLAB_SESSION_ERROR_INVALID, "values.energy_eV: 1e+20 eV is outside 29.3 – 30000 eV");
+                  XRLAB_SESSION_ERROR_INVALID, "values.energy_eV: 1e+20 eV is outside 30 – 30000 eV");
   /* Wrong types, unknown quantity, absurd point counts, a sweep outside the
    * table: the member is named. */
   expect_refused (HEAD "\"materials\":[{\"formula\":[],\"density_g_cm3\":1}]," SWEEP "}",
@@ -652,7 +705,7 @@ test_salvage (void)
     { HEAD "\"materials\":[" MAT "],\"sweep\":{\"start\":1,\"stop\":300,\"unit\":\"keV\",\"points\":30,\"spacing\":\"log\"}}", 1,
       "sweep: 300 keV is above the highest energy" },
     { HEAD "\"materials\":[" MAT "]," SWEEP ",\"values\":{\"energy_eV\":1}}", 1,
-      "values.energy_eV: 1 eV is outside 29.3 – 30000 eV; the values table is at 8048 eV" },
+      "values.energy_eV: 1 eV is outside 30 – 30000 eV; the values table is at 8048 eV" },
     { HEAD "\"materials\":[" MAT "]}", 1, "session: the member “sweep” is missing; the sweep 1 – 30 keV" },
     { HEAD SWEEP ",\"more\":1}", 0, "session: the member “materials” is missing; the session has no materials" },
   };
@@ -925,6 +978,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/session/values-energy", test_values_energy);
   g_test_add_func ("/session/old-session", test_old_session);
   g_test_add_func ("/session/old-quantity-ids", test_old_quantity_ids);
+  g_test_add_func ("/session/table", test_table);
   g_test_add_func ("/session/load-errors", test_load_errors);
   g_test_add_func ("/session/save-atomic", test_save_atomic);
   g_test_add_func ("/session/deep-nesting", test_deep_nesting);

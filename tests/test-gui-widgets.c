@@ -280,14 +280,14 @@ test_sweep_controls (void)
   gtk_editable_set_text (xrlab_sweep_controls_get_stop_editable (c), "20");
   g_assert_cmpint (changed, ==, 1);
 
-  /* Below the f1 table: refused inline, with the range in keV. */
+  /* Below the Henke tables (30 eV): refused inline, with the range in keV. */
   gtk_editable_set_text (xrlab_sweep_controls_get_start_editable (c), "0.01");
   g_assert_false (xrlab_sweep_controls_is_valid (c));
   err = xrlab_sweep_controls_get_error (c);
   g_assert_nonnull (err);
-  g_assert_nonnull (strstr (err, "0.0293 keV"));
+  g_assert_nonnull (strstr (err, "0.03 keV"));
   g_assert_nonnull (strstr (err, "30 keV"));
-  g_assert_nonnull (strstr (err, "in the Henke tables"));
+  g_assert_nonnull (strstr (err, "of the Henke tables"));
   g_assert_cmpint (changed, ==, 1);
   {
     XrlabSweep got;
@@ -361,7 +361,7 @@ test_sweep_controls (void)
   /* In Å the long-wavelength end is the low-energy end. */
   xrlab_sweep_controls_set_range (c, xrlab_sweep_get_default_range ());
   g_assert_nonnull (strstr (xrlab_sweep_controls_get_error (c), "beyond the longest wavelength"));
-  g_assert_nonnull (strstr (xrlab_sweep_controls_get_error (c), "423."));
+  g_assert_nonnull (strstr (xrlab_sweep_controls_get_error (c), "413."));
 
   g_object_unref (c);
 }

@@ -261,13 +261,16 @@ test_sweep_out_of_range (void)
   guint64 t0;
 
   reset_to_example ();
+  /* With Henke's tables (30 eV - 30 keV); auto's reach: /window/tables. */
+  xrlab_sweep_controls_set_table (sc, XRLAB_TABLE_CHOICE_HENKE);
+  settle ();
   old = plot_data ();
   t0 = xrlab_window_get_transfers (win);
 
   set_text (xrlab_sweep_controls_get_start_editable (sc), "0.001");
   settle ();
   g_assert_false (xrlab_sweep_controls_is_valid (sc));
-  g_assert_nonnull (strstr (xrlab_sweep_controls_get_error (sc), "0.0293"));
+  g_assert_nonnull (strstr (xrlab_sweep_controls_get_error (sc), "0.03 keV"));
   /* Refused: nothing recomputed, the curves kept but marked stale, and the
    * reason shown over the plot, where it is seen. */
   g_assert_cmpuint (xrlab_window_get_transfers (win), ==, t0);
@@ -278,7 +281,7 @@ test_sweep_out_of_range (void)
       g_assert_true (series (i)->y == xrlab_plot_data_get_series (old, i)->y);
     }
   g_assert_nonnull (xrlab_window_get_plot_notice (win));
-  g_assert_nonnull (strstr (xrlab_window_get_plot_notice (win), "0.0293"));
+  g_assert_nonnull (strstr (xrlab_window_get_plot_notice (win), "0.03 keV"));
   g_assert_nonnull (strstr (xrlab_window_get_plot_notice (win), "last valid sweep, 1 – 30 keV"));
 
   /* Above the table too (50 keV with Henke). */
@@ -299,6 +302,73 @@ test_sweep_out_of_range (void)
   g_assert_true (xrlab_sweep_controls_is_valid (sc));
   g_assert_cmpfloat (series (0)->x[0], ==, 2.0);
   g_assert_cmpuint (xrlab_window_get_transfers (win), ==, t0 + 1);
+}
+
+/* The table choice beside the sweep: auto goes to 966 keV (Chantler for
+ * the whole sweep), the Values page too; Henke refuses 100 keV; the edge
+ * markers are the table's; the session keeps the choice. */
+static void
+test_tables (void)
+{
+  XrlabSweepControls *sc = xrlab_window_get_sweep_controls (win);
+  XrlabValuesView *values = xrlab_window_get_values_view (win);
+  AdwViewStack *stack = xrlab_window_get_view_stack (win);
+  XrlabSweep sweep;
+  guint soft_markers;
+
+  reset_to_example ();
+  xrlab_sweep_controls_get_sweep (sc, &sweep);
+  g_assert_cmpint (sweep.table, ==, XRLAB_TABLE_CHOICE_AUTO);
+  soft_markers = xrlab_plot_get_n_markers (xrlab_window_get_plot (win));
+  g_assert_cmpuint (soft_markers, >, 0);
+  g_assert_cmpstr (xrlab_plot_get_note (xrlab_window_get_plot (win)), ==, "Henke tables");
+
+  /* 1-100 keV: valid with auto, drawn, Au K among the markers. */
+  set_text (xrlab_sweep_controls_get_stop_editable (sc), "100");
+  settle ();
+  g_assert_true (xrlab_sweep_controls_is_valid (sc));
+  g_assert_cmpuint (xrlab_plot_data_get_n_series (plot_data ()), ==, 3);
+  g_assert_cmpfloat (series (0)->x[series (0)->n - 1], ==, 100.0);
+  g_assert_true (isfinite (series (2)->y[series (2)->n - 1]));
+  g_assert_cmpuint (xrlab_plot_get_n_markers (xrlab_window_get_plot (win)), >, soft_markers);
+  g_assert_cmpstr (xrlab_plot_get_note (xrlab_window_get_plot (win)), ==, "Chantler tables");
+
+  /* The Values page at 150 keV, from Chantler's tables. */
+  adw_view_stack_set_visible_child_name (stack, "values");
+  xrlab_values_view_set_energy (values, 150000.0);
+  g_object_notify (G_OBJECT (values), "energy-ev");
+  settle ();
+  g_assert_cmpuint (xrlab_values_view_get_n_materials (values), ==, 3);
+  g_assert_cmpint (xrlab_values_view_get_table (values), ==, XRLAB_TABLE_CHANTLER);
+  {
+    g_autofree char *tsv = xrlab_values_view_to_tsv (values);
+    g_assert_nonnull (strstr (tsv, "# table: chantler ("));
+  }
+  /* 8 keV: the Henke tables, as auto takes them for that energy. */
+  xrlab_values_view_set_energy (values, 8048.0);
+  g_object_notify (G_OBJECT (values), "energy-ev");
+  settle ();
+  g_assert_cmpint (xrlab_values_view_get_table (values), ==, XRLAB_TABLE_HENKE);
+  adw_view_stack_set_visible_child_name (stack, "plot");
+
+  /* Henke: 100 keV is refused, with the table and its range. */
+  xrlab_sweep_controls_set_table (sc, XRLAB_TABLE_CHOICE_HENKE);
+  settle ();
+  g_assert_false (xrlab_sweep_controls_is_valid (sc));
+  g_assert_nonnull (strstr (xrlab_sweep_controls_get_error (sc), "Henke"));
+  g_assert_nonnull (strstr (xrlab_sweep_controls_get_error (sc), "30 keV"));
+
+  /* Chantler over 1-30 keV: the session says so. */
+  set_text (xrlab_sweep_controls_get_stop_editable (sc), "30");
+  xrlab_sweep_controls_set_table (sc, XRLAB_TABLE_CHOICE_CHANTLER);
+  settle ();
+  g_assert_true (xrlab_sweep_controls_is_valid (sc));
+  {
+    g_autoptr(XrlabSession) s = xrlab_window_get_session (win);
+    g_autofree char *json = xrlab_session_to_json (s, NULL);
+    g_assert_cmpint (s->sweep.table, ==, XRLAB_TABLE_CHOICE_CHANTLER);
+    g_assert_nonnull (strstr (json, "\"table\": \"chantler\""));
+  }
 }
 
 static void
@@ -325,9 +395,11 @@ test_consumers_fetch_when_shown (void)
   {
     g_autofree char *tsv = xrlab_values_view_to_tsv (values);
     g_auto(GStrv) lines = g_strsplit (tsv, "\n", -1);
-    g_auto(GStrv) delta = g_strsplit (lines[2 + XRLAB_QUANTITY_DELTA], "\t", -1);
-    g_auto(GStrv) beta = g_strsplit (lines[2 + XRLAB_QUANTITY_BETA], "\t", -1);
-    g_assert_cmpstr (lines[1], ==, "Quantity\tUnit\tSi\tSiO₂\tAu");
+    /* The energy, the table (two lines), the header. */
+    g_auto(GStrv) delta = g_strsplit (lines[4 + XRLAB_QUANTITY_DELTA], "\t", -1);
+    g_auto(GStrv) beta = g_strsplit (lines[4 + XRLAB_QUANTITY_BETA], "\t", -1);
+    g_assert_cmpstr (lines[1], ==, "# table: henke (Henke, Gullikson & Davis 1993 with CXRO updates; choice auto)");
+    g_assert_cmpstr (lines[3], ==, "Quantity\tUnit\tSi\tSiO₂\tAu");
     g_assert_cmpfloat_with_epsilon (g_ascii_strtod (delta[4], NULL) / 2.98814e-5, 1.0, 1e-4);
     g_assert_cmpfloat_with_epsilon (g_ascii_strtod (beta[4], NULL) / 2.20496e-6, 1.0, 1e-4);
   }
@@ -780,13 +852,14 @@ test_quantity_switch (void)
   g_assert_cmpstr (series (0)->label, ==, "Si, 1 µm");
   g_assert_cmpstr (series (2)->label, ==, "Au, 0.25 µm");
 
-  /* f1 starts at 29.3 eV, and the engine computes every quantity of a
-   * material together: 20 eV is refused whatever is plotted. */
+  /* The Henke tables are valid from 30 eV, for every quantity: 20 eV is
+   * refused whatever is plotted. */
   xrlab_plot_controls_set_quantity (pc, XRLAB_QUANTITY_BETA);
+  xrlab_sweep_controls_set_table (xrlab_window_get_sweep_controls (win), XRLAB_TABLE_CHOICE_HENKE);
   set_text (xrlab_sweep_controls_get_start_editable (xrlab_window_get_sweep_controls (win)), "0.02");
   settle ();
   g_assert_false (xrlab_sweep_controls_is_valid (xrlab_window_get_sweep_controls (win)));
-  g_assert_nonnull (strstr (xrlab_sweep_controls_get_error (xrlab_window_get_sweep_controls (win)), "0.0293 keV"));
+  g_assert_nonnull (strstr (xrlab_sweep_controls_get_error (xrlab_window_get_sweep_controls (win)), "0.03 keV"));
 }
 
 
@@ -1037,6 +1110,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/window/invalid-formula", test_invalid_formula);
   g_test_add_func ("/window/new-material-with-error", test_new_material_with_error);
   g_test_add_func ("/window/sweep-out-of-range", test_sweep_out_of_range);
+  g_test_add_func ("/window/tables", test_tables);
   g_test_add_func ("/window/consumers-fetch-when-shown", test_consumers_fetch_when_shown);
   g_test_add_func ("/window/quantity-switch", test_quantity_switch);
   g_test_add_func ("/window/session-round-trip", test_session_round_trip);

@@ -71,6 +71,13 @@ test_golden (void)
   assert_rel (v[Q (CRITICAL_ANGLE_DEG)], 0.321054, 1e-4, "Fe2O3 θc");
   assert_rel (v[Q (ATTENUATION_LENGTH)], 8.80583e-4, 1e-4, "Fe2O3 attenuation length");
 
+  /* θc = arccos(1 - δ): 27.37° for SiO2 at 30 eV, where √(2δ) gives
+   * 27.11° (issue 15). */
+  compute_one ("SiO2", 2.2, NAN, 0.03, v);
+  assert_rel (v[Q (CRITICAL_ANGLE_DEG)], acos (1 - v[Q (DELTA)]) * 180 / G_PI, 1e-12, "SiO2 θc at 30 eV");
+  g_assert_cmpfloat (fabs (v[Q (CRITICAL_ANGLE_DEG)] - 27.37), <, 0.01);
+  g_assert_cmpfloat (fabs (sqrt (2 * v[Q (DELTA)]) * 180 / G_PI - 27.11), <, 0.01);
+
   /* SiO2 with CXRO's current Si table (the Python tool's 4.6133e-6 used the
    * old one). */
   compute_one ("SiO2", 2.2, NAN, 10.0, v);
@@ -111,9 +118,18 @@ test_scaling (void)
       assert_rel (a[Q (MU_RHO)], a[Q (MU)] / 2.2, 1e-15, "μ/ρ");
       assert_rel (a[Q (RE_SLD)], 2 * G_PI * a[Q (DELTA)] / (lambda * lambda), 1e-14, "SLD = 2πδ/λ²");
       assert_rel (a[Q (IM_SLD)], 2 * G_PI * a[Q (BETA)] / (lambda * lambda), 1e-14, "SLD = 2πβ/λ²");
-      assert_rel (a[Q (CRITICAL_ANGLE_DEG)], sqrt (2 * a[Q (DELTA)]) * 180 / G_PI, 1e-15, "θc = √(2δ)");
-      assert_rel (a[Q (CRITICAL_ANGLE_MRAD)], sqrt (2 * a[Q (DELTA)]) * 1000, 1e-15, "θc mrad");
-      assert_rel (a[Q (TRANSMISSION)], exp (-a[Q (MU)] * 10e-4), 1e-15, "T = exp(-μt)");
+      assert_rel (a[Q (CRITICAL_ANGLE_DEG)], acos (1 - a[Q (DELTA)]) * 180 / G_PI, 1e-9, "θc = arccos(1 - δ)");
+      assert_rel (a[Q (CRITICAL_ANGLE_MRAD)], acos (1 - a[Q (DELTA)]) * 1000, 1e-9, "θc mrad");
+      /* √(2δ), the small-angle form, is within δ/12. */
+      assert_rel (a[Q (CRITICAL_ANGLE_MRAD)], sqrt (2 * a[Q (DELTA)]) * 1000, a[Q (DELTA)] / 12 * 1.01 + 1e-15,
+                  "θc ≈ √(2δ)");
+      assert_rel (a[Q (TRANSMISSION_PHOTO)], exp (-a[Q (MU)] * 10e-4), 1e-15, "T_photo = exp(-μt)");
+      assert_rel (a[Q (TRANSMISSION)], exp (-a[Q (MU_TOTAL)] * 10e-4), 1e-15, "T = exp(-μ_total t)");
+      assert_rel (b[Q (MU_TOTAL)], 2 * a[Q (MU_TOTAL)], 1e-15, "μ_total ∝ ρ");
+      assert_rel (a[Q (ATTENUATION_LENGTH_TOTAL)], 1.0 / a[Q (MU_TOTAL)], 1e-15, "1/μ_total");
+      assert_rel (a[Q (MU_RHO_TOTAL)], a[Q (MU_TOTAL)] / 2.2, 1e-15, "μ_total/ρ");
+      g_assert_cmpfloat (a[Q (MU_TOTAL)], >, a[Q (MU)]);
+      g_assert_cmpfloat (a[Q (TRANSMISSION)], <=, a[Q (TRANSMISSION_PHOTO)]);
       /* δ from its definition with the constants. */
       assert_rel (a[Q (DELTA)],
                   XRLAB_ELECTRON_RADIUS_CM * lambda_cm * lambda_cm * XRLAB_AVOGADRO_PER_MOL * 2.2
@@ -214,11 +230,12 @@ test_grid_spec (void)
     { "5-15:11:log", XRLAB_ENERGY_UNIT_KEV, NULL },
     { "1:30:100:log", XRLAB_ENERGY_UNIT_KEV, NULL },
     { "15:5:3:lin", XRLAB_ENERGY_UNIT_KEV, NULL },
-    { "1e-2:3e1:5", XRLAB_ENERGY_UNIT_KEV, NULL },
+    { "3e-2:3e1:5", XRLAB_ENERGY_UNIT_KEV, NULL },
     { "8048", XRLAB_ENERGY_UNIT_EV, NULL },
     { "1.5406", XRLAB_ENERGY_UNIT_ANGSTROM, NULL },
-    { "0.0293", XRLAB_ENERGY_UNIT_KEV, NULL },
-    { "1e-2-3e1:5", XRLAB_ENERGY_UNIT_KEV, NULL },
+    { "0.03", XRLAB_ENERGY_UNIT_KEV, NULL },
+    { "0.0293", XRLAB_ENERGY_UNIT_KEV, "Energy 0.0293 keV is outside the Henke tables: 0.03–30 keV" },
+    { "3e-2-3e1:5", XRLAB_ENERGY_UNIT_KEV, NULL },
     { "5:15:11:linear", XRLAB_ENERGY_UNIT_KEV, NULL },
     { "5:15:11:LOG", XRLAB_ENERGY_UNIT_KEV, NULL },
     { "5-15", XRLAB_ENERGY_UNIT_KEV, "Energy spec “5-15”: the energy “5-15” is not a number" },
@@ -247,12 +264,19 @@ test_grid_spec (void)
     { "5,inf", XRLAB_ENERGY_UNIT_KEV, "Energy “inf” (point 2) is not a finite number" },
     { "-5", XRLAB_ENERGY_UNIT_KEV, "Energy -5 keV must be positive" },
     { "0", XRLAB_ENERGY_UNIT_EV, "Energy 0 eV must be positive" },
-    { "35", XRLAB_ENERGY_UNIT_KEV, "Energy 35 keV is outside the Henke tables: 0.01–30 keV" },
-    { "5,10,31", XRLAB_ENERGY_UNIT_KEV, "Energy 31 keV (point 3) is outside the Henke tables: 0.01–30 keV" },
-    { "0.005:1:10", XRLAB_ENERGY_UNIT_KEV, "Energy 0.005 keV is outside the Henke tables: 0.01–30 keV" },
-    { "5", XRLAB_ENERGY_UNIT_EV, "Energy 5 eV is outside the Henke tables: 10–30000 eV" },
+    { "35", XRLAB_ENERGY_UNIT_KEV, "Energy 35 keV is outside the Henke tables: 0.03–30 keV" },
+    { "5,10,31", XRLAB_ENERGY_UNIT_KEV, "Energy 31 keV (point 3) is outside the Henke tables: 0.03–30 keV" },
+    { "0.005:1:10", XRLAB_ENERGY_UNIT_KEV, "Energy 0.005 keV is outside the Henke tables: 0.03–30 keV" },
+    { "5", XRLAB_ENERGY_UNIT_EV, "Energy 5 eV is outside the Henke tables: 30–30000 eV" },
+    { "10", XRLAB_ENERGY_UNIT_EV, "Energy 10 eV is outside the Henke tables: 30–30000 eV" },
     { "0.3", XRLAB_ENERGY_UNIT_ANGSTROM,
-      "Wavelength 0.3 Å (41.3281 keV) is outside the Henke tables: 0.413281–1239.84 Å (0.01–30 keV)" },
+      "Wavelength 0.3 Å (41.3281 keV) is outside the Henke tables: 0.413281–413.281 Å (0.03–30 keV)" },
+    /* Enough digits to show the side: 0.4132806 Å is 30.0000048 keV. */
+    { "0.4132806", XRLAB_ENERGY_UNIT_ANGSTROM,
+      "Wavelength 0.4132806 Å (30.000004 keV) is outside the Henke tables: 0.413281–413.281 Å (0.03–30 keV)" },
+    { "30.0000001", XRLAB_ENERGY_UNIT_KEV, "Energy 30.0000001 keV is outside the Henke tables: 0.03–30 keV" },
+    { "0x10", XRLAB_ENERGY_UNIT_KEV, "Energy spec “0x10”: the energy “0x10” is not a number" },
+    { "5,0X1p3", XRLAB_ENERGY_UNIT_KEV, "Energy spec “5,0X1p3”: the item 2 “0X1p3” is not a number" },
     { "-1", XRLAB_ENERGY_UNIT_ANGSTROM, "Wavelength -1 Å must be positive" },
     { "1:30:2000000", XRLAB_ENERGY_UNIT_KEV,
       "Energy spec “1:30:2000000”: the number of points “2000000” must be a whole number from 2 to 1000000" },
@@ -310,9 +334,9 @@ test_grid_values (void)
   g_assert_cmpfloat (xrlab_energy_grid_get_wavelengths_a (a)[0], ==, 1.5406);
   assert_rel (xrlab_energy_grid_get_energies_kev (a)[1], 12.398419843320026 / 1.5406, 1e-15, "Å → keV");
   {
-    g_autoptr(XrlabEnergyGrid) exp = xrlab_energy_grid_parse ("1e-2-3e1:5", XRLAB_ENERGY_UNIT_KEV, NULL);
+    g_autoptr(XrlabEnergyGrid) exp = xrlab_energy_grid_parse ("3e-2-3e1:5", XRLAB_ENERGY_UNIT_KEV, NULL);
     g_assert_cmpuint (xrlab_energy_grid_get_size (exp), ==, 5);
-    g_assert_cmpfloat (xrlab_energy_grid_get_min_kev (exp), ==, 0.01);
+    g_assert_cmpfloat (xrlab_energy_grid_get_min_kev (exp), ==, 0.03);
     g_assert_cmpfloat (xrlab_energy_grid_get_max_kev (exp), ==, 30.0);
   }
   g_assert_cmpfloat (xrlab_energy_grid_get_energies_kev (down)[0], ==, 15.0);
@@ -335,42 +359,51 @@ test_grid_values (void)
   xrlab_energy_grid_unref (lin);
 }
 
-/* f1 starts at 29.3 eV for most elements: δ below that is an error naming
- * the energy and the range; β alone is still fine there. */
+/* Below 30 eV the Henke tables refuse every quantity (f2 is tabulated from
+ * 10 eV, but neither it nor the index formula holds there); from 30 eV
+ * every element has f1 and f2. Chantler goes on below. */
 static void
 test_f1_range (void)
 {
   g_autoptr(XrlabFormula) f = xrlab_formula_parse ("SiO2", NULL);
-  g_autoptr(XrlabEnergyGrid) grid = xrlab_energy_grid_parse ("0.015,0.02,0.1", XRLAB_ENERGY_UNIT_KEV, NULL);
-  g_autoptr(XrlabEnergyGrid) edge = xrlab_energy_grid_parse ("0.0293,30", XRLAB_ENERGY_UNIT_KEV, NULL);
+  g_autoptr(XrlabEnergyGrid) edge = xrlab_energy_grid_parse ("0.03,30", XRLAB_ENERGY_UNIT_KEV, NULL);
   g_autoptr(GError) error = NULL;
   XrlabOpticsMaterial m = { f, 2.2, NAN };
-  double d[3] = { -1, -1, -1 }, b[3];
+  double d[2] = { -1, -1 }, v[XRLAB_QUANTITY_N];
   double *out[XRLAB_QUANTITY_N] = { NULL, };
-  XrlabOpticsCache *cache = xrlab_optics_cache_new (grid);
+  XrlabOpticsCache *cache;
 
-  out[Q (DELTA)] = d;
-  g_assert_false (xrlab_optics_compute (cache, &m, BIT (DELTA), out, &error));
+  g_assert_null (xrlab_energy_grid_parse ("0.015,0.02,0.1", XRLAB_ENERGY_UNIT_KEV, &error));
   g_assert_error (error, XRLAB_OPTICS_ERROR, XRLAB_OPTICS_ERROR_ENERGY);
   g_assert_cmpstr (error->message, ==,
-                   "Energy 0.015 keV (point 1) is below the f1 table of Si, which starts at 0.0293 keV: "
-                   "δ, f1, the critical angle and the real SLD need 0.0293–30 keV");
-  g_assert_cmpfloat (d[0], ==, -1);   /* nothing written */
+                   "Energy 0.015 keV (point 1) is outside the Henke tables: 0.03–30 keV");
+  g_clear_error (&error);
+  /* Every quantity, β and μ too, at one energy. */
+  g_assert_false (xrlab_optics_compute_point (&m, 0.01, XRLAB_QUANTITY_BIT (Q (BETA)), v, &error));
+  g_assert_error (error, XRLAB_OPTICS_ERROR, XRLAB_OPTICS_ERROR_ENERGY);
+  g_clear_error (&error);
+  g_assert_false (xrlab_optics_compute_point (&m, 0.029, XRLAB_QUANTITY_BIT (Q (MU)), v, &error));
+  g_assert_error (error, XRLAB_OPTICS_ERROR, XRLAB_OPTICS_ERROR_ENERGY);
   g_clear_error (&error);
 
-  out[Q (BETA)] = b;
-  g_assert_true (xrlab_optics_compute (cache, &m, BIT (BETA), out, &error));
-  g_assert_no_error (error);
-  g_assert_cmpfloat (b[0], >, 0.0);
-  xrlab_optics_cache_free (cache);
-
-  /* 0.0293 keV is 29.299999999999997 eV in binary and still in the table. */
   cache = xrlab_optics_cache_new (edge);
-  out[Q (BETA)] = NULL;
+  out[Q (DELTA)] = d;
   g_assert_true (xrlab_optics_compute (cache, &m, BIT (DELTA), out, &error));
   g_assert_no_error (error);
   g_assert_true (isfinite (d[0]) && isfinite (d[1]));
+  for (int z = 1; z <= XRLAB_ELEMENT_Z_MAX; z++)
+    {
+      const double *f1 = xrlab_optics_cache_get_f1 (cache, z, &error);
+      g_assert_no_error (error);
+      g_assert_true (isfinite (f1[0]) && isfinite (f1[1]));
+    }
   xrlab_optics_cache_free (cache);
+
+  /* Chantler below 30 eV. */
+  g_assert_true (xrlab_optics_compute_point_for_table (&m, 0.015, XRLAB_TABLE_CHANTLER,
+                                                       BIT (DELTA) | BIT (BETA), v, &error));
+  g_assert_no_error (error);
+  g_assert_true (isfinite (v[Q (DELTA)]) && v[Q (BETA)] > 0.0);
 }
 
 /* The tables' ranges are data: Henke's agrees with the tables themselves,
@@ -378,31 +411,51 @@ test_f1_range (void)
 static void
 test_ranges (void)
 {
-  const XrlabEnergyRange *r = xrlab_energy_range_get (XRLAB_FACTOR_TABLE_HENKE);
-  double latest_f1 = 0, earliest_max = INFINITY, latest_f2 = 0, snapped;
+  const XrlabEnergyRange *r = xrlab_energy_range_get (XRLAB_TABLE_HENKE);
+  const XrlabEnergyRange *c = xrlab_energy_range_get (XRLAB_TABLE_CHANTLER);
+  double latest_f1 = 0, earliest_max = INFINITY, latest_valid = 0, snapped;
+  double c_min = 0, c_max = INFINITY;
 
   g_assert_nonnull (r);
-  g_assert_cmpint (r->table, ==, XRLAB_FACTOR_TABLE_HENKE);
+  g_assert_cmpint (r->table, ==, XRLAB_TABLE_HENKE);
   g_assert_cmpstr (r->id, ==, "henke");
   g_assert_cmpstr (r->name, ==, "Henke");
-  g_assert_cmpfloat (r->min_ev, ==, 10.0);
-  g_assert_cmpfloat (r->complete_min_ev, ==, 29.3);
+  g_assert_cmpfloat (r->min_ev, ==, 30.0);
+  g_assert_cmpfloat (r->complete_min_ev, ==, 30.0);
   g_assert_cmpfloat (r->max_ev, ==, 30000.0);
   g_assert_cmpfloat (r->min_ev / 1000.0, ==, XRLAB_ENERGY_MIN_KEV);
   g_assert_cmpfloat (r->max_ev / 1000.0, ==, XRLAB_ENERGY_MAX_KEV);
+  g_assert_cmpint (c->table, ==, XRLAB_TABLE_CHANTLER);
+  g_assert_cmpstr (c->id, ==, "chantler");
+  g_assert_cmpstr (c->name, ==, "Chantler");
+  g_assert_cmpfloat (c->max_ev, >=, 400000.0);
   for (int z = 1; z <= XRLAB_ELEMENT_Z_MAX; z++)
     {
       g_autoptr(GError) error = NULL;
-      const XrlabHenkeTable *t = xrlab_henke_get (z, &error);
+      const XrlabScatteringTable *t = xrlab_scattering_table_get (XRLAB_TABLE_HENKE, z, &error);
+      const XrlabScatteringTable *ct = xrlab_scattering_table_get (XRLAB_TABLE_CHANTLER, z, &error);
 
       g_assert_no_error (error);
       latest_f1 = MAX (latest_f1, t->f1_min_ev);
-      latest_f2 = MAX (latest_f2, t->f2_min_ev);
+      latest_valid = MAX (latest_valid, t->valid_min_ev);
       earliest_max = MIN (earliest_max, t->max_ev);
+      c_min = MAX (c_min, MAX (ct->f1_min_ev, ct->f2_min_ev));
+      c_max = MIN (c_max, ct->max_ev);
     }
-  g_assert_cmpfloat (latest_f2, ==, r->min_ev);
-  g_assert_cmpfloat (latest_f1, ==, r->complete_min_ev);
+  /* Henke: the documented 30 eV, above every element's f1 start (29.3 eV at
+   * the latest); Chantler: what every element has. */
+  g_assert_cmpfloat (latest_valid, ==, r->min_ev);
+  g_assert_cmpfloat (latest_f1, ==, 29.3);
+  g_assert_cmpfloat (MAX (latest_f1, r->min_ev), ==, r->complete_min_ev);
   g_assert_cmpfloat (earliest_max, ==, r->max_ev);
+  g_assert_cmpfloat (c_min, ==, c->min_ev);
+  g_assert_cmpfloat (c_min, ==, c->complete_min_ev);
+  g_assert_cmpfloat (c_max, ==, c->max_ev);
+
+  /* The choices' ranges: auto accepts the widest. */
+  g_assert_true (xrlab_energy_range_get_for_choice (XRLAB_TABLE_CHOICE_HENKE) == r);
+  g_assert_true (xrlab_energy_range_get_for_choice (XRLAB_TABLE_CHOICE_CHANTLER) == c);
+  g_assert_true (xrlab_energy_range_get_for_choice (XRLAB_TABLE_CHOICE_AUTO) == c);
 
   g_assert_cmpint (xrlab_energy_place (5.0, 1.0, 10.0, &snapped), ==, XRLAB_ENERGY_INSIDE);
   g_assert_cmpfloat (snapped, ==, 5.0);
@@ -547,10 +600,10 @@ test_batch (void)
 static void
 test_batch_errors (void)
 {
-  g_autoptr(XrlabEnergyGrid) grid = xrlab_energy_grid_parse ("0.02,8", XRLAB_ENERGY_UNIT_KEV, NULL);
+  g_autoptr(XrlabEnergyGrid) grid = xrlab_energy_grid_parse ("0.03,8", XRLAB_ENERGY_UNIT_KEV, NULL);
   g_autoptr(XrlabFormula) si = xrlab_formula_parse ("Si", NULL);
   g_autoptr(XrlabFormula) be = xrlab_formula_parse ("Be", NULL);
-  XrlabOpticsMaterial mats[4] = { { be, 1.85, NAN }, { si, 2.33, NAN }, { be, -1.0, NAN }, { be, 1.0, NAN } };
+  XrlabOpticsMaterial mats[4] = { { be, 1.85, NAN }, { si, INFINITY, NAN }, { be, -1.0, NAN }, { be, 1.0, NAN } };
   GError *errors[4] = { NULL, };
   double out[4 * 2];
   g_autoptr(GError) error = NULL;
@@ -558,11 +611,10 @@ test_batch_errors (void)
 
   for (int i = 0; i < 8; i++)
     out[i] = -7.0;
-  /* Be's updated f1 table starts at 19.3 eV, Si's at 29.3 eV. */
   g_assert_true (xrlab_optics_batch (cache, mats, 4, BIT (DELTA), out, errors, NULL, NULL, NULL, &error));
   g_assert_no_error (error);
   g_assert_null (errors[0]);
-  g_assert_error (errors[1], XRLAB_OPTICS_ERROR, XRLAB_OPTICS_ERROR_ENERGY);
+  g_assert_error (errors[1], XRLAB_OPTICS_ERROR, XRLAB_OPTICS_ERROR_MATERIAL);
   g_assert_error (errors[2], XRLAB_OPTICS_ERROR, XRLAB_OPTICS_ERROR_MATERIAL);
   g_assert_null (errors[3]);
   g_assert_true (isfinite (out[0]) && isfinite (out[1]) && isfinite (out[6]) && isfinite (out[7]));
@@ -573,8 +625,8 @@ test_batch_errors (void)
 
   /* Without the error array, the first bad material fails the call. */
   g_assert_false (xrlab_optics_batch (cache, mats, 4, BIT (DELTA), out, NULL, NULL, NULL, NULL, &error));
-  g_assert_error (error, XRLAB_OPTICS_ERROR, XRLAB_OPTICS_ERROR_ENERGY);
-  g_assert_true (g_str_has_prefix (error->message, "Material 2: Energy 0.02 keV (point 1)"));
+  g_assert_error (error, XRLAB_OPTICS_ERROR, XRLAB_OPTICS_ERROR_MATERIAL);
+  g_assert_true (g_str_has_prefix (error->message, "Material 2: Density inf g/cm³ of Si"));
   xrlab_optics_cache_free (cache);
 }
 
@@ -635,8 +687,9 @@ test_quantities (void)
 {
   static const char *const columns[] = {
     "wavelength_A", "delta", "beta", "f1", "f2", "critical_angle_deg", "critical_angle_mrad",
-    "attenuation_length_cm", "mu_per_cm", "mu_rho_cm2_g", "re_sld_per_A2", "im_sld_per_A2",
-    "transmission",
+    "attenuation_length_cm", "attenuation_length_total_cm", "mu_per_cm", "mu_total_per_cm",
+    "mu_rho_cm2_g", "mu_rho_total_cm2_g", "re_sld_per_A2", "im_sld_per_A2",
+    "transmission", "transmission_photo",
   };
   XrlabQuantity q;
 
@@ -653,8 +706,23 @@ test_quantities (void)
   g_assert_false (xrlab_quantity_from_column ("energy_keV", &q));
   g_assert_cmpstr (xrlab_quantity_get_unit (Q (MU_RHO)), ==, "cm²/g");
   g_assert_cmpstr (xrlab_quantity_get_unit (Q (RE_SLD)), ==, "Å⁻²");
-  g_assert_cmpuint (xrlab_quantity_mask_count (XRLAB_QUANTITY_MASK_ALL), ==, 13);
-  g_assert_cmpuint (xrlab_quantity_mask_count (XRLAB_QUANTITY_MASK_NO_THICKNESS), ==, 12);
+  g_assert_cmpuint (xrlab_quantity_mask_count (XRLAB_QUANTITY_MASK_ALL), ==, 17);
+  g_assert_cmpuint (xrlab_quantity_mask_count (XRLAB_QUANTITY_MASK_NO_THICKNESS), ==, 15);
+  g_assert_cmpuint (xrlab_quantity_mask_count (XRLAB_QUANTITY_MASK_TOTAL), ==, 4);
+  /* The labels say which attenuation they are. */
+  for (int i = 0; i < XRLAB_QUANTITY_N; i++)
+    {
+      const char *col = xrlab_quantity_get_column ((XrlabQuantity) i);
+      gboolean total = (XRLAB_QUANTITY_MASK_TOTAL & XRLAB_QUANTITY_BIT (i)) != 0;
+      gboolean photo = i == Q (ATTENUATION_LENGTH) || i == Q (MU) || i == Q (MU_RHO)
+                       || i == Q (TRANSMISSION_PHOTO);
+
+      g_assert_true (!total || strstr (xrlab_quantity_get_info ((XrlabQuantity) i)->title, "total"));
+      g_assert_true (!photo || strstr (xrlab_quantity_get_info ((XrlabQuantity) i)->title, "photoabsorption"));
+      g_assert_true (!total || strstr (xrlab_quantity_get_label ((XrlabQuantity) i), "(total)"));
+      g_assert_true (!photo || strstr (xrlab_quantity_get_label ((XrlabQuantity) i), "(photo)"));
+      g_assert_true (!total || i == Q (TRANSMISSION) || strstr (col, "_total"));
+    }
 
   /* One table: the CLI's names and the window's come from the same row. */
   for (int i = 0; i < XRLAB_QUANTITY_N; i++)

@@ -192,7 +192,6 @@ build_query (XrlabReflectPage *self, XrlabReflectQuery *q, XrlabEnergyGrid **gri
   gboolean need_angles = view == XRLAB_REFLECT_VIEW_ANGLES || view == XRLAB_REFLECT_VIEW_MAP;
 
   memset (q, 0, sizeof *q);
-  q->table = XRLAB_TABLE_HENKE;
   q->values = XRLAB_REFLECT_VALUE_BIT (XRLAB_REFLECT_VALUE_R);
   q->polarization = xrlab_reflect_page_polarization (self);
   *n_a = 0;
@@ -226,6 +225,7 @@ build_query (XrlabReflectPage *self, XrlabReflectQuery *q, XrlabEnergyGrid **gri
                        gtk_editable_get_text (GTK_EDITABLE (self->energy_entry)));
           return FALSE;
         }
+      q->table = xrlab_energy_choose_table (xrlab_reflect_page_table (self), q->energy_kev, q->energy_kev);
       return TRUE;
     case XRLAB_REFLECT_VIEW_ENERGIES:
       {
@@ -246,8 +246,8 @@ build_query (XrlabReflectPage *self, XrlabReflectQuery *q, XrlabEnergyGrid **gri
       q->curve = XRLAB_REFLECT_CURVE_FILTER;
       break;
     }
-  *grid = xrlab_energy_grid_parse (gtk_editable_get_text (GTK_EDITABLE (self->energies_entry)),
-                                   XRLAB_ENERGY_UNIT_KEV, error);
+  *grid = xrlab_energy_grid_parse_for_table (gtk_editable_get_text (GTK_EDITABLE (self->energies_entry)),
+                                             XRLAB_ENERGY_UNIT_KEV, xrlab_reflect_page_table (self), error);
   if (*grid == NULL)
     return FALSE;
   if (!monotonic (xrlab_energy_grid_get_energies_kev (*grid), xrlab_energy_grid_get_size (*grid)))
@@ -257,6 +257,7 @@ build_query (XrlabReflectPage *self, XrlabReflectQuery *q, XrlabEnergyGrid **gri
       return FALSE;
     }
   q->grid = *grid;
+  q->table = xrlab_energy_grid_get_table (*grid);
   return TRUE;
 }
 
@@ -276,7 +277,15 @@ static gboolean refresh (gpointer data);
 static const char *
 value_label (XrlabReflectView view)
 {
-  return view == XRLAB_REFLECT_VIEW_FILTERS ? _("Transmission") : _("Reflectivity");
+  return view == XRLAB_REFLECT_VIEW_FILTERS ? _("Transmission (total)") : _("Reflectivity");
+}
+
+/* "Henke tables": the note that names the table of a reply. */
+static char *
+table_note (const XrlabEngineCurves *c)
+{
+  /* TRANSLATORS: a note under the plot; %s is the name of a table ("Henke") */
+  return g_strdup_printf (_("%s tables"), xrlab_table_get_info (c->table)->title);
 }
 
 /* The markers of a reply: one per material name (the first stack's). */
@@ -306,6 +315,7 @@ static void
 show_curves (XrlabReflectPage *self, Closure *cl, XrlabEngineCurves *c)
 {
   g_autoptr(XrlabPlotData) data = xrlab_plot_data_new ();
+  g_autofree char *note = table_note (c);
   XrlabReflectValue value = cl->view == XRLAB_REFLECT_VIEW_FILTERS ? XRLAB_REFLECT_VALUE_T
                                                                     : XRLAB_REFLECT_VALUE_R;
   gboolean angles = cl->view == XRLAB_REFLECT_VIEW_ANGLES;
@@ -350,6 +360,7 @@ show_curves (XrlabReflectPage *self, Closure *cl, XrlabEngineCurves *c)
     set_markers (self, c, cl->view, angles ? (deg ? 180.0 / G_PI : 1e3) : 1.0);
   else
     xrlab_plot_set_markers (self->plot, NULL, 0);
+  xrlab_plot_set_note (self->plot, note);
   xrlab_plot_data_take_buffer (data, c, (GDestroyNotify) xrlab_engine_curves_free);
   xrlab_plot_set_message (self->plot, cl->view == XRLAB_REFLECT_VIEW_FILTERS
                           ? _("Add a filter stack, or show one") : _("Add a stack, or show one"));
@@ -391,7 +402,12 @@ show_map (XrlabReflectPage *self, Closure *cl, XrlabEngineCurves *c)
   xrlab_map_view_set_axes (self->map_view, _("Grazing angle"), deg ? "°" : "mrad", FALSE,
                            _("Photon energy"), "keV", spaced_in_log (c->energies_kev, c->n_energies));
   xrlab_map_view_set_values (self->map_view, "R", TRUE);
-  xrlab_map_view_set_title (self->map_view, xrlab_stack_item_get_label (item));
+  {
+    /* TRANSLATORS: the map's title: the stack, then a table's name ("Henke") */
+    g_autofree char *title = g_strdup_printf (_("%s · %s tables"), xrlab_stack_item_get_label (item),
+                                              xrlab_table_get_info (c->table)->title);
+    xrlab_map_view_set_title (self->map_view, title);
+  }
   /* The x axis in display units lives with the reply. */
   {
     MapOwner *owner = g_new (MapOwner, 1);

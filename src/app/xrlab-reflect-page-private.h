@@ -23,7 +23,7 @@ struct _XrlabReflectPage {
   GtkDropDown *view_choice;
   GtkEntry *energy_entry, *energies_entry, *angle_entry, *angles_entry;
   GtkWidget *energy_box, *energies_box, *angle_box, *angles_box;
-  GtkDropDown *angle_unit, *polarization;
+  GtkDropDown *angle_unit, *polarization, *table_choice;
   GtkToggleButton *y_log;
   GtkLabel *message;
   GtkStack *views;
@@ -50,6 +50,7 @@ struct _XrlabReflectPage {
 XrlabReflectView xrlab_reflect_page_view         (XrlabReflectPage *self);
 gboolean         xrlab_reflect_page_degrees      (XrlabReflectPage *self);
 double           xrlab_reflect_page_polarization (XrlabReflectPage *self);
+XrlabTableChoice xrlab_reflect_page_table        (XrlabReflectPage *self);
 /* The message under the toolbar (NULL: none). */
 void             xrlab_reflect_page_set_message  (XrlabReflectPage *self, const char *text);
 /* Stack @i of the list (the store keeps it). */

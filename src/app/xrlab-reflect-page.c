@@ -59,6 +59,28 @@ xrlab_reflect_settings_init_default (XrlabReflectSettings *s)
   s->degrees = FALSE;
   s->polarization = 0.0;
   s->y_log = TRUE;
+  s->table = XRLAB_TABLE_CHOICE_AUTO;
+}
+
+/* The table dropdown's entries, in order (as the sweep's). */
+static const XrlabTableChoice table_choices[] = {
+  XRLAB_TABLE_CHOICE_AUTO, XRLAB_TABLE_CHOICE_HENKE, XRLAB_TABLE_CHOICE_CHANTLER,
+};
+
+XrlabTableChoice
+xrlab_reflect_page_table (XrlabReflectPage *self)
+{
+  return table_choices[MIN (gtk_drop_down_get_selected (self->table_choice),
+                            G_N_ELEMENTS (table_choices) - 1)];
+}
+
+static guint
+table_position (XrlabTableChoice choice)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (table_choices); i++)
+    if (table_choices[i] == choice)
+      return i;
+  return 0;
 }
 
 XrlabReflectView
@@ -384,6 +406,7 @@ build_toolbar (XrlabReflectPage *self)
   const char *views[] = { _("R vs angle"), _("R vs energy"), _("Map"), _("Filters"), NULL };
   const char *units[] = { "mrad", "°", NULL };
   const char *pols[] = { _("Unpolarized"), _("s"), _("p"), NULL };
+  const char *tables[] = { _("Auto"), "Henke", "Chantler", NULL };
 
   gtk_widget_add_css_class (bar, "plot-toolbar");
   gtk_widget_set_margin_start (bar, 12);
@@ -416,6 +439,13 @@ build_toolbar (XrlabReflectPage *self)
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->polarization), _("Polarization of the beam"));
   g_signal_connect_swapped (self->polarization, "notify::selected", G_CALLBACK (on_control_changed), self);
   gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->polarization));
+  self->table_choice = GTK_DROP_DOWN (gtk_drop_down_new_from_strings (tables));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->table_choice),
+                               _("Scattering factors: Henke (30 eV – 30 keV), Chantler (1 eV – 966 keV), "
+                                 "or Auto: Henke when all the energies lie within 30 eV – 30 keV, "
+                                 "Chantler for all of them otherwise"));
+  g_signal_connect_swapped (self->table_choice, "notify::selected", G_CALLBACK (on_control_changed), self);
+  gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->table_choice));
   self->y_log = GTK_TOGGLE_BUTTON (gtk_toggle_button_new_with_label (_("Log")));
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->y_log), _("Logarithmic y axis"));
   gtk_toggle_button_set_active (self->y_log, TRUE);
@@ -647,6 +677,7 @@ xrlab_reflect_page_get_settings (XrlabReflectPage *self, XrlabReflectSettings *s
   s->degrees = xrlab_reflect_page_degrees (self);
   s->polarization = xrlab_reflect_page_polarization (self);
   s->y_log = gtk_toggle_button_get_active (self->y_log);
+  s->table = xrlab_reflect_page_table (self);
 }
 
 void
@@ -662,6 +693,7 @@ xrlab_reflect_page_set_settings (XrlabReflectPage *self, const XrlabReflectSetti
   gtk_drop_down_set_selected (self->angle_unit, s->degrees ? 1 : 0);
   gtk_drop_down_set_selected (self->polarization, s->polarization > 0.5 ? 1 : s->polarization < -0.5 ? 2 : 0);
   gtk_toggle_button_set_active (self->y_log, s->y_log);
+  gtk_drop_down_set_selected (self->table_choice, table_position (s->table));
   self->building = FALSE;
   on_control_changed (self);
 }

@@ -47,10 +47,11 @@ typedef struct {
   gboolean degrees;    /* angles in degrees, else mrad */
   double polarization; /* 1 s, −1 p, 0 unpolarized */
   gboolean y_log;
+  XrlabTableChoice table; /* the scattering factors: henke, chantler or auto */
 } XrlabReflectSettings;
 
 void xrlab_reflect_settings_clear (XrlabReflectSettings *settings);
-/* 10 keV; 5–30 keV; 3 mrad; 0–10 mrad; unpolarized; log R. */
+/* 10 keV; 5–30 keV; 3 mrad; 0–10 mrad; unpolarized; log R; table auto. */
 void xrlab_reflect_settings_init_default (XrlabReflectSettings *settings);
 
 GtkWidget  *xrlab_reflect_page_new (void);

@@ -40,7 +40,8 @@ static const struct {
 
 /* The controls of a session without them. */
 static const XrlabSessionReflect reflect_defaults = {
-  0, (char *) "10", (char *) "5:30:500", (char *) "3", (char *) "0:10:500", FALSE, 0.0, TRUE
+  0, (char *) "10", (char *) "5:30:500", (char *) "3", (char *) "0:10:500", FALSE, 0.0, TRUE,
+  XRLAB_TABLE_CHOICE_AUTO
 };
 
 static void
@@ -76,7 +77,7 @@ xrlab_session_add_stack (XrlabSession *session, const char *name, const char *te
   st->name = g_strdup (name != NULL ? name : "");
   st->text = g_strdup (text != NULL ? text : "");
   st->filter = !!filter;
-  st->color = color & 0xffffff;
+  st->color = color == XRLAB_SESSION_COLOR_AUTO ? color : color & 0xffffff;
   st->visible = !!visible;
   g_ptr_array_add (session->stacks, st);
 }
@@ -188,7 +189,7 @@ xrlab_session_stacks_equal (const XrlabSession *a, const XrlabSession *b)
   return ra->view == rb->view && g_strcmp0 (ra->energy, rb->energy) == 0
          && g_strcmp0 (ra->energies, rb->energies) == 0 && g_strcmp0 (ra->angle, rb->angle) == 0
          && g_strcmp0 (ra->angles, rb->angles) == 0 && !ra->degrees == !rb->degrees
-         && ra->polarization == rb->polarization && !ra->y_log == !rb->y_log;
+         && ra->polarization == rb->polarization && !ra->y_log == !rb->y_log && ra->table == rb->table;
 }
 
 /* ---- writing ------------------------------------------------------------------------ */
@@ -217,8 +218,9 @@ xrlab_session_stacks_append_json (const XrlabSession *session, GString *out)
           append_member (out, "      ", "name", st->name, FALSE);
           append_member (out, "      ", "stack", st->text, FALSE);
           append_member (out, "      ", "kind", st->filter ? "filter" : "reflect", FALSE);
-          g_string_append_printf (out, "      \"color\": \"#%06x\",\n      \"visible\": %s\n    }",
-                                  st->color & 0xffffff, st->visible ? "true" : "false");
+          if (st->color != XRLAB_SESSION_COLOR_AUTO)
+            g_string_append_printf (out, "      \"color\": \"#%06x\",\n", st->color & 0xffffff);
+          g_string_append_printf (out, "      \"visible\": %s\n    }", st->visible ? "true" : "false");
         }
       g_string_append (out, session->stacks->len > 0 ? "\n  ],\n" : "],\n");
     }
@@ -233,6 +235,8 @@ xrlab_session_stacks_append_json (const XrlabSession *session, GString *out)
       append_member (out, "    ", "angle_unit", r->degrees ? "deg" : "mrad", FALSE);
       g_string_append (out, "    \"polarization\": ");
       xrlab_json_append_number (out, r->polarization);
+      if (r->table != XRLAB_TABLE_CHOICE_AUTO)
+        g_string_append_printf (out, ",\n    \"table\": \"%s\"", xrlab_table_choice_get_name (r->table));
       g_string_append_printf (out, ",\n    \"y_log\": %s\n  },\n", r->y_log ? "true" : "false");
     }
 }
@@ -354,7 +358,7 @@ parse_stack (JsonNode *node, guint index, XrlabSession *session, GError **error)
   g_autofree char *path = g_strdup_printf ("stacks[%u]", index);
   const char *name = "", *text = NULL, *kind = "reflect", *color_text = NULL;
   gboolean visible = TRUE;
-  guint32 color = 0x1c71d8;
+  guint32 color = XRLAB_SESSION_COLOR_AUTO;
   JsonObject *obj;
 
   if (!JSON_NODE_HOLDS_OBJECT (node))
@@ -385,10 +389,11 @@ static gboolean
 parse_reflect (JsonObject *obj, XrlabSession *session, GError **error)
 {
   static const char *const allowed[] = {
-    "view", "energy_keV", "energies_keV", "angle", "angles", "angle_unit", "polarization", "y_log", NULL
+    "view", "energy_keV", "energies_keV", "angle", "angles", "angle_unit", "polarization", "table",
+    "y_log", NULL
   };
   XrlabSessionReflect r = reflect_defaults;
-  const char *view = "angles", *unit = "mrad";
+  const char *view = "angles", *unit = "mrad", *table = NULL;
   JsonNode *pol;
   gboolean ok;
 
@@ -399,6 +404,7 @@ parse_reflect (JsonObject *obj, XrlabSession *session, GError **error)
       || !get_string (obj, "reflect", "angle", FALSE, MAX_SPEC_CHARS, (const char **) &r.angle, error)
       || !get_string (obj, "reflect", "angles", FALSE, MAX_SPEC_CHARS, (const char **) &r.angles, error)
       || !get_string (obj, "reflect", "angle_unit", FALSE, 16, &unit, error)
+      || !get_string (obj, "reflect", "table", FALSE, 16, &table, error)
       || !get_bool (obj, "reflect", "y_log", &r.y_log, error))
     return FALSE;
   pol = member (obj, "reflect", "polarization", JSON_NODE_VALUE, G_TYPE_DOUBLE, _("a number"), FALSE,
@@ -418,6 +424,10 @@ parse_reflect (JsonObject *obj, XrlabSession *session, GError **error)
   if (strcmp (unit, "mrad") != 0 && strcmp (unit, "deg") != 0)
     return fail (error, "reflect.angle_unit", _("“%s” is not one of mrad, deg"), unit);
   r.degrees = strcmp (unit, "deg") == 0;
+  /* Without "table": auto (earlier versions had Henke's tables only, which
+   * auto takes for every energy they accepted). */
+  if (table != NULL && !xrlab_table_choice_lookup (table, &r.table))
+    return fail (error, "reflect.table", _("“%s” is not one of henke, chantler, auto"), table);
   xrlab_session_set_reflect (session, &r);
   return TRUE;
 }

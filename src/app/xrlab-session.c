@@ -38,7 +38,7 @@ xrlab_session_new (void)
   XrlabSession *s = g_new0 (XrlabSession, 1);
 
   s->materials = g_ptr_array_new_with_free_func (material_free);
-  s->sweep = (XrlabSweep) { 1.0, 30.0, 1000, TRUE, XRLAB_ENERGY_UNIT_KEV };
+  s->sweep = (XrlabSweep) { 1.0, 30.0, 1000, TRUE, XRLAB_ENERGY_UNIT_KEV, XRLAB_TABLE_CHOICE_AUTO };
   s->quantity = XRLAB_QUANTITY_DELTA;
   s->x_log = TRUE;
   s->y_log = TRUE;
@@ -85,7 +85,7 @@ xrlab_session_add_material (XrlabSession *session,
   m->formula = g_strdup (formula != NULL ? formula : "");
   m->density_g_cm3 = density_g_cm3;
   m->thickness_um = thickness_um;
-  m->color = color & 0xffffff;
+  m->color = color == XRLAB_SESSION_COLOR_AUTO ? color : color & 0xffffff;
   m->visible = !!visible;
   g_ptr_array_add (session->materials, m);
 }
@@ -174,8 +174,9 @@ xrlab_session_to_json (const XrlabSession *session,
       xrlab_json_append_number (s, m->density_g_cm3);
       g_string_append (s, ",\n      \"thickness_um\": ");
       xrlab_json_append_number (s, m->thickness_um);
-      g_string_append_printf (s, ",\n      \"color\": \"#%06x\",\n      \"visible\": %s\n    }",
-                              m->color & 0xffffff, m->visible ? "true" : "false");
+      if (m->color != XRLAB_SESSION_COLOR_AUTO)
+        g_string_append_printf (s, ",\n      \"color\": \"#%06x\"", m->color & 0xffffff);
+      g_string_append_printf (s, ",\n      \"visible\": %s\n    }", m->visible ? "true" : "false");
     }
   g_string_append (s, session->materials->len > 0 ? "\n  ],\n" : "],\n");
 
@@ -183,9 +184,14 @@ xrlab_session_to_json (const XrlabSession *session,
   xrlab_json_append_number (s, session->sweep.start);
   g_string_append (s, ",\n    \"stop\": ");
   xrlab_json_append_number (s, session->sweep.stop);
-  g_string_append_printf (s, ",\n    \"unit\": \"%s\",\n    \"points\": %u,\n    \"spacing\": \"%s\"\n  },\n",
+  g_string_append_printf (s, ",\n    \"unit\": \"%s\",\n    \"points\": %u,\n    \"spacing\": \"%s\"",
                           xrlab_energy_unit_get_id (session->sweep.unit), session->sweep.points,
                           session->sweep.log ? "log" : "linear");
+  /* Henke's is what a sweep without "table" means (files of earlier
+   * versions): written only for the other choices. */
+  if (session->sweep.table != XRLAB_TABLE_CHOICE_HENKE)
+    g_string_append_printf (s, ",\n    \"table\": \"%s\"", xrlab_table_choice_get_name (session->sweep.table));
+  g_string_append (s, "\n  },\n");
   g_string_append_printf (s, "  \"plot\": {\n    \"quantity\": \"%s\",\n    \"x_log\": %s,\n    \"y_log\": %s\n  },\n",
                           info->session_id, session->x_log ? "true" : "false", session->y_log ? "true" : "false");
   xrlab_session_stacks_append_json (session, s);
@@ -451,7 +457,7 @@ parse_material (Ctx *ctx, JsonNode *node, guint index, XrlabSession *session, GE
   const char *name = "", *formula = NULL, *color_text = NULL;
   double density = NAN, thickness = 1.0;
   gboolean visible = TRUE;
-  guint32 color = 0x1c71d8;
+  guint32 color = XRLAB_SESSION_COLOR_AUTO;
 
   if (!JSON_NODE_HOLDS_OBJECT (node))
     return wrong_type (error, path, _("an object"), node);
@@ -523,8 +529,8 @@ parse_materials (Ctx *ctx, JsonObject *obj, XrlabSession *session, GError **erro
 static gboolean
 parse_sweep (Ctx *ctx, JsonObject *obj, XrlabSession *session, GError **error)
 {
-  static const char *const allowed[] = { "start", "stop", "unit", "points", "spacing", NULL };
-  const char *unit = NULL, *spacing = NULL;
+  static const char *const allowed[] = { "start", "stop", "unit", "points", "spacing", "table", NULL };
+  const char *unit = NULL, *spacing = NULL, *table = NULL;
   double points = 0;
   XrlabSweep sweep = { 0 };
 
@@ -533,8 +539,12 @@ parse_sweep (Ctx *ctx, JsonObject *obj, XrlabSession *session, GError **error)
       !get_number (obj, "stop", "sweep", TRUE, &sweep.stop, error) ||
       !get_string (obj, "unit", "sweep", TRUE, &unit, error) ||
       !get_number (obj, "points", "sweep", TRUE, &points, error) ||
-      !get_string (obj, "spacing", "sweep", TRUE, &spacing, error))
+      !get_string (obj, "spacing", "sweep", TRUE, &spacing, error) ||
+      !get_string (obj, "table", "sweep", FALSE, &table, error))
     return FALSE;
+  /* Without "table" (earlier versions): Henke. */
+  if (table != NULL && !xrlab_table_choice_lookup (table, &sweep.table))
+    return fail (error, "sweep.table", _("“%s” is not one of henke, chantler, auto"), table);
   if (!xrlab_energy_unit_from_id (unit, &sweep.unit))
     {
       g_autofree char *shown = echo (unit);
@@ -590,7 +600,7 @@ static gboolean
 parse_values (Ctx *ctx, JsonObject *obj, XrlabSession *session, GError **error)
 {
   static const char *const allowed[] = { "energy_eV", NULL };
-  const XrlabEnergyRange *range = xrlab_sweep_get_default_range ();
+  const XrlabEnergyRange *range = xrlab_sweep_get_range (&session->sweep);
   double ev = session->values_energy_ev;
 
   if (!check_members (ctx, obj, "values", allowed, error) ||
@@ -708,7 +718,7 @@ check_sweep (Ctx *ctx, XrlabSession *session, GError **error)
   g_autoptr(GError) local = NULL;
   g_autoptr(XrlabSession) defaults = NULL;
 
-  if (xrlab_sweep_validate (&session->sweep, xrlab_sweep_get_default_range (), &local))
+  if (xrlab_sweep_validate (&session->sweep, xrlab_sweep_get_range (&session->sweep), &local))
     return TRUE;
   if (!salvage (ctx))
     return fail (error, "sweep", "%s", local->message);

@@ -11,7 +11,7 @@
  *     "materials": [ { "name": "Si", "formula": "Si", "density_g_cm3": 2.33,
  *                      "thickness_um": 1, "color": "#1c71d8", "visible": true } ],
  *     "sweep": { "start": 1, "stop": 30, "unit": "keV", "points": 1000,
- *                "spacing": "log" },
+ *                "spacing": "log", "table": "auto" },
  *     "plot": { "quantity": "delta", "x_log": true, "y_log": true },
  *     "values": { "energy_eV": 8048 },
  *     "view": { "x": [8.8, 9.2], "y": [1e-6, 2e-5], "pins": [8.979] },
@@ -23,12 +23,15 @@
  * In a material only "formula" and "density_g_cm3" are required; "plot",
  * "values" and "view" may be left out, and so may each member of "view"
  * (an axis without limits follows the data). The view is in the sweep's
- * unit (x) and the quantity's display unit (y). Unknown members are errors
- * (they are typos). "stacks" and "reflect" (the Reflectivity page,
- * xrlab-session-stacks.c) may be left out too: sessions written before the
- * page have neither; in a stack only "stack" is required, and the specs are
- * kept as typed. "fit" (the Fit page's workspace, xrlab-session-fit.c) is
- * optional as well.
+ * unit (x) and the quantity's display unit (y). The sweep's "table"
+ * (henke, chantler, auto) was added within version 1: a sweep without it
+ * is Henke's, as files of earlier versions meant, and it is written only
+ * for the other choices. Unknown members are errors (they are typos).
+ * "stacks" and "reflect" (the Reflectivity page, xrlab-session-stacks.c)
+ * may be left out too: sessions written before the page have neither; in
+ * a stack only "stack" is required, and the specs are kept as typed.
+ * "fit" (the Fit page's workspace, xrlab-session-fit.c) is optional as
+ * well.
  *
  * The text is checked before json-glib parses it (nesting depth, JSON's
  * tokens only, UTF-8); a salvaging load keeps what is sound in a document
@@ -53,6 +56,9 @@ G_BEGIN_DECLS
 #define XRLAB_SESSION_MAX_MATERIALS 64
 #define XRLAB_SESSION_MAX_BYTES (4 * 1024 * 1024)
 #define XRLAB_SESSION_MAX_PINS 64
+/* The colour of a material or stack whose session gives none: the window
+ * picks the palette's next unused colour when it applies the session. */
+#define XRLAB_SESSION_COLOR_AUTO 0xff000000u
 /* Objects and arrays nest at most this deep (a session needs 3). */
 #define XRLAB_SESSION_MAX_DEPTH 64
 
@@ -72,7 +78,7 @@ typedef struct {
   char *formula;
   double density_g_cm3;
   double thickness_um;
-  guint32 color;               /* 0xRRGGBB */
+  guint32 color;               /* 0xRRGGBB, or XRLAB_SESSION_COLOR_AUTO */
   gboolean visible;
 } XrlabSessionMaterial;
 
@@ -95,6 +101,7 @@ typedef struct {
   gboolean degrees;
   double polarization;         /* −1 … 1 */
   gboolean y_log;
+  XrlabTableChoice table;      /* "table", left out for auto (and by earlier versions) */
 } XrlabSessionReflect;
 
 #define XRLAB_SESSION_MAX_STACKS 64

@@ -245,8 +245,9 @@ send_grid (XrlabWindow *self)
 
   x = g_new (double, sweep.points);
   xrlab_sweep_fill (&sweep, x, NULL);
-  /* The engine's grid is made of exactly the plotted points. */
-  grid = xrlab_energy_grid_new (x, sweep.points, sweep.unit, &error);
+  /* The engine's grid is made of exactly the plotted points, with the
+   * sweep's table choice for all of them. */
+  grid = xrlab_energy_grid_new_for_table (x, sweep.points, sweep.unit, sweep.table, &error);
   if (grid == NULL)
     {
       xrlab_window_toast (self, error->message, 10);
@@ -261,9 +262,23 @@ send_grid (XrlabWindow *self)
 
 /* ---- the plot consumer -------------------------------------------------------------- */
 
+/* The table the plotted curves come from: the one the grid's choice takes
+ * for the whole grid; -1 before there is a grid. */
+static int
+grid_table (XrlabWindow *self)
+{
+  double lo_ev, hi_ev;
+
+  if (self->grid_x == NULL)
+    return -1;
+  xrlab_sweep_energy_range (&self->grid_sweep, &lo_ev, &hi_ev);
+  return (int) xrlab_energy_choose_table (self->grid_sweep.table, lo_ev * 1e-3, hi_ev * 1e-3);
+}
+
 /* The view in the sweep's new unit: limits and pins converted (a
  * wavelength axis runs the other way), as the plot drops them when its
- * unit changes. */
+ * unit changes. A note under the plot names the table the curves come
+ * from. */
 static void
 set_axes (XrlabWindow *self, XrlabQuantity quantity, XrlabEnergyUnit unit)
 {
@@ -275,6 +290,8 @@ set_axes (XrlabWindow *self, XrlabQuantity quantity, XrlabEnergyUnit unit)
   guint n_pins;
   const double *pins;
   g_autofree double *pins_new = NULL;
+  g_autofree char *note = NULL;
+  int table = grid_table (self);
 
   for (int u = XRLAB_ENERGY_UNIT_KEV; u <= XRLAB_ENERGY_UNIT_ANGSTROM; u++)
     if (g_strcmp0 (old_name, xrlab_energy_unit_get_name ((XrlabEnergyUnit) u)) == 0)
@@ -295,6 +312,10 @@ set_axes (XrlabWindow *self, XrlabQuantity quantity, XrlabEnergyUnit unit)
                        unit == XRLAB_ENERGY_UNIT_ANGSTROM ? _("Wavelength") : _("Photon energy"),
                        xrlab_energy_unit_get_name (unit), xrlab_quantity_get_axis_name (quantity),
                        info->display_unit);
+  if (table >= 0)
+    /* TRANSLATORS: a note under the plot; %s is the name of a table ("Henke") */
+    note = g_strdup_printf (_("%s tables"), xrlab_table_get_info ((XrlabTable) table)->title);
+  xrlab_plot_set_note (self->plot, note);
   xrlab_plot_set_y_symbol (self->plot, info->symbol);
   if (convert)
     {
@@ -315,15 +336,18 @@ xrlab_window_data_set_axes (XrlabWindow *self, XrlabQuantity quantity, XrlabEner
 }
 
 /* Absorption edges of the elements in the current (valid) formulas shown,
- * within the sweep, in its unit: K to O shells, so the N and O edges of
- * soft X-rays are there too; each labelled "Si K", grouped by element, its
- * priority for a crowded axis from its shell. Edge energies are constant
- * data (xraylib), looked up here without a round trip to the engine. */
+ * within the sweep, in its unit: where the curves of @table jump
+ * (xrlab_presets_get_table_edges(), one per xraylib shell: K to O and
+ * beyond where the table has them), each labelled "Si K", grouped by
+ * element, its priority for a crowded axis from its shell. Constant data,
+ * looked up here without a round trip to the engine. */
 static void
-update_edges (XrlabWindow *self, const guint *ids, gsize n_ids, const XrlabSweep *sweep)
+update_edges (XrlabWindow *self, const guint *ids, gsize n_ids, const XrlabSweep *sweep,
+              XrlabTable table)
 {
   g_autoptr(GArray) markers = g_array_new (FALSE, TRUE, sizeof (XrlabPlotMarker));
-  g_autoptr(GHashTable) seen = g_hash_table_new (NULL, NULL);
+  g_autoptr(GArray) z = g_array_new (FALSE, FALSE, sizeof (int));
+  g_autoptr(GArray) edges = NULL;
   double lo_ev, hi_ev;
 
   xrlab_sweep_energy_range (sweep, &lo_ev, &hi_ev);
@@ -331,28 +355,27 @@ update_edges (XrlabWindow *self, const guint *ids, gsize n_ids, const XrlabSweep
     {
       XrlabMaterial *m = material_by_id (self, ids[i], NULL);
       g_autoptr(XrlabFormula) formula = NULL;
-      g_autoptr(GArray) edges = NULL;
 
       if (m == NULL || xrlab_material_has_error (m))
         continue;
       formula = xrlab_formula_parse (xrlab_material_get_formula (m), NULL);
-      if (formula == NULL)
-        continue;
-      edges = xrlab_presets_get_formula_shells (formula, lo_ev * 1e-3, hi_ev * 1e-3, XRLAB_SHELL_O7);
-      for (guint k = 0; k < edges->len; k++)
-        {
-          const XrlabShellEdge *e = &g_array_index (edges, XrlabShellEdge, k);
-          gpointer key = GINT_TO_POINTER (e->z * 32 + e->shell);
-          XrlabPlotMarker mk;
-          if (g_hash_table_contains (seen, key))
-            continue;
-          g_hash_table_add (seen, key);
-          mk.x = xrlab_energy_from_kev (e->energy_kev, sweep->unit);
-          mk.label = g_strdup_printf ("%s %s", xrlab_element_get_symbol (e->z), xrlab_edges_shell_name (e->shell));
-          mk.group = e->z;
-          mk.priority = xrlab_presets_shell_priority (e->shell);
-          g_array_append_val (markers, mk);
-        }
+      if (formula != NULL)
+        g_array_append_vals (z, xrlab_formula_get_z (formula), xrlab_formula_get_n_atoms (formula));
+    }
+  /* Repeated elements count once. */
+  edges = xrlab_presets_get_table_edges ((const int *) (void *) z->data, z->len,
+                                         (XrlabTableChoice) table, lo_ev * 1e-3, hi_ev * 1e-3, NULL);
+  for (guint k = 0; edges != NULL && k < edges->len; k++)
+    {
+      const XrlabTableEdgeRef *e = &g_array_index (edges, XrlabTableEdgeRef, k);
+      XrlabPlotMarker mk;
+
+      mk.x = xrlab_energy_from_kev (e->edge->energy_ev * 1e-3, sweep->unit);
+      mk.label = g_strdup_printf ("%s %s", xrlab_element_get_symbol (e->z),
+                                  e->edge->shell != NULL ? e->edge->shell : "");
+      mk.group = e->z;
+      mk.priority = e->shell >= 0 ? xrlab_presets_shell_priority (e->shell) : G_MAXINT;
+      g_array_append_val (markers, mk);
     }
   xrlab_plot_set_markers (self->plot, (XrlabPlotMarker *) (void *) markers->data, markers->len);
   for (guint k = 0; k < markers->len; k++)
@@ -431,7 +454,7 @@ on_plot_fetched (GObject      *source,
     }
   set_axes (self, c->quantity, c->sweep.unit);
   xrlab_plot_set_data (self->plot, data);
-  update_edges (self, arrays->ids, arrays->n_materials, &c->sweep);
+  update_edges (self, arrays->ids, arrays->n_materials, &c->sweep, arrays->table);
   xrlab_plot_data_unref (data);
   closure_free (c);
 }
@@ -547,6 +570,7 @@ on_values_fetched (GObject      *source,
       k++;
     }
   g_ptr_array_add (names, NULL);
+  xrlab_values_view_set_table (self->values_view, (int) arrays->table);
   /* The table keeps the reply; its values are read in place. */
   xrlab_values_view_set_values (self->values_view, (guint) k, (const char * const *) names->pdata,
                                 notes, arrays->values, arrays, (GDestroyNotify) xrlab_engine_arrays_free);
@@ -798,9 +822,11 @@ on_sweep_changed (XrlabSweepControls *controls,
 {
   XrlabSweep sweep;
 
-  /* The table's energy is typed in the unit of the sweep. */
+  /* The table's energy is typed in the unit of the sweep, within the
+   * energies of the sweep's table choice. */
   xrlab_sweep_controls_get_sweep (controls, &sweep);
   xrlab_values_view_set_unit (self->values_view, sweep.unit);
+  xrlab_values_view_set_range (self->values_view, xrlab_sweep_get_range (&sweep), sweep.table);
   xrlab_window_data_invalidate (self);
   xrlab_window_session_changed (self);
 }
@@ -876,30 +902,6 @@ on_map (GtkWidget   *widget,
   on_page_changed (self->view_stack, NULL, self);
 }
 
-static GListStore *
-make_presets (void)
-{
-  GListStore *store = g_list_store_new (XRLAB_TYPE_MATERIAL);
-  gsize n = xrlab_presets_get_n ();
-
-  for (gsize i = 0; i < n; i++)
-    {
-      const XrlabPreset *p = xrlab_presets_get (i);
-      g_autoptr(XrlabMaterial) m = xrlab_material_new (p->name, p->formula, p->density_g_cm3, 1.0, NULL);
-      g_autofree char *note = NULL;
-
-      if (p->source == XRLAB_PRESET_NIST)
-        note = p->note != NULL && p->note[0] != '\0'
-               ? g_strdup_printf (_("NIST compound; %s"), p->note)
-               : g_strdup (_("NIST compound"));
-      else if (p->note != NULL && p->note[0] != '\0')
-        note = g_strdup (p->note);
-      xrlab_material_set_note (m, note);
-      g_list_store_append (store, m);
-    }
-  return store;
-}
-
 void
 xrlab_window_data_init (XrlabWindow *self)
 {
@@ -907,8 +909,6 @@ xrlab_window_data_init (XrlabWindow *self)
   self->cancellable = g_cancellable_new ();
   self->replies = g_main_context_new ();
   self->valid_once = g_hash_table_new (NULL, NULL);
-  self->presets = make_presets ();
-  xrlab_material_list_set_presets (self->material_list, G_LIST_MODEL (self->presets));
 
   g_signal_connect_object (self->materials, "items-changed", G_CALLBACK (on_materials_changed), self, 0);
   g_signal_connect_object (self->sweep_controls, "changed", G_CALLBACK (on_sweep_changed), self, 0);
@@ -921,6 +921,12 @@ xrlab_window_data_init (XrlabWindow *self)
   g_signal_connect_object (self->plot, "rendered", G_CALLBACK (on_plot_rendered), self, 0);
   g_signal_connect_object (self->plot, "view-changed", G_CALLBACK (on_plot_view_changed), self, 0);
   g_signal_connect (self, "map", G_CALLBACK (on_map), self);
+  {
+    XrlabSweep sweep;
+
+    xrlab_sweep_controls_get_sweep (self->sweep_controls, &sweep);
+    xrlab_values_view_set_range (self->values_view, xrlab_sweep_get_range (&sweep), sweep.table);
+  }
 
   xrlab_plot_set_x_log (self->plot, xrlab_plot_controls_get_x_log (self->plot_controls));
   xrlab_plot_set_y_log (self->plot, xrlab_plot_controls_get_y_log (self->plot_controls));

@@ -50,7 +50,7 @@ get_reflect (XrlabWindow *self, XrlabSession *s)
     xrlab_session_clear_stacks (s);   /* none, not "a session without the page" */
   xrlab_reflect_page_get_settings (self->reflect_page, &rs);
   r = (XrlabSessionReflect) { rs.view, rs.energy, rs.energies, rs.angle, rs.angles, rs.degrees,
-                              rs.polarization, rs.y_log };
+                              rs.polarization, rs.y_log, rs.table };
   xrlab_session_set_reflect (s, &r);
   xrlab_reflect_settings_clear (&rs);
 }
@@ -115,7 +115,7 @@ apply_reflect (XrlabWindow *self, const XrlabSession *session)
   const GPtrArray *stacks = session->stacks;
   const XrlabSessionReflect *r = xrlab_session_get_reflect (session);
   XrlabReflectSettings rs = { r->view, r->energy, r->energies, r->angle, r->angles, r->degrees,
-                              r->polarization, r->y_log };
+                              r->polarization, r->y_log, r->table };
 
   /* A session from before the page shows the page's example. */
   if (stacks == NULL)
@@ -131,7 +131,8 @@ apply_reflect (XrlabWindow *self, const XrlabSession *session)
       GdkRGBA color = rgb_to_rgba (st->color);
       xrlab_reflect_page_add_stack (self->reflect_page, st->name, st->text,
                                     st->filter ? XRLAB_STACK_FILTER : XRLAB_STACK_REFLECT,
-                                    &color, st->visible);
+                                    st->color == XRLAB_SESSION_COLOR_AUTO ? NULL : &color,
+                                    st->visible);
     }
   if (stacks->len > 0)
     {
@@ -171,7 +172,7 @@ xrlab_window_get_session (XrlabWindow *self)
     guint n_pins;
     const double *pins = xrlab_plot_get_pins (self->plot, &n_pins);
     s->n_pins = MIN (n_pins, XRLAB_SESSION_MAX_PINS);
-    if (s->n_pins > 0)   /* no pins: @pins may be NULL */
+    if (s->n_pins > 0)
       memcpy (s->pins, pins, s->n_pins * sizeof (double));
   }
   get_reflect (self, s);
@@ -193,8 +194,16 @@ xrlab_window_apply_session (XrlabWindow        *self,
     {
       const XrlabSessionMaterial *sm = g_ptr_array_index (session->materials, i);
       GdkRGBA color = rgb_to_rgba (sm->color);
-      XrlabMaterial *m = xrlab_material_new (sm->name, sm->formula, sm->density_g_cm3,
-                                             sm->thickness_um, &color);
+      XrlabMaterial *m;
+
+      if (sm->color == XRLAB_SESSION_COLOR_AUTO)
+        {
+          /* No colour given: the palette's least used one among those so far. */
+          g_autoptr(GListStore) so_far = g_list_store_new (XRLAB_TYPE_MATERIAL);
+          g_list_store_splice (so_far, 0, 0, items->pdata, items->len);
+          xrlab_material_palette_next (G_LIST_MODEL (so_far), &color);
+        }
+      m = xrlab_material_new (sm->name, sm->formula, sm->density_g_cm3, sm->thickness_um, &color);
       xrlab_material_set_visible (m, sm->visible);
       g_ptr_array_add (items, m);
     }
@@ -205,6 +214,8 @@ xrlab_window_apply_session (XrlabWindow        *self,
   xrlab_sweep_controls_set_sweep (self->sweep_controls, &session->sweep);
   xrlab_plot_controls_set_x_log (self->plot_controls, session->x_log);
   xrlab_plot_controls_set_y_log (self->plot_controls, session->y_log);
+  xrlab_values_view_set_range (self->values_view, xrlab_sweep_get_range (&session->sweep),
+                               session->sweep.table);
   xrlab_values_view_set_energy (self->values_view, session->values_energy_ev);
   /* The axes first: a change of unit would drop the view. */
   xrlab_window_data_set_axes (self, session->quantity, session->sweep.unit);

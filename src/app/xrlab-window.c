@@ -8,6 +8,8 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "xrlab-presets.h"
+
 G_DEFINE_FINAL_TYPE (XrlabWindow, xrlab_window, ADW_TYPE_APPLICATION_WINDOW)
 
 enum {
@@ -212,6 +214,31 @@ xrlab_window_class_init (XrlabWindowClass *klass)
   xrlab_window_class_install_actions (widget_class);
 }
 
+/* The presets the material list offers. */
+static GListStore *
+make_presets (void)
+{
+  GListStore *store = g_list_store_new (XRLAB_TYPE_MATERIAL);
+  gsize n = xrlab_presets_get_n ();
+
+  for (gsize i = 0; i < n; i++)
+    {
+      const XrlabPreset *p = xrlab_presets_get (i);
+      g_autoptr(XrlabMaterial) m = xrlab_material_new (p->name, p->formula, p->density_g_cm3, 1.0, NULL);
+      g_autofree char *note = NULL;
+
+      if (p->source == XRLAB_PRESET_NIST)
+        note = p->note != NULL && p->note[0] != '\0'
+               ? g_strdup_printf (_("NIST compound; %s"), p->note)
+               : g_strdup (_("NIST compound"));
+      else if (p->note != NULL && p->note[0] != '\0')
+        note = g_strdup (p->note);
+      xrlab_material_set_note (m, note);
+      g_list_store_append (store, m);
+    }
+  return store;
+}
+
 static void
 xrlab_window_init (XrlabWindow *self)
 {
@@ -220,6 +247,8 @@ xrlab_window_init (XrlabWindow *self)
   self->materials = g_list_store_new (XRLAB_TYPE_MATERIAL);
   self->undo_stack = g_ptr_array_new_with_free_func ((GDestroyNotify) xrlab_undo_item_free);
   xrlab_material_list_set_store (self->material_list, self->materials);
+  self->presets = make_presets ();
+  xrlab_material_list_set_presets (self->material_list, G_LIST_MODEL (self->presets));
 }
 
 XrlabWindow *

@@ -65,6 +65,8 @@ typedef struct {
 typedef struct {
   const char *path;             /* IN.csv, named in messages */
   XrlabEnergyUnit unit;
+  XrlabTableChoice choice;      /* --table: each group takes its table by it */
+  XrlabQuantity transmission;   /* --transmission */
   double thickness_default;     /* --thickness, NaN when not given */
 
   /* read: the columns (0-based; -1 when absent) and the rows */
@@ -563,8 +565,7 @@ batch_group (Batch *b, GError **error)
       BatchGroup *g;
       gpointer found;
 
-      if ((b->fields.mask & XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_TRANSMISSION))
-          && !isfinite (row->thickness))
+      if ((b->fields.mask & XRLAB_QUANTITY_MASK_TRANSMISSIONS) && !isfinite (row->thickness))
         {
           report (b, row->line, _("%s line %u: no thickness for the transmission column "
                                   "(add one to the row or give --thickness UM)"),
@@ -581,7 +582,7 @@ batch_group (Batch *b, GError **error)
           g_autoptr(GError) grid_error = NULL;
 
           ng.spec = g_strdup (row->spec);
-          ng.grid = xrlab_energy_grid_parse (row->spec, b->unit, &grid_error);
+          ng.grid = xrlab_energy_grid_parse_for_table (row->spec, b->unit, b->choice, &grid_error);
           if (ng.grid == NULL)
             /* Every row of this spec fails with the same reason. */
             ng.grid_error = g_strdup (grid_error->message);
@@ -616,7 +617,8 @@ xrlab_cli_batch_read_input (const char *name, const char *data, gsize len,
   batch_init (&b, name);
   b.unit = unit;
   b.max_values = max_values;
-  xrlab_cli_parse_fields ("batch", NULL, transmission, &b.fields);
+  b.choice = XRLAB_TABLE_CHOICE_AUTO;   /* the command's default */
+  xrlab_cli_parse_fields ("batch", NULL, transmission, XRLAB_QUANTITY_TRANSMISSION, &b.fields);
   if (!batch_read (&b, data, len, error) || !batch_group (&b, error))
     return FALSE;
   g_array_sort (b.problems, compare_problems);
@@ -713,8 +715,8 @@ batch_compute (Batch *b)
 
 /* ---- write ---------------------------------------------------------------- */
 
-/* The columns of the output: formula,density_g_cm3,energy_keV and the
- * fields. */
+/* The columns of the output: formula,density_g_cm3,energy_keV, the fields
+ * and the table of the row's group. */
 static XrlabCliTable *
 output_table (const Batch *b)
 {
@@ -725,6 +727,7 @@ output_table (const Batch *b)
   xrlab_cli_table_add_energy (t);
   for (guint k = 0; k < b->fields.n; k++)
     xrlab_cli_table_add_quantity (t, b->fields.order[k]);
+  xrlab_cli_table_add_column (t, XRLAB_CLI_COLUMN_TEXT, "table", NULL, NULL);
   return t;
 }
 
@@ -750,6 +753,7 @@ write_row (const Batch *b, const BatchRow *row, XrlabCliTable *t, GString *s, FI
   gsize n_e = xrlab_energy_grid_get_size (g->grid);
   const double *e = xrlab_energy_grid_get_energies_kev (g->grid);
   const double *block = g->batch->values + row->index * b->fields.n * n_e;
+  const char *table = xrlab_table_get_name (g->batch->table);
 
   for (gsize start = 0; start < n_e; start += WRITE_CHUNK)
     {
@@ -768,6 +772,7 @@ write_row (const Batch *b, const BatchRow *row, XrlabCliTable *t, GString *s, FI
               int idx = xrlab_quantity_mask_index (b->fields.mask, b->fields.order[k]);
               xrlab_cli_table_set_number (t, r, 3 + k, block[(gsize) idx * n_e + i]);
             }
+          xrlab_cli_table_set_text (t, r, 3 + b->fields.n, table);
         }
       g_string_truncate (s, 0);
       xrlab_cli_table_append_csv_rows (t, s);
@@ -833,7 +838,7 @@ int
 xrlab_cli_batch (int argc, char **argv)
 {
   g_autofree char *unit_text = NULL, *thickness_text = NULL, *fields_text = NULL;
-  g_autofree char *output = NULL;
+  g_autofree char *output = NULL, *table_text = NULL, *transmission_text = NULL;
   g_autofree char *description = g_strdup_printf (
       _("A file whose grids and results need more than %llu values in all (a quarter of this "
         "machine's memory in 8-byte numbers) is refused before anything is computed.\n"
@@ -847,6 +852,11 @@ xrlab_cli_batch (int argc, char **argv)
       N_("Write to FILE (atomically) instead of stdout"), N_("FILE") },
     { "unit", 'u', 0, G_OPTION_ARG_STRING, &unit_text,
       N_("Unit of the energy specs: keV (default), eV or A"), N_("UNIT") },
+    { "table", 0, 0, G_OPTION_ARG_STRING, &table_text,
+      N_("Scattering factors: henke, chantler or auto (default: per energy spec)"), N_("TABLE") },
+    { "transmission", 0, 0, G_OPTION_ARG_STRING, &transmission_text,
+      N_("Transmission from the total attenuation (default) or photo(absorption) only"),
+      N_("total|photo") },
     { "thickness", 't', 0, G_OPTION_ARG_STRING, &thickness_text,
       N_("Layer thickness (µm) for rows without a thickness column"), N_("UM") },
     { "fields", 0, 0, G_OPTION_ARG_STRING, &fields_text,
@@ -861,10 +871,12 @@ xrlab_cli_batch (int argc, char **argv)
         "8.048 or \"5,10,15\" or 1:30:100:log, quoted when it has commas), an\n"
         "optional thickness column (µm), and an optional header line naming the\n"
         "columns. Blank lines and lines starting with # are skipped.\n\n"
-        "The output has one row per material and energy: formula,density_g_cm3\n"
-        "and then the columns of “xrlab-cli calc --format csv”. A row that fails\n"
-        "is reported on stderr with its line number and reason; every good row is\n"
-        "still written, and the exit status is then 1."),
+        "The output has one row per material and energy: formula,density_g_cm3,\n"
+        "the columns of “xrlab-cli calc --format csv”, and the table used. Rows\n"
+        "with the same energy spec are computed together, with one table: with\n"
+        "--table auto Henke when the spec lies within 30 eV–30 keV, Chantler\n"
+        "otherwise. A row that fails is reported on stderr with its line number and\n"
+        "reason; every good row is still written, and the exit status is then 1."),
     .description = description,
     .entries = { entries },
   };
@@ -884,7 +896,9 @@ xrlab_cli_batch (int argc, char **argv)
   if (rest[1] != NULL)
     return xrlab_cli_usage ("batch", _("one input file only, got “%s” too"), rest[1]);
   b.path = rest[0];
-  if (!xrlab_cli_parse_energy_unit ("batch", unit_text, &b.unit))
+  if (!xrlab_cli_parse_energy_unit ("batch", unit_text, &b.unit)
+      || !xrlab_cli_parse_table ("batch", table_text, &b.choice)
+      || !xrlab_cli_parse_transmission ("batch", transmission_text, &b.transmission))
     return XRLAB_CLI_USAGE;
   if (thickness_text != NULL
       && !xrlab_cli_parse_number (_("Thickness “%s” is not a number"), thickness_text,
@@ -895,7 +909,8 @@ xrlab_cli_batch (int argc, char **argv)
   if (!batch_read (&b, contents, len, &error))
     return xrlab_cli_fail (error);
   if (!xrlab_cli_parse_fields ("batch", fields_text,
-                               batch_has_thickness (&b, thickness_text != NULL), &b.fields))
+                               batch_has_thickness (&b, thickness_text != NULL), b.transmission,
+                               &b.fields))
     return XRLAB_CLI_USAGE;
   b.max_values = xrlab_cli_max_values ();
   if (!batch_group (&b, &error))

@@ -36,6 +36,8 @@ typedef struct {
   gboolean preset_density;     /* the density is the preset's */
   double density;
   double thickness;            /* NaN when not given */
+  XrlabTableChoice choice;     /* --table */
+  XrlabQuantity transmission;  /* --transmission */
   XrlabEnergyGrid *grid;
   XrlabCliFields fields;
   XrlabCliTable *table;
@@ -67,8 +69,13 @@ calc_read_material (Calc *c, const char *text, const char *density_text,
     }
   else if (c->preset != NULL)
     {
+      char buf[XRLAB_DTOA_BUFSIZE];
+
       c->density = c->preset->density_g_cm3;
       c->preset_density = TRUE;
+      /* TRANSLATORS: the formula given, the preset's name and density */
+      g_printerr (_("xrlab-cli: %s: the density of the preset “%s”, %s g/cm³ (-d RHO for another)\n"),
+                  text, c->preset->name, xrlab_format_double (c->density, buf));
     }
   else
     return xrlab_cli_usage ("calc", _("missing -d RHO (density in g/cm³): “%s” is not a preset"),
@@ -122,8 +129,8 @@ plural_count (const char *shown)
   return n > G_MAXULONG ? G_MAXULONG : (gulong) n;
 }
 
-/* For people: the material, its molar mass and electrons, the table, and a
- * note when a critical angle is missing. */
+/* For people: the material, its molar mass and electrons, the table, a
+ * note when a critical angle is missing, and the scattering-factor table. */
 static void
 calc_append_text (const Calc *c, GString *s)
 {
@@ -148,8 +155,28 @@ calc_append_text (const Calc *c, GString *s)
   for (gsize r = 0; r < xrlab_cli_table_get_n_rows (c->table); r++)
     for (guint k = 1; k < xrlab_cli_table_get_n_columns (c->table); k++)
       any_nan |= isnan (xrlab_cli_table_get_number (c->table, r, k));
+  g_string_append_c (s, '\n');
   if (any_nan)
-    g_string_append_printf (s, "\n%s\n", _("— no critical angle where δ < 0 (total f1 negative)"));
+    g_string_append_printf (s, "%s\n", _("— no critical angle where δ < 0 (total f1 negative)"));
+  xrlab_cli_append_table_note (s, xrlab_energy_grid_get_table (c->grid), c->choice);
+}
+
+/* The comment lines before the CSV: the material, with its density and
+ * where it came from, and the table. */
+static void
+calc_append_csv (const Calc *c, GString *s)
+{
+  char buf[XRLAB_DTOA_BUFSIZE];
+
+  g_string_append_printf (s, "# material: %s, density %s g/cm3", xrlab_formula_get_text (c->formula),
+                          xrlab_format_double (c->density, buf));
+  if (c->preset_density)
+    g_string_append_printf (s, " (preset \"%s\")", c->preset->name);
+  if (!isnan (c->thickness))
+    g_string_append_printf (s, ", thickness %s um", xrlab_format_double (c->thickness, buf));
+  g_string_append_c (s, '\n');
+  xrlab_cli_append_table_comment (s, xrlab_energy_grid_get_table (c->grid), c->choice);
+  xrlab_cli_table_append_csv (c->table, s);
 }
 
 /* The material's numbers, then the table's columns. */
@@ -162,6 +189,8 @@ calc_append_json (const Calc *c, GString *s)
   xrlab_cli_json_begin_object (&json, NULL, XRLAB_CLI_JSON_LINES);
   xrlab_cli_json_string (&json, "formula", xrlab_formula_get_text (c->formula));
   xrlab_cli_json_number (&json, "density_g_cm3", c->density);
+  if (c->preset_density)
+    xrlab_cli_json_string (&json, "density_preset", c->preset->name);
   if (!isnan (c->thickness))
     xrlab_cli_json_number (&json, "thickness_um", c->thickness);
   xrlab_cli_json_number (&json, "molecular_weight_g_mol",
@@ -170,6 +199,7 @@ calc_append_json (const Calc *c, GString *s)
                          xrlab_formula_get_electrons (c->formula));
   xrlab_cli_json_number (&json, "electron_density_per_A3",
                          xrlab_optics_electron_density (c->formula, c->density));
+  xrlab_cli_json_table (&json, xrlab_energy_grid_get_table (c->grid), c->choice);
   xrlab_cli_table_write_json_columns (c->table, &json, "columns");
   xrlab_cli_json_end (&json);
 }
@@ -179,11 +209,16 @@ xrlab_cli_calc (int argc, char **argv)
 {
   g_autofree char *density_text = NULL, *energy_text = NULL, *unit_text = NULL;
   g_autofree char *thickness_text = NULL, *format_text = NULL, *fields_text = NULL;
-  g_autofree char *output = NULL;
+  g_autofree char *output = NULL, *table_text = NULL, *transmission_text = NULL;
   g_auto(GStrv) rest = NULL;
   const GOptionEntry entries[] = {
     { "density", 'd', 0, G_OPTION_ARG_STRING, &density_text,
       N_("Mass density (g/cm³); a preset's when left out"), N_("RHO") },
+    { "table", 0, 0, G_OPTION_ARG_STRING, &table_text,
+      N_("Scattering factors: henke, chantler or auto (default)"), N_("TABLE") },
+    { "transmission", 0, 0, G_OPTION_ARG_STRING, &transmission_text,
+      N_("Transmission from the total attenuation (default) or photo(absorption) only"),
+      N_("total|photo") },
     { "energy", 'e', 0, G_OPTION_ARG_STRING, &energy_text,
       N_("Energies: 10, 5,10,15, 5:15:11 or 1:30:100:log"), N_("SPEC") },
     { "unit", 'u', 0, G_OPTION_ARG_STRING, &unit_text,
@@ -203,10 +238,15 @@ xrlab_cli_calc (int argc, char **argv)
     .summary =
       /* xgettext:no-c-format */
       _("Optical constants of a material on an energy grid: λ, δ, β, f1, f2, the\n"
-        "critical angle, attenuation length, μ, μ/ρ, the real and imaginary SLD,\n"
-        "and the transmission of a layer when --thickness is given.\n\n"
+        "critical angle, attenuation length, μ and μ/ρ from photoabsorption and\n"
+        "in total (photoabsorption + coherent + incoherent scattering), the real\n"
+        "and imaginary SLD, and the transmission of a layer when --thickness is\n"
+        "given.\n\n"
         "FORMULA: SiO2, Ca3(PO4)2, CuSO4·5H2O, D2O, “70wt% SiO2 // B2O3”, or a\n"
-        "preset name (see “xrlab-cli materials”)."),
+        "preset name (see “xrlab-cli materials”).\n\n"
+        "TABLE: henke (Henke/CXRO, 30 eV–30 keV; scattering from xraylib), chantler\n"
+        "(NIST FFAST, 1 eV–966 keV, with its own scattering), or auto: Henke when\n"
+        "every energy lies within 30 eV–30 keV, Chantler for all of them otherwise."),
     .description =
       _("Example:\n  xrlab-cli calc SiO2 -d 2.2 -e 5:15:11 --format csv\n\n"
         "CSV and JSON numbers read back to the same doubles. The critical angle is\n"
@@ -232,13 +272,16 @@ xrlab_cli_calc (int argc, char **argv)
     return xrlab_cli_usage ("calc", _("missing -e SPEC (energies, e.g. -e 8.048)"));
   if (!xrlab_cli_parse_format ("calc", format_text, &format)
       || !xrlab_cli_parse_energy_unit ("calc", unit_text, &unit)
-      || !xrlab_cli_parse_fields ("calc", fields_text, thickness_text != NULL, &c.fields))
+      || !xrlab_cli_parse_table ("calc", table_text, &c.choice)
+      || !xrlab_cli_parse_transmission ("calc", transmission_text, &c.transmission)
+      || !xrlab_cli_parse_fields ("calc", fields_text, thickness_text != NULL, c.transmission,
+                                  &c.fields))
     return XRLAB_CLI_USAGE;
 
   status = calc_read_material (&c, rest[0], density_text, thickness_text);
   if (status != XRLAB_CLI_OK)
     return status;
-  c.grid = xrlab_energy_grid_parse (energy_text, unit, &error);
+  c.grid = xrlab_energy_grid_parse_for_table (energy_text, unit, c.choice, &error);
   if (c.grid == NULL)
     return xrlab_cli_fail (error);
   status = calc_compute (&c);
@@ -247,7 +290,7 @@ xrlab_cli_calc (int argc, char **argv)
 
   s = g_string_new (NULL);
   if (format == XRLAB_CLI_FORMAT_CSV)
-    xrlab_cli_table_append_csv (c.table, s);
+    calc_append_csv (&c, s);
   else if (format == XRLAB_CLI_FORMAT_JSON)
     calc_append_json (&c, s);
   else
@@ -331,10 +374,10 @@ compare_compute (char **args, const XrlabOpticsMaterial *materials, gsize n_mat,
   return XRLAB_CLI_OK;
 }
 
-/* The field, the energies, and per material its formula, density and
- * values. */
+/* The field, the table, the energies, and per material its formula,
+ * density and values. */
 static void
-compare_append_json (const XrlabCliTable *table, XrlabQuantity field,
+compare_append_json (const XrlabCliTable *table, XrlabQuantity field, XrlabEnergyGrid *grid,
                      const XrlabOpticsMaterial *materials, gsize n_mat, GString *s)
 {
   XrlabCliJson json;
@@ -342,6 +385,8 @@ compare_append_json (const XrlabCliTable *table, XrlabQuantity field,
   xrlab_cli_json_init (&json, s);
   xrlab_cli_json_begin_object (&json, NULL, XRLAB_CLI_JSON_LINES);
   xrlab_cli_json_string (&json, "field", xrlab_quantity_get_column (field));
+  xrlab_cli_json_table (&json, xrlab_energy_grid_get_table (grid),
+                        xrlab_energy_grid_get_table_choice (grid));
   xrlab_cli_table_write_json_column (table, &json, "energy_keV", 0);
   xrlab_cli_json_begin_array (&json, "materials", XRLAB_CLI_JSON_LINES);
   for (gsize m = 0; m < n_mat; m++)
@@ -361,14 +406,20 @@ xrlab_cli_compare (int argc, char **argv)
 {
   g_autofree char *energy_text = NULL, *unit_text = NULL, *field_text = NULL;
   g_autofree char *thickness_text = NULL, *format_text = NULL, *output = NULL;
+  g_autofree char *table_text = NULL, *transmission_text = NULL;
   g_auto(GStrv) rest = NULL;
   const GOptionEntry entries[] = {
     { "energy", 'e', 0, G_OPTION_ARG_STRING, &energy_text,
       N_("Energies: 10, 5,10,15, 5:15:11 or 1:30:100:log"), N_("SPEC") },
     { "unit", 'u', 0, G_OPTION_ARG_STRING, &unit_text,
       N_("Unit of SPEC: keV (default), eV or A (wavelength)"), N_("UNIT") },
+    { "table", 0, 0, G_OPTION_ARG_STRING, &table_text,
+      N_("Scattering factors: henke, chantler or auto (default)"), N_("TABLE") },
     { "field", 0, 0, G_OPTION_ARG_STRING, &field_text,
       N_("The quantity to compare (default: delta)"), N_("FIELD") },
+    { "transmission", 0, 0, G_OPTION_ARG_STRING, &transmission_text,
+      N_("--field transmission from the total attenuation (default) or photo(absorption) only"),
+      N_("total|photo") },
     { "thickness", 't', 0, G_OPTION_ARG_STRING, &thickness_text,
       N_("Layer thickness (µm), for --field transmission"), N_("UM") },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format_text,
@@ -394,7 +445,8 @@ xrlab_cli_compare (int argc, char **argv)
   g_autoptr(GPtrArray) formulas = g_ptr_array_new_with_free_func ((GDestroyNotify) xrlab_formula_unref);
   g_autoptr(XrlabCliTable) table = xrlab_cli_table_new ();
   g_autofree XrlabOpticsMaterial *materials = NULL;
-  XrlabQuantity field = XRLAB_QUANTITY_DELTA;
+  XrlabQuantity field = XRLAB_QUANTITY_DELTA, transmission;
+  XrlabTableChoice choice;
   XrlabEnergyUnit unit;
   XrlabCliFormat format;
   double thickness = NAN;
@@ -408,13 +460,17 @@ xrlab_cli_compare (int argc, char **argv)
   if (energy_text == NULL)
     return xrlab_cli_usage ("compare", _("missing -e SPEC (energies, e.g. -e 5:15:11)"));
   if (!xrlab_cli_parse_format ("compare", format_text, &format)
-      || !xrlab_cli_parse_energy_unit ("compare", unit_text, &unit))
+      || !xrlab_cli_parse_energy_unit ("compare", unit_text, &unit)
+      || !xrlab_cli_parse_table ("compare", table_text, &choice)
+      || !xrlab_cli_parse_transmission ("compare", transmission_text, &transmission))
     return XRLAB_CLI_USAGE;
   if (field_text != NULL && !xrlab_quantity_from_column (field_text, &field))
     return xrlab_cli_usage ("compare", _("unknown --field “%s” (e.g. delta, beta, f1, mu_per_cm)"),
                             field_text);
-  if (field == XRLAB_QUANTITY_TRANSMISSION && thickness_text == NULL)
-    return xrlab_cli_usage ("compare", _("--field transmission needs --thickness UM"));
+  if (field == XRLAB_QUANTITY_TRANSMISSION)
+    field = transmission;
+  if ((XRLAB_QUANTITY_MASK_TRANSMISSIONS & XRLAB_QUANTITY_BIT (field)) && thickness_text == NULL)
+    return xrlab_cli_usage ("compare", _("--field %s needs --thickness UM"), field_text);
   if (thickness_text != NULL
       && !xrlab_cli_parse_number (_("Thickness “%s” is not a number"), thickness_text, &thickness))
     return XRLAB_CLI_BAD_INPUT;
@@ -424,7 +480,7 @@ xrlab_cli_compare (int argc, char **argv)
   status = xrlab_cli_read_materials (rest, thickness, formulas, materials);
   if (status != XRLAB_CLI_OK)
     return status;
-  grid = xrlab_energy_grid_parse (energy_text, unit, &error);
+  grid = xrlab_energy_grid_parse_for_table (energy_text, unit, choice, &error);
   if (grid == NULL)
     return xrlab_cli_fail (error);
   status = compare_compute (rest, materials, n_mat, grid, field, table);
@@ -433,9 +489,12 @@ xrlab_cli_compare (int argc, char **argv)
 
   s = g_string_new (NULL);
   if (format == XRLAB_CLI_FORMAT_CSV)
-    xrlab_cli_table_append_csv (table, s);
+    {
+      xrlab_cli_append_table_comment (s, xrlab_energy_grid_get_table (grid), choice);
+      xrlab_cli_table_append_csv (table, s);
+    }
   else if (format == XRLAB_CLI_FORMAT_JSON)
-    compare_append_json (table, field, materials, n_mat, s);
+    compare_append_json (table, field, grid, materials, n_mat, s);
   else
     {
       const char *u = xrlab_quantity_get_unit (field);
@@ -443,6 +502,8 @@ xrlab_cli_compare (int argc, char **argv)
       g_string_append_printf (s, "%s%s%s%s\n\n", xrlab_quantity_get_label (field),
                               u[0] ? " (" : "", u, u[0] ? ")" : "");
       xrlab_cli_table_append_text (table, s);
+      g_string_append_c (s, '\n');
+      xrlab_cli_append_table_note (s, xrlab_energy_grid_get_table (grid), choice);
     }
   return xrlab_cli_write_output (output, s);
 }

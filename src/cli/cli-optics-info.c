@@ -85,7 +85,7 @@ formula_parts_table (const XrlabFormula *f)
 }
 
 static void
-formula_append_json (const XrlabFormula *f, double density, GString *s)
+formula_append_json (const XrlabFormula *f, const XrlabPreset *preset, double density, GString *s)
 {
   g_autoptr(XrlabCliTable) atoms = formula_atoms_table (f);
   g_autoptr(XrlabCliTable) parts = formula_parts_table (f);
@@ -94,6 +94,11 @@ formula_append_json (const XrlabFormula *f, double density, GString *s)
   xrlab_cli_json_init (&json, s);
   xrlab_cli_json_begin_object (&json, NULL, XRLAB_CLI_JSON_LINES);
   xrlab_cli_json_string (&json, "formula", xrlab_formula_get_text (f));
+  if (preset != NULL)
+    {
+      xrlab_cli_json_string (&json, "preset", preset->name);
+      xrlab_cli_json_number (&json, "preset_density_g_cm3", preset->density_g_cm3);
+    }
   xrlab_cli_json_number (&json, "molecular_weight_g_mol", xrlab_formula_get_molecular_weight (f));
   xrlab_cli_json_number (&json, "electrons_per_formula_unit", xrlab_formula_get_electrons (f));
   if (!isnan (density))
@@ -107,15 +112,16 @@ formula_append_json (const XrlabFormula *f, double density, GString *s)
   xrlab_cli_json_end (&json);
 }
 
-/* For people: a summary (formula, molar mass, electrons, the density's
- * number densities, the parts of a mixture), then the atoms. */
+/* For people: a summary (formula, the preset it names, molar mass,
+ * electrons, the density's number densities, the parts of a mixture), then
+ * the atoms. */
 static void
-formula_append_text (const XrlabFormula *f, double density, GString *s)
+formula_append_text (const XrlabFormula *f, const XrlabPreset *preset, double density, GString *s)
 {
   /* The labels of the summary, one column wide. */
-  enum { FORMULA, MOLAR_MASS, ELECTRONS, DENSITY, PARTS, N_LABELS };
+  enum { FORMULA, PRESET, MOLAR_MASS, ELECTRONS, DENSITY, PARTS, N_LABELS };
   const char *labels[N_LABELS] = {
-    _("Formula"), _("Molar mass"), _("Electrons"), _("Density"), _("Parts"),
+    _("Formula"), _("Preset"), _("Molar mass"), _("Electrons"), _("Density"), _("Parts"),
   };
   g_autoptr(XrlabCliTable) atoms = formula_atoms_table (f);
   g_autofree char *sum = xrlab_formula_to_string (f);
@@ -128,6 +134,12 @@ formula_append_text (const XrlabFormula *f, double density, GString *s)
   if (strcmp (sum, xrlab_formula_get_text (f)) != 0)
     g_string_append_printf (s, "  (%s)", sum);
   g_string_append_c (s, '\n');
+  if (preset != NULL)
+    {
+      xrlab_cli_append_padded (s, labels[PRESET], width, FALSE);
+      g_string_append_printf (s, _("%s, %.10g g/cm³"), preset->name, preset->density_g_cm3);
+      g_string_append_c (s, '\n');
+    }
   xrlab_cli_append_padded (s, labels[MOLAR_MASS], width, FALSE);
   g_string_append_printf (s, "%.10g g/mol\n", xrlab_formula_get_molecular_weight (f));
   xrlab_cli_append_padded (s, labels[ELECTRONS], width, FALSE);
@@ -173,15 +185,15 @@ xrlab_cli_formula (int argc, char **argv)
     .summary =
       _("Composition of a formula: atoms per formula unit, mass fractions,\n"
         "molecular weight and electrons per formula unit. Mixtures list their\n"
-        "parts and mass fractions."),
+        "parts and mass fractions. FORMULA may be a preset name (Kapton)."),
     .description =
       _("Example:\n  xrlab-cli formula \"CuSO4·5H2O\"\n\n"
         "Exit status: 0 success, 1 bad input, 2 usage error."),
     .entries = { entries },
   };
   g_autoptr(XrlabFormula) f = NULL;
-  g_autoptr(GError) error = NULL;
   g_autoptr(GString) s = NULL;
+  const XrlabPreset *preset = NULL;
   XrlabCliFormat format;
   double density = NAN;
 
@@ -203,15 +215,16 @@ xrlab_cli_formula (int argc, char **argv)
       if (!(density > 0.0))
         return xrlab_cli_failf (_("Density %s g/cm³ must be positive"), density_text);
     }
-  f = xrlab_formula_parse (rest[0], &error);
-  if (f == NULL)
-    return xrlab_cli_failf (_("Formula “%s”: %s"), rest[0], error->message);
+  /* A formula as it is; a preset's name (Kapton) as the preset's formula. */
+  f = xrlab_formula_parse (rest[0], NULL);
+  if (f == NULL && (f = xrlab_cli_resolve_material (rest[0], &preset)) == NULL)
+    return XRLAB_CLI_BAD_INPUT;
 
   s = g_string_new (NULL);
   if (format == XRLAB_CLI_FORMAT_JSON)
-    formula_append_json (f, density, s);
+    formula_append_json (f, preset, density, s);
   else
-    formula_append_text (f, density, s);
+    formula_append_text (f, preset, density, s);
   return xrlab_cli_write_output (NULL, s);
 }
 
@@ -240,49 +253,65 @@ element_from_arg (const char *text)
 }
 
 /* The columns of the edges table. */
-enum { EDGE_SYMBOL, EDGE_Z, EDGE_NAME, EDGE_KEV, EDGE_EV, EDGE_WAVELENGTH };
+enum { EDGE_SYMBOL, EDGE_Z, EDGE_NAME, EDGE_KEV, EDGE_EV, EDGE_WAVELENGTH, EDGE_TABLE, EDGE_XRAYLIB };
 
-/* The absorption edges of element @z: symbol and Z (for CSV and JSON), the
- * edge, its energy (for people in eV too) and wavelength. */
+/* The absorption edges of element @z as the tables of @choice show them
+ * (xrlab_presets_get_table_edges()): symbol and Z (for CSV and JSON), the
+ * shell, the jump's energy (for people in eV too) and wavelength, the
+ * table, and xraylib's energy of that edge. NULL with @error when a table
+ * cannot be read. */
 static XrlabCliTable *
-edges_table (int z)
+edges_table (int z, XrlabTableChoice choice, GError **error)
 {
-  XrlabCliTable *t = xrlab_cli_table_new ();
-  XrlabEdgeEnergy edges[XRLAB_EDGE_N_EDGES];
-  gsize k = xrlab_presets_get_edges (z, edges);
+  g_autoptr(XrlabCliTable) t = xrlab_cli_table_new ();
+  g_autoptr(GArray) edges = xrlab_presets_get_table_edges (&z, 1, choice, 0.0, INFINITY, error);
 
+  if (edges == NULL)
+    return NULL;
   xrlab_cli_table_add_column (t, XRLAB_CLI_COLUMN_TEXT, "symbol", NULL, NULL);
   xrlab_cli_table_add_column (t, XRLAB_CLI_COLUMN_INTEGER, "z", NULL, NULL);
   xrlab_cli_table_add_column (t, XRLAB_CLI_COLUMN_TEXT, "edge", _("Edge"), NULL);
   xrlab_cli_table_add_column (t, XRLAB_CLI_COLUMN_NUMBER, "energy_keV", _("Energy"), "keV");
   xrlab_cli_table_add_column (t, XRLAB_CLI_COLUMN_NUMBER, NULL, _("Energy"), "eV");
   xrlab_cli_table_add_column (t, XRLAB_CLI_COLUMN_NUMBER, "wavelength_A", _("Wavelength"), "Å");
-  for (gsize j = 0; j < k; j++)
+  xrlab_cli_table_add_column (t, XRLAB_CLI_COLUMN_TEXT, "table", _("Table"), NULL);
+  xrlab_cli_table_add_column (t, XRLAB_CLI_COLUMN_NUMBER, "xraylib_keV", _("xraylib"), "keV");
+  for (guint j = 0; j < edges->len; j++)
     {
+      const XrlabTableEdgeRef *ref = &g_array_index (edges, XrlabTableEdgeRef, j);
+      double kev = ref->edge->energy_ev / 1000.0;
       gsize r = xrlab_cli_table_add_row (t);
 
       xrlab_cli_table_set_text (t, r, EDGE_SYMBOL, xrlab_element_get_symbol (z));
       xrlab_cli_table_set_integer (t, r, EDGE_Z, z);
-      xrlab_cli_table_set_text (t, r, EDGE_NAME, xrlab_edge_get_name (edges[j].edge));
-      xrlab_cli_table_set_number (t, r, EDGE_KEV, edges[j].energy_kev);
-      xrlab_cli_table_set_number (t, r, EDGE_EV, edges[j].energy_kev * 1000.0);
-      xrlab_cli_table_set_number (t, r, EDGE_WAVELENGTH,
-                                  xrlab_kev_to_angstrom (edges[j].energy_kev));
+      xrlab_cli_table_set_text (t, r, EDGE_NAME, ref->edge->shell ? ref->edge->shell : "");
+      xrlab_cli_table_set_number (t, r, EDGE_KEV, kev);
+      xrlab_cli_table_set_number (t, r, EDGE_EV, ref->edge->energy_ev);
+      xrlab_cli_table_set_number (t, r, EDGE_WAVELENGTH, xrlab_kev_to_angstrom (kev));
+      xrlab_cli_table_set_text (t, r, EDGE_TABLE, xrlab_table_get_name (ref->table));
+      xrlab_cli_table_set_number (t, r, EDGE_XRAYLIB, ref->edge->xraylib_ev / 1000.0);
     }
-  return t;
+  return g_steal_pointer (&t);
 }
 
-/* Element @z as one object: symbol, Z and its edges by name. */
+/* Element @z as one object: symbol, Z and its edges, one object each. */
 static void
 edges_write_json (const XrlabCliTable *t, int z, XrlabCliJson *json)
 {
-  xrlab_cli_json_begin_object (json, NULL, XRLAB_CLI_JSON_INLINE);
+  xrlab_cli_json_begin_object (json, NULL, XRLAB_CLI_JSON_LINES);
   xrlab_cli_json_string (json, "symbol", xrlab_element_get_symbol (z));
   xrlab_cli_json_integer (json, "z", z);
-  xrlab_cli_json_begin_object (json, "edges_keV", XRLAB_CLI_JSON_INLINE);
+  xrlab_cli_json_begin_array (json, "edges", XRLAB_CLI_JSON_LINES);
   for (gsize r = 0; r < xrlab_cli_table_get_n_rows (t); r++)
-    xrlab_cli_json_number (json, xrlab_cli_table_get_text (t, r, EDGE_NAME),
-                           xrlab_cli_table_get_number (t, r, EDGE_KEV));
+    {
+      xrlab_cli_json_begin_object (json, NULL, XRLAB_CLI_JSON_INLINE);
+      xrlab_cli_json_string (json, "edge", xrlab_cli_table_get_text (t, r, EDGE_NAME));
+      xrlab_cli_json_number (json, "energy_keV", xrlab_cli_table_get_number (t, r, EDGE_KEV));
+      xrlab_cli_json_number (json, "wavelength_A", xrlab_cli_table_get_number (t, r, EDGE_WAVELENGTH));
+      xrlab_cli_json_string (json, "table", xrlab_cli_table_get_text (t, r, EDGE_TABLE));
+      xrlab_cli_json_number (json, "xraylib_keV", xrlab_cli_table_get_number (t, r, EDGE_XRAYLIB));
+      xrlab_cli_json_end (json);
+    }
   xrlab_cli_json_end (json);
   xrlab_cli_json_end (json);
 }
@@ -290,9 +319,11 @@ edges_write_json (const XrlabCliTable *t, int z, XrlabCliJson *json)
 int
 xrlab_cli_edges (int argc, char **argv)
 {
-  g_autofree char *format_text = NULL;
+  g_autofree char *format_text = NULL, *table_text = NULL;
   g_auto(GStrv) rest = NULL;
   const GOptionEntry entries[] = {
+    { "table", 0, 0, G_OPTION_ARG_STRING, &table_text,
+      N_("Scattering factors: henke, chantler or auto (default)"), N_("TABLE") },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format_text,
       N_("Output: table (default), csv or json"), N_("FORMAT") },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &rest, NULL, N_("SYMBOL...") },
@@ -300,12 +331,17 @@ xrlab_cli_edges (int argc, char **argv)
   };
   const XrlabCliSpec spec = {
     .summary =
-      _("Absorption-edge energies K, L1–L3, M1–M5 of elements (from xraylib).\n"
+      _("Absorption edges of elements where the scattering-factor tables have them:\n"
+        "the energy of each jump in f2, labelled with the nearest edge of xraylib,\n"
+        "whose own energy is listed beside it. With --table auto Henke's edges\n"
+        "within 30 eV–30 keV and Chantler's outside, as a computation at that\n"
+        "energy would use them.\n"
         "SYMBOL is an element symbol (Fe) or an atomic number (26)."),
     .description = _("Exit status: 0 success, 1 bad input, 2 usage error."),
     .entries = { entries },
   };
   g_autoptr(GString) s = NULL;
+  XrlabTableChoice choice;
   XrlabCliFormat format;
   XrlabCliJson json;
 
@@ -313,7 +349,8 @@ xrlab_cli_edges (int argc, char **argv)
     return XRLAB_CLI_USAGE;
   if (rest == NULL || rest[0] == NULL)
     return xrlab_cli_usage ("edges", _("missing SYMBOL (e.g. Fe)"));
-  if (!xrlab_cli_parse_format ("edges", format_text, &format))
+  if (!xrlab_cli_parse_format ("edges", format_text, &format)
+      || !xrlab_cli_parse_table ("edges", table_text, &choice))
     return XRLAB_CLI_USAGE;
   for (gsize i = 0; rest[i] != NULL; i++)
     if (element_from_arg (rest[i]) == 0)
@@ -326,9 +363,12 @@ xrlab_cli_edges (int argc, char **argv)
     xrlab_cli_json_begin_array (&json, NULL, XRLAB_CLI_JSON_LINES);
   for (gsize i = 0; rest[i] != NULL; i++)
     {
+      g_autoptr(GError) error = NULL;
       int z = element_from_arg (rest[i]);
-      g_autoptr(XrlabCliTable) t = edges_table (z);
+      g_autoptr(XrlabCliTable) t = edges_table (z, choice, &error);
 
+      if (t == NULL)
+        return xrlab_cli_fail (error);
       if (format == XRLAB_CLI_FORMAT_CSV)
         {
           if (i == 0)
@@ -346,6 +386,12 @@ xrlab_cli_edges (int argc, char **argv)
     }
   if (format == XRLAB_CLI_FORMAT_JSON)
     xrlab_cli_json_end (&json);
+  else if (format == XRLAB_CLI_FORMAT_TABLE)
+    g_string_append_printf (s, "\n%s\n",
+                            choice == XRLAB_TABLE_CHOICE_AUTO
+                            ? _("Tables: Henke within 30 eV–30 keV, Chantler outside (--table auto); "
+                                "xraylib: its EdgeEnergy of the edge")
+                            : _("xraylib: its EdgeEnergy of the edge"));
   return xrlab_cli_write_output (NULL, s);
 }
 

@@ -28,6 +28,69 @@ xrlab_cli_parse_energy_unit (const char *cmd, const char *text, XrlabEnergyUnit 
   return TRUE;
 }
 
+gboolean
+xrlab_cli_parse_table (const char *cmd, const char *text, XrlabTableChoice *choice)
+{
+  if (text == NULL)
+    {
+      *choice = XRLAB_TABLE_CHOICE_AUTO;
+      return TRUE;
+    }
+  if (!xrlab_table_choice_lookup (text, choice))
+    {
+      xrlab_cli_usage (cmd, _("--table must be henke, chantler or auto, not “%s”"), text);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+xrlab_cli_parse_transmission (const char *cmd, const char *text, XrlabQuantity *transmission)
+{
+  if (text == NULL || strcmp (text, "total") == 0)
+    *transmission = XRLAB_QUANTITY_TRANSMISSION;
+  else if (strcmp (text, "photo") == 0)
+    *transmission = XRLAB_QUANTITY_TRANSMISSION_PHOTO;
+  else
+    {
+      xrlab_cli_usage (cmd, _("--transmission must be total or photo, not “%s”"), text);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+void
+xrlab_cli_append_table_note (GString *s, XrlabTable table, XrlabTableChoice choice)
+{
+  const XrlabTableInfo *info = xrlab_table_get_info (table);
+
+  if (choice == XRLAB_TABLE_CHOICE_AUTO)
+    /* TRANSLATORS: the table's name ("Henke"), its source, where the scattering comes from */
+    g_string_append_printf (s, _("Table: %s (%s), chosen by --table auto; total attenuation with "
+                                 "scattering from %s\n"),
+                            info->title, info->source, info->scattering_source);
+  else
+    /* TRANSLATORS: the table's name ("Henke"), its source, where the scattering comes from */
+    g_string_append_printf (s, _("Table: %s (%s); total attenuation with scattering from %s\n"),
+                            info->title, info->source, info->scattering_source);
+}
+
+void
+xrlab_cli_append_table_comment (GString *s, XrlabTable table, XrlabTableChoice choice)
+{
+  g_autofree char *comment = xrlab_table_format_comment (table, choice);
+
+  g_string_append (s, comment);
+}
+
+void
+xrlab_cli_json_table (XrlabCliJson *json, XrlabTable table, XrlabTableChoice choice)
+{
+  xrlab_cli_json_string (json, "table", xrlab_table_get_name (table));
+  xrlab_cli_json_string (json, "table_choice", xrlab_table_choice_get_name (choice));
+  xrlab_cli_json_string (json, "scattering", xrlab_table_get_info (table)->scattering_source);
+}
+
 static void
 fields_add (XrlabCliFields *fields, XrlabQuantity q)
 {
@@ -50,7 +113,7 @@ unknown_field (const char *cmd, const char *field)
 
 gboolean
 xrlab_cli_parse_fields (const char *cmd, const char *text, gboolean have_thickness,
-                        XrlabCliFields *fields)
+                        XrlabQuantity transmission, XrlabCliFields *fields)
 {
   g_auto(GStrv) parts = NULL;
 
@@ -58,7 +121,8 @@ xrlab_cli_parse_fields (const char *cmd, const char *text, gboolean have_thickne
   if (text == NULL)
     {
       for (int q = 0; q < XRLAB_QUANTITY_N; q++)
-        if (q != XRLAB_QUANTITY_TRANSMISSION || have_thickness)
+        if (!(XRLAB_QUANTITY_MASK_TRANSMISSIONS & XRLAB_QUANTITY_BIT (q))
+            || (q == (int) transmission && have_thickness))
           fields_add (fields, (XrlabQuantity) q);
       return TRUE;
     }
@@ -75,9 +139,11 @@ xrlab_cli_parse_fields (const char *cmd, const char *text, gboolean have_thickne
           unknown_field (cmd, f);
           return FALSE;
         }
-      if (q == XRLAB_QUANTITY_TRANSMISSION && !have_thickness)
+      if (q == XRLAB_QUANTITY_TRANSMISSION)
+        q = transmission;
+      if ((XRLAB_QUANTITY_MASK_TRANSMISSIONS & XRLAB_QUANTITY_BIT (q)) && !have_thickness)
         {
-          xrlab_cli_usage (cmd, _("the field transmission needs --thickness UM"));
+          xrlab_cli_usage (cmd, _("the field %s needs --thickness UM"), f);
           return FALSE;
         }
       fields_add (fields, q);

@@ -2,12 +2,13 @@
  *
  *   xrlab-cli plot MATERIAL... -e SPEC [-q QUANTITY] [--log-x] [--log-y]
  *       [--xlim A:B] [--ylim A:B] [--size 8.5x6cm] [--dpi 300]
- *       [--font-size 9] [--line-width 1] [--dark] -o FILE.png|svg|pdf
+ *       [--font-size 9] [--line-width 1] [--dark] [--table auto] -o FILE.png|svg|pdf
  *
  * Materials as in compare (FORMULA:RHO or a preset), one batch request to
  * the engine, then the plot renderer (libxrlab-render) on this thread: the
- * same curves, palette, edge markers (K to O, thinned by priority), notes
- * and type as the window's export. Without the renderer (a build without
+ * same curves, palette, edge markers (where the table's curves jump, thinned
+ * by priority), notes (the first names the table) and type as the window's
+ * export. Without the renderer (a build without
  * cairo, Pango or PLplot) the command says so and exits 1.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -30,7 +31,7 @@
 #include "xrlab-util.h"
 
 typedef struct {
-  char *energy, *unit, *quantity, *thickness, *xlim, *ylim, *size, *output;
+  char *energy, *unit, *quantity, *thickness, *xlim, *ylim, *size, *output, *table;
   gboolean log_x, log_y, dark, no_edges, no_legend;
   double dpi, font_size, line_width;
   char **rest;
@@ -47,6 +48,7 @@ plot_options_clear (PlotOptions *o)
   g_free (o->ylim);
   g_free (o->size);
   g_free (o->output);
+  g_free (o->table);
   g_strfreev (o->rest);
 }
 
@@ -104,32 +106,35 @@ bad:
   return FALSE;
 }
 
-/* The edges of the materials' elements inside [@lo_kev, @hi_kev], as
- * markers in @unit: K to O7, grouped by element, by priority. */
+/* The edges of the materials' elements inside [@lo_kev, @hi_kev] where
+ * the curves of @table jump (xrlab_presets_get_table_edges()), as markers
+ * in @unit, grouped by element, by priority. */
 static GArray *
-edge_markers (GPtrArray *formulas, double lo_kev, double hi_kev, XrlabEnergyUnit unit)
+edge_markers (GPtrArray *formulas, double lo_kev, double hi_kev, XrlabTable table,
+              XrlabEnergyUnit unit)
 {
   GArray *markers = g_array_new (FALSE, TRUE, sizeof (XrlabPlotMarker));
-  g_autoptr(GHashTable) seen = g_hash_table_new (NULL, NULL);
+  g_autoptr(GArray) z = g_array_new (FALSE, FALSE, sizeof (int));
+  g_autoptr(GArray) edges = NULL;
 
   for (guint i = 0; i < formulas->len; i++)
     {
-      g_autoptr(GArray) edges = xrlab_presets_get_formula_shells (g_ptr_array_index (formulas, i), lo_kev, hi_kev,
-                                                                  XRLAB_SHELL_O7);
-      for (guint k = 0; k < edges->len; k++)
-        {
-          const XrlabShellEdge *e = &g_array_index (edges, XrlabShellEdge, k);
-          gpointer key = GINT_TO_POINTER (e->z * 32 + e->shell);
-          XrlabPlotMarker m;
-          if (g_hash_table_contains (seen, key))
-            continue;
-          g_hash_table_add (seen, key);
-          m.x = xrlab_energy_from_kev (e->energy_kev, unit);
-          m.label = g_strdup_printf ("%s %s", xrlab_element_get_symbol (e->z), xrlab_edges_shell_name (e->shell));
-          m.group = e->z;
-          m.priority = xrlab_presets_shell_priority (e->shell);
-          g_array_append_val (markers, m);
-        }
+      const XrlabFormula *f = g_ptr_array_index (formulas, i);
+      g_array_append_vals (z, xrlab_formula_get_z (f), xrlab_formula_get_n_atoms (f));
+    }
+  edges = xrlab_presets_get_table_edges ((const int *) (void *) z->data, z->len,
+                                         (XrlabTableChoice) table, lo_kev, hi_kev, NULL);
+  for (guint k = 0; edges != NULL && k < edges->len; k++)
+    {
+      const XrlabTableEdgeRef *e = &g_array_index (edges, XrlabTableEdgeRef, k);
+      XrlabPlotMarker m;
+
+      m.x = xrlab_energy_from_kev (e->edge->energy_ev * 1e-3, unit);
+      m.label = g_strdup_printf ("%s %s", xrlab_element_get_symbol (e->z),
+                                 e->edge->shell != NULL ? e->edge->shell : "");
+      m.group = e->z;
+      m.priority = e->shell >= 0 ? xrlab_presets_shell_priority (e->shell) : G_MAXINT;
+      g_array_append_val (markers, m);
     }
   return markers;
 }
@@ -235,7 +240,7 @@ make_scene (const PlotOptions *o, XrlabPlotScene *scene, XrlabPlotCurve *curves,
 /* The checks on options that need no computing. Returns the exit status. */
 static int
 check_options (PlotOptions *o, XrlabPlotPage *page, XrlabQuantity *q, XrlabEnergyUnit *unit,
-               XrlabPlotScene *limits)
+               XrlabTableChoice *choice, XrlabPlotScene *limits)
 {
   if (o->rest == NULL || o->rest[0] == NULL)
     return xrlab_cli_usage ("plot", _("missing FORMULA:RHO"));
@@ -245,13 +250,14 @@ check_options (PlotOptions *o, XrlabPlotPage *page, XrlabQuantity *q, XrlabEnerg
     return xrlab_cli_usage ("plot", _("missing -o FILE (.png, .svg or .pdf)"));
   if (!xrlab_plot_format_from_name (o->output, &page->format))
     return xrlab_cli_usage ("plot", _("-o %s: the name must end in .png, .svg or .pdf"), o->output);
-  if (!xrlab_cli_parse_energy_unit ("plot", o->unit, unit))
+  if (!xrlab_cli_parse_energy_unit ("plot", o->unit, unit)
+      || !xrlab_cli_parse_table ("plot", o->table, choice))
     return XRLAB_CLI_USAGE;
   if (o->quantity != NULL && (!xrlab_quantity_from_column (o->quantity, q) || *q == XRLAB_QUANTITY_WAVELENGTH))
     return xrlab_cli_usage ("plot", _("unknown --quantity “%s” (e.g. delta, beta, f1, mu_per_cm, transmission)"),
                             o->quantity);
-  if (*q == XRLAB_QUANTITY_TRANSMISSION && o->thickness == NULL)
-    return xrlab_cli_usage ("plot", _("--quantity transmission needs --thickness UM"));
+  if ((XRLAB_QUANTITY_MASK_TRANSMISSIONS & XRLAB_QUANTITY_BIT (*q)) && o->thickness == NULL)
+    return xrlab_cli_usage ("plot", _("--quantity %s needs --thickness UM"), o->quantity);
   if (!(o->dpi >= 18 && o->dpi <= 1200))
     return xrlab_cli_usage ("plot", _("--dpi must be 18 … 1200, not %g"), o->dpi);
   if (!(o->font_size >= 4 && o->font_size <= 48))
@@ -294,6 +300,8 @@ run (PlotOptions *o)
   XrlabPlotScene scene, limits;
   XrlabQuantity q = XRLAB_QUANTITY_DELTA;
   XrlabEnergyUnit unit;
+  XrlabTableChoice choice;
+  g_autofree char *note = NULL;
   g_autoptr(GPtrArray) formulas = g_ptr_array_new_with_free_func ((GDestroyNotify) xrlab_formula_unref);
   g_autoptr(XrlabEnergyGrid) grid = NULL;
   g_autoptr(GError) error = NULL;
@@ -309,7 +317,7 @@ run (PlotOptions *o)
   int status;
 
   xrlab_plot_scene_init (&limits);
-  status = check_options (o, &page, &q, &unit, &limits);
+  status = check_options (o, &page, &q, &unit, &choice, &limits);
   if (status != XRLAB_CLI_OK)
     return status;
   if (o->thickness != NULL &&
@@ -321,7 +329,7 @@ run (PlotOptions *o)
   status = xrlab_cli_read_materials (o->rest, thickness, formulas, materials);
   if (status != XRLAB_CLI_OK)
     return status;
-  grid = xrlab_energy_grid_parse (o->energy, unit, &error);
+  grid = xrlab_energy_grid_parse_for_table (o->energy, unit, choice, &error);
   if (grid == NULL)
     return xrlab_cli_fail (error);
   batch = compute (o->rest, materials, n_mat, grid, q, &status);
@@ -340,7 +348,10 @@ run (PlotOptions *o)
   scene.x.max = limits.x.max;
   scene.y.min = limits.y.min;
   scene.y.max = limits.y.max;
-  markers = edge_markers (formulas, MIN (kev[0], kev[n - 1]), MAX (kev[0], kev[n - 1]), unit);
+  /* TRANSLATORS: a note under the plot; %s is the name of a table ("Henke") */
+  note = g_strdup_printf (_("%s tables"), xrlab_table_get_info (batch->table)->title);
+  scene.note = note;
+  markers = edge_markers (formulas, MIN (kev[0], kev[n - 1]), MAX (kev[0], kev[n - 1]), batch->table, unit);
   scene.markers = (const XrlabPlotMarker *) (const void *) markers->data;
   scene.n_markers = markers->len;
 
@@ -377,6 +388,8 @@ xrlab_cli_plot (int argc, char **argv)
     { "dark", 0, 0, G_OPTION_ARG_NONE, &o.dark, N_("Dark background"), NULL },
     { "no-edges", 0, 0, G_OPTION_ARG_NONE, &o.no_edges, N_("No absorption-edge markers"), NULL },
     { "no-legend", 0, 0, G_OPTION_ARG_NONE, &o.no_legend, N_("No legend"), NULL },
+    { "table", 0, 0, G_OPTION_ARG_STRING, &o.table,
+      N_("Scattering factors: henke, chantler or auto (default)"), N_("TABLE") },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o.output,
       N_("The figure: FILE.png, FILE.svg or FILE.pdf (written atomically)"), N_("FILE") },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.rest, NULL, N_("FORMULA:RHO...") },

@@ -11,7 +11,15 @@
  * does not parse, an energy outside a material's tables: the message names
  * the layer and the column of the stack, and nothing partial goes to
  * stdout); 2 usage error (unknown option, missing option, an invalid
- * choice for --format, --unit, --angle-unit or --pol).
+ * choice for --format, --unit, --angle-unit, --pol, --table or
+ * --transmission).
+ *
+ * Tables: --table henke|chantler|auto (default auto: Henke when every
+ * energy lies within 30 eV - 30 keV, Chantler for all of them otherwise);
+ * every output names the table (a footer line, CSV comment lines, JSON
+ * members). filter's transmission is by the total attenuation unless
+ * --transmission photo asks for photoabsorption alone; its column says
+ * which (transmission, transmission_photo).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -111,6 +119,31 @@ canonical_text (const char *text, XrlabStackKind kind)
                                                            : xrlab_stack_parse_reflect (text, NULL, NULL);
 
   return stack != NULL ? xrlab_stack_to_string (stack) : g_strdup (text);
+}
+
+/* The table a reflectivity output names: a footer line of the text, the
+ * first comment line of xrlab_table_format_comment() in CSV (the
+ * scattering in the total attenuation has no part in a reflectivity). */
+static void
+reflect_append_table_note (GString *s, XrlabTable table, XrlabTableChoice choice)
+{
+  const XrlabTableInfo *info = xrlab_table_get_info (table);
+
+  if (choice == XRLAB_TABLE_CHOICE_AUTO)
+    /* TRANSLATORS: the table's name ("Henke") and its source */
+    g_string_append_printf (s, _("Table: %s (%s), chosen by --table auto\n"), info->title, info->source);
+  else
+    /* TRANSLATORS: the table's name ("Henke") and its source */
+    g_string_append_printf (s, _("Table: %s (%s)\n"), info->title, info->source);
+}
+
+static void
+reflect_append_table_comment (GString *s, XrlabTable table, XrlabTableChoice choice)
+{
+  g_autofree char *comment = xrlab_table_format_comment (table, choice);
+  const char *end = strchr (comment, '\n');
+
+  g_string_append_len (s, comment, end != NULL ? end - comment + 1 : (gssize) strlen (comment));
 }
 
 /* ---- reflect ------------------------------------------------------------------ */
@@ -223,7 +256,7 @@ mark_value (const XrlabEngineCurves *c, gsize k, XrlabAngleUnit unit)
 
 static void
 reflect_append_text (const XrlabEngineCurves *c, const char *stack, const double *angles,
-                     XrlabAngleUnit unit, GString *s)
+                     XrlabAngleUnit unit, XrlabTableChoice choice, GString *s)
 {
   g_autoptr(XrlabCliTable) t = reflect_table_new (unit);
   g_autofree char *pol = polarization_text (c->polarization);
@@ -257,14 +290,17 @@ reflect_append_text (const XrlabEngineCurves *c, const char *stack, const double
   g_string_append_c (s, '\n');
   reflect_fill (t, c, angles, 0, c->n_points);
   xrlab_cli_table_append_text (t, s);
+  g_string_append_c (s, '\n');
+  reflect_append_table_note (s, c->table, choice);
 }
 
 static void
 reflect_append_csv (const XrlabEngineCurves *c, const double *angles, XrlabAngleUnit unit,
-                    GString *s)
+                    XrlabTableChoice choice, GString *s)
 {
   g_autoptr(XrlabCliTable) t = reflect_table_new (unit);
 
+  reflect_append_table_comment (s, c->table, choice);
   xrlab_cli_table_append_csv_header (t, s);
   for (gsize first = 0; first < c->n_points; first += CSV_PART_ROWS)
     {
@@ -275,7 +311,8 @@ reflect_append_csv (const XrlabEngineCurves *c, const double *angles, XrlabAngle
 
 static void
 reflect_append_json (const XrlabEngineCurves *c, const char *text, const char *canonical,
-                     const double *angles, XrlabAngleUnit unit, GString *s)
+                     const double *angles, XrlabAngleUnit unit, XrlabTableChoice choice,
+                     GString *s)
 {
   g_autoptr(XrlabCliTable) t = reflect_table_new (unit);
   g_autofree char *key = NULL;
@@ -287,6 +324,8 @@ reflect_append_json (const XrlabEngineCurves *c, const char *text, const char *c
   xrlab_cli_json_string (&json, "canonical", canonical);
   xrlab_cli_json_number (&json, "polarization", c->polarization);
   xrlab_cli_json_string (&json, "angle_unit", xrlab_angle_unit_get_id (unit));
+  xrlab_cli_json_string (&json, "table", xrlab_table_get_name (c->table));
+  xrlab_cli_json_string (&json, "table_choice", xrlab_table_choice_get_name (choice));
   if (has_marks (c))
     {
       key = c->curve == XRLAB_REFLECT_CURVE_ANGLES
@@ -316,7 +355,7 @@ reflect_query (XrlabReflectQuery *q, XrlabEnergyGrid *grid, const double *angles
   gsize n_e = xrlab_energy_grid_get_size (grid);
 
   memset (q, 0, sizeof *q);
-  q->table = XRLAB_TABLE_HENKE;
+  q->table = xrlab_energy_grid_get_table (grid);
   q->values = XRLAB_REFLECT_VALUES_R;
   q->polarization = polarization;
   q->grid = grid;
@@ -341,11 +380,13 @@ xrlab_cli_reflect (int argc, char **argv)
 {
   g_autofree char *stack_text = NULL, *energy_text = NULL, *unit_text = NULL;
   g_autofree char *angle_text = NULL, *angle_unit_text = NULL, *pol_text = NULL;
-  g_autofree char *format_text = NULL, *output = NULL;
+  g_autofree char *format_text = NULL, *output = NULL, *table_text = NULL;
   g_auto(GStrv) rest = NULL;
   const GOptionEntry entries[] = {
     { "stack", 's', 0, G_OPTION_ARG_STRING, &stack_text,
       N_("The stack: layers from the top, “/” between them, the substrate last"), N_("STACK") },
+    { "table", 0, 0, G_OPTION_ARG_STRING, &table_text,
+      N_("Scattering factors: henke, chantler or auto (default)"), N_("TABLE") },
     { "energy", 'e', 0, G_OPTION_ARG_STRING, &energy_text,
       N_("Energies: 10, 5,10,15, 5:15:11 or 1:30:100:log"), N_("SPEC") },
     { "unit", 'u', 0, G_OPTION_ARG_STRING, &unit_text,
@@ -383,7 +424,8 @@ xrlab_cli_reflect (int argc, char **argv)
         "      -e 8.048 --angle 0:4:9 --angle-unit deg --pol s --format csv\n\n"
         "CSV columns: energy_keV, angle_mrad (or angle_deg), R, R_s, R_p, one row per\n"
         "energy × angle, energy by energy. R is ((1 + P) R_s + (1 − P) R_p) / 2.\n"
-        "The optical constants are Henke's.\n"
+        "The optical constants come from --table: auto takes Henke's (30 eV – 30 keV)\n"
+        "when every energy lies within them, Chantler's (to 966 keV) otherwise.\n"
         "Exit status: 0 success, 1 bad input, 2 usage error."),
     .entries = { entries },
   };
@@ -395,6 +437,7 @@ xrlab_cli_reflect (int argc, char **argv)
   g_autofree char *canonical = NULL;
   XrlabEnergyUnit unit;
   XrlabAngleUnit angle_unit = XRLAB_ANGLE_UNIT_MRAD;
+  XrlabTableChoice choice;
   XrlabCliFormat format;
   XrlabReflectQuery query;
   double polarization;
@@ -417,10 +460,11 @@ xrlab_cli_reflect (int argc, char **argv)
                             angle_unit_text);
   if (!xrlab_cli_parse_format ("reflect", format_text, &format)
       || !xrlab_cli_parse_energy_unit ("reflect", unit_text, &unit)
+      || !xrlab_cli_parse_table ("reflect", table_text, &choice)
       || !parse_polarization (pol_text, &polarization))
     return XRLAB_CLI_USAGE;
 
-  grid = xrlab_energy_grid_parse (energy_text, unit, &error);
+  grid = xrlab_energy_grid_parse_for_table (energy_text, unit, choice, &error);
   if (grid == NULL)
     return xrlab_cli_fail (error);
   angles = xrlab_angle_spec_parse (angle_text, angle_unit, &n_a, &error);
@@ -439,11 +483,11 @@ xrlab_cli_reflect (int argc, char **argv)
   canonical = canonical_text (stack_text, XRLAB_STACK_REFLECT);
   s = g_string_new (NULL);
   if (format == XRLAB_CLI_FORMAT_CSV)
-    reflect_append_csv (curves, angles, angle_unit, s);
+    reflect_append_csv (curves, angles, angle_unit, choice, s);
   else if (format == XRLAB_CLI_FORMAT_JSON)
-    reflect_append_json (curves, stack_text, canonical, angles, angle_unit, s);
+    reflect_append_json (curves, stack_text, canonical, angles, angle_unit, choice, s);
   else
-    reflect_append_text (curves, stack_text, angles, angle_unit, s);
+    reflect_append_text (curves, stack_text, angles, angle_unit, choice, s);
   return xrlab_cli_write_output (output, s);
 }
 
@@ -453,8 +497,14 @@ int
 xrlab_cli_filter (int argc, char **argv)
 {
   g_autofree char *energy_text = NULL, *unit_text = NULL, *format_text = NULL, *output = NULL;
+  g_autofree char *table_text = NULL, *transmission_text = NULL;
   g_auto(GStrv) rest = NULL;
   const GOptionEntry entries[] = {
+    { "table", 0, 0, G_OPTION_ARG_STRING, &table_text,
+      N_("Scattering factors: henke, chantler or auto (default)"), N_("TABLE") },
+    { "transmission", 0, 0, G_OPTION_ARG_STRING, &transmission_text,
+      N_("Transmission from the total attenuation (default) or photo(absorption) only"),
+      N_("total|photo") },
     { "energy", 'e', 0, G_OPTION_ARG_STRING, &energy_text,
       N_("Energies: 10, 5,10,15, 5:15:11 or 1:30:100:log"), N_("SPEC") },
     { "unit", 'u', 0, G_OPTION_ARG_STRING, &unit_text,
@@ -469,7 +519,8 @@ xrlab_cli_filter (int argc, char **argv)
   const XrlabCliSpec spec = {
     .summary =
       _("Transmission of a stack of filters and gas paths, T = Π exp(−μ t), with the\n"
-        "photoabsorption μ of the Henke tables.\n\n"
+        "total attenuation μ (photoabsorption + coherent + incoherent scattering), or\n"
+        "with --transmission photo the photoabsorption alone.\n\n"
         "STACK lists what the beam crosses, separated by “/”:\n"
         "  FORMULA[:DENSITY]:THICKNESS  a filter: DENSITY in g/cm³ (left out: the\n"
         "                               preset's), THICKNESS with a unit (A, nm, um,\n"
@@ -487,7 +538,9 @@ xrlab_cli_filter (int argc, char **argv)
         "  xrlab-cli filter Al:100um/Cu:8.96:25um/Kapton:50um -e 5:30:6\n"
         "  xrlab-cli filter 'air@1atm,295K:1m' -e 8,12,17.5\n"
         "  xrlab-cli filter 'Be:0.5mm/He@1bar,20C:2m/80%He+20%N2@0.5atm:30cm' -e 5:25:5 -f csv\n\n"
-        "CSV columns: energy_keV, transmission.\n"
+        "CSV columns: energy_keV, transmission (transmission_photo with --transmission\n"
+        "photo). The tables come from --table: auto takes Henke's (30 eV – 30 keV) when\n"
+        "every energy lies within them, Chantler's (to 966 keV) otherwise.\n"
         "Exit status: 0 success, 1 bad input, 2 usage error."),
     .entries = { entries },
   };
@@ -496,9 +549,11 @@ xrlab_cli_filter (int argc, char **argv)
   g_autoptr(XrlabCliTable) table = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GString) s = NULL;
-  XrlabReflectQuery query = { .curve = XRLAB_REFLECT_CURVE_FILTER, .table = XRLAB_TABLE_HENKE };
+  XrlabReflectQuery query = { .curve = XRLAB_REFLECT_CURVE_FILTER };
   XrlabEnergyUnit unit;
   XrlabCliFormat format;
+  XrlabTableChoice choice;
+  XrlabQuantity transmission;
   int status;
 
   if (!xrlab_cli_parse_options (&spec, &argc, &argv))
@@ -511,27 +566,39 @@ xrlab_cli_filter (int argc, char **argv)
   if (energy_text == NULL)
     return xrlab_cli_usage ("filter", _("missing -e SPEC (energies, e.g. -e 8.048)"));
   if (!xrlab_cli_parse_format ("filter", format_text, &format)
-      || !xrlab_cli_parse_energy_unit ("filter", unit_text, &unit))
+      || !xrlab_cli_parse_energy_unit ("filter", unit_text, &unit)
+      || !xrlab_cli_parse_table ("filter", table_text, &choice)
+      || !xrlab_cli_parse_transmission ("filter", transmission_text, &transmission))
     return XRLAB_CLI_USAGE;
 
-  grid = xrlab_energy_grid_parse (energy_text, unit, &error);
+  grid = xrlab_energy_grid_parse_for_table (energy_text, unit, choice, &error);
   if (grid == NULL)
     return xrlab_cli_fail (error);
   query.grid = grid;
+  query.table = xrlab_energy_grid_get_table (grid);
+  query.photo_only = transmission == XRLAB_QUANTITY_TRANSMISSION_PHOTO;
   status = compute (rest[0], XRLAB_STACK_FILTER, &query, NULL, &curves);
   if (status != XRLAB_CLI_OK)
     return status;
 
   table = xrlab_cli_table_new ();
   xrlab_cli_table_add_energy (table);
-  xrlab_cli_table_add_column (table, XRLAB_CLI_COLUMN_NUMBER, "transmission", _("Transmission"), NULL);
+  if (query.photo_only)
+    xrlab_cli_table_add_column (table, XRLAB_CLI_COLUMN_NUMBER, "transmission_photo",
+                                _("Transmission (photo)"), NULL);
+  else
+    xrlab_cli_table_add_column (table, XRLAB_CLI_COLUMN_NUMBER, "transmission",
+                                _("Transmission (total)"), NULL);
   xrlab_cli_table_set_numbers (table, 0, curves->energies_kev, curves->n_energies);
   xrlab_cli_table_set_numbers (table, 1, xrlab_engine_curves_get (curves, 0, XRLAB_REFLECT_VALUE_T),
                                curves->n_points);
 
   s = g_string_new (NULL);
   if (format == XRLAB_CLI_FORMAT_CSV)
-    xrlab_cli_table_append_csv (table, s);
+    {
+      xrlab_cli_append_table_comment (s, curves->table, choice);
+      xrlab_cli_table_append_csv (table, s);
+    }
   else if (format == XRLAB_CLI_FORMAT_JSON)
     {
       g_autofree char *canonical = canonical_text (rest[0], XRLAB_STACK_FILTER);
@@ -541,6 +608,8 @@ xrlab_cli_filter (int argc, char **argv)
       xrlab_cli_json_begin_object (&json, NULL, XRLAB_CLI_JSON_LINES);
       xrlab_cli_json_string (&json, "stack", rest[0]);
       xrlab_cli_json_string (&json, "canonical", canonical);
+      xrlab_cli_json_table (&json, curves->table, choice);
+      xrlab_cli_json_string (&json, "transmission", query.photo_only ? "photo" : "total");
       xrlab_cli_table_write_json_columns (table, &json, "columns");
       xrlab_cli_json_end (&json);
     }
@@ -548,6 +617,8 @@ xrlab_cli_filter (int argc, char **argv)
     {
       g_string_append_printf (s, "%s\n\n", rest[0]);
       xrlab_cli_table_append_text (table, s);
+      g_string_append_c (s, '\n');
+      xrlab_cli_append_table_note (s, curves->table, choice);
     }
   return xrlab_cli_write_output (output, s);
 }

@@ -47,7 +47,7 @@ xrlab_edges_log_slope (const double *e, const double *f2, gsize a, gsize b)
 }
 
 /* The slope of the interval starting at row k, or 0 outside the table; a
- * falling f2 counts as 0 (rule 3 compares rises). */
+ * falling f2 counts as 0 (a rise is compared with rises). */
 static double
 rise_slope (const double *e, const double *f2, gsize n, gssize k)
 {
@@ -65,20 +65,14 @@ rises (const double *f2, gsize k)
   return f2[k + 1] > XRLAB_EDGE_MIN_RISE * f2[k];
 }
 
-static gboolean
-is_step (const double *e, const double *f2, gsize n, gsize k)
+gboolean
+xrlab_edges_is_step (const double *e, const double *f2, gsize k)
 {
   double h = e[k + 1] - e[k];
-  double s, before, after;
 
   if (h == 0.0)
     return TRUE;
-  if (!(h > 0.0 && h <= XRLAB_EDGE_STEP_MAX_WIDTH_EV) || !rises (f2, k))
-    return FALSE;
-  s = rise_slope (e, f2, n, (gssize) k);
-  before = rise_slope (e, f2, n, (gssize) k - 1);
-  after = rise_slope (e, f2, n, (gssize) k + 1);
-  return s >= XRLAB_EDGE_STEP_DOMINANCE * before && s >= XRLAB_EDGE_STEP_DOMINANCE * after;
+  return h > 0.0 && h <= XRLAB_EDGE_STEP_MAX_WIDTH_EV && rises (f2, k);
 }
 
 gsize
@@ -87,7 +81,7 @@ xrlab_edges_find_steps (const double *e, const double *f2, gsize n, gsize *rows)
   gsize count = 0;
 
   for (gsize k = 0; k + 1 < n; k++)
-    if (is_step (e, f2, n, k))
+    if (xrlab_edges_is_step (e, f2, k))
       rows[count++] = k;
   return count;
 }
@@ -101,7 +95,7 @@ xrlab_edges_find_rises (const double *e, const double *f2, gsize n, gsize *rows)
     {
       double h = e[k + 1] - e[k], s;
 
-      if (!(h > 0.0) || !rises (f2, k) || is_step (e, f2, n, k))
+      if (!(h > 0.0) || !rises (f2, k) || xrlab_edges_is_step (e, f2, k))
         continue;
       if (h > XRLAB_EDGE_STEP_MAX_WIDTH_EV && h > XRLAB_EDGE_RISE_MAX_WIDTH * e[k])
         continue;
@@ -111,6 +105,68 @@ xrlab_edges_find_rises (const double *e, const double *f2, gsize n, gsize *rows)
           || !(s > rise_slope (e, f2, n, (gssize) k + 1)))
         continue;
       rows[count++] = k;
+    }
+  return count;
+}
+
+/* A candidate position: a step closer than the table's regular grid, or a
+ * resolved rise. */
+typedef struct {
+  gsize row;
+  gboolean step;
+  double slope;
+  int shell;
+  double xraylib_ev;
+} Candidate;
+
+static int
+compare_rows (gconstpointer a, gconstpointer b)
+{
+  const Candidate *x = a, *y = b;
+  return (x->row > y->row) - (x->row < y->row);
+}
+
+gsize
+xrlab_edges_find_positions (int z, const double *e, const double *f2, gsize n,
+                            XrlabEdgePosition *positions)
+{
+  g_autofree gsize *rows = g_new (gsize, MAX (n, 1));
+  g_autoptr(GArray) cand = g_array_new (FALSE, FALSE, sizeof (Candidate));
+  gsize n_rows, count = 0;
+
+  n_rows = xrlab_edges_find_steps (e, f2, n, rows);
+  for (gsize i = 0; i < n_rows; i++)
+    if (e[rows[i] + 1] - e[rows[i]] <= XRLAB_EDGE_RISE_MAX_WIDTH * e[rows[i]])
+      {
+        Candidate c = { rows[i], TRUE, xrlab_edges_log_slope (e, f2, rows[i], rows[i] + 1), -1, NAN };
+        g_array_append_val (cand, c);
+      }
+  n_rows = xrlab_edges_find_rises (e, f2, n, rows);
+  for (gsize i = 0; i < n_rows; i++)
+    {
+      Candidate c = { rows[i], FALSE, xrlab_edges_log_slope (e, f2, rows[i], rows[i] + 1), -1, NAN };
+      g_array_append_val (cand, c);
+    }
+  for (guint i = 0; i < cand->len; i++)
+    {
+      Candidate *c = &g_array_index (cand, Candidate, i);
+      c->shell = xrlab_edges_nearest_shell (z, 0.5 * (e[c->row] + e[c->row + 1]), &c->xraylib_ev);
+    }
+  g_array_sort (cand, compare_rows);
+  /* One per shell: the steepest, the lowest row of equally steep ones. */
+  for (guint i = 0; i < cand->len; i++)
+    {
+      const Candidate *c = &g_array_index (cand, Candidate, i);
+      gboolean best = TRUE;
+
+      for (guint j = 0; j < cand->len && best; j++)
+        {
+          const Candidate *d = &g_array_index (cand, Candidate, j);
+          if (j != i && d->shell == c->shell)
+            best = !(d->slope > c->slope || (d->slope == c->slope && d->row < c->row));
+        }
+      if (best)
+        positions[count++] = (XrlabEdgePosition) { c->row, c->step, c->shell, c->xraylib_ev };
     }
   return count;
 }

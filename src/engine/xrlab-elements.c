@@ -180,30 +180,8 @@ xrlab_element_lookup (const char *symbol, gssize len)
 
 /* ---- scattering-factor tables ------------------------------------------- */
 
-static const char *const table_names[XRLAB_TABLE_N_TABLES] = { "henke", "chantler" };
-
 /* The documented lower limit of the Henke tables (eV). */
 #define HENKE_VALID_MIN_EV 30.0
-
-const char *
-xrlab_table_get_name (XrlabTable table)
-{
-  g_return_val_if_fail ((guint) table < XRLAB_TABLE_N_TABLES, NULL);
-  return table_names[table];
-}
-
-gboolean
-xrlab_table_lookup (const char *name, XrlabTable *table)
-{
-  for (int t = 0; t < XRLAB_TABLE_N_TABLES; t++)
-    if (name != NULL && strcmp (name, table_names[t]) == 0)
-      {
-        if (table)
-          *table = (XrlabTable) t;
-        return TRUE;
-      }
-  return FALSE;
-}
 
 typedef struct {
   XrlabScatteringTable table;
@@ -211,6 +189,7 @@ typedef struct {
   XrlabPchip *f1;
   XrlabPchip *f2;
   XrlabPchip *scatter;
+  XrlabPchip *scatter_atom;  /* Henke: xraylib's scattering per atom at the rows */
   XrlabTableEdge *edges;
   char *error;               /* set when loading failed */
 } TableSlot;
@@ -288,67 +267,28 @@ read_rows (const char *file, const char *text, gsize len, guint n_cols,
   return TRUE;
 }
 
-static XrlabTableEdge
-make_edge (int z, const double *e, const double *f2, gsize k, gboolean step)
-{
-  XrlabTableEdge edge;
-  int shell;
-
-  edge.lower_ev = e[k];
-  edge.upper_ev = e[k + 1];
-  edge.energy_ev = 0.5 * (e[k] + e[k + 1]);
-  edge.f2_ratio = f2[k] > 0.0 ? f2[k + 1] / f2[k] : INFINITY;
-  edge.step = step;
-  shell = xrlab_edges_nearest_shell (z, edge.energy_ev, &edge.xraylib_ev);
-  edge.shell = shell >= 0 ? xrlab_edges_shell_name (shell) : NULL;
-  return edge;
-}
-
-static int
-compare_edges (gconstpointer a, gconstpointer b)
-{
-  const XrlabTableEdge *x = a, *y = b;
-  return (x->energy_ev > y->energy_ev) - (x->energy_ev < y->energy_ev);
-}
-
-/* Every step, and the resolved rises whose nearest xraylib edge has no step
- * and no steeper rise (one position per edge where a table resolves it over
- * several rows, or measures structure near it). */
+/* The edge positions of the table (xrlab-edges.h), labelled. */
 static void
-collect_edges (TableSlot *slot, int z, const double *e, const double *f2, gsize n,
-               const gsize *steps, gsize n_steps)
+collect_edges (TableSlot *slot, int z, const double *e, const double *f2, gsize n)
 {
-  g_autofree gsize *rises = g_new (gsize, n);
-  gsize n_rises = xrlab_edges_find_rises (e, f2, n, rises);
-  g_autoptr(GArray) edges = g_array_new (FALSE, FALSE, sizeof (XrlabTableEdge));
-  g_autofree XrlabTableEdge *rise = g_new (XrlabTableEdge, n_rises + 1);
-  g_autofree double *slope = g_new (double, n_rises + 1);
+  g_autofree XrlabEdgePosition *pos = g_new (XrlabEdgePosition, MAX (n, 1));
+  gsize n_pos = xrlab_edges_find_positions (z, e, f2, n, pos);
 
-  for (gsize i = 0; i < n_steps; i++)
+  slot->edges = g_new (XrlabTableEdge, MAX (n_pos, 1));
+  for (gsize i = 0; i < n_pos; i++)
     {
-      XrlabTableEdge edge = make_edge (z, e, f2, steps[i], TRUE);
-      g_array_append_val (edges, edge);
-    }
-  for (gsize i = 0; i < n_rises; i++)
-    {
-      rise[i] = make_edge (z, e, f2, rises[i], FALSE);
-      slope[i] = xrlab_edges_log_slope (e, f2, rises[i], rises[i] + 1);
-    }
-  for (gsize i = 0; i < n_rises; i++)
-    {
-      gboolean keep = TRUE;
+      XrlabTableEdge *edge = &slot->edges[i];
+      gsize k = pos[i].row;
 
-      for (gsize j = 0; j < n_steps && keep; j++)
-        keep = g_array_index (edges, XrlabTableEdge, j).shell != rise[i].shell;
-      for (gsize j = 0; j < n_rises && keep; j++)
-        if (j != i && rise[j].shell == rise[i].shell)
-          keep = !(slope[j] > slope[i] || (slope[j] == slope[i] && j < i));
-      if (keep)
-        g_array_append_val (edges, rise[i]);
+      edge->lower_ev = e[k];
+      edge->upper_ev = e[k + 1];
+      edge->energy_ev = 0.5 * (e[k] + e[k + 1]);
+      edge->f2_ratio = f2[k] > 0.0 ? f2[k + 1] / f2[k] : INFINITY;
+      edge->step = pos[i].step;
+      edge->shell = pos[i].shell >= 0 ? xrlab_edges_shell_name (pos[i].shell) : NULL;
+      edge->xraylib_ev = pos[i].xraylib_ev;
     }
-  g_array_sort (edges, compare_edges);
-  slot->table.n_edges = edges->len;
-  slot->edges = (XrlabTableEdge *) g_array_free (g_steal_pointer (&edges), FALSE);
+  slot->table.n_edges = n_pos;
   slot->table.edges = slot->edges;
 }
 
@@ -384,7 +324,7 @@ build_table (TableSlot *slot, int z, GArray *e_arr, GArray *f1_arr, gsize first_
     {
       g_set_error (error, XRLAB_ELEMENT_ERROR, XRLAB_ELEMENT_ERROR_DATA,
                    _("Built-in %s table of %s has fewer than 2 rows with f1"),
-                   table_names[slot->table.table], elements[z].symbol);
+                   xrlab_table_get_name (slot->table.table), elements[z].symbol);
       return FALSE;
     }
 
@@ -408,7 +348,7 @@ build_table (TableSlot *slot, int z, GArray *e_arr, GArray *f1_arr, gsize first_
       if (slot->scatter == NULL)
         return FALSE;
     }
-  collect_edges (slot, z, e, f2, n, steps, n_steps);
+  collect_edges (slot, z, e, f2, n);
 
   slot->table.z = z;
   slot->table.f1 = slot->f1;
@@ -419,6 +359,48 @@ build_table (TableSlot *slot, int z, GArray *e_arr, GArray *f1_arr, gsize first_
   slot->table.max_ev = MIN (xrlab_pchip_get_x_max (slot->f1), xrlab_pchip_get_x_max (slot->f2));
   slot->table.n_rows = n;
   return TRUE;
+}
+
+/* xraylib's scattering tables start at 0.1 keV. */
+#define XRAYLIB_SCATTER_MIN_KEV 0.1
+
+/* xraylib's CS_Rayl + CS_Compt of element @z at @energy_ev [eV] (the 0.1
+ * keV value below 0.1 keV) times its atomic weight [cm²/mol]; NaN when
+ * xraylib has none. */
+static double
+xraylib_scatter (int z, double energy_ev)
+{
+  xrl_error *xerr = NULL;
+  double kev = MAX (energy_ev / 1000.0, XRAYLIB_SCATTER_MIN_KEV), sigma;
+
+  sigma = CS_Rayl (z, kev, &xerr);
+  if (xerr == NULL)
+    sigma += CS_Compt (z, kev, &xerr);
+  if (xerr != NULL)
+    {
+      xrl_error_free (xerr);
+      return NAN;
+    }
+  return sigma * AtomicWeight (z, NULL);
+}
+
+/* The Henke table of @slot has no scattering: xraylib's, per atom, at the
+ * table's @n rows @e, interpolated like f1 and f2 (smooth: no split). */
+static gboolean
+henke_scatter (TableSlot *slot, int z, const double *e, gsize n, GError **error)
+{
+  g_autofree double *sc = g_new (double, n);
+
+  for (gsize i = 0; i < n; i++)
+    if (!isfinite (sc[i] = xraylib_scatter (z, e[i])))
+      {
+        g_set_error (error, XRLAB_ELEMENT_ERROR, XRLAB_ELEMENT_ERROR_DATA,
+                     _("xraylib has no scattering cross sections of %s at %g eV"),
+                     elements[z].symbol, e[i]);
+        return FALSE;
+      }
+  slot->scatter_atom = xrlab_pchip_new (e, sc, n, error);
+  return slot->scatter_atom != NULL;
 }
 
 /* Henke: "E(eV) f1 f2" rows after one header line. f1 = -9999 means no
@@ -457,7 +439,8 @@ henke_parse (TableSlot *slot, int z, const char *text, gsize len, GError **error
       return FALSE;
     }
   n_file = e->len;
-  if (!build_table (slot, z, e, f1, first_f1, f2, NULL, error))
+  if (!build_table (slot, z, e, f1, first_f1, f2, NULL, error)
+      || !henke_scatter (slot, z, (const double *) e->data, slot->table.n_rows, error))
     return FALSE;
   slot->table.valid_min_ev = MAX (HENKE_VALID_MIN_EV, MAX (slot->table.f1_min_ev, slot->table.f2_min_ev));
   slot->table.valid_max_ev = slot->table.max_ev;
@@ -536,7 +519,7 @@ table_load (XrlabTable table, int z)
   if (bytes == NULL)
     {
       slot->error = g_strdup_printf (_("Built-in %s table of %s is missing: %s"),
-                                     table_names[table], elements[z].symbol, error->message);
+                                     xrlab_table_get_name (table), elements[z].symbol, error->message);
       return slot;
     }
   data = g_bytes_get_data (bytes, &len);
@@ -547,6 +530,7 @@ table_load (XrlabTable table, int z)
       g_clear_pointer (&slot->f1, xrlab_pchip_free);
       g_clear_pointer (&slot->f2, xrlab_pchip_free);
       g_clear_pointer (&slot->scatter, xrlab_pchip_free);
+      g_clear_pointer (&slot->scatter_atom, xrlab_pchip_free);
       g_clear_pointer (&slot->edges, g_free);
       slot->error = g_strdup (error->message);
     }
@@ -602,6 +586,19 @@ xrlab_henke_get (int z, GError **error)
 {
   TableSlot *slot = table_slot (XRLAB_TABLE_HENKE, z, error);
   return slot ? &slot->henke : NULL;
+}
+
+double
+xrlab_scattering_table_eval_scatter (const XrlabScatteringTable *table, double energy_ev,
+                                     gsize *hint)
+{
+  const TableSlot *slot = (const TableSlot *) table;   /* the table is the slot's first member */
+
+  if (!(energy_ev >= table->f2_min_ev && energy_ev <= table->max_ev))
+    return NAN;
+  if (table->scatter_cm2_g != NULL)
+    return xrlab_pchip_eval (table->scatter_cm2_g, energy_ev, hint) * elements[table->z].weight;
+  return xrlab_pchip_eval (slot->scatter_atom, energy_ev, hint);
 }
 
 /* ---- absorption edges --------------------------------------------------- */

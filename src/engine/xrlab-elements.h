@@ -35,6 +35,7 @@
 
 #include "xrlab-edges.h"
 #include "xrlab-pchip.h"
+#include "xrlab-table.h"
 
 G_BEGIN_DECLS
 
@@ -102,21 +103,12 @@ const XrlabHenkeTable *xrlab_henke_get (int z, GError **error);
 
 /* ---- scattering-factor tables: Henke or Chantler ------------------------ */
 
-typedef enum {
-  XRLAB_TABLE_HENKE,      /* Henke, Gullikson & Davis 1993 + CXRO updates */
-  XRLAB_TABLE_CHANTLER,   /* Chantler, NIST FFAST (SRD 66) */
-  XRLAB_TABLE_N_TABLES,
-} XrlabTable;
+/* The tables (XrlabTable), their names and the choice between them:
+ * xrlab-table.h. */
 
-/* "henke", "chantler": the machine name (CLI option values, CSV and JSON
- * fields; never translated). */
-const char *xrlab_table_get_name (XrlabTable table);
-
-/* The table whose machine name is @name; FALSE when none is. */
-gboolean    xrlab_table_lookup (const char *name, XrlabTable *table);
-
-/* An absorption edge in a table (xrlab-edges.h): the rows either side of the
- * jump, labelled with xraylib's nearest edge. */
+/* An absorption edge in a table: the position of the jump, one per xraylib
+ * shell (xrlab-edges.h, "Edge positions"), the rows either side of it,
+ * labelled with xraylib's nearest edge. */
 typedef struct {
   double lower_ev;       /* the row below the jump */
   double upper_ev;       /* the row above it */
@@ -155,7 +147,7 @@ typedef struct {
   double f1_relativistic;     /* Henke: -(Z/82.5)^2.37; Chantler: frel (3/5 CL) */
   double f1_nuclear_thomson;  /* Henke: 0 (not included); Chantler: fNT */
   gsize n_rows;               /* rows used (after rows out of order are dropped) */
-  const XrlabTableEdge *edges;   /* ascending in energy */
+  const XrlabTableEdge *edges;   /* the edge positions, ascending in energy */
   gsize n_edges;
 } XrlabScatteringTable;
 
@@ -165,6 +157,22 @@ typedef struct {
  * damaged. */
 const XrlabScatteringTable *xrlab_scattering_table_get (XrlabTable table, int z,
                                                         GError **error);
+
+/* The coherent + incoherent scattering cross section of one atom of the
+ * table's element at @energy_ev, times N_A [cm²/mol] (divide by the molar
+ * mass of a material for its share of μ/ρ): Chantler: its own column
+ * (cm²/g, PCHIP like f1 and f2) times xrlab's atomic weight of the
+ * element; Henke, which has none: xraylib's CS_Rayl + CS_Compt (cm²/g)
+ * times xraylib's atomic weight, the per-atom cross sections xraylib's are
+ * made from, evaluated at the table's rows when it is loaded and
+ * interpolated by PCHIP between them (within 2e-4 of xraylib's own at any
+ * energy: the cross sections are smooth). xraylib's scattering tables
+ * start at 0.1 keV: below, the value at 0.1 keV (scattering there is at
+ * most 0.3 % of any element's photoabsorption: Fr at 50 eV). @energy_ev
+ * within [f2_min_ev, max_ev]; NaN otherwise. @hint as xrlab_pchip_eval().
+ * Allocates nothing; thread safe. */
+double xrlab_scattering_table_eval_scatter (const XrlabScatteringTable *table, double energy_ev,
+                                            gsize *hint);
 
 /* ---- absorption edges --------------------------------------------------- */
 

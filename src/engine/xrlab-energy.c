@@ -19,27 +19,48 @@ G_DEFINE_QUARK (xrlab-optics-error-quark, xrlab_optics_error)
 
 /* ---- tables and their energy ranges -------------------------------------- */
 
-/* In XrlabFactorTable order. Henke: f2 from 10 eV (Zr from 1 eV), f1 from
- * 29.3 eV at the latest (Si and most elements), both to 30 keV; the test
- * /optics/ranges checks these numbers against the tables themselves. */
-static const XrlabEnergyRange ranges[XRLAB_FACTOR_TABLE_N] = {
-  [XRLAB_FACTOR_TABLE_HENKE] = {
-    XRLAB_FACTOR_TABLE_HENKE, "henke", "Henke", 10.0, 30000.0, 29.3,
+/* In XrlabTable order. Henke: f2 from 10 eV (Zr from 1 eV), f1 from 29.3 eV
+ * at the latest (Si and most elements), both to 30 keV, valid from 30 eV
+ * (xrlab-elements.h); Chantler: every element from 1.01 eV to 966266.74 eV
+ * at least. The test /optics/ranges checks these numbers against the
+ * tables themselves. */
+static const XrlabEnergyRange ranges[XRLAB_TABLE_N_TABLES] = {
+  [XRLAB_TABLE_HENKE] = {
+    XRLAB_TABLE_HENKE, "henke", "Henke", 30.0, 30000.0, 30.0,
+  },
+  [XRLAB_TABLE_CHANTLER] = {
+    XRLAB_TABLE_CHANTLER, "chantler", "Chantler", 1.01, 966266.74, 1.01,
   },
 };
 
 const XrlabEnergyRange *
-xrlab_energy_range_get (XrlabFactorTable table)
+xrlab_energy_range_get (XrlabTable table)
 {
-  g_return_val_if_fail ((guint) table < XRLAB_FACTOR_TABLE_N, NULL);
+  g_return_val_if_fail ((guint) table < XRLAB_TABLE_N_TABLES, NULL);
   return &ranges[table];
 }
 
-/* The range grids are checked against: one table today. */
-static inline const XrlabEnergyRange *
-henke (void)
+const XrlabEnergyRange *
+xrlab_energy_range_get_for_choice (XrlabTableChoice choice)
 {
-  return &ranges[XRLAB_FACTOR_TABLE_HENKE];
+  g_return_val_if_fail ((guint) choice < XRLAB_TABLE_CHOICE_N, NULL);
+  if (choice == XRLAB_TABLE_CHOICE_AUTO)
+    return &ranges[XRLAB_TABLE_CHANTLER];
+  return &ranges[(XrlabTable) choice];
+}
+
+XrlabTable
+xrlab_energy_choose_table (XrlabTableChoice choice, double min_kev, double max_kev)
+{
+  const XrlabEnergyRange *h = &ranges[XRLAB_TABLE_HENKE];
+
+  g_return_val_if_fail ((guint) choice < XRLAB_TABLE_CHOICE_N, XRLAB_TABLE_HENKE);
+  if (choice != XRLAB_TABLE_CHOICE_AUTO)
+    return (XrlabTable) choice;
+  if (xrlab_energy_place (min_kev * 1000.0, h->min_ev, h->max_ev, NULL) == XRLAB_ENERGY_INSIDE
+      && xrlab_energy_place (max_kev * 1000.0, h->min_ev, h->max_ev, NULL) == XRLAB_ENERGY_INSIDE)
+    return XRLAB_TABLE_HENKE;
+  return XRLAB_TABLE_CHANTLER;
 }
 
 /* ---- units ---------------------------------------------------------------- */
@@ -185,13 +206,35 @@ xrlab_energy_point_suffix (gsize i, gsize n)
   return g_strdup_printf (_(" (point %zu)"), i + 1);
 }
 
+/* @x as "%g" (ASCII) with as many more digits as it takes for the printed
+ * number to lie on the same side of @other as @x does: a range's bounds and
+ * an energy outside it print so that the reader sees which side it is on
+ * (0.4132806 Å is "30.000004 keV" beside the bound 30 keV, where "%g"
+ * gives 30). */
+static const char *
+format_apart (double x, double other, char *buf, gsize size)
+{
+  for (int digits = 6; digits <= 17; digits++)
+    {
+      char format[8];
+      double printed;
+
+      g_snprintf (format, sizeof format, "%%.%dg", digits);
+      g_ascii_formatd (buf, (int) size, format, x);
+      printed = g_ascii_strtod (buf, NULL);
+      if ((x < other) == (printed < other) && (x > other) == (printed > other))
+        break;
+    }
+  return buf;
+}
+
 gboolean
 xrlab_energy_check_value (double value, XrlabEnergyUnit unit, gsize i, gsize n,
                           const XrlabEnergyRange *range, double *energy_kev, GError **error)
 {
   const double min_kev = range->min_ev / 1000.0, max_kev = range->max_ev / 1000.0;
   g_autofree char *where = NULL;
-  char buf[XRLAB_DTOA_BUFSIZE];
+  char buf[XRLAB_DTOA_BUFSIZE], lo[32], hi[32], lo_kev[32], hi_kev[32], ekev[32];
   double e;
 
   /* The fast path: a valid energy costs a few comparisons. */
@@ -228,25 +271,31 @@ xrlab_energy_check_value (double value, XrlabEnergyUnit unit, gsize i, gsize n,
       *energy_kev = e;
       return TRUE;
     }
+  format_apart (min_kev, e, lo_kev, sizeof lo_kev);
+  format_apart (max_kev, e, hi_kev, sizeof hi_kev);
   if (unit == XRLAB_ENERGY_UNIT_ANGSTROM)
     g_set_error (error, XRLAB_OPTICS_ERROR, XRLAB_OPTICS_ERROR_ENERGY,
                  /* TRANSLATORS: the third %s is the name of a table ("Henke") */
-                 _("Wavelength %s Å (%.6g keV)%s is outside the %s tables: "
-                   "%.6g–%.6g Å (%g–%g keV)"),
-                 xrlab_format_double (value, buf), e, where, range->name,
-                 xrlab_kev_to_angstrom (max_kev), xrlab_kev_to_angstrom (min_kev),
-                 min_kev, max_kev);
+                 _("Wavelength %s Å (%s keV)%s is outside the %s tables: "
+                   "%s–%s Å (%s–%s keV)"),
+                 xrlab_format_double (value, buf),
+                 format_apart (e, e < min_kev ? min_kev : max_kev, ekev, sizeof ekev),
+                 where, range->name,
+                 format_apart (xrlab_kev_to_angstrom (max_kev), value, lo, sizeof lo),
+                 format_apart (xrlab_kev_to_angstrom (min_kev), value, hi, sizeof hi),
+                 lo_kev, hi_kev);
   else if (unit == XRLAB_ENERGY_UNIT_EV)
     g_set_error (error, XRLAB_OPTICS_ERROR, XRLAB_OPTICS_ERROR_ENERGY,
                  /* TRANSLATORS: the third %s is the name of a table ("Henke") */
-                 _("Energy %s eV%s is outside the %s tables: %g–%g eV"),
+                 _("Energy %s eV%s is outside the %s tables: %s–%s eV"),
                  xrlab_format_double (value, buf), where, range->name,
-                 range->min_ev, range->max_ev);
+                 format_apart (range->min_ev, value, lo, sizeof lo),
+                 format_apart (range->max_ev, value, hi, sizeof hi));
   else
     g_set_error (error, XRLAB_OPTICS_ERROR, XRLAB_OPTICS_ERROR_ENERGY,
                  /* TRANSLATORS: the third %s is the name of a table ("Henke") */
-                 _("Energy %s keV%s is outside the %s tables: %g–%g keV"),
-                 xrlab_format_double (value, buf), where, range->name, min_kev, max_kev);
+                 _("Energy %s keV%s is outside the %s tables: %s–%s keV"),
+                 xrlab_format_double (value, buf), where, range->name, lo_kev, hi_kev);
   return FALSE;
 }
 
@@ -288,11 +337,14 @@ check_size (gsize n, GError **error)
 }
 
 XrlabEnergyGrid *
-xrlab_energy_grid_new (const double *values, gsize n, XrlabEnergyUnit unit, GError **error)
+xrlab_energy_grid_new_for_table (const double *values, gsize n, XrlabEnergyUnit unit,
+                                 XrlabTableChoice choice, GError **error)
 {
-  const XrlabEnergyRange *range = henke ();
+  const XrlabEnergyRange *range;
   XrlabEnergyGrid *g;
 
+  g_return_val_if_fail ((guint) choice < XRLAB_TABLE_CHOICE_N, NULL);
+  range = xrlab_energy_range_get_for_choice (choice);
   if (!check_size (n, error))
     return NULL;
   g = grid_alloc (n);
@@ -314,17 +366,28 @@ xrlab_energy_grid_new (const double *values, gsize n, XrlabEnergyUnit unit, GErr
       g->min_kev = MIN (g->min_kev, e);
       g->max_kev = MAX (g->max_kev, e);
     }
+  g->choice = choice;
+  g->table = xrlab_energy_choose_table (choice, g->min_kev, g->max_kev);
   return g;
 }
 
 XrlabEnergyGrid *
-xrlab_energy_grid_new_range (double start, double stop, gsize n,
-                             XrlabGridSpacing spacing, XrlabEnergyUnit unit,
-                             GError **error)
+xrlab_energy_grid_new (const double *values, gsize n, XrlabEnergyUnit unit, GError **error)
 {
+  return xrlab_energy_grid_new_for_table (values, n, unit, XRLAB_TABLE_CHOICE_HENKE, error);
+}
+
+XrlabEnergyGrid *
+xrlab_energy_grid_new_range_for_table (double start, double stop, gsize n,
+                                       XrlabGridSpacing spacing, XrlabEnergyUnit unit,
+                                       XrlabTableChoice choice, GError **error)
+{
+  const XrlabEnergyRange *range;
   g_autofree double *v = NULL;
   double dummy;
 
+  g_return_val_if_fail ((guint) choice < XRLAB_TABLE_CHOICE_N, NULL);
+  range = xrlab_energy_range_get_for_choice (choice);
   if (n < 2)
     {
       g_set_error (error, XRLAB_OPTICS_ERROR, XRLAB_OPTICS_ERROR_SPEC,
@@ -334,8 +397,8 @@ xrlab_energy_grid_new_range (double start, double stop, gsize n,
   if (!check_size (n, error))
     return NULL;
   /* Check the ends first, so the message names them. */
-  if (!xrlab_energy_check_value (start, unit, 0, 1, henke (), &dummy, error)
-      || !xrlab_energy_check_value (stop, unit, 0, 1, henke (), &dummy, error))
+  if (!xrlab_energy_check_value (start, unit, 0, 1, range, &dummy, error)
+      || !xrlab_energy_check_value (stop, unit, 0, 1, range, &dummy, error))
     return NULL;
   if (start == stop)
     {
@@ -347,7 +410,16 @@ xrlab_energy_grid_new_range (double start, double stop, gsize n,
     }
   v = g_new (double, n);
   xrlab_energy_fill_range (start, stop, n, spacing, v);
-  return xrlab_energy_grid_new (v, n, unit, error);
+  return xrlab_energy_grid_new_for_table (v, n, unit, choice, error);
+}
+
+XrlabEnergyGrid *
+xrlab_energy_grid_new_range (double start, double stop, gsize n,
+                             XrlabGridSpacing spacing, XrlabEnergyUnit unit,
+                             GError **error)
+{
+  return xrlab_energy_grid_new_range_for_table (start, stop, n, spacing, unit,
+                                                XRLAB_TABLE_CHOICE_HENKE, error);
 }
 
 static gboolean
@@ -361,7 +433,8 @@ parse_spec_number (const char *text, const char *spec, const char *what, double 
                    _("Energy spec “%s”: the %s is missing"), spec, what);
       return FALSE;
     }
-  if (!xrlab_parse_double (t, TRUE, out))
+  /* Decimal only: strtod would read "0x10" as 16. */
+  if (strpbrk (t, "xX") != NULL || !xrlab_parse_double (t, TRUE, out))
     {
       g_set_error (error, XRLAB_OPTICS_ERROR, XRLAB_OPTICS_ERROR_SPEC,
                    _("Energy spec “%s”: the %s “%s” is not a number"), spec, what, t);
@@ -372,7 +445,7 @@ parse_spec_number (const char *text, const char *spec, const char *what, double 
 
 /* "5,10,15": the items of @s. */
 static XrlabEnergyGrid *
-parse_list (const char *s, XrlabEnergyUnit unit, GError **error)
+parse_list (const char *s, XrlabEnergyUnit unit, XrlabTableChoice choice, GError **error)
 {
   g_auto(GStrv) parts = NULL;
   g_autofree double *v = NULL;
@@ -393,12 +466,13 @@ parse_list (const char *s, XrlabEnergyUnit unit, GError **error)
       if (!parse_spec_number (parts[i], s, what, &v[i], error))
         return NULL;
     }
-  return xrlab_energy_grid_new (v, n, unit, error);
+  return xrlab_energy_grid_new_for_table (v, n, unit, choice, error);
 }
 
 /* "a:b:n[:spacing]" or "a-b:n[:spacing]", split at ':' into @parts. */
 static XrlabEnergyGrid *
-parse_range (const char *s, char **parts, guint n_parts, XrlabEnergyUnit unit, GError **error)
+parse_range (const char *s, char **parts, guint n_parts, XrlabEnergyUnit unit,
+             XrlabTableChoice choice, GError **error)
 {
   double start, stop, count;
   const char *count_text, *spacing_text = NULL;
@@ -469,16 +543,19 @@ parse_range (const char *s, char **parts, guint n_parts, XrlabEnergyUnit unit, G
           return NULL;
         }
     }
-  return xrlab_energy_grid_new_range (start, stop, (gsize) count, spacing, unit, error);
+  return xrlab_energy_grid_new_range_for_table (start, stop, (gsize) count, spacing, unit,
+                                                choice, error);
 }
 
 XrlabEnergyGrid *
-xrlab_energy_grid_parse (const char *spec, XrlabEnergyUnit unit, GError **error)
+xrlab_energy_grid_parse_for_table (const char *spec, XrlabEnergyUnit unit,
+                                   XrlabTableChoice choice, GError **error)
 {
   g_auto(GStrv) parts = NULL;
   g_autofree char *s = NULL;
   double v;
 
+  g_return_val_if_fail ((guint) choice < XRLAB_TABLE_CHOICE_N, NULL);
   if (spec == NULL || (s = g_strstrip (g_strdup (spec)))[0] == '\0')
     {
       g_set_error (error, XRLAB_OPTICS_ERROR, XRLAB_OPTICS_ERROR_SPEC,
@@ -486,14 +563,20 @@ xrlab_energy_grid_parse (const char *spec, XrlabEnergyUnit unit, GError **error)
       return NULL;
     }
   if (strchr (s, ',') != NULL)
-    return parse_list (s, unit, error);
+    return parse_list (s, unit, choice, error);
 
   parts = g_strsplit (s, ":", -1);
   if (parts[1] != NULL)
-    return parse_range (s, parts, g_strv_length (parts), unit, error);
+    return parse_range (s, parts, g_strv_length (parts), unit, choice, error);
   if (!parse_spec_number (parts[0], s, _("energy"), &v, error))
     return NULL;
-  return xrlab_energy_grid_new (&v, 1, unit, error);
+  return xrlab_energy_grid_new_for_table (&v, 1, unit, choice, error);
+}
+
+XrlabEnergyGrid *
+xrlab_energy_grid_parse (const char *spec, XrlabEnergyUnit unit, GError **error)
+{
+  return xrlab_energy_grid_parse_for_table (spec, unit, XRLAB_TABLE_CHOICE_HENKE, error);
 }
 
 XrlabEnergyGrid *
@@ -541,4 +624,16 @@ double
 xrlab_energy_grid_get_max_kev (const XrlabEnergyGrid *grid)
 {
   return grid->max_kev;
+}
+
+XrlabTable
+xrlab_energy_grid_get_table (const XrlabEnergyGrid *grid)
+{
+  return grid->table;
+}
+
+XrlabTableChoice
+xrlab_energy_grid_get_table_choice (const XrlabEnergyGrid *grid)
+{
+  return grid->choice;
 }

@@ -1,15 +1,19 @@
 /* xrlab-energy.h -- photon energies: units, grids and energy specs
  *
- * Tables and their ranges. Each table of atomic scattering factors covers
- * an energy range, given as data (XrlabEnergyRange), not as constants in the
- * code that checks it. The Henke tables cover 10 eV–30 keV for f2 and from
- * 29.3 eV (19.1–19.3 eV for the updated Be, Mo, Ru, Sc, Ti, W, Zr, La, Gd)
- * to 30 keV for f1. A grid is checked against the table's range when it is
- * made; a computation that needs f1 is checked against each element's f1
- * range. Either way an energy outside gets an error naming it, the table
- * and the valid range; NaN and infinite energies are rejected when the grid
- * is made. Every check counts an energy within XRLAB_ENERGY_SLACK of an end
- * as that end (xrlab_energy_place()).
+ * Tables and their ranges. Each table of atomic scattering factors
+ * (xrlab-table.h) covers an energy range, given as data (XrlabEnergyRange),
+ * not as constants in the code that checks it: Henke 30 eV - 30 keV (its
+ * documented range: below 30 eV every quantity is refused, although f2 is
+ * tabulated from 10 eV and f1 from 29.3 eV at the latest), Chantler
+ * 1.01 eV - 966.27 keV (its first and last rows). A grid is made for a
+ * table choice (henke, chantler, auto) and checked against the range of
+ * that choice when it is made; auto's range is the widest (Chantler's), and
+ * the grid then carries the table auto chose for all of its energies
+ * (xrlab_energy_choose_table()). An energy outside gets an error naming it,
+ * the table and the valid range, printed with enough digits to show which
+ * side it lies on; NaN and infinite energies are rejected when the grid is
+ * made. Every check counts an energy within XRLAB_ENERGY_SLACK of an end as
+ * that end (xrlab_energy_place()).
  *
  * Units. Energies are entered in keV, eV or as wavelengths in Å; inside the
  * engine they are keV, with λ = hc/E (XRLAB_HC_KEV_A, xrlab-constants.h).
@@ -22,6 +26,8 @@
 #pragma once
 
 #include <gio/gio.h>
+
+#include "xrlab-table.h"
 
 G_BEGIN_DECLS
 
@@ -38,15 +44,16 @@ typedef enum {
 
 /* ---- tables and their energy ranges -------------------------------------- */
 
-/* The tables of atomic scattering factors. */
-typedef enum {
-  XRLAB_FACTOR_TABLE_HENKE,   /* Henke, Gullikson & Davis 1993, with CXRO's updates */
-  XRLAB_FACTOR_TABLE_N        /* the number of tables (not one) */
-} XrlabFactorTable;
+/* The tables of atomic scattering factors are XrlabTable (xrlab-table.h);
+ * these are older names for them. */
+typedef XrlabTable XrlabFactorTable;
+#define XRLAB_FACTOR_TABLE_HENKE    XRLAB_TABLE_HENKE
+#define XRLAB_FACTOR_TABLE_CHANTLER XRLAB_TABLE_CHANTLER
+#define XRLAB_FACTOR_TABLE_N        XRLAB_TABLE_N_TABLES
 
 /* The energies a table covers, in eV (the unit the tables are given in). */
 typedef struct {
-  XrlabFactorTable table;
+  XrlabTable table;
   const char *id;            /* machine name ("henke"): options and files, never translated */
   const char *name;          /* proper name ("Henke") in messages: "outside the Henke tables" */
   double min_ev;             /* every energy of a grid lies within [min_ev, max_ev] */
@@ -55,11 +62,21 @@ typedef struct {
                               * window's range: it computes all quantities together) */
 } XrlabEnergyRange;
 
-const XrlabEnergyRange *xrlab_energy_range_get (XrlabFactorTable table);
+const XrlabEnergyRange *xrlab_energy_range_get (XrlabTable table);
+
+/* The range a choice accepts: its table's, and for auto the widest of the
+ * tables' (Chantler's, which contains Henke's). */
+const XrlabEnergyRange *xrlab_energy_range_get_for_choice (XrlabTableChoice choice);
+
+/* The table @choice takes for a request whose energies span [@min_kev,
+ * @max_kev]: the chosen table itself, or for auto Henke when the whole span
+ * lies within Henke's range (counting XRLAB_ENERGY_SLACK), Chantler
+ * otherwise. */
+XrlabTable xrlab_energy_choose_table (XrlabTableChoice choice, double min_kev, double max_kev);
 
 /* The range of the Henke tables [keV], as constants for older callers: the
- * code checks against xrlab_energy_range_get (XRLAB_FACTOR_TABLE_HENKE). */
-#define XRLAB_ENERGY_MIN_KEV 0.01
+ * code checks against xrlab_energy_range_get (XRLAB_TABLE_HENKE). */
+#define XRLAB_ENERGY_MIN_KEV 0.03
 #define XRLAB_ENERGY_MAX_KEV 30.0
 
 /* An energy within this relative distance outside an end of a range counts
@@ -148,19 +165,25 @@ void xrlab_energy_fill_range (double start, double stop, gsize n,
  * computation on it needs precomputed (λ, λ² and λ factors). */
 typedef struct _XrlabEnergyGrid XrlabEnergyGrid;
 
-/* The @n values (in @unit, in the given order, repeats allowed). Every value
- * must be finite, positive, and within the range of the Henke tables,
- * 10 eV–30 keV (a value within XRLAB_ENERGY_SLACK of a limit is taken as
- * the limit); the error names the first that is not, and its position. */
-XrlabEnergyGrid *xrlab_energy_grid_new (const double *values, gsize n,
-                                        XrlabEnergyUnit unit, GError **error);
+/* The @n values (in @unit, in the given order, repeats allowed) for the
+ * table choice @choice. Every value must be finite, positive, and within
+ * the range of @choice (xrlab_energy_range_get_for_choice(); a value within
+ * XRLAB_ENERGY_SLACK of a limit is taken as the limit); the error names the
+ * first that is not, its position, the table and its range. The grid
+ * carries the table @choice takes for all of them. */
+XrlabEnergyGrid *xrlab_energy_grid_new_for_table (const double *values, gsize n,
+                                                  XrlabEnergyUnit unit,
+                                                  XrlabTableChoice choice,
+                                                  GError **error);
 
 /* @n >= 2 points from @start to @stop inclusive (either order), equally
  * spaced in the value of @unit (LINEAR) or in its logarithm (LOG; for Å the
  * wavelengths are spaced, then converted). The end points are exact. */
-XrlabEnergyGrid *xrlab_energy_grid_new_range (double start, double stop, gsize n,
-                                              XrlabGridSpacing spacing,
-                                              XrlabEnergyUnit unit, GError **error);
+XrlabEnergyGrid *xrlab_energy_grid_new_range_for_table (double start, double stop, gsize n,
+                                                        XrlabGridSpacing spacing,
+                                                        XrlabEnergyUnit unit,
+                                                        XrlabTableChoice choice,
+                                                        GError **error);
 
 /* An energy SPEC in @unit:
  *   "10"              one energy
@@ -168,7 +191,17 @@ XrlabEnergyGrid *xrlab_energy_grid_new_range (double start, double stop, gsize n
  *   "5:15:11"         11 points from 5 to 15, linear ("5:15:11:lin" too)
  *   "1:30:100:log"    100 points, logarithmic
  *   "5-15:11"         the same as "5:15:11" (also with ":log")
- * Spaces around the parts are ignored. Errors name the offending part. */
+ * Spaces around the parts are ignored; numbers are decimal (no "0x10").
+ * Errors name the offending part. */
+XrlabEnergyGrid *xrlab_energy_grid_parse_for_table (const char *spec, XrlabEnergyUnit unit,
+                                                    XrlabTableChoice choice, GError **error);
+
+/* The same for the Henke tables (choice henke). */
+XrlabEnergyGrid *xrlab_energy_grid_new (const double *values, gsize n,
+                                        XrlabEnergyUnit unit, GError **error);
+XrlabEnergyGrid *xrlab_energy_grid_new_range (double start, double stop, gsize n,
+                                              XrlabGridSpacing spacing,
+                                              XrlabEnergyUnit unit, GError **error);
 XrlabEnergyGrid *xrlab_energy_grid_parse (const char *spec, XrlabEnergyUnit unit, GError **error);
 
 XrlabEnergyGrid *xrlab_energy_grid_ref   (XrlabEnergyGrid *grid);
@@ -180,6 +213,9 @@ const double *xrlab_energy_grid_get_energies_kev (const XrlabEnergyGrid *grid);
 const double *xrlab_energy_grid_get_wavelengths_a (const XrlabEnergyGrid *grid);
 double        xrlab_energy_grid_get_min_kev      (const XrlabEnergyGrid *grid);
 double        xrlab_energy_grid_get_max_kev      (const XrlabEnergyGrid *grid);
+/* The table every computation on the grid uses, and the choice that took it. */
+XrlabTable       xrlab_energy_grid_get_table        (const XrlabEnergyGrid *grid);
+XrlabTableChoice xrlab_energy_grid_get_table_choice (const XrlabEnergyGrid *grid);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (XrlabEnergyGrid, xrlab_energy_grid_unref)
 

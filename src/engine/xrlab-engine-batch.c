@@ -139,6 +139,7 @@ batch_alloc (BatchPayload *p, GError **error)
   batch->n_energies = n_e;
   batch->n_quantities = n_q;
   batch->quantities = p->quantities;
+  batch->table = xrlab_energy_grid_get_table (p->grid);
   batch->energies_kev = (const double *) (base + off_energies);
   memcpy ((double *) batch->energies_kev, xrlab_energy_grid_get_energies_kev (p->grid),
           n_e * sizeof (double));

@@ -42,12 +42,17 @@ check_exportable (GPtrArray *materials, GError **error)
 
 /* The comment lines and the header line. */
 static void
-write_header (FILE *f, GPtrArray *materials, XrlabQuantityMask per_material, gboolean wavelength)
+write_header (FILE *f, XrlabEnergyGrid *grid, GPtrArray *materials, XrlabQuantityMask per_material,
+              gboolean wavelength)
 {
+  const XrlabTableInfo *table = xrlab_table_get_info (xrlab_energy_grid_get_table (grid));
+  g_autofree char *comment = xrlab_table_format_comment (xrlab_energy_grid_get_table (grid),
+                                                         xrlab_energy_grid_get_table_choice (grid));
   char buf[XRLAB_DTOA_BUFSIZE];
 
-  fprintf (f, "# xrlab %s: X-ray optical constants from the Henke/CXRO atomic scattering factors\n",
-           PACKAGE_VERSION);
+  fprintf (f, "# xrlab %s: X-ray optical constants from the %s atomic scattering factors\n",
+           PACKAGE_VERSION, table->title);
+  fputs (comment, f);
   for (guint i = 0; i < materials->len; i++)
     {
       XrlabEngineMaterial *m = g_ptr_array_index (materials, i);
@@ -147,7 +152,7 @@ serve_export (XrlabEngineWorker *worker, gpointer state, XrlabRequest *req)
       return;
     }
   f = xrlab_atomic_file_stream (af);
-  write_header (f, materials, per_material, wavelength);
+  write_header (f, optics->grid, materials, per_material, wavelength);
   if (!write_rows (f, optics->grid, materials, per_material, wavelength,
                    xrlab_request_get_cancellable (req)))
     {

@@ -144,6 +144,7 @@ serve_fetch (XrlabEngineWorker *worker, gpointer state, XrlabRequest *req)
   n_e = xrlab_energy_grid_get_size (optics->grid);
   a = arrays_alloc (materials, n_e, sel->quantities, &bytes);
   a->generation = xrlab_engine_shared_get_applied (req->shared, &xrlab_engine_optics_service);
+  a->table = xrlab_energy_grid_get_table (optics->grid);
   memcpy ((double *) a->energies_kev, xrlab_energy_grid_get_energies_kev (optics->grid),
           n_e * sizeof (double));
   values = (double *) a->values;
@@ -199,6 +200,10 @@ serve_fetch_at (XrlabEngineWorker *worker, gpointer state, XrlabRequest *req)
 
   a = arrays_alloc (materials, 1, sel->quantities, &bytes);
   a->generation = xrlab_engine_shared_get_applied (req->shared, &xrlab_engine_optics_service);
+  a->table = xrlab_energy_choose_table (optics->grid != NULL
+                                        ? xrlab_energy_grid_get_table_choice (optics->grid)
+                                        : XRLAB_TABLE_CHOICE_HENKE,
+                                        sel->energy_kev, sel->energy_kev);
   *(double *) a->energies_kev = sel->energy_kev;
   values = (double *) a->values;
   status = (guint8 *) a->status;
@@ -212,8 +217,8 @@ serve_fetch_at (XrlabEngineWorker *worker, gpointer state, XrlabRequest *req)
         {
           XrlabOpticsMaterial om = { m->formula, m->good_density, m->good_thickness };
           g_autoptr(GError) point_error = NULL;
-          ok = xrlab_optics_compute_point (&om, sel->energy_kev, sel->quantities, point,
-                                           &point_error);
+          ok = xrlab_optics_compute_point_for_table (&om, sel->energy_kev, a->table,
+                                                     sel->quantities, point, &point_error);
           if (!ok && i == 0 && a->n_materials == 1)
             {
               /* One material and it fails: say why. */

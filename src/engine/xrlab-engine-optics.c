@@ -177,6 +177,7 @@ xrlab_engine_grids_equal (XrlabEnergyGrid *a, XrlabEnergyGrid *b)
   if (a == b)
     return TRUE;
   return n == xrlab_energy_grid_get_size (b)
+         && xrlab_energy_grid_get_table (a) == xrlab_energy_grid_get_table (b)
          && memcmp (xrlab_energy_grid_get_energies_kev (a),
                     xrlab_energy_grid_get_energies_kev (b), n * sizeof (double)) == 0;
 }

@@ -6,8 +6,8 @@
  * written atomically (a temporary file renamed over the path), so a failed
  * export leaves none, and no array passes through the caller.
  *
- * Layout: '#' lines naming the curve and each stack (name and canonical
- * text), a header "energy_keV,angle_mrad,<stack>:R,<stack>:R_s,...", then a
+ * Layout: '#' lines naming the curve, the table, for a filter what its
+ * transmission counts, and each stack (name and canonical text), a header "energy_keV,angle_mrad,<stack>:R,<stack>:R_s,...", then a
  * row per point (energy by energy for a map), numbers in round-trip
  * precision.
  *
@@ -42,11 +42,17 @@ append_head (GString *s, const XrlabEngineCurves *c, const char *const *names,
     "on energies x grazing angles", "filter transmission vs energy",
   };
   char buf[XRLAB_DTOA_BUFSIZE];
+  g_autofree char *table = NULL;
 
   g_string_append_printf (s, "# xrlab stacks: %s", curves[c->curve]);
   if (c->curve != XRLAB_REFLECT_CURVE_FILTER)
     g_string_append_printf (s, ", polarization P = %s", xrlab_format_double (c->polarization, buf));
   g_string_append_c (s, '\n');
+  table = xrlab_table_format_comment (c->table, c->table_choice);
+  g_string_append (s, table);
+  if (c->curve == XRLAB_REFLECT_CURVE_FILTER)
+    g_string_append (s, c->photo_only ? "# transmission: photoabsorption only\n"
+                                      : "# transmission: total attenuation (photoabsorption + scattering)\n");
   for (gsize i = 0; i < c->n_stacks; i++)
     g_string_append_printf (s, "# %s: %s\n", names[i], texts[i]);
   g_string_append (s, "energy_keV");

@@ -248,6 +248,10 @@ curves_alloc (const CurvesPayload *p, const Item *items, gsize n_s, GError **err
   c = (XrlabEngineCurves *) base;
   memset (c, 0, sizeof *c);
   c->curve = q->curve;
+  c->table = q->table;
+  c->table_choice = q->curve == XRLAB_REFLECT_CURVE_ANGLES || p->grid == NULL
+                    ? (XrlabTableChoice) q->table : xrlab_energy_grid_get_table_choice (p->grid);
+  c->photo_only = q->curve == XRLAB_REFLECT_CURVE_FILTER && q->photo_only;
   c->polarization = q->polarization;
   c->n_energies = n_e;
   c->n_angles = n_a;
@@ -361,7 +365,7 @@ items_resolve (XrlabEngineWorker *worker, CurvesPayload *p, gboolean take, gsize
         continue;   /* never valid: its parse error says why */
       if (kind == XRLAB_STACK_FILTER)
         it->transmission = xrlab_engine_stack_transmission (worker, it->s, p->grid, p->query.table,
-                                                            &it->error);
+                                                            p->query.photo_only, &it->error);
       else if (take)
         it->plan = xrlab_engine_stack_take_plan (worker, it->s, p->grid, p->query.table, &it->error);
       else
@@ -653,7 +657,8 @@ check_query (const XrlabReflectQuery *q, XrlabEnergyGrid **grid, GError **error)
       g_set_error (error, XRLAB_ENGINE_ERROR, XRLAB_ENGINE_ERROR_INVALID, "no such curve %d", q->curve);
       return FALSE;
     }
-  if (!xrlab_engine_reflect_check_table (q->table, error))
+  if (!xrlab_engine_reflect_check_table (q->table, q->curve == XRLAB_REFLECT_CURVE_ANGLES ? NULL : q->grid,
+                                         error))
     return FALSE;
   if (q->curve != XRLAB_REFLECT_CURVE_FILTER
       && (q->values == 0 || (q->values & ~((1u << XRLAB_REFLECT_VALUE_N) - 1)) != 0))
@@ -685,7 +690,8 @@ check_query (const XrlabReflectQuery *q, XrlabEnergyGrid **grid, GError **error)
     return FALSE;
   if (q->curve == XRLAB_REFLECT_CURVE_ANGLES)
     {
-      *grid = xrlab_energy_grid_new (&q->energy_kev, 1, XRLAB_ENERGY_UNIT_KEV, error);
+      *grid = xrlab_energy_grid_new_for_table (&q->energy_kev, 1, XRLAB_ENERGY_UNIT_KEV,
+                                               (XrlabTableChoice) q->table, error);
       return *grid != NULL;
     }
   if (q->grid == NULL)

@@ -176,24 +176,35 @@ xrlab_engine_reflect_resolve (XrlabEngineReflect *reflect,
 }
 
 gboolean
-xrlab_engine_reflect_check_table (XrlabTable table, GError **error)
+xrlab_engine_reflect_check_table (XrlabTable table, XrlabEnergyGrid *grid, GError **error)
 {
-  if (table == XRLAB_TABLE_HENKE)
-    return TRUE;
-  g_set_error (error, XRLAB_ENGINE_ERROR, XRLAB_ENGINE_ERROR_INVALID,
-               _("Stacks take their optical constants from the Henke tables only, not from “%s”"),
-               (int) table >= 0 && table < XRLAB_TABLE_N_TABLES ? xrlab_table_get_name (table) : "?");
-  return FALSE;
+  if (!((int) table >= 0 && table < XRLAB_TABLE_N_TABLES))
+    {
+      g_set_error (error, XRLAB_ENGINE_ERROR, XRLAB_ENGINE_ERROR_INVALID, "no such table %d", (int) table);
+      return FALSE;
+    }
+  if (grid != NULL && xrlab_energy_grid_get_table (grid) != table)
+    {
+      /* TRANSLATORS: two tables' names, "Henke", "Chantler" */
+      g_set_error (error, XRLAB_ENGINE_ERROR, XRLAB_ENGINE_ERROR_INVALID,
+                   _("The energies were made for the %s tables, not for the %s tables the curves ask for"),
+                   xrlab_table_get_info (xrlab_energy_grid_get_table (grid))->title,
+                   xrlab_table_get_info (table)->title);
+      return FALSE;
+    }
+  return TRUE;
 }
 
 /* ---- caches ------------------------------------------------------------------ */
 
-/* The slot of @grid and @table in @s, moved to the front; NULL when none. */
+/* The slot of @grid, @table and @photo_only in @s, moved to the front;
+ * NULL when none. */
 static XrlabEngineStackCache *
-cache_find (XrlabEngineStack *s, XrlabEnergyGrid *grid, XrlabTable table)
+cache_find (XrlabEngineStack *s, XrlabEnergyGrid *grid, XrlabTable table, gboolean photo_only)
 {
   for (int i = 0; i < XRLAB_ENGINE_STACK_N_CACHED && s->cache[i].grid != NULL; i++)
-    if (s->cache[i].table == table && xrlab_engine_grids_equal (s->cache[i].grid, grid))
+    if (s->cache[i].table == table && !s->cache[i].photo_only == !photo_only
+        && xrlab_engine_grids_equal (s->cache[i].grid, grid))
       {
         XrlabEngineStackCache hit = s->cache[i];
 
@@ -206,13 +217,14 @@ cache_find (XrlabEngineStack *s, XrlabEnergyGrid *grid, XrlabTable table)
 
 /* A new slot at the front for @grid (the last one dropped). */
 static XrlabEngineStackCache *
-cache_add (XrlabEngineStack *s, XrlabEnergyGrid *grid, XrlabTable table)
+cache_add (XrlabEngineStack *s, XrlabEnergyGrid *grid, XrlabTable table, gboolean photo_only)
 {
   cache_slot_clear (&s->cache[XRLAB_ENGINE_STACK_N_CACHED - 1]);
   memmove (&s->cache[1], &s->cache[0], (XRLAB_ENGINE_STACK_N_CACHED - 1) * sizeof s->cache[0]);
   memset (&s->cache[0], 0, sizeof s->cache[0]);
   s->cache[0].grid = xrlab_energy_grid_ref (grid);
   s->cache[0].table = table;
+  s->cache[0].photo_only = photo_only;
   return &s->cache[0];
 }
 
@@ -242,8 +254,8 @@ optics_cache_for (XrlabEngineWorker *worker, XrlabEnergyGrid *grid, gboolean *ta
   return cache;
 }
 
-/* A plan at the single energy of @grid, δ and β from the tables at that
- * energy. */
+/* A plan at the single energy of @grid, δ and β from the grid's tables at
+ * that energy. */
 static XrlabReflectPlan *
 plan_at_energy (XrlabStack *stack, XrlabEnergyGrid *grid, GError **error)
 {
@@ -258,9 +270,10 @@ plan_at_energy (XrlabStack *stack, XrlabEnergyGrid *grid, GError **error)
       XrlabOpticsMaterial om = { sm->formula, sm->density_g_cm3, NAN };
       double v[XRLAB_QUANTITY_N];
 
-      if (!xrlab_optics_compute_point (&om, energy, XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_DELTA)
-                                                    | XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_BETA),
-                                       v, error))
+      if (!xrlab_optics_compute_point_for_table (&om, energy, xrlab_energy_grid_get_table (grid),
+                                                 XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_DELTA)
+                                                 | XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_BETA),
+                                                 v, error))
         {
           g_prefix_error (error, _("Stack material “%s”: "), sm->name);
           return NULL;
@@ -309,13 +322,14 @@ xrlab_engine_stack_plan (XrlabEngineWorker *worker,
 {
   XrlabEngineStackCache *c;
 
-  if (!check_valid (s, XRLAB_STACK_REFLECT, error) || !xrlab_engine_reflect_check_table (table, error))
+  if (!check_valid (s, XRLAB_STACK_REFLECT, error)
+      || !xrlab_engine_reflect_check_table (table, grid, error))
     return NULL;
-  c = cache_find (s, grid, table);
+  c = cache_find (s, grid, table, FALSE);
   if (c != NULL && c->plan != NULL)
     return c->plan;
   if (c == NULL)
-    c = cache_add (s, grid, table);
+    c = cache_add (s, grid, table, FALSE);
   c->plan = plan_new (worker, s->stack, grid, error);
   if (c->plan == NULL)
     {
@@ -353,13 +367,13 @@ xrlab_engine_stack_give_plan (XrlabEngineReflect *reflect,
   XrlabEngineStackCache *c;
 
   if (s == NULL || s->stack != xrlab_reflect_plan_get_stack (plan)
-      || ((c = cache_find (s, grid, table)) != NULL && c->plan != NULL))
+      || ((c = cache_find (s, grid, table, FALSE)) != NULL && c->plan != NULL))
     {
       xrlab_reflect_plan_free (plan);
       return;
     }
   if (c == NULL)
-    c = cache_add (s, grid, table);
+    c = cache_add (s, grid, table, FALSE);
   c->plan = plan;
 }
 
@@ -368,25 +382,27 @@ xrlab_engine_stack_transmission (XrlabEngineWorker *worker,
                                  XrlabEngineStack  *s,
                                  XrlabEnergyGrid   *grid,
                                  XrlabTable         table,
+                                 gboolean           photo_only,
                                  GError           **error)
 {
   XrlabEngineStackCache *c;
   XrlabOpticsCache *cache;
   gboolean taken = FALSE, ok;
 
-  if (!check_valid (s, XRLAB_STACK_FILTER, error) || !xrlab_engine_reflect_check_table (table, error))
+  if (!check_valid (s, XRLAB_STACK_FILTER, error)
+      || !xrlab_engine_reflect_check_table (table, grid, error))
     return NULL;
-  c = cache_find (s, grid, table);
+  c = cache_find (s, grid, table, photo_only);
   if (c != NULL && c->transmission != NULL)
     return c->transmission;
   if (c == NULL)
-    c = cache_add (s, grid, table);
+    c = cache_add (s, grid, table, photo_only);
   c->transmission = g_new (double, xrlab_energy_grid_get_size (grid));
   /* One energy: a cache of its own, not kept (it would push the kept
    * caches of whole grids out). */
   cache = xrlab_energy_grid_get_size (grid) == 1 ? xrlab_optics_cache_new (grid)
                                                  : optics_cache_for (worker, grid, &taken);
-  ok = xrlab_filter_transmission (cache, s->stack, c->transmission, NULL, error);
+  ok = xrlab_filter_transmission (cache, s->stack, photo_only, c->transmission, NULL, error);
   if (taken)
     xrlab_engine_optics_keep_cache (xrlab_engine_optics_get (worker), cache);
   else if (xrlab_energy_grid_get_size (grid) == 1)

@@ -38,8 +38,12 @@
  * it runs.
  *
  * Tables. A query names the table of atomic scattering factors its optical
- * constants come from; only XRLAB_TABLE_HENKE is accepted today (the grids
- * and caches of the optics engine are Henke's).
+ * constants come from, Henke or Chantler (xrlab-table.h): a curve at one
+ * energy is computed with it; a curve on a grid with the grid's table,
+ * which must be the query's (the grid was made for the caller's choice;
+ * xrlab_energy_grid_get_table()). The reply names the table. A filter's
+ * transmission is the total attenuation's (photoabsorption + scattering)
+ * unless the query asks for photoabsorption alone.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -125,7 +129,8 @@ typedef guint XrlabReflectValueMask;
  * the request is made. */
 typedef struct {
   XrlabReflectCurve     curve;
-  XrlabTable            table;         /* XRLAB_TABLE_HENKE */
+  XrlabTable            table;         /* ANGLES: the energy's; else the grid's table */
+  gboolean              photo_only;    /* FILTER: T by photoabsorption alone, not the total */
   XrlabReflectValueMask values;        /* at least one; FILTER: ignored (T) */
   double                polarization;  /* P in [−1, 1]: 1 s, −1 p, 0 unpolarized */
   double                energy_kev;    /* ANGLES */
@@ -140,6 +145,9 @@ typedef struct {
 typedef struct {
   guint64           generation;     /* the stacks' state these values belong to */
   XrlabReflectCurve curve;
+  XrlabTable        table;          /* the table the optical constants came from */
+  XrlabTableChoice  table_choice;   /* the grid's choice (ANGLES: the table's) */
+  gboolean          photo_only;     /* FILTER: T by photoabsorption alone */
   double            polarization;
   gsize             n_energies;     /* ANGLES: 1 */
   gsize             n_angles;       /* ENERGIES: 1; FILTER: 0 */
@@ -234,8 +242,9 @@ XrlabEngineCurves *xrlab_engine_reflect_map_finish (XrlabEngine   *self,
 /* ---- exports ------------------------------------------------------------------- */
 
 /* Writes @query's curves of the stacks @ids (as a fetch) as CSV to @path,
- * from the engine thread, atomically: '#' lines naming the curve and each
- * stack (its name and canonical text), a header
+ * from the engine thread, atomically: '#' lines naming the curve, the
+ * table (xrlab_table_format_comment()), for filters what the transmission
+ * counts, and each stack (its name and canonical text), a header
  * "energy_keV,angle_mrad,<name>:R,<name>:R_s,..." (filters:
  * "energy_keV,<name>:T"), a row per point (energy by energy for a map),
  * numbers in round-trip precision. A stack without values is refused. The

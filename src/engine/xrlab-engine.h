@@ -115,9 +115,10 @@ gboolean xrlab_engine_update_material_finish (XrlabEngine   *self,
                                               GError       **error);
 
 /* Sets the energy grid (the engine takes a reference) and recomputes every
- * material on it. FALSE when an energy lies outside the f1 table of an
- * element in use (those materials keep their old results and become
- * stale) -- the error names the material, the energy and the valid range. */
+ * material on it, with the grid's table (xrlab_energy_grid_get_table()).
+ * Fetches at one energy use the grid's table choice. FALSE when a material
+ * cannot be computed on it (those materials keep their old results and
+ * become stale) -- the error names the material and why. */
 void     xrlab_engine_set_grid_async  (XrlabEngine         *self,
                                        XrlabEnergyGrid     *grid,
                                        GCancellable        *cancellable,
@@ -147,6 +148,9 @@ typedef struct {
   /* Per material, quantity and energy:
    * values[(m * n_quantities + q) * n_energies + e]. */
   const double    *values;
+  /* The table the values come from: the grid's (a fetch), or the one the
+   * grid's choice takes at the energy (a fetch at one energy). */
+  XrlabTable       table;
 } XrlabEngineArrays;
 
 enum {
@@ -181,7 +185,10 @@ XrlabEngineArrays *xrlab_engine_fetch_finish (XrlabEngine   *self,
                                               GError       **error);
 
 /* As xrlab_engine_fetch_async() at the single energy @energy_kev instead of
- * the grid (the values table): a reply with n_energies = 1. */
+ * the grid (the values table): a reply with n_energies = 1, computed with
+ * the table that the current grid's choice takes for that energy (Henke
+ * when no grid is set): with auto, Chantler above 30 keV even when the grid
+ * is Henke's, and the reply's table says so. */
 void               xrlab_engine_fetch_at_async  (XrlabEngine         *self,
                                                  const char          *consumer,
                                                  double               energy_kev,
@@ -198,7 +205,8 @@ XrlabEngineArrays *xrlab_engine_fetch_at_finish (XrlabEngine   *self,
 /* Writes @quantities of the materials @ids (all when NULL) on the current
  * grid as CSV to @path, from the engine thread, atomically (a temporary file
  * renamed over @path; a failed export leaves no file). Layout: '#' comment
- * lines naming each material (name, formula, density, thickness), then a
+ * lines naming the table and each material (name, formula, density,
+ * thickness), then a
  * header "energy_keV,<name>:<column>,..." (units are in the column names),
  * then one row per energy, numbers in round-trip precision. Materials
  * without valid values are refused. */
@@ -234,6 +242,7 @@ typedef struct {
   const double     *electron_density_per_a3;
   GError          **errors;
   double           *values;
+  XrlabTable        table;   /* the grid's table, that every value comes from */
 } XrlabEngineBatch;
 
 void xrlab_engine_batch_free (XrlabEngineBatch *batch);

@@ -27,12 +27,13 @@
 
 #define BIT(q) XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_##q)
 
-/* Quantities that need Σ n_i f1_i, and those that need Σ n_i f2_i. */
+/* Quantities that need Σ n_i f1_i, Σ n_i f2_i, the photoabsorption μ and
+ * the scattering sum Σ n_i A_i σ_i (the total attenuation). */
 #define NEEDS_F1 (BIT (DELTA) | BIT (F1) | BIT (CRITICAL_ANGLE_DEG) \
                   | BIT (CRITICAL_ANGLE_MRAD) | BIT (RE_SLD))
-#define NEEDS_F2 (BIT (BETA) | BIT (F2) | BIT (ATTENUATION_LENGTH) | BIT (MU) \
-                  | BIT (MU_RHO) | BIT (IM_SLD) | BIT (TRANSMISSION))
-#define NEEDS_MU (BIT (ATTENUATION_LENGTH) | BIT (MU) | BIT (MU_RHO) | BIT (TRANSMISSION))
+#define NEEDS_MU (BIT (ATTENUATION_LENGTH) | BIT (MU) | BIT (MU_RHO) | BIT (TRANSMISSION_PHOTO))
+#define NEEDS_TOTAL XRLAB_QUANTITY_MASK_TOTAL
+#define NEEDS_F2 (BIT (BETA) | BIT (F2) | BIT (IM_SLD) | NEEDS_MU | NEEDS_TOTAL)
 #define NEEDS_ANGLE (BIT (CRITICAL_ANGLE_DEG) | BIT (CRITICAL_ANGLE_MRAD))
 
 /* ---- materials ---------------------------------------------------------- */
@@ -44,16 +45,20 @@ xrlab_optics_electron_density (const XrlabFormula *formula, double density_g_cm3
          / xrlab_formula_get_molecular_weight (formula) * 1e-24;
 }
 
+/* Within the tables' valid ranges every element has f1 (Henke's f1 starts
+ * at 29.3 eV at the latest, Chantler's at its first row), so this guards
+ * the built-in data rather than a user's input. */
 static void
-set_f1_range_error (GError **error, const XrlabHenkeTable *t, double energy_kev, gsize i, gsize n)
+set_f1_range_error (GError **error, const XrlabScatteringTable *t, double energy_kev, gsize i, gsize n)
 {
   g_autofree char *where = xrlab_energy_point_suffix (i, n);
   char buf[XRLAB_DTOA_BUFSIZE];
 
   g_set_error (error, XRLAB_OPTICS_ERROR, XRLAB_OPTICS_ERROR_ENERGY,
-               _("Energy %s keV%s is below the f1 table of %s, which starts at %g keV: "
+               /* TRANSLATORS: the second %s is the name of a table ("Henke") */
+               _("Energy %s keV%s is below the %s f1 table of %s, which starts at %g keV: "
                  "δ, f1, the critical angle and the real SLD need %g–%g keV"),
-               xrlab_format_double (energy_kev, buf), where,
+               xrlab_format_double (energy_kev, buf), where, xrlab_table_get_info (t->table)->title,
                xrlab_element_get_symbol (t->z), t->f1_min_ev / 1000.0,
                t->f1_min_ev / 1000.0, t->max_ev / 1000.0);
 }
@@ -69,9 +74,10 @@ clamp_slack (double x, double lo, double hi)
 /* ---- the cache ---------------------------------------------------------- */
 
 typedef struct {
-  const XrlabHenkeTable *table;
+  const XrlabScatteringTable *table;
   double *f1;
   double *f2;
+  double *scatter;          /* σ_coh+inc A [cm²/mol]; NULL until a total is asked for */
   gsize f1_first_missing;   /* the first energy below the f1 table, or G_MAXSIZE */
 } ElementCache;
 
@@ -102,6 +108,7 @@ xrlab_optics_cache_free (XrlabOpticsCache *cache)
     if (cache->elements[z])
       {
         g_free (cache->elements[z]->f1);   /* f1 and f2 are one block */
+        g_free (cache->elements[z]->scatter);
         g_free (cache->elements[z]);
       }
   xrlab_energy_grid_unref (cache->grid);
@@ -132,17 +139,17 @@ xrlab_optics_cache_get_n_interpolations (const XrlabOpticsCache *cache)
   return cache->n_interpolations;
 }
 
-static const ElementCache *
+static ElementCache *
 cache_element (XrlabOpticsCache *cache, int z, GError **error)
 {
   const XrlabEnergyGrid *g = cache->grid;
-  const XrlabHenkeTable *t;
+  const XrlabScatteringTable *t;
   ElementCache *ec;
   gsize h1 = 0, h2 = 0;
 
   if (z >= 1 && z <= XRLAB_ELEMENT_Z_MAX && cache->elements[z] != NULL)
     return cache->elements[z];
-  t = xrlab_henke_get (z, error);
+  t = xrlab_scattering_table_get (g->table, z, error);
   if (t == NULL)
     return NULL;
 
@@ -169,6 +176,22 @@ cache_element (XrlabOpticsCache *cache, int z, GError **error)
   cache->elements[z] = ec;
   cache->n_interpolations++;
   return ec;
+}
+
+/* The scattering sums of @ec on the grid, computed at the first total. */
+static void
+cache_scatter (const XrlabOpticsCache *cache, ElementCache *ec)
+{
+  const XrlabEnergyGrid *g = cache->grid;
+  const XrlabScatteringTable *t = ec->table;
+  gsize hint = 0;
+
+  if (ec->scatter != NULL)
+    return;
+  ec->scatter = g_new (double, MAX (g->n, 1));
+  for (gsize i = 0; i < g->n; i++)
+    ec->scatter[i] = xrlab_scattering_table_eval_scatter (t, clamp_slack (g->energy_ev[i], t->f2_min_ev,
+                                                                          t->max_ev), &hint);
 }
 
 const double *
@@ -202,9 +225,11 @@ prepare_material (XrlabOpticsCache *cache, const XrlabOpticsMaterial *material,
   n = xrlab_formula_get_n_atoms (f);
   for (gsize i = 0; i < n; i++)
     {
-      const ElementCache *ec = cache_element (cache, z[i], error);
+      ElementCache *ec = cache_element (cache, z[i], error);
       if (ec == NULL)
         return FALSE;
+      if (mask & NEEDS_TOTAL)
+        cache_scatter (cache, ec);
       if ((mask & NEEDS_F1) && ec->f1_first_missing != G_MAXSIZE)
         {
           gsize k = ec->f1_first_missing;
@@ -222,6 +247,7 @@ typedef struct {
   gsize n_atoms;
   const double *f1[XRLAB_ELEMENT_N_IDS];
   const double *f2[XRLAB_ELEMENT_N_IDS];
+  const double *scatter[XRLAB_ELEMENT_N_IDS];   /* NULL unless a total was asked for */
   double count[XRLAB_ELEMENT_N_IDS];
   double rho;          /* ρ [g/cm³] */
   double inv_rho;      /* 1/ρ */
@@ -243,6 +269,7 @@ bind_material (const XrlabOpticsCache *cache, const XrlabOpticsMaterial *materia
       const ElementCache *ec = cache->elements[z[i]];
       b->f1[i] = ec->f1;
       b->f2[i] = ec->f2;
+      b->scatter[i] = ec->scatter;
       b->count[i] = counts[i];
     }
   b->rho = material->density_g_cm3;
@@ -271,11 +298,48 @@ sum_factors (const double *const *f, const double *count, gsize n_atoms,
     }
 }
 
-/* Critical angle [rad] from δ; NaN where δ < 0 (negative f1). */
+/* Critical angle [rad] from δ: cos θc = 1 - δ (Snell's law at grazing
+ * incidence, n = 1 - δ); NaN where δ < 0 (negative f1). θc = 2 asin(√(δ/2))
+ * = √(2δ) (1 + δ/12 + 3δ²/160 + 5δ³/896 + 35δ⁴/18432 + 63δ⁵/90112 + ...):
+ * below δ = 1e-3 (hard X-rays) the first five terms, whose remainder is
+ * under 1e-18 relative, at the cost of one square root; asin above. Either
+ * is free of the rounding of 1 - δ. √(2δ) alone is within a relative δ/12. */
 static inline double
 critical_angle (double delta)
 {
-  return delta >= 0.0 ? sqrt (2.0 * delta) : NAN;
+  if (!(delta >= 0.0))
+    return NAN;
+  if (delta >= 1e-3)
+    return 2.0 * asin (sqrt (0.5 * delta));
+  return sqrt (2.0 * delta)
+         * (1.0 + delta * (1.0 / 12 + delta * (3.0 / 160 + delta * (5.0 / 896 + delta * (35.0 / 18432)))));
+}
+
+/* From the attenuation coefficients @m[0 .. @nb-1] [1/cm] at energies @e0..
+ * of material @b: the quantities @mu, @att (1/μ), @mur (μ/ρ) and @tr
+ * (exp(-μ t)) that @mask asks for, into @out. */
+static inline void
+write_attenuation (const double *restrict m, gsize nb, const Bound *b, gsize e0,
+                   XrlabQuantityMask mask, XrlabQuantity mu, XrlabQuantity att,
+                   XrlabQuantity mur, XrlabQuantity tr, double *const out[XRLAB_QUANTITY_N])
+{
+  double *o_mu = (mask & XRLAB_QUANTITY_BIT (mu)) ? out[mu] + e0 : NULL;
+  double *o_att = (mask & XRLAB_QUANTITY_BIT (att)) ? out[att] + e0 : NULL;
+  double *o_mur = (mask & XRLAB_QUANTITY_BIT (mur)) ? out[mur] + e0 : NULL;
+  double *o_tr = (mask & XRLAB_QUANTITY_BIT (tr)) ? out[tr] + e0 : NULL;
+  const double inv_rho = b->inv_rho, t_cm = b->t_cm;
+
+  for (gsize j = 0; j < nb; j++)
+    {
+      if (o_mu)
+        o_mu[j] = m[j];
+      if (o_att)
+        o_att[j] = 1.0 / m[j];
+      if (o_mur)
+        o_mur[j] = m[j] * inv_rho;
+      if (o_tr)
+        o_tr[j] = exp (-m[j] * t_cm);
+    }
 }
 
 /* Energies [e0, e1) of material @b into @out[q] (indexed by energy). */
@@ -283,7 +347,7 @@ static void
 kernel (const XrlabEnergyGrid *g, const Bound *b, XrlabQuantityMask mask,
         gsize e0, gsize e1, double *const out[XRLAB_QUANTITY_N])
 {
-  double s1[BLOCK], s2[BLOCK];
+  double s1[BLOCK], s2[BLOCK], s3[BLOCK], m[BLOCK];
 
   for (gsize e = e0; e < e1; e += BLOCK)
     {
@@ -330,24 +394,19 @@ kernel (const XrlabEnergyGrid *g, const Bound *b, XrlabQuantityMask mask,
         }
       if (mask & NEEDS_MU)
         {
-          double *mu = (mask & BIT (MU)) ? out[XRLAB_QUANTITY_MU] + e : NULL;
-          double *att = (mask & BIT (ATTENUATION_LENGTH)) ? out[XRLAB_QUANTITY_ATTENUATION_LENGTH] + e : NULL;
-          double *mur = (mask & BIT (MU_RHO)) ? out[XRLAB_QUANTITY_MU_RHO] + e : NULL;
-          double *tr = (mask & BIT (TRANSMISSION)) ? out[XRLAB_QUANTITY_TRANSMISSION] + e : NULL;
-          const double inv_rho = b->inv_rho, t_cm = b->t_cm;
-
           for (gsize j = 0; j < nb; j++)
-            {
-              double m = km[j] * rho_m * s2[j];
-              if (mu)
-                mu[j] = m;
-              if (att)
-                att[j] = 1.0 / m;
-              if (mur)
-                mur[j] = m * inv_rho;
-              if (tr)
-                tr[j] = exp (-m * t_cm);
-            }
+            m[j] = km[j] * rho_m * s2[j];
+          write_attenuation (m, nb, b, e, mask, XRLAB_QUANTITY_MU, XRLAB_QUANTITY_ATTENUATION_LENGTH,
+                             XRLAB_QUANTITY_MU_RHO, XRLAB_QUANTITY_TRANSMISSION_PHOTO, out);
+        }
+      if (mask & NEEDS_TOTAL)
+        {
+          sum_factors (b->scatter, b->count, b->n_atoms, e, nb, s3);
+          for (gsize j = 0; j < nb; j++)
+            m[j] = rho_m * (km[j] * s2[j] + s3[j]);
+          write_attenuation (m, nb, b, e, mask, XRLAB_QUANTITY_MU_TOTAL,
+                             XRLAB_QUANTITY_ATTENUATION_LENGTH_TOTAL, XRLAB_QUANTITY_MU_RHO_TOTAL,
+                             XRLAB_QUANTITY_TRANSMISSION, out);
         }
       if (mask & BIT (RE_SLD))
         {
@@ -521,16 +580,26 @@ xrlab_optics_compute_point (const XrlabOpticsMaterial *material, double energy_k
                             XrlabQuantityMask quantities, double values[XRLAB_QUANTITY_N],
                             GError **error)
 {
+  return xrlab_optics_compute_point_for_table (material, energy_kev, XRLAB_TABLE_HENKE,
+                                               quantities, values, error);
+}
+
+gboolean
+xrlab_optics_compute_point_for_table (const XrlabOpticsMaterial *material, double energy_kev,
+                                      XrlabTable table, XrlabQuantityMask quantities,
+                                      double values[XRLAB_QUANTITY_N], GError **error)
+{
   const XrlabFormula *f;
   const int *z;
   const double *counts;
-  double e, ev, wl, kd, km, rho_m, s1 = 0.0, s2 = 0.0;
+  double e, ev, wl, kd, km, rho_m, s1 = 0.0, s2 = 0.0, s3 = 0.0;
   gsize n;
 
+  g_return_val_if_fail ((guint) table < XRLAB_TABLE_N_TABLES, FALSE);
   quantities &= XRLAB_QUANTITY_MASK_ALL;
   if (!xrlab_optics_check_material (material, quantities, error)
       || !xrlab_energy_check_value (energy_kev, XRLAB_ENERGY_UNIT_KEV, 0, 1,
-                                    xrlab_energy_range_get (XRLAB_FACTOR_TABLE_HENKE), &e, error))
+                                    xrlab_energy_range_get (table), &e, error))
     return FALSE;
 
   f = material->formula;
@@ -540,7 +609,7 @@ xrlab_optics_compute_point (const XrlabOpticsMaterial *material, double energy_k
   ev = e * 1000.0;
   for (gsize i = 0; i < n; i++)
     {
-      const XrlabHenkeTable *t = xrlab_henke_get (z[i], error);
+      const XrlabScatteringTable *t = xrlab_scattering_table_get (table, z[i], error);
       double x;
 
       if (t == NULL)
@@ -561,6 +630,9 @@ xrlab_optics_compute_point (const XrlabOpticsMaterial *material, double energy_k
           x = clamp_slack (ev, t->f2_min_ev, t->max_ev);
           s2 = (i == 0) ? counts[i] * xrlab_pchip_eval (t->f2, x, NULL)
                         : s2 + counts[i] * xrlab_pchip_eval (t->f2, x, NULL);
+          if (quantities & NEEDS_TOTAL)
+            s3 = (i == 0) ? counts[i] * xrlab_scattering_table_eval_scatter (t, x, NULL)
+                          : s3 + counts[i] * xrlab_scattering_table_eval_scatter (t, x, NULL);
         }
     }
 
@@ -595,6 +667,18 @@ xrlab_optics_compute_point (const XrlabOpticsMaterial *material, double energy_k
         values[XRLAB_QUANTITY_ATTENUATION_LENGTH] = 1.0 / m;
       if (quantities & BIT (MU_RHO))
         values[XRLAB_QUANTITY_MU_RHO] = m * (1.0 / material->density_g_cm3);
+      if (quantities & BIT (TRANSMISSION_PHOTO))
+        values[XRLAB_QUANTITY_TRANSMISSION_PHOTO] = exp (-m * (material->thickness_um * 1e-4));
+    }
+  if (quantities & NEEDS_TOTAL)
+    {
+      double m = rho_m * (km * s2 + s3);
+      if (quantities & BIT (MU_TOTAL))
+        values[XRLAB_QUANTITY_MU_TOTAL] = m;
+      if (quantities & BIT (ATTENUATION_LENGTH_TOTAL))
+        values[XRLAB_QUANTITY_ATTENUATION_LENGTH_TOTAL] = 1.0 / m;
+      if (quantities & BIT (MU_RHO_TOTAL))
+        values[XRLAB_QUANTITY_MU_RHO_TOTAL] = m * (1.0 / material->density_g_cm3);
       if (quantities & BIT (TRANSMISSION))
         values[XRLAB_QUANTITY_TRANSMISSION] = exp (-m * (material->thickness_um * 1e-4));
     }
@@ -630,7 +714,7 @@ xrlab_optics_check_material (const XrlabOpticsMaterial *material, XrlabQuantityM
                    xrlab_formula_get_text (material->formula));
       return FALSE;
     }
-  if ((mask & BIT (TRANSMISSION))
+  if ((mask & XRLAB_QUANTITY_MASK_TRANSMISSIONS)
       && (!isfinite (material->thickness_um) || material->thickness_um < 0.0))
     {
       g_set_error (error, XRLAB_OPTICS_ERROR, XRLAB_OPTICS_ERROR_MATERIAL,

@@ -3,22 +3,36 @@
  * Physics (units in brackets). A material is a formula (xrlab-formula.h)
  * with n_i atoms of element i per formula unit, molar mass M [g/mol] and a
  * mass density ρ [g/cm³]. At photon energy E [keV], wavelength
- * λ = hc/E [Å] (XRLAB_HC_KEV_A, xrlab-constants.h), with the Henke atomic
- * scattering factors f1_i(E), f2_i(E) [electrons] (xrlab-elements.h):
+ * λ = hc/E [Å] (XRLAB_HC_KEV_A, xrlab-constants.h), with the atomic
+ * scattering factors f1_i(E), f2_i(E) [electrons] of the table in use
+ * (Henke or Chantler, xrlab-table.h; the grid carries it, xrlab-energy.h):
  *
  *   f1 = Σ n_i f1_i, f2 = Σ n_i f2_i              per formula unit [e]
  *   δ  = r_e λ² N_A ρ f1 / (2π M)                  [1]  (λ, r_e in cm)
  *   β  = r_e λ² N_A ρ f2 / (2π M)                  [1]
  *   n  = 1 - δ + iβ                                refractive index
- *   θc = √(2δ)                                     critical angle [rad],
+ *   θc = arccos(1 - δ)                             critical angle [rad],
  *                                                  reported in ° and mrad
- *   μ  = 4π β / λ = 2 r_e λ N_A ρ f2 / M           linear attenuation [1/cm]
+ *                                                  (√(2δ) within a
+ *                                                  relative δ/12)
+ *   μ  = 4π β / λ = 2 r_e λ N_A ρ f2 / M           linear attenuation by
+ *                                                  photoabsorption [1/cm]
  *   1/μ                                            1/e attenuation length [cm]
  *   μ/ρ                                            mass attenuation [cm²/g]
+ *   μ_total = μ + ρ Σ n_i A_i σ_i / M              total attenuation [1/cm]:
+ *                                                  photoabsorption + coherent
+ *                                                  + incoherent scattering,
+ *                                                  σ_i [cm²/g] of the table in
+ *                                                  use (Chantler's own column,
+ *                                                  xraylib's CS_Rayl + CS_Compt
+ *                                                  with Henke; A_i σ_i is
+ *                                                  xrlab_scattering_table_eval_scatter())
+ *   1/μ_total, μ_total/ρ                           the same in total
  *   SLD = 2π δ / λ² = r_e N_A ρ f1 / M             real SLD [Å⁻²]
  *         2π β / λ² = r_e N_A ρ f2 / M             imaginary SLD [Å⁻²]
- *   T  = exp(-μ t)                                 transmission of a layer
- *                                                  of thickness t [µm]
+ *   T  = exp(-μ_total t)                           transmission of a layer
+ *                                                  of thickness t [µm];
+ *   T_photo = exp(-μ t)                            by photoabsorption only
  *
  * and the scalars M, Σ n_i Z_i (electrons per formula unit) and the
  * electron density ρ_e = ρ N_A Σ n_i Z_i / M [e/Å³].
@@ -73,9 +87,9 @@ double xrlab_optics_electron_density (const XrlabFormula *formula, double densit
 
 typedef struct _XrlabOpticsCache XrlabOpticsCache;
 
-/* A cache of the f1_i, f2_i of elements on @grid (which it references).
- * Empty at first; elements are interpolated the first time a material needs
- * them. */
+/* A cache of the f1_i, f2_i of elements on @grid (which it references),
+ * from the grid's table (xrlab_energy_grid_get_table()). Empty at first;
+ * elements are interpolated the first time a material needs them. */
 XrlabOpticsCache *xrlab_optics_cache_new  (XrlabEnergyGrid *grid);
 void              xrlab_optics_cache_free (XrlabOpticsCache *cache);
 XrlabEnergyGrid  *xrlab_optics_cache_get_grid (const XrlabOpticsCache *cache);
@@ -140,8 +154,17 @@ gboolean xrlab_optics_batch (XrlabOpticsCache          *cache,
                              GError                   **error);
 
 /* One material at one energy [keV], all of @quantities into
- * @values[quantity], without a grid or cache: the element tables are
- * interpolated directly. Allocates nothing. */
+ * @values[quantity], without a grid or cache: the element tables of
+ * @table are interpolated directly. The energy must lie within @table's
+ * range (xrlab_energy_range_get()). Allocates nothing. */
+gboolean xrlab_optics_compute_point_for_table (const XrlabOpticsMaterial *material,
+                                               double                     energy_kev,
+                                               XrlabTable                 table,
+                                               XrlabQuantityMask          quantities,
+                                               double                     values[XRLAB_QUANTITY_N],
+                                               GError                   **error);
+
+/* The same with the Henke tables. */
 gboolean xrlab_optics_compute_point (const XrlabOpticsMaterial *material,
                                      double                     energy_kev,
                                      XrlabQuantityMask          quantities,

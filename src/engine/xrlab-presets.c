@@ -11,6 +11,7 @@
 
 #include <xraylib.h>
 
+#include "xrlab-energy.h"
 #include "xrlab-util.h"
 
 /* Densities at room temperature (CRC Handbook of Chemistry and Physics;
@@ -237,6 +238,64 @@ compare_edges (gconstpointer a, gconstpointer b)
   double x = ((const XrlabEdgeEnergy *) a)->energy_kev;
   double y = ((const XrlabEdgeEnergy *) b)->energy_kev;
   return (x > y) - (x < y);
+}
+
+static int
+compare_table_edges (gconstpointer a, gconstpointer b)
+{
+  double x = ((const XrlabTableEdgeRef *) a)->edge->energy_ev;
+  double y = ((const XrlabTableEdgeRef *) b)->edge->energy_ev;
+  return (x > y) - (x < y);
+}
+
+/* Appends the edges of table @table of element @z within [@lo_ev, @hi_ev]
+ * that @choice takes from that table. */
+static gboolean
+append_table_edges (GArray *out, int z, XrlabTable table, XrlabTableChoice choice,
+                    double lo_ev, double hi_ev, GError **error)
+{
+  const XrlabScatteringTable *t = xrlab_scattering_table_get (table, z, error);
+
+  if (t == NULL)
+    return FALSE;
+  for (gsize i = 0; i < t->n_edges; i++)
+    {
+      double ev = t->edges[i].energy_ev;
+      XrlabTableEdgeRef ref = { z, table, &t->edges[i], -1 };
+
+      if (ev < lo_ev || ev > hi_ev || ev < t->valid_min_ev || ev > t->valid_max_ev)
+        continue;
+      if (xrlab_energy_choose_table (choice, ev / 1000.0, ev / 1000.0) != table)
+        continue;
+      for (int shell = 0; t->edges[i].shell != NULL && shell < XRLAB_EDGES_N_SHELLS; shell++)
+        if (strcmp (t->edges[i].shell, xrlab_edges_shell_name (shell)) == 0)
+          ref.shell = shell;
+      g_array_append_val (out, ref);
+    }
+  return TRUE;
+}
+
+GArray *
+xrlab_presets_get_table_edges (const int *z, gsize n_z, XrlabTableChoice choice,
+                               double min_kev, double max_kev, GError **error)
+{
+  g_autoptr(GArray) out = g_array_new (FALSE, FALSE, sizeof (XrlabTableEdgeRef));
+  gboolean seen[XRLAB_ELEMENT_Z_MAX + 1] = { FALSE, };
+
+  g_return_val_if_fail ((guint) choice < XRLAB_TABLE_CHOICE_N, NULL);
+  for (gsize i = 0; i < n_z; i++)
+    {
+      if (z[i] < 1 || z[i] > XRLAB_ELEMENT_Z_MAX || seen[z[i]])
+        continue;
+      seen[z[i]] = TRUE;
+      for (int table = 0; table < XRLAB_TABLE_N_TABLES; table++)
+        if ((choice == XRLAB_TABLE_CHOICE_AUTO || (int) choice == table)
+            && !append_table_edges (out, z[i], (XrlabTable) table, choice,
+                                    min_kev * 1000.0, max_kev * 1000.0, error))
+          return NULL;
+    }
+  g_array_sort (out, compare_table_edges);
+  return g_steal_pointer (&out);
 }
 
 GArray *

@@ -93,4 +93,24 @@ GArray *xrlab_presets_get_formula_shells  (const XrlabFormula *formula,
                                            double              max_kev,
                                            int                 max_shell);
 
+/* An absorption edge as a table shows it (xrlab-elements.h: the jump
+ * positions, one per xraylib shell). */
+typedef struct {
+  int z;
+  XrlabTable table;
+  const XrlabTableEdge *edge;   /* of xrlab_scattering_table_get (table, z) */
+  int shell;                    /* edge->shell as xraylib's shell number (K = 0 ...,
+                                 * xrlab_edges_shell_name()), -1 when none */
+} XrlabTableEdgeRef;
+
+/* The edges of the elements @z[0 .. @n_z - 1] (1..92, repeats allowed) that
+ * the tables of @choice show within [@min_kev, @max_kev], sorted by energy:
+ * `xrlab-cli edges` and a plot's markers. A table's edges count within its
+ * valid range only (Henke's from 30 eV); auto takes Henke's within 30 eV -
+ * 30 keV and Chantler's outside, as it would for a computation at that
+ * energy. A new array of XrlabTableEdgeRef; NULL with @error when a table
+ * cannot be read. */
+GArray *xrlab_presets_get_table_edges (const int *z, gsize n_z, XrlabTableChoice choice,
+                                       double min_kev, double max_kev, GError **error);
+
 G_END_DECLS

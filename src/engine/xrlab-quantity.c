@@ -12,7 +12,9 @@
 
 /* In XrlabQuantity order. The session ids are what session files of every
  * version contain: never rename one (tests/data/sessions/ holds files
- * written by earlier versions). */
+ * written by earlier versions). "transmission" was photoabsorption only
+ * before the total attenuation came; it names the transmission from the
+ * total now. */
 static const XrlabQuantityInfo table[XRLAB_QUANTITY_N] = {
   { XRLAB_QUANTITY_WAVELENGTH, "wavelength_A", "wavelength",
     N_("Wavelength"), N_("Wavelength λ"), "λ",
@@ -36,13 +38,26 @@ static const XrlabQuantityInfo table[XRLAB_QUANTITY_N] = {
     N_("Critical angle"), N_("Critical angle θc"), "θc",
     "mrad", "mrad", 1.0, TRUE, TRUE },
   { XRLAB_QUANTITY_ATTENUATION_LENGTH, "attenuation_length_cm", "attenuation_length",
-    N_("Attenuation length"), N_("Attenuation length (1/e)"), N_("Attenuation length"),
+    N_("Attenuation length (photo)"), N_("Attenuation length (1/e), photoabsorption"),
+    N_("Attenuation length (photo)"),
+    "cm", "µm", 1e4, TRUE, TRUE },
+  { XRLAB_QUANTITY_ATTENUATION_LENGTH_TOTAL, "attenuation_length_total_cm", "attenuation_length_total",
+    N_("Attenuation length (total)"), N_("Attenuation length (1/e), total"),
+    N_("Attenuation length (total)"),
     "cm", "µm", 1e4, TRUE, TRUE },
   { XRLAB_QUANTITY_MU, "mu_per_cm", "mu",
-    N_("μ"), N_("μ — linear attenuation coefficient"), "μ",
+    N_("μ (photo)"), N_("μ — linear attenuation, photoabsorption"), N_("μ (photo)"),
+    "1/cm", "1/cm", 1.0, TRUE, TRUE },
+  { XRLAB_QUANTITY_MU_TOTAL, "mu_total_per_cm", "mu_total",
+    N_("μ (total)"), N_("μ — linear attenuation, total"),
+    N_("μ (total)"),
     "1/cm", "1/cm", 1.0, TRUE, TRUE },
   { XRLAB_QUANTITY_MU_RHO, "mu_rho_cm2_g", "mu_rho",
-    N_("μ/ρ"), N_("μ/ρ — mass attenuation coefficient"), "μ/ρ",
+    N_("μ/ρ (photo)"), N_("μ/ρ — mass attenuation, photoabsorption"), N_("μ/ρ (photo)"),
+    "cm²/g", "cm²/g", 1.0, TRUE, TRUE },
+  { XRLAB_QUANTITY_MU_RHO_TOTAL, "mu_rho_total_cm2_g", "mu_rho_total",
+    N_("μ/ρ (total)"), N_("μ/ρ — mass attenuation, total"),
+    N_("μ/ρ (total)"),
     "cm²/g", "cm²/g", 1.0, TRUE, TRUE },
   { XRLAB_QUANTITY_RE_SLD, "re_sld_per_A2", "sld_re",
     N_("SLD (real)"), N_("SLD, real part"), N_("SLD (real)"),
@@ -51,7 +66,12 @@ static const XrlabQuantityInfo table[XRLAB_QUANTITY_N] = {
     N_("SLD (imaginary)"), N_("SLD, imaginary part"), N_("SLD (imaginary)"),
     "Å⁻²", "10⁻⁶ Å⁻²", 1e6, TRUE, TRUE },
   { XRLAB_QUANTITY_TRANSMISSION, "transmission", "transmission",
-    N_("Transmission"), N_("Transmission of the layer"), N_("Transmission"),
+    N_("Transmission (total)"), N_("Transmission of the layer, total"),
+    N_("Transmission (total)"),
+    "", NULL, 1.0, TRUE, FALSE },
+  { XRLAB_QUANTITY_TRANSMISSION_PHOTO, "transmission_photo", "transmission_photo",
+    N_("Transmission (photo)"), N_("Transmission of the layer, photoabsorption only"),
+    N_("Transmission (photo)"),
     "", NULL, 1.0, TRUE, FALSE },
 };
 
@@ -158,12 +178,16 @@ xrlab_quantity_get_axis_name (XrlabQuantity quantity)
     case XRLAB_QUANTITY_F2: return _("Scattering factor f₂");
     case XRLAB_QUANTITY_CRITICAL_ANGLE_DEG:
     case XRLAB_QUANTITY_CRITICAL_ANGLE_MRAD: return _("Critical angle θc");
-    case XRLAB_QUANTITY_ATTENUATION_LENGTH: return _("Attenuation length 1/μ");
-    case XRLAB_QUANTITY_MU: return _("Linear attenuation coefficient μ");
-    case XRLAB_QUANTITY_MU_RHO: return _("Mass attenuation coefficient μ/ρ");
+    case XRLAB_QUANTITY_ATTENUATION_LENGTH: return _("Attenuation length 1/μ, photoabsorption");
+    case XRLAB_QUANTITY_ATTENUATION_LENGTH_TOTAL: return _("Attenuation length 1/μ, total");
+    case XRLAB_QUANTITY_MU: return _("Linear attenuation coefficient μ, photoabsorption");
+    case XRLAB_QUANTITY_MU_TOTAL: return _("Linear attenuation coefficient μ, total");
+    case XRLAB_QUANTITY_MU_RHO: return _("Mass attenuation coefficient μ/ρ, photoabsorption");
+    case XRLAB_QUANTITY_MU_RHO_TOTAL: return _("Mass attenuation coefficient μ/ρ, total");
     case XRLAB_QUANTITY_RE_SLD: return _("Scattering length density, real part");
     case XRLAB_QUANTITY_IM_SLD: return _("Scattering length density, imaginary part");
-    case XRLAB_QUANTITY_TRANSMISSION: return _("Transmission T");
+    case XRLAB_QUANTITY_TRANSMISSION: return _("Transmission T, total");
+    case XRLAB_QUANTITY_TRANSMISSION_PHOTO: return _("Transmission T, photoabsorption");
     case XRLAB_QUANTITY_N:
     default:
       return xrlab_quantity_get_info (quantity)->title;

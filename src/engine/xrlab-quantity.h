@@ -23,12 +23,16 @@ typedef enum {
   XRLAB_QUANTITY_F2,                  /* Σ n_i f2_i [e per formula unit] */
   XRLAB_QUANTITY_CRITICAL_ANGLE_DEG,  /* θc [°], NaN where δ < 0 */
   XRLAB_QUANTITY_CRITICAL_ANGLE_MRAD, /* θc [mrad], NaN where δ < 0 */
-  XRLAB_QUANTITY_ATTENUATION_LENGTH,  /* 1/μ [cm] */
-  XRLAB_QUANTITY_MU,                  /* μ [1/cm] */
-  XRLAB_QUANTITY_MU_RHO,              /* μ/ρ [cm²/g] */
+  XRLAB_QUANTITY_ATTENUATION_LENGTH,  /* 1/μ [cm], photoabsorption */
+  XRLAB_QUANTITY_ATTENUATION_LENGTH_TOTAL, /* 1/μ_total [cm] */
+  XRLAB_QUANTITY_MU,                  /* μ [1/cm], photoabsorption */
+  XRLAB_QUANTITY_MU_TOTAL,            /* μ_total [1/cm]: photoabsorption + scattering */
+  XRLAB_QUANTITY_MU_RHO,              /* μ/ρ [cm²/g], photoabsorption */
+  XRLAB_QUANTITY_MU_RHO_TOTAL,        /* μ_total/ρ [cm²/g] */
   XRLAB_QUANTITY_RE_SLD,              /* 2πδ/λ² [Å⁻²] */
   XRLAB_QUANTITY_IM_SLD,              /* 2πβ/λ² [Å⁻²] */
-  XRLAB_QUANTITY_TRANSMISSION,        /* exp(-μ t) [1], needs a thickness */
+  XRLAB_QUANTITY_TRANSMISSION,        /* exp(-μ_total t) [1], needs a thickness */
+  XRLAB_QUANTITY_TRANSMISSION_PHOTO,  /* exp(-μ t) [1], photoabsorption only, needs a thickness */
   XRLAB_QUANTITY_N                    /* the number of quantities (not one) */
 } XrlabQuantity;
 
@@ -37,14 +41,30 @@ typedef guint32 XrlabQuantityMask;
 
 #define XRLAB_QUANTITY_BIT(q)          ((XrlabQuantityMask) 1u << (q))
 #define XRLAB_QUANTITY_MASK_ALL        (XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_N) - 1u)
-/* Everything but the transmission, which needs a thickness. */
-#define XRLAB_QUANTITY_MASK_NO_THICKNESS \
-  (XRLAB_QUANTITY_MASK_ALL & ~XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_TRANSMISSION))
+/* The two transmissions, which need a thickness. */
+#define XRLAB_QUANTITY_MASK_TRANSMISSIONS \
+  (XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_TRANSMISSION) | XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_TRANSMISSION_PHOTO))
+/* Everything but the transmissions. */
+#define XRLAB_QUANTITY_MASK_NO_THICKNESS (XRLAB_QUANTITY_MASK_ALL & ~XRLAB_QUANTITY_MASK_TRANSMISSIONS)
+/* The total attenuation: μ_total, μ_total/ρ, 1/μ_total and the transmission
+ * from them. */
+#define XRLAB_QUANTITY_MASK_TOTAL \
+  (XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_ATTENUATION_LENGTH_TOTAL) | XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_MU_TOTAL) \
+   | XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_MU_RHO_TOTAL) | XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_TRANSMISSION))
 
 /* The column name of the CSV and JSON output: "wavelength_A", "delta",
  * "beta", "f1", "f2", "critical_angle_deg", "critical_angle_mrad",
- * "attenuation_length_cm", "mu_per_cm", "mu_rho_cm2_g", "re_sld_per_A2",
- * "im_sld_per_A2", "transmission". */
+ * "attenuation_length_cm", "attenuation_length_total_cm", "mu_per_cm",
+ * "mu_total_per_cm", "mu_rho_cm2_g", "mu_rho_total_cm2_g", "re_sld_per_A2",
+ * "im_sld_per_A2", "transmission", "transmission_photo". The columns
+ * without "total" or "photo" in the name are photoabsorption only (μ, μ/ρ,
+ * the attenuation length) -- except the transmission, which is from the
+ * total attenuation.
+ *
+ * The total attenuation is photoabsorption + coherent (Rayleigh) +
+ * incoherent (Compton) scattering; the scattering cross sections come from
+ * the table in use (xrlab_table_get_scattering_source(): Chantler's own
+ * column, or xraylib's CS_Rayl + CS_Compt with Henke). */
 const char *xrlab_quantity_get_column (XrlabQuantity quantity);
 
 /* A label for people ("Wavelength", "δ", "Critical angle", ...; translated)

@@ -417,13 +417,14 @@ xrlab_reflect_plan_map (XrlabReflectPlan *plan, const double *angles_rad, gsize 
 
 gboolean
 xrlab_filter_attenuation (XrlabOpticsCache *cache, const XrlabStackMaterial *material,
-                          double *mu_per_cm, GError **error)
+                          gboolean photo_only, double *mu_per_cm, GError **error)
 {
   XrlabOpticsMaterial m = { material->formula, material->density_g_cm3, NAN };
+  XrlabQuantity q = photo_only ? XRLAB_QUANTITY_MU : XRLAB_QUANTITY_MU_TOTAL;
   double *out[XRLAB_QUANTITY_N] = { NULL, };
 
-  out[XRLAB_QUANTITY_MU] = mu_per_cm;
-  if (!xrlab_optics_compute (cache, &m, XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_MU), out, error))
+  out[q] = mu_per_cm;
+  if (!xrlab_optics_compute (cache, &m, XRLAB_QUANTITY_BIT (q), out, error))
     {
       g_prefix_error (error, _("Filter material “%s”: "), material->name);
       return FALSE;
@@ -432,7 +433,7 @@ xrlab_filter_attenuation (XrlabOpticsCache *cache, const XrlabStackMaterial *mat
 }
 
 gboolean
-xrlab_filter_transmission (XrlabOpticsCache *cache, XrlabStack *filter,
+xrlab_filter_transmission (XrlabOpticsCache *cache, XrlabStack *filter, gboolean photo_only,
                            double *transmission, double *layer_transmission,
                            GError **error)
 {
@@ -463,7 +464,8 @@ xrlab_filter_transmission (XrlabOpticsCache *cache, XrlabStack *filter,
     transmission[e] = 0.0;
   for (gsize m = 0; m < n_mat; m++)
     {
-      if (!xrlab_filter_attenuation (cache, xrlab_stack_get_material (filter, m), mu, error))
+      if (!xrlab_filter_attenuation (cache, xrlab_stack_get_material (filter, m), photo_only, mu,
+                                     error))
         return FALSE;
       for (gsize e = 0; e < n_e; e++)
         transmission[e] += mu[e] * path_cm[m];

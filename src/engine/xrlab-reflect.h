@@ -64,11 +64,13 @@
  * ## Filters and gas paths
  *
  * T = exp(−Σ_l μ_l t_l) over the layers of a filter stack. μ is the
- * photoabsorption μ = 4πβ/λ of the optics engine, behind
- * xrlab_filter_attenuation(): the total attenuation (photoabsorption +
- * Rayleigh + Compton) of the hard-X-ray tables replaces it there, and only
- * there. Gases get their density from the ideal gas law
- * (xrlab_gas_density(), xrlab-stack.h).
+ * total attenuation μ_total of the optics engine (photoabsorption +
+ * coherent + incoherent scattering, from the table of the grid: Chantler's
+ * own scattering column, xraylib's with Henke), as CXRO's filter and gas
+ * transmissions count Compton scattering; or, when asked for, the
+ * photoabsorption μ = 4πβ/λ alone (xrlab_filter_attenuation()). Gases get
+ * their density from the ideal gas law (xrlab_gas_density(),
+ * xrlab-stack.h).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -212,21 +214,24 @@ double *xrlab_angle_spec_parse (const char *spec, XrlabAngleUnit unit, gsize *n,
 /* ---- filters and gas paths ---------------------------------------------- */
 
 /* The linear attenuation coefficient μ [1/cm] of @material on the grid of
- * @cache that filters and gas paths use: photoabsorption only for now
- * (XRLAB_QUANTITY_MU); the total attenuation with Rayleigh and Compton
- * scattering replaces it here. */
+ * @cache that filters and gas paths use: the total attenuation
+ * (XRLAB_QUANTITY_MU_TOTAL), or with @photo_only the photoabsorption alone
+ * (XRLAB_QUANTITY_MU). */
 gboolean xrlab_filter_attenuation (XrlabOpticsCache         *cache,
                                    const XrlabStackMaterial *material,
+                                   gboolean                  photo_only,
                                    double                   *mu_per_cm,
                                    GError                  **error);
 
 /* The transmission of filter stack @filter on the grid of @cache:
- * @transmission (grid size) = Π_l exp(−μ_l t_l), and, when not NULL,
+ * @transmission (grid size) = Π_l exp(−μ_l t_l), μ of
+ * xrlab_filter_attenuation() (@photo_only), and, when not NULL,
  * @layer_transmission (n_layers × grid size, layer by layer) each layer's
  * own. μ is computed once per distinct material (into one grid-sized
  * scratch array, allocated per call). */
 gboolean xrlab_filter_transmission (XrlabOpticsCache *cache,
                                     XrlabStack       *filter,
+                                    gboolean          photo_only,
                                     double           *transmission,
                                     double           *layer_transmission,
                                     GError          **error);

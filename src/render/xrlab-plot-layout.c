@@ -393,6 +393,8 @@ static void
 make_notes (XrlabPlotLayout *l, const XrlabPlotScene *scene)
 {
   g_ptr_array_set_size (l->notes, 0);
+  if (scene->note != NULL && scene->note[0] != '\0')
+    g_ptr_array_add (l->notes, g_strdup (scene->note));
   if (l->y_abs)
     {
       const char *sym = scene->y.symbol;

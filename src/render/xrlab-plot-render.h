@@ -115,6 +115,8 @@ typedef struct {
   guint                  n_markers;
   XrlabPlotAxisSpec      x, y;
   const char            *watermark;     /* faint text across the plot, or NULL */
+  const char            *note;          /* the caller's note, first of the notes under the
+                                         * plot (the curves' data source), or NULL */
   const char            *message;       /* shown instead when there are no curves */
   gboolean               dark;          /* dark palette */
   gboolean               show_legend;   /* default TRUE */

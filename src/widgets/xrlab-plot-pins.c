@@ -1,6 +1,6 @@
-/* xrlab-plot-pins.c -- pinned readouts of an XrlabPlot: the list of x
- * values, and their values as a table (tab-separated for the clipboard,
- * CSV for a file)
+/* xrlab-plot-pins.c -- the crosshair's readout of an XrlabPlot, and its
+ * pinned readouts: the list of x values, and their values as a table
+ * (tab-separated for the clipboard, CSV for a file)
  *
  * The pins are drawn by xrlab-plot-crosshair.c and set by a click
  * (xrlab-plot-input.c).
@@ -13,7 +13,24 @@
 
 #include <math.h>
 
+#include "xrlab-plot-crosshair.h"
 #include "xrlab-util.h"
+
+void
+xrlab_plot_set_crosshair (XrlabPlot *self, double x)
+{
+  g_return_if_fail (XRLAB_IS_PLOT (self));
+  self->cross_x = x;
+  self->cross_py = NAN;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+char *
+xrlab_plot_get_readout (XrlabPlot *self)
+{
+  g_return_val_if_fail (XRLAB_IS_PLOT (self), NULL);
+  return xrlab_plot_crosshair_readout (self->data, self->x_unit, self->cross_x, self->x_log);
+}
 
 void
 xrlab_plot_add_pin (XrlabPlot *self, double x)

@@ -24,6 +24,7 @@ struct _XrlabPlot {
   gboolean x_log, y_log;
   GArray *markers;               /* XrlabPlotMarker */
   char *watermark;
+  char *note;              /* the caller's note under the plot */
   char *message;
   char *overlay_text;
   gboolean dark;

@@ -117,6 +117,7 @@ build_scene (XrlabPlot *self, XrlabPlotScene *scene, gboolean dark)
   scene->y = (XrlabPlotAxisSpec) { self->y_name, self->y_unit, self->y_log, self->y_min, self->y_max,
                                    self->y_symbol };
   scene->watermark = self->watermark;
+  scene->note = self->note;
   scene->message = self->message;
   scene->dark = dark;
   scene->show_legend = self->show_legend;
@@ -304,6 +305,7 @@ xrlab_plot_finalize (GObject *object)
   g_free (self->y_unit);
   g_free (self->y_symbol);
   g_free (self->watermark);
+  g_free (self->note);
   g_free (self->message);
   g_free (self->overlay_text);
   g_array_unref (self->markers);
@@ -680,6 +682,24 @@ xrlab_plot_set_watermark (XrlabPlot *self, const char *text)
 }
 
 void
+xrlab_plot_set_note (XrlabPlot *self, const char *text)
+{
+  g_return_if_fail (XRLAB_IS_PLOT (self));
+  if (g_strcmp0 (self->note, text) == 0)
+    return;
+  g_free (self->note);
+  self->note = g_strdup (text);
+  xrlab_plot_invalidate (self);
+}
+
+const char *
+xrlab_plot_get_note (XrlabPlot *self)
+{
+  g_return_val_if_fail (XRLAB_IS_PLOT (self), NULL);
+  return self->note;
+}
+
+void
 xrlab_plot_set_message (XrlabPlot *self, const char *text)
 {
   g_return_if_fail (XRLAB_IS_PLOT (self));
@@ -787,22 +807,6 @@ xrlab_plot_get_show_legend (XrlabPlot *self)
 {
   g_return_val_if_fail (XRLAB_IS_PLOT (self), FALSE);
   return self->show_legend;
-}
-
-void
-xrlab_plot_set_crosshair (XrlabPlot *self, double x)
-{
-  g_return_if_fail (XRLAB_IS_PLOT (self));
-  self->cross_x = x;
-  self->cross_py = NAN;
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-char *
-xrlab_plot_get_readout (XrlabPlot *self)
-{
-  g_return_val_if_fail (XRLAB_IS_PLOT (self), NULL);
-  return xrlab_plot_crosshair_readout (self->data, self->x_unit, self->cross_x, self->x_log);
 }
 
 gboolean

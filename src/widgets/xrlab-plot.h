@@ -66,6 +66,10 @@ guint          xrlab_plot_get_n_markers (XrlabPlot *self);
 
 /* Faint text across the plot area (also in exported files). */
 void           xrlab_plot_set_watermark (XrlabPlot *self, const char *text);
+/* A note of the caller's under the plot, first of its notes (also in
+ * exported files): where the curves come from ("Henke tables"). */
+void           xrlab_plot_set_note      (XrlabPlot *self, const char *text);
+const char    *xrlab_plot_get_note      (XrlabPlot *self);
 /* Shown instead of the chart when there is nothing to draw. */
 void           xrlab_plot_set_message   (XrlabPlot *self, const char *text);
 /* Small monospace text in the top-right corner (debug statistics). */

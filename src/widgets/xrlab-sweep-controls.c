@@ -22,11 +22,12 @@ struct _XrlabSweepControls {
   GtkDropDown *unit_dropdown;
   GtkSpinButton *points_spin;
   GtkDropDown *spacing_dropdown;
+  GtkDropDown *table_dropdown;
   GtkLabel *error_label;
 
   XrlabSweep sweep;          /* last valid */
   XrlabEnergyUnit unit;      /* shown unit */
-  const XrlabEnergyRange *range;   /* the energies accepted */
+  const XrlabEnergyRange *range;   /* the energies accepted; NULL: the table choice's */
   char *error;
   char *note;                /* a change made to the input (points clamped) */
   gboolean updating;
@@ -56,6 +57,27 @@ unit_position (XrlabEnergyUnit unit)
     if (dropdown_units[i] == unit)
       return i;
   return 1;
+}
+
+/* The table dropdown's entries, in order. */
+static const XrlabTableChoice dropdown_tables[] = {
+  XRLAB_TABLE_CHOICE_AUTO, XRLAB_TABLE_CHOICE_HENKE, XRLAB_TABLE_CHOICE_CHANTLER,
+};
+
+static guint
+table_position (XrlabTableChoice choice)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (dropdown_tables); i++)
+    if (dropdown_tables[i] == choice)
+      return i;
+  return 0;
+}
+
+/* The energies @sweep may span. */
+static const XrlabEnergyRange *
+accepted_range (XrlabSweepControls *self, const XrlabSweep *sweep)
+{
+  return self->range != NULL ? self->range : xrlab_sweep_get_range (sweep);
 }
 
 enum {
@@ -127,10 +149,14 @@ read_widgets (XrlabSweepControls *self, XrlabSweep *sweep, GError **error)
   const char *stop_text = gtk_editable_get_text (GTK_EDITABLE (self->stop_entry));
   gboolean start_ok, stop_ok, range_ok;
   g_autoptr(GError) local = NULL;
+  const XrlabEnergyRange *range;
 
   sweep->unit = self->unit;
   sweep->points = (guint) gtk_spin_button_get_value_as_int (self->points_spin);
   sweep->log = gtk_drop_down_get_selected (self->spacing_dropdown) == 1;
+  sweep->table = dropdown_tables[MIN (gtk_drop_down_get_selected (self->table_dropdown),
+                                      G_N_ELEMENTS (dropdown_tables) - 1)];
+  range = accepted_range (self, sweep);
   start_ok = entry_value (self->start_entry, self->shown_start, &sweep->start);
   stop_ok = entry_value (self->stop_entry, self->shown_stop, &sweep->stop);
   mark_entry (self->start_entry, FALSE, NULL);
@@ -150,7 +176,7 @@ read_widgets (XrlabSweepControls *self, XrlabSweep *sweep, GError **error)
     }
   if (!start_ok || !stop_ok)
     return FALSE;
-  range_ok = xrlab_sweep_validate (sweep, self->range, &local);
+  range_ok = xrlab_sweep_validate (sweep, range, &local);
   if (!range_ok)
     {
       double lo, hi;
@@ -158,7 +184,7 @@ read_widgets (XrlabSweepControls *self, XrlabSweep *sweep, GError **error)
       xrlab_sweep_energy_range (sweep, &lo, &hi);
       if (local->code == XRLAB_SWEEP_ERROR_RANGE)
         {
-          gboolean low_bad = xrlab_energy_place (lo, self->range->complete_min_ev, self->range->max_ev,
+          gboolean low_bad = xrlab_energy_place (lo, range->complete_min_ev, range->max_ev,
                                                  NULL) == XRLAB_ENERGY_BELOW;
           gboolean start_is_low = sweep->unit != XRLAB_ENERGY_UNIT_ANGSTROM;
           mark_entry (self->start_entry, low_bad == start_is_low, local->message);
@@ -360,6 +386,7 @@ xrlab_sweep_controls_class_init (XrlabSweepControlsClass *klass)
   gtk_widget_class_bind_template_child (widget_class, XrlabSweepControls, unit_dropdown);
   gtk_widget_class_bind_template_child (widget_class, XrlabSweepControls, points_spin);
   gtk_widget_class_bind_template_child (widget_class, XrlabSweepControls, spacing_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, XrlabSweepControls, table_dropdown);
   gtk_widget_class_bind_template_child (widget_class, XrlabSweepControls, error_label);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
@@ -370,20 +397,20 @@ static void
 xrlab_sweep_controls_init (XrlabSweepControls *self)
 {
   GtkLayoutManager *layout;
-  XrlabSweep initial = { 1.0, 30.0, 1000, TRUE, XRLAB_ENERGY_UNIT_KEV };
+  XrlabSweep initial = { 1.0, 30.0, 1000, TRUE, XRLAB_ENERGY_UNIT_KEV, XRLAB_TABLE_CHOICE_AUTO };
 
   gtk_widget_init_template (GTK_WIDGET (self));
   layout = gtk_widget_get_layout_manager (GTK_WIDGET (self));
   gtk_orientable_set_orientation (GTK_ORIENTABLE (layout), GTK_ORIENTATION_VERTICAL);
   gtk_box_layout_set_spacing (GTK_BOX_LAYOUT (layout), 8);
 
-  self->range = xrlab_sweep_get_default_range ();
   self->unit = XRLAB_ENERGY_UNIT_KEV;
 
   g_signal_connect_swapped (self->start_entry, "changed", G_CALLBACK (on_edited), self);
   g_signal_connect_swapped (self->stop_entry, "changed", G_CALLBACK (on_edited), self);
   g_signal_connect_swapped (self->points_spin, "value-changed", G_CALLBACK (on_edited), self);
   g_signal_connect_swapped (self->spacing_dropdown, "notify::selected", G_CALLBACK (on_edited), self);
+  g_signal_connect_swapped (self->table_dropdown, "notify::selected", G_CALLBACK (on_edited), self);
   g_signal_connect (self->unit_dropdown, "notify::selected", G_CALLBACK (on_unit_changed), self);
   g_signal_connect (self->points_spin, "input", G_CALLBACK (on_points_input), self);
   xrlab_message_label_init (self->error_label, 2);
@@ -421,6 +448,7 @@ xrlab_sweep_controls_set_sweep (XrlabSweepControls *self,
   gtk_drop_down_set_selected (self->unit_dropdown, unit_position (sweep->unit));
   gtk_drop_down_set_selected (self->spacing_dropdown, sweep->log ? 1 : 0);
   gtk_spin_button_set_value (self->points_spin, sweep->points);
+  gtk_drop_down_set_selected (self->table_dropdown, table_position (sweep->table));
   self->updating = FALSE;
   show_values (self, sweep->start, sweep->stop);
   self->origin_start = sweep->start;
@@ -435,7 +463,6 @@ xrlab_sweep_controls_set_range (XrlabSweepControls     *self,
                                 const XrlabEnergyRange *range)
 {
   g_return_if_fail (XRLAB_IS_SWEEP_CONTROLS (self));
-  g_return_if_fail (range != NULL);
   if (self->range == range)
     return;
   self->range = range;
@@ -499,4 +526,12 @@ xrlab_sweep_controls_set_unit (XrlabSweepControls *self,
 {
   g_return_if_fail (XRLAB_IS_SWEEP_CONTROLS (self));
   gtk_drop_down_set_selected (self->unit_dropdown, unit_position (unit));
+}
+
+void
+xrlab_sweep_controls_set_table (XrlabSweepControls *self,
+                                XrlabTableChoice    table)
+{
+  g_return_if_fail (XRLAB_IS_SWEEP_CONTROLS (self));
+  gtk_drop_down_set_selected (self->table_dropdown, table_position (table));
 }

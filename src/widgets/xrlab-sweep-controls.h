@@ -1,5 +1,5 @@
-/* xrlab-sweep-controls.h -- start, stop, number of points, spacing and unit
- * of the energy sweep
+/* xrlab-sweep-controls.h -- start, stop, number of points, spacing, unit
+ * and table choice (auto, Henke, Chantler) of the energy sweep
  *
  * Every edit is checked at once; a value outside the tables is refused
  * inline, with the valid range in the current unit, and "changed" is only
@@ -27,9 +27,10 @@ void        xrlab_sweep_controls_get_sweep (XrlabSweepControls *self,
 void        xrlab_sweep_controls_set_sweep (XrlabSweepControls *self,
                                             const XrlabSweep   *sweep);
 
-/* The energies accepted: [@range->complete_min_ev, @range->max_ev]
- * (xrlab_sweep_get_default_range() until set); @range must stay valid
- * (the engine's rows do). */
+/* The energies accepted: [@range->complete_min_ev, @range->max_ev]; NULL
+ * (the default): the range of the sweep's table choice
+ * (xrlab_sweep_get_range(): up to 966 keV with Chantler and auto). @range
+ * must stay valid (the engine's rows do). */
 void        xrlab_sweep_controls_set_range (XrlabSweepControls     *self,
                                             const XrlabEnergyRange *range);
 
@@ -48,5 +49,7 @@ GtkEditable *xrlab_sweep_controls_get_stop_editable  (XrlabSweepControls *self);
 GtkSpinButton *xrlab_sweep_controls_get_points_spin  (XrlabSweepControls *self);
 void         xrlab_sweep_controls_set_unit  (XrlabSweepControls *self,
                                              XrlabEnergyUnit     unit);
+void         xrlab_sweep_controls_set_table (XrlabSweepControls *self,
+                                             XrlabTableChoice    table);
 
 G_END_DECLS

@@ -16,13 +16,19 @@ gboolean
 xrlab_sweep_equal (const XrlabSweep *a, const XrlabSweep *b)
 {
   return a->start == b->start && a->stop == b->stop && a->points == b->points &&
-         !a->log == !b->log && a->unit == b->unit;
+         !a->log == !b->log && a->unit == b->unit && a->table == b->table;
+}
+
+const XrlabEnergyRange *
+xrlab_sweep_get_range (const XrlabSweep *sweep)
+{
+  return xrlab_energy_range_get_for_choice (sweep->table);
 }
 
 const XrlabEnergyRange *
 xrlab_sweep_get_default_range (void)
 {
-  return xrlab_energy_range_get (XRLAB_FACTOR_TABLE_HENKE);
+  return xrlab_energy_range_get (XRLAB_TABLE_HENKE);
 }
 
 char *
@@ -85,9 +91,9 @@ validate_range (const XrlabSweep *sweep, const XrlabEnergyRange *range, const ch
     g_set_error (error, XRLAB_SWEEP_ERROR, XRLAB_SWEEP_ERROR_RANGE,
                  wavelength
                  /* TRANSLATORS: the second %s is the name of a table ("Henke") */
-                 ? _("%s is beyond the longest wavelength with f1 data in the %s tables, %s (valid: %s)")
+                 ? _("%s is beyond the longest wavelength of the %s tables, %s (valid: %s)")
                  /* TRANSLATORS: the second %s is the name of a table ("Henke") */
-                 : _("%s is below the lowest energy with f1 data in the %s tables, %s (valid: %s)"),
+                 : _("%s is below the lowest energy of the %s tables, %s (valid: %s)"),
                  e, range->name, limit, valid);
   else
     g_set_error (error, XRLAB_SWEEP_ERROR, XRLAB_SWEEP_ERROR_RANGE,

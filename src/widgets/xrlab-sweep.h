@@ -17,13 +17,16 @@ G_BEGIN_DECLS
 
 /* A sweep as the user entered it: @start and @stop in @unit (for Å, the
  * wavelength range), @points samples spaced linearly or logarithmically in
- * that unit. */
+ * that unit, computed with the tables of @table (xrlab-table.h: henke,
+ * chantler, or auto for the whole sweep). A sweep written without @table
+ * (0) is Henke's. */
 typedef struct {
   double start;
   double stop;
   guint points;
   gboolean log;
   XrlabEnergyUnit unit;
+  XrlabTableChoice table;
 } XrlabSweep;
 
 #define XRLAB_SWEEP_MIN_POINTS 2
@@ -31,11 +34,16 @@ typedef struct {
 
 gboolean xrlab_sweep_equal (const XrlabSweep *a, const XrlabSweep *b);
 
-/* The energies the window accepts: the range of the table it computes
- * with (Henke) where every element has every quantity, since the engine
- * computes all quantities of a material together (δ, θc and the real SLD
- * need f1, which starts at 29.3 eV). Sweeps, the values table and session
- * files are checked against it. */
+/* The energies the window accepts for the table choice of @sweep: the
+ * range of the choice (xrlab_energy_range_get_for_choice(): Henke 30 eV -
+ * 30 keV, Chantler and auto 1.01 eV - 966 keV) where every element has
+ * every quantity, since the engine computes all quantities of a material
+ * together. Sweeps, the values table and session files are checked
+ * against it. */
+const XrlabEnergyRange *xrlab_sweep_get_range (const XrlabSweep *sweep);
+
+/* The range of the Henke choice, xrlab_sweep_get_range() of a sweep
+ * without a table. */
 const XrlabEnergyRange *xrlab_sweep_get_default_range (void);
 
 /* Checks the sweep: finite, positive, start < stop, 2 … 20000 points, and

@@ -49,6 +49,9 @@ struct _XrlabValuesView {
   XrlabEnergyUnit unit;      /* of the energy entry: the sweep's */
   char *energy_error;        /* the entry does not hold a valid energy */
   gboolean updating;
+  const XrlabEnergyRange *range;   /* the energies accepted */
+  XrlabTableChoice choice;         /* the choice that range is of */
+  int table;                       /* the values' table (XrlabTable), -1 when none */
 
   /* Properties of the materials that do not depend on the energy. */
   double *molar_mass;        /* g/mol, NaN when unknown */
@@ -347,12 +350,18 @@ static void
 show_wavelength (XrlabValuesView *self)
 {
   g_autofree char *text = NULL;
+  g_autofree char *shown = NULL;
 
   if (self->unit == XRLAB_ENERGY_UNIT_ANGSTROM)
-    text = g_strdup_printf ("E = %.6g keV", self->energy_ev * 1e-3);
+    shown = g_strdup_printf ("E = %.6g keV", self->energy_ev * 1e-3);
   else
-    text = g_strdup_printf ("λ = %.5g Å", xrlab_energy_convert (self->energy_ev, XRLAB_ENERGY_UNIT_EV,
-                                                                 XRLAB_ENERGY_UNIT_ANGSTROM));
+    shown = g_strdup_printf ("λ = %.5g Å", xrlab_energy_convert (self->energy_ev, XRLAB_ENERGY_UNIT_EV,
+                                                                  XRLAB_ENERGY_UNIT_ANGSTROM));
+  if (self->table >= 0)
+    /* TRANSLATORS: "λ = 1.5406 Å" or "E = 8.048 keV", then the name of a table ("Henke") */
+    text = g_strdup_printf (_("%s · %s tables"), shown, xrlab_table_get_info ((XrlabTable) self->table)->title);
+  else
+    text = g_steal_pointer (&shown);
   gtk_label_set_text (self->wavelength_label, text);
 }
 
@@ -407,7 +416,7 @@ static void
 on_energy_changed (GtkEditable     *editable,
                    XrlabValuesView *self)
 {
-  const XrlabEnergyRange *range = xrlab_sweep_get_default_range ();
+  const XrlabEnergyRange *range = self->range;
   const char *text = gtk_editable_get_text (editable);
   const char *unit = xrlab_energy_unit_get_name (self->unit);
   double typed, ev = NAN;
@@ -427,7 +436,7 @@ on_energy_changed (GtkEditable     *editable,
                                                                                           : range->max_ev,
                                                  self->unit);
       /* TRANSLATORS: the value typed with its unit, the table ("Henke"), the valid range */
-      self->energy_error = g_strdup_printf (_("%s %s is outside the %s tables with f1 data (valid: %s – %s)."),
+      self->energy_error = g_strdup_printf (_("%s %s is outside the %s tables (valid: %s – %s)."),
                                             text, unit, range->name, lo, hi);
     }
   show_status (self);
@@ -517,8 +526,9 @@ xrlab_values_view_class_init (XrlabValuesViewClass *klass)
   object_class->set_property = xrlab_values_view_set_property;
 
   properties[PROP_ENERGY_EV] =
-    g_param_spec_double ("energy-ev", NULL, NULL, xrlab_sweep_get_default_range ()->complete_min_ev,
-                         xrlab_sweep_get_default_range ()->max_ev,
+    g_param_spec_double ("energy-ev", NULL, NULL,
+                         xrlab_energy_range_get_for_choice (XRLAB_TABLE_CHOICE_AUTO)->complete_min_ev,
+                         xrlab_energy_range_get_for_choice (XRLAB_TABLE_CHOICE_AUTO)->max_ev,
                          XRLAB_VALUES_DEFAULT_EV,
                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, N_PROPS, properties);
@@ -545,6 +555,8 @@ xrlab_values_view_init (XrlabValuesView *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   gtk_orientable_set_orientation (GTK_ORIENTABLE (gtk_widget_get_layout_manager (GTK_WIDGET (self))),
                                   GTK_ORIENTATION_VERTICAL);
+  self->range = xrlab_sweep_get_default_range ();
+  self->table = -1;
 
   gtk_string_list_append (items, _("Custom energy"));
   for (guint i = 0; i < G_N_ELEMENTS (lines); i++)
@@ -585,7 +597,8 @@ void
 xrlab_values_view_set_energy (XrlabValuesView *self,
                               double           energy_ev)
 {
-  const XrlabEnergyRange *range = xrlab_sweep_get_default_range ();
+  const XrlabEnergyRange *range = self->range;
+  g_autofree char *text = NULL;
   XrlabEnergyPlace place;
 
   g_return_if_fail (XRLAB_IS_VALUES_VIEW (self));
@@ -668,6 +681,12 @@ xrlab_values_view_to_tsv_full (XrlabValuesView *self,
   if (self->energy_error != NULL)
     g_string_append_printf (s, " (%s)", _("the last valid energy: the energy typed is not valid"));
   g_string_append_c (s, '\n');
+  if (self->table >= 0)
+    {
+      g_autofree char *comment = xrlab_table_format_comment ((XrlabTable) self->table,
+                                                             self->choice);
+      g_string_append (s, comment);
+    }
   g_string_append_printf (s, "%s\t%s", _("Quantity"), _("Unit"));
   for (guint m = 0; m < self->n_materials; m++)
     if (self->notes[m] != NULL)
@@ -784,4 +803,34 @@ xrlab_values_view_get_cell_text (XrlabValuesView   *self,
 {
   g_return_val_if_fail (XRLAB_IS_VALUES_VIEW (self), NULL);
   return format_display (display_value (self, quantity, material));
+}
+
+void
+xrlab_values_view_set_range (XrlabValuesView        *self,
+                             const XrlabEnergyRange *range,
+                             XrlabTableChoice        choice)
+{
+  g_return_if_fail (XRLAB_IS_VALUES_VIEW (self));
+  g_return_if_fail (range != NULL);
+  self->range = range;
+  self->choice = choice;
+  /* Check what is typed against the new range (an error shows inline). */
+  on_energy_changed (GTK_EDITABLE (self->energy_entry), self);
+}
+
+void
+xrlab_values_view_set_table (XrlabValuesView *self,
+                             int              table)
+{
+  g_return_if_fail (XRLAB_IS_VALUES_VIEW (self));
+  g_return_if_fail (table >= -1 && table < XRLAB_TABLE_N_TABLES);
+  self->table = table;
+  show_wavelength (self);
+}
+
+int
+xrlab_values_view_get_table (XrlabValuesView *self)
+{
+  g_return_val_if_fail (XRLAB_IS_VALUES_VIEW (self), -1);
+  return self->table;
 }

@@ -23,6 +23,20 @@ G_DECLARE_FINAL_TYPE (XrlabValuesView, xrlab_values_view, XRLAB, VALUES_VIEW, Gt
 
 GtkWidget *xrlab_values_view_new        (void);
 
+/* The energies accepted (xrlab_sweep_get_default_range() until set), those
+ * of the table choice @choice: the window sets the sweep's, so that the
+ * Values page goes to 966 keV with Chantler and auto. What is typed is
+ * checked again. */
+void       xrlab_values_view_set_range  (XrlabValuesView        *self,
+                                         const XrlabEnergyRange *range,
+                                         XrlabTableChoice        choice);
+
+/* The table the values come from (XrlabTable; -1: none), shown beside the
+ * wavelength and named in the copied text. */
+void       xrlab_values_view_set_table  (XrlabValuesView *self,
+                                         int              table);
+int        xrlab_values_view_get_table  (XrlabValuesView *self);
+
 /* The energy of the table (eV); "energy-ev" notifies when the user picks a
  * new valid one. */
 double     xrlab_values_view_get_energy (XrlabValuesView *self);

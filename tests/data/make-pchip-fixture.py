@@ -36,11 +36,10 @@ for sym in ti.SYMBOLS:
         hi = x[-1]
         pts = list(np.exp(rng.uniform(np.log(lo), np.log(hi), 24)))
         # Both intervals next to every step and the step itself, at 1/3 and 2/3.
-        for k in st:
-            for j in (k - 1, k, k + 1):
-                if first <= j and j + 1 < len(e):
-                    a, b = e[j], e[j + 1]
-                    pts += [a + (b - a) / 3.0, a + 2.0 * (b - a) / 3.0]
+        for j in sorted({j for k in st for j in (k - 1, k, k + 1)}):
+            if first <= j and j + 1 < len(e):
+                a, b = e[j], e[j + 1]
+                pts += [a + (b - a) / 3.0, a + 2.0 * (b - a) / 3.0]
         # Henke: around the other close pairs (measured near-edge structure);
         # Chantler: across its resolved rises (edges over several rows).
         if table == "henke":

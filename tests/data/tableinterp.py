@@ -1,7 +1,7 @@
 # The interpolation of xrlab's scattering-factor tables, in Python, for the
 # fixture scripts beside this file (make-pchip-fixture.py,
 # make-chantler-fixture.py). The same rules as src/engine/xrlab-edges.c
-# (rows out of order, steps, resolved rises) and the same split PCHIP as
+# (rows out of order, steps, resolved rises, edge positions) and the same split PCHIP as
 # xrlab_pchip_new_split(): SciPy's PchipInterpolator on each run of rows
 # between two steps, the straight line across each step.
 import math
@@ -17,7 +17,6 @@ SYMBOLS = ("H He Li Be B C N O F Ne Na Mg Al Si P S Cl Ar K Ca Sc Ti V Cr Mn Fe 
 
 STEP_MAX_WIDTH_EV = 0.5
 MIN_RISE = 1.05
-STEP_DOMINANCE = 10.0
 RISE_MAX_WIDTH = 0.005
 RISE_MIN_SLOPE = 100.0
 
@@ -53,11 +52,7 @@ def is_step(e, f2, k):
     h = e[k + 1] - e[k]
     if h == 0.0:
         return True
-    if not (0.0 < h <= STEP_MAX_WIDTH_EV) or not f2[k + 1] > MIN_RISE * f2[k]:
-        return False
-    s = rise_slope(e, f2, k)
-    return (s >= STEP_DOMINANCE * rise_slope(e, f2, k - 1)
-            and s >= STEP_DOMINANCE * rise_slope(e, f2, k + 1))
+    return 0.0 < h <= STEP_MAX_WIDTH_EV and f2[k + 1] > MIN_RISE * f2[k]
 
 
 def steps(e, f2):
@@ -76,6 +71,24 @@ def rises(e, f2):
         if s < RISE_MIN_SLOPE or s < rise_slope(e, f2, k - 1) or not s > rise_slope(e, f2, k + 1):
             continue
         out.append(k)
+    return out
+
+
+def positions(e, f2, nearest):
+    """Edge positions (xrlab_edges_find_positions): (row, "step" or "rise",
+    shell, xraylib energy), one per shell, the steepest; nearest(energy)
+    gives xraylib's nearest (shell, energy)."""
+    cand = [(k, "step") for k in steps(e, f2) if e[k + 1] - e[k] <= RISE_MAX_WIDTH * e[k]]
+    cand += [(k, "rise") for k in rises(e, f2)]
+    cand.sort()
+    cand = [(k, kind, log_slope(e, f2, k, k + 1)) + tuple(nearest(0.5 * (e[k] + e[k + 1])))
+            for k, kind in cand]
+    out = []
+    for i, (k, kind, s, shell, xev) in enumerate(cand):
+        if any(j != i and c[3] == shell and (c[2] > s or (c[2] == s and c[0] < k))
+               for j, c in enumerate(cand)):
+            continue
+        out.append((k, kind, shell, xev))
     return out
 
 

@@ -22,6 +22,8 @@ struct _XrlabEnergyGrid {
   double *k_delta;       /* r_e λ² N_A / (2π) [cm³/mol]: δ = k_delta (ρ/M) f1 */
   double *k_mu;          /* 2 r_e λ N_A [cm²/mol]:       μ = k_mu (ρ/M) f2 */
   double min_kev, max_kev;
+  XrlabTable table;          /* the table of every computation on the grid */
+  XrlabTableChoice choice;   /* the choice that took it */
 };
 
 /* The per-energy factors. Shared by grids and xrlab_optics_compute_point()

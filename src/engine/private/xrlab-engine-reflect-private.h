@@ -21,6 +21,7 @@ G_BEGIN_DECLS
 typedef struct {
   XrlabEnergyGrid  *grid;           /* NULL: an empty slot */
   XrlabTable        table;
+  gboolean          photo_only;     /* a filter's transmission by photoabsorption alone */
   XrlabReflectPlan *plan;           /* a reflectivity stack's */
   double           *transmission;   /* a filter stack's, grid size */
 } XrlabEngineStackCache;
@@ -85,11 +86,13 @@ void              xrlab_engine_stack_give_plan (XrlabEngineReflect *reflect,
                                                 XrlabReflectPlan   *plan);
 
 /* The transmission of the valid filter stack of @s on @grid (grid size),
- * from the cache or computed now. The stack keeps it. */
+ * from the cache or computed now: by the total attenuation, or with
+ * @photo_only by photoabsorption alone. The stack keeps it. */
 const double *xrlab_engine_stack_transmission (XrlabEngineWorker *worker,
                                                XrlabEngineStack  *s,
                                                XrlabEnergyGrid   *grid,
                                                XrlabTable         table,
+                                               gboolean           photo_only,
                                                GError           **error);
 
 /* Writes @curves as CSV to @path atomically (xrlab-engine-reflect-export.c),
@@ -101,7 +104,8 @@ gboolean xrlab_engine_curves_write_csv (const XrlabEngineCurves *curves,
                                         gsize                   *bytes,
                                         GError                 **error);
 
-/* Checks @table: TRUE for the tables stacks can use. */
-gboolean xrlab_engine_reflect_check_table (XrlabTable table, GError **error);
+/* Checks @table: one of the tables and, when @grid is not NULL, the table
+ * @grid was made for. */
+gboolean xrlab_engine_reflect_check_table (XrlabTable table, XrlabEnergyGrid *grid, GError **error);
 
 G_END_DECLS
