@@ -211,12 +211,15 @@ test_fit_2d (void)
                             "--dynamics", dyn_start, "--data", data_path, "--energy",
                             energy_path, "--time", delay_path, "--baseline-model", "base",
                             "--baseline", "-10:-4", "--sbs", "--elim", "83:87.6", "--tlim",
-                            ":20", "--sigma", sigma_text + strlen ("noise_sigma="), "--ci",
+                            ":20", "--sigma", sigma_text + strlen ("noise_sigma="),
+                            "--scale-covar", "no", "--ci",
                             "GLP_01_x0_expFun_01_tau", "-o", outdir, NULL), ==, 0);
   /* stderr is not a terminal here: no progress */
   g_assert_cmpstr (err, ==, "");
   g_assert_nonnull (strstr (out, "baseline: reduced χ²"));
   g_assert_nonnull (strstr (out, "2D: reduced χ²"));
+  /* σ given: the summary says which error convention it used */
+  g_assert_nonnull (strstr (out, "errors: the covariance not scaled (--scale-covar no)"));
 
   /* the same through the engine */
   data = xrlab_read_csv_matrix (data_path, FALSE, &rows, &cols, &error);

@@ -163,7 +163,8 @@ test_params (void)
   g_assert_cmpstr (lines[5], ==, "GLP_01_x0_sinFun_01_A,0.9,True,0,3,,4");
   g_assert_cmpstr (lines[8], ==, "GLP_01_x0_sinFun_01_t0,0,False,-1,1,,");
   g_assert_cmpstr (lines[10], ==, "GLP_01_m,0.3,True,0,1,,8");
-  g_assert_cmpstr (lines[11], ==, "GLP_02_A,,,,,3/4*GLP_01_A,");
+  /* an expression: its current value (3/4 of 300) */
+  g_assert_cmpstr (lines[11], ==, "GLP_02_A,225,,,,3/4*GLP_01_A,");
   g_assert_cmpuint (g_strv_length (lines), ==, 16);   /* header, 14 parameters, "" */
 
   /* with axes, to a file: the same */

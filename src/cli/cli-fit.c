@@ -1,13 +1,15 @@
-/* cli-fit.c -- xrlab-cli simulate and fit: options in, requests to the
- * engine's fit service (xrlab-engine-fit.h), the reply printed
+/* cli-fit.c -- xrlab-cli fit and fit-trace: options in, requests to the
+ * engine's fit service (xrlab-engine-fit.h), the replies printed
  *
- *   xrlab-cli simulate (the model options of eval) [--noise gaussian|poisson]
- *                      [--level L] [--seed N] -o data.csv
- *   xrlab-cli fit --models FILE --model NAME --data data.csv --energy energy.csv
- *                 [--time time.csv] [--dynamics PAR=FILE:MODEL[,MODEL...][@FREQ]]...
- *                 [--baseline-model NAME --baseline T0:T1] [--sbs] [--elim E0:E1]
- *                 [--tlim T0:T1] [--sigma S] [--ci PAR,...] [--method lm|lmaccel|fd]
- *                 -o OUTDIR
+ *   xrlab-cli fit --models FILE --model NAME --data data.csv [--data ...]
+ *                 --energy energy.csv [--time time.csv]
+ *                 [--dynamics PAR=FILE:MODEL[,MODEL...][@FREQ]]... [--profile ...]
+ *                 [--baseline-model NAME --baseline T0:T1 [--baseline-profile ...]]
+ *                 [--sbs | --sbs-only | --baseline-only] [--elim E0:E1] [--tlim T0:T1]
+ *                 [--sigma S] [--scale-covar yes|no] [--ci PAR,...]
+ *                 [--mcmc STEPS[,WALKERS[,BURN]]] [--independent]
+ *                 [--method lm|lmaccel|fd] -o OUTDIR
+ *   xrlab-cli fit-trace (the options of fit) --param PAR [--2d] -o OUTDIR
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -22,258 +24,17 @@
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 
-#include "cli-private.h"
+#include "cli-fit-private.h"
 #include "xrlab-engine-fit.h"
 #include "xrlab-fitflow.h"
 #include "xrlab-model.h"
 #include "xrlab-simulate.h"
 #include "xrlab-util.h"
 
-/* Replaces the help text of -o in the shared model entries. */
-static void
-set_output_help (GOptionEntry *entries, const char *desc, const char *arg)
-{
-  for (GOptionEntry *e = entries; e->long_name; e++)
-    if (g_str_equal (e->long_name, "output"))
-      {
-        e->description = desc;
-        e->arg_description = arg;
-      }
-}
-
-/* ---- the engine, waited for ------------------------------------------------------------- */
-
-/* An engine whose replies come to a main context of the command's own. */
-typedef struct {
-  GMainContext *context;
-  XrlabEngine *engine;
-} Client;
-
-static void
-client_init (Client *c)
-{
-  c->context = g_main_context_new ();
-  g_main_context_push_thread_default (c->context);
-  c->engine = xrlab_engine_new ();
-}
-
-static void
-client_clear (Client *c)
-{
-  if (c->engine == NULL)
-    return;
-  xrlab_engine_shutdown (c->engine);
-  g_clear_object (&c->engine);
-  while (g_main_context_iteration (c->context, FALSE))
-    ;
-  g_main_context_pop_thread_default (c->context);
-  g_clear_pointer (&c->context, g_main_context_unref);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Client, client_clear)
-
-/* ---- the model options as the service takes them ------------------------------------ */
-
-typedef struct {
-  GArray *dynamics;   /* XrlabFitDynamics */
-  GArray *profiles;   /* XrlabFitProfile */
-  GArray *values;     /* XrlabFitValue */
-  GPtrArray *owned;   /* the strings and string vectors they point to */
-} ModelParts;
-
-static void
-model_parts_clear (ModelParts *mp)
-{
-  g_clear_pointer (&mp->dynamics, g_array_unref);
-  g_clear_pointer (&mp->profiles, g_array_unref);
-  g_clear_pointer (&mp->values, g_array_unref);
-  g_clear_pointer (&mp->owned, g_ptr_array_unref);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (ModelParts, model_parts_clear)
-
-/* --models, --model, --dynamics, --profile and --set, checked (usage errors
- * exit 2, a --set value that is not a number 1). */
-static gboolean
-model_parts_parse (const char *cmd, const XrlabCliModelOptions *o, ModelParts *mp, int *status)
-{
-  mp->dynamics = g_array_new (FALSE, TRUE, sizeof (XrlabFitDynamics));
-  mp->profiles = g_array_new (FALSE, TRUE, sizeof (XrlabFitProfile));
-  mp->values = g_array_new (FALSE, TRUE, sizeof (XrlabFitValue));
-  mp->owned = g_ptr_array_new_with_free_func (g_free);
-  if (o->models == NULL || o->model == NULL)
-    {
-      *status = xrlab_cli_usage (cmd, _("--models and --model are required"));
-      return FALSE;
-    }
-  for (guint i = 0; o->dynamics && o->dynamics[i]; i++)
-    {
-      XrlabFitDynamics d = { 0 };
-      char *par = NULL, *file = NULL, **models = NULL;
-
-      if (!xrlab_cli_parse_attachment (o->dynamics[i], TRUE, &par, &file, &models, &d.frequency))
-        {
-          *status = xrlab_cli_usage (cmd, _("--dynamics “%s”: expected "
-                                            "PAR=FILE:MODEL[,MODEL...][@FREQ] with FREQ > 0"),
-                                     o->dynamics[i]);
-          return FALSE;
-        }
-      g_ptr_array_add (mp->owned, par);
-      d.param = par;
-      g_ptr_array_add (mp->owned, file);
-      d.file = file;
-      g_ptr_array_add (mp->owned, models);   /* freed as a block: its strings below */
-      for (guint k = 0; models[k]; k++)
-        g_ptr_array_add (mp->owned, models[k]);
-      d.models = (const char *const *) models;
-      d.n_models = g_strv_length (models);
-      g_array_append_val (mp->dynamics, d);
-    }
-  for (guint i = 0; o->profiles && o->profiles[i]; i++)
-    {
-      XrlabFitProfile pr = { 0 };
-      char *par = NULL, *file = NULL;
-      g_auto(GStrv) models = NULL;
-      double freq;
-
-      if (!xrlab_cli_parse_attachment (o->profiles[i], FALSE, &par, &file, &models, &freq)
-          || g_strv_length (models) != 1)
-        {
-          g_free (par);
-          g_free (file);
-          *status = xrlab_cli_usage (cmd, _("--profile “%s”: expected PAR=FILE:MODEL"),
-                                     o->profiles[i]);
-          return FALSE;
-        }
-      g_ptr_array_add (mp->owned, par);
-      pr.param = par;
-      g_ptr_array_add (mp->owned, file);
-      pr.file = file;
-      g_ptr_array_add (mp->owned, (char *) (pr.model = g_strdup (models[0])));
-      g_array_append_val (mp->profiles, pr);
-    }
-  for (guint i = 0; o->sets && o->sets[i]; i++)
-    {
-      const char *eq = strchr (o->sets[i], '=');
-      XrlabFitValue v = { 0 };
-
-      if (eq == NULL || eq == o->sets[i])
-        {
-          *status = xrlab_cli_usage (cmd, _("--set “%s”: expected PAR=VALUE"), o->sets[i]);
-          return FALSE;
-        }
-      if (!xrlab_parse_double (eq + 1, FALSE, &v.value))
-        {
-          *status = xrlab_cli_failf (_("--set “%s”: “%s” is not a finite number"),
-                                     o->sets[i], eq + 1);
-          return FALSE;
-        }
-      g_ptr_array_add (mp->owned, (char *) (v.param = g_strndup (o->sets[i], eq - o->sets[i])));
-      g_array_append_val (mp->values, v);
-    }
-  return TRUE;
-}
-
-/* ---- simulate ------------------------------------------------------------------------- */
-
-int
-xrlab_cli_simulate (int argc, char **argv)
-{
-  XrlabCliModelOptions o = { 0 };
-  g_auto(ModelParts) mp = { 0 };
-  g_autofree GOptionEntry *entries = xrlab_cli_model_entries (&o);
-  g_autofree char *noise = NULL, *level_text = NULL, *seed_text = NULL;
-  g_autofree char *limit = xrlab_cli_size_limit_help ();
-  GOptionEntry sim_entries[] = {
-    { "noise", 0, 0, G_OPTION_ARG_STRING, &noise,
-      N_("Noise: none, gaussian or poisson (default gaussian when --level is given)"),
-      N_("KIND") },
-    { "level", 0, 0, G_OPTION_ARG_STRING, &level_text,
-      N_("Noise level relative to the largest model value (0.01 = 1 %; default 0)"),
-      N_("L") },
-    { "seed", 0, 0, G_OPTION_ARG_STRING, &seed_text,
-      N_("Seed of the random numbers (default 1)"), N_("N") },
-    G_OPTION_ENTRY_NULL
-  };
-  const XrlabCliSpec spec = {
-    .parameter_string = _("— synthetic data from a model"),
-    .summary =
-      _("Writes the model at its parameter values plus noise, in the layout of eval and "
-        "of the data of fit: one row per delay, one column per energy. Gaussian noise has "
-        "σ = L·max|model|; Poisson noise draws counts N ~ Poisson(s·model) and writes N/s "
-        "with s = 1/(L²·max model), so the relative noise at the maximum is L. The random "
-        "numbers are GSL's MT19937 seeded with --seed (gsl_ran_gaussian, gsl_ran_poisson; "
-        "one draw per point, row by row): the same seed gives the same data. Prints "
-        "noise_sigma= (Gaussian) or noise_counts_per_unit= (Poisson) on stdout."),
-    .description = limit,
-    .entries = { entries, sim_entries },
-  };
-  g_autoptr(GError) error = NULL;
-  XrlabNoiseKind kind = XRLAB_NOISE_NONE;
-  double level = 0.0, scale = NAN;
-  guint64 seed = 1;
-  int status = XRLAB_CLI_OK;
-
-  set_output_help (entries, N_("Output file (the layout of eval)"), N_("FILE"));
-  if (!xrlab_cli_parse_options (&spec, &argc, &argv))
-    {
-      xrlab_cli_model_options_clear (&o);
-      return XRLAB_CLI_USAGE;
-    }
-  if (argc > 1)
-    status = xrlab_cli_usage ("simulate", _("unexpected argument “%s”"), argv[1]);
-  else if (o.energy == NULL || o.output == NULL)
-    status = xrlab_cli_usage ("simulate", _("--energy and -o are required"));
-  else if (noise && !xrlab_noise_kind_from_string (noise, &kind))
-    status = xrlab_cli_usage ("simulate", _("--noise “%s”: expected none, gaussian or "
-                                            "poisson"), noise);
-  else if (level_text && !(xrlab_parse_double (level_text, FALSE, &level) && level >= 0))
-    status = xrlab_cli_usage ("simulate", _("--level “%s”: expected a number ≥ 0"),
-                              level_text);
-  else if (seed_text && !g_ascii_string_to_unsigned (seed_text, 10, 0, G_MAXUINT32, &seed,
-                                                     NULL))
-    status = xrlab_cli_usage ("simulate", _("--seed “%s”: expected an integer from 0 to %u"),
-                              seed_text, G_MAXUINT32);
-  if (status == XRLAB_CLI_OK && noise == NULL && level > 0)
-    kind = XRLAB_NOISE_GAUSSIAN;
-  if (status == XRLAB_CLI_OK && kind != XRLAB_NOISE_NONE && level_text == NULL)
-    status = xrlab_cli_usage ("simulate", _("--noise needs --level"));
-
-  if (status == XRLAB_CLI_OK && model_parts_parse ("simulate", &o, &mp, &status))
-    {
-      g_auto(Client) c = { 0 };
-      XrlabFitSimulateSpec sim = {
-        .models = o.models, .model = o.model,
-        .dynamics = (const XrlabFitDynamics *) mp.dynamics->data, .n_dynamics = mp.dynamics->len,
-        .profiles = (const XrlabFitProfile *) mp.profiles->data, .n_profiles = mp.profiles->len,
-        .values = (const XrlabFitValue *) mp.values->data, .n_values = mp.values->len,
-        .energy = o.energy, .time = o.time, .aux = o.aux,
-        .noise = kind, .level = level, .seed = seed, .output = o.output,
-        .max_values = xrlab_cli_max_values (),
-      };
-      XrlabEngineReply r = { 0 };
-
-      client_init (&c);
-      xrlab_engine_fit_simulate_async (c.engine, &sim, NULL, xrlab_engine_reply_cb, &r);
-      if (!xrlab_engine_fit_simulate_finish (c.engine, xrlab_engine_reply_wait (&r), &scale, &error))
-        status = xrlab_cli_fail (error);
-      else if (kind != XRLAB_NOISE_NONE && level > 0)
-        {
-          char b[XRLAB_DTOA_BUFSIZE];
-          g_print ("%s=%s\n", kind == XRLAB_NOISE_GAUSSIAN ? "noise_sigma"
-                                                            : "noise_counts_per_unit",
-                   xrlab_format_double (scale, b));
-        }
-      xrlab_engine_reply_clear (&r);
-    }
-  xrlab_cli_model_options_clear (&o);
-  return status;
-}
-
 /* ---- fit ---------------------------------------------------------------------------------- */
 
 typedef struct {
-  char *data;
+  char **data;
   char *baseline_model;
   char *baseline;
   gboolean sbs;
@@ -284,12 +45,23 @@ typedef struct {
   char *method;
   gboolean pin;
   int threads;
+  gboolean sbs_only;
+  char **baseline_profiles;
+  char *mcmc;
+  char *mcmc_seed;
+  gboolean baseline_only;
+  char *scale_covar;
+  gboolean independent;
 } FitOptions;
 
 static void
 fit_options_clear (FitOptions *f)
 {
-  g_free (f->data);
+  g_strfreev (f->data);
+  g_strfreev (f->baseline_profiles);
+  g_free (f->mcmc);
+  g_free (f->mcmc_seed);
+  g_free (f->scale_covar);
   g_free (f->baseline_model);
   g_free (f->baseline);
   g_free (f->elim);
@@ -335,6 +107,8 @@ stage_title (XrlabFitflowStage stage)
       return _("spectrum");
     case XRLAB_FITFLOW_STAGE_SBS:
       return _("slice-by-slice");
+    case XRLAB_FITFLOW_STAGE_TRACE:
+      return _("trace");
     case XRLAB_FITFLOW_STAGE_2D:
     default:
       return _("2D");
@@ -405,30 +179,60 @@ fit_failed (const GError *error)
   return xrlab_cli_fail (error);
 }
 
+/* One measurement of a fit: its files, its setup, its results. */
+typedef struct {
+  char *name;                     /* the folder of its results (several files), messages */
+  XrlabDatasetFiles found;        /* a folder in trspecfit's layout */
+  const char *data, *energy, *time, *aux;
+  guint setup;
+  XrlabFitResults *results;
+} FitFile;
+
+static void
+fit_file_clear (gpointer data)
+{
+  FitFile *f = data;
+
+  g_free (f->name);
+  xrlab_dataset_files_clear (&f->found);
+  g_clear_pointer (&f->results, xrlab_fit_results_free);
+}
+
 /* A fit: its options, as requests to the fit service, and its results. */
 typedef struct {
+  const char *cmd;                /* "fit" or "fit-trace" */
+  gboolean trace;                 /* fit-trace */
+  char *trace_param;              /* --param */
+  gboolean then_2d;               /* --2d */
   XrlabCliModelOptions o;
   FitOptions fo;
   /* the options, parsed */
   double b0, b1, e0, e1, t0, t1;  /* --baseline, --elim, --tlim (NaN: open) */
   XrlabFitMethod method;
+  XrlabFitScaleCovar scale_covar;
+  guint mcmc_steps, mcmc_walkers, mcmc_burn;
+  guint64 mcmc_seed;
   char **ci_names;
-  ModelParts parts;
+  XrlabCliModelParts parts;
+  XrlabCliModelParts baseline_parts;      /* --baseline-profile */
   double sigma_value;
+  GArray *files;                  /* FitFile, one per measurement */
   /* the service */
-  Client client;
-  guint setup;
+  XrlabCliClient client;
   Progress progress;
-  XrlabFitResults *results;
+  XrlabFitProject *project;       /* a joint fit's shared result */
 } FitCommand;
 
 static void
 fit_command_clear (FitCommand *c)
 {
-  g_clear_pointer (&c->results, xrlab_fit_results_free);
-  client_clear (&c->client);
-  model_parts_clear (&c->parts);
+  g_clear_pointer (&c->files, g_array_unref);
+  g_clear_pointer (&c->project, g_free);
+  xrlab_cli_client_clear (&c->client);
+  xrlab_cli_model_parts_clear (&c->parts);
+  xrlab_cli_model_parts_clear (&c->baseline_parts);
   g_clear_pointer (&c->ci_names, g_strfreev);
+  g_clear_pointer (&c->trace_param, g_free);
   fit_options_clear (&c->fo);
   xrlab_cli_model_options_clear (&c->o);
 }
@@ -436,9 +240,36 @@ fit_command_clear (FitCommand *c)
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (FitCommand, fit_command_clear)
 
 static gboolean
-fit_is_2d (const FitCommand *c)
+fit_is_2d (const FitFile *f)
 {
-  return c->o.time != NULL;
+  return f->time != NULL;
+}
+
+/* Several measurements fitted as one project (not --independent). */
+static gboolean
+fit_is_joint (const FitCommand *c)
+{
+  return c->files->len > 1 && !c->fo.independent;
+}
+
+/* --mcmc STEPS[,WALKERS[,BURN]]; burn-in by default a tenth of the steps. */
+static gboolean
+parse_mcmc (FitCommand *c)
+{
+  g_auto(GStrv) parts = g_strsplit (c->fo.mcmc, ",", -1);
+  guint64 v[3] = { 0, 0, 0 };
+  guint n = g_strv_length (parts);
+
+  if (n < 1 || n > 3)
+    return FALSE;
+  for (guint i = 0; i < n; i++)
+    if (!g_ascii_string_to_unsigned (g_strstrip (parts[i]), 10, i == 0 ? 1 : 0, G_MAXINT, &v[i],
+                                     NULL))
+      return FALSE;
+  c->mcmc_steps = (guint) v[0];
+  c->mcmc_walkers = (guint) v[1];
+  c->mcmc_burn = n == 3 ? (guint) v[2] : c->mcmc_steps / 10;
+  return c->mcmc_burn < c->mcmc_steps;
 }
 
 /* The options that go together, the ranges and the method. Returns the
@@ -451,27 +282,58 @@ fit_check_options (FitCommand *c, int argc, char **argv)
 
   c->b0 = c->b1 = c->e0 = c->e1 = c->t0 = c->t1 = NAN;
   c->method = XRLAB_FIT_METHOD_LM;
+  c->scale_covar = XRLAB_FIT_SCALE_COVAR_YES;
+  c->mcmc_seed = 1;
   if (argc > 1)
-    status = xrlab_cli_usage ("fit", _("unexpected argument “%s”"), argv[1]);
-  else if (fo->data == NULL || c->o.energy == NULL || c->o.output == NULL)
-    status = xrlab_cli_usage ("fit", _("--data, --energy and -o are required"));
+    status = xrlab_cli_usage (c->cmd, _("unexpected argument “%s”"), argv[1]);
+  else if (fo->data == NULL || c->o.output == NULL)
+    status = xrlab_cli_usage (c->cmd, _("--data, --energy and -o are required"));
   else if ((fo->baseline_model == NULL) != (fo->baseline == NULL))
-    status = xrlab_cli_usage ("fit", _("--baseline-model and --baseline go together"));
+    status = xrlab_cli_usage (c->cmd, _("--baseline-model and --baseline go together"));
   else if (fo->baseline && !parse_range (fo->baseline, &c->b0, &c->b1))
-    status = xrlab_cli_usage ("fit", _("--baseline “%s”: expected T0:T1"), fo->baseline);
+    status = xrlab_cli_usage (c->cmd, _("--baseline “%s”: expected T0:T1"), fo->baseline);
   else if (fo->baseline && (isnan (c->b0) || isnan (c->b1)))
-    status = xrlab_cli_usage ("fit", _("--baseline “%s”: both delays are needed"),
+    status = xrlab_cli_usage (c->cmd, _("--baseline “%s”: both delays are needed"),
                               fo->baseline);
   else if (fo->elim && !parse_range (fo->elim, &c->e0, &c->e1))
-    status = xrlab_cli_usage ("fit", _("--elim “%s”: expected E0:E1"), fo->elim);
+    status = xrlab_cli_usage (c->cmd, _("--elim “%s”: expected E0:E1"), fo->elim);
   else if (fo->tlim && !parse_range (fo->tlim, &c->t0, &c->t1))
-    status = xrlab_cli_usage ("fit", _("--tlim “%s”: expected T0:T1"), fo->tlim);
+    status = xrlab_cli_usage (c->cmd, _("--tlim “%s”: expected T0:T1"), fo->tlim);
   else if (fo->pin && fo->baseline_model == NULL)
-    status = xrlab_cli_usage ("fit", _("--pin-baseline needs --baseline-model"));
-  else if (c->o.time == NULL && (fo->baseline || fo->sbs || fo->tlim))
-    status = xrlab_cli_usage ("fit", _("--baseline, --sbs and --tlim need --time"));
+    status = xrlab_cli_usage (c->cmd, _("--pin-baseline needs --baseline-model"));
+  else if (fo->baseline_profiles && fo->baseline_model == NULL)
+    status = xrlab_cli_usage (c->cmd, _("--baseline-profile needs --baseline-model"));
   else if (fo->threads < 0)
-    status = xrlab_cli_usage ("fit", _("--threads must not be negative"));
+    status = xrlab_cli_usage (c->cmd, _("--threads must not be negative"));
+  else if (fo->scale_covar && !(xrlab_fit_scale_covar_from_string (fo->scale_covar,
+                                                                  &c->scale_covar)
+                                && c->scale_covar != XRLAB_FIT_SCALE_COVAR_AUTO))
+    status = xrlab_cli_usage (c->cmd, _("--scale-covar “%s”: expected yes or no"),
+                              fo->scale_covar);
+  else if (fo->mcmc && !parse_mcmc (c))
+    status = xrlab_cli_usage (c->cmd, _("--mcmc “%s”: expected STEPS[,WALKERS[,BURN]] with "
+                                       "STEPS ≥ 1 and BURN < STEPS"), fo->mcmc);
+  else if (fo->mcmc_seed && !g_ascii_string_to_unsigned (fo->mcmc_seed, 10, 0, G_MAXUINT32,
+                                                         &c->mcmc_seed, NULL))
+    status = xrlab_cli_usage (c->cmd, _("--mcmc-seed “%s”: expected an integer from 0 to %u"),
+                              fo->mcmc_seed, G_MAXUINT32);
+  else if (fo->mcmc_seed && fo->mcmc == NULL)
+    status = xrlab_cli_usage (c->cmd, _("--mcmc-seed needs --mcmc"));
+  else if (fo->baseline_only && fo->baseline_model == NULL)
+    status = xrlab_cli_usage (c->cmd, _("--baseline-only needs --baseline-model"));
+  else if (fo->baseline_only && (fo->sbs || fo->sbs_only))
+    status = xrlab_cli_usage (c->cmd, _("--baseline-only fits the baseline alone: no --sbs or "
+                                       "--sbs-only"));
+  else if (fo->sbs_only && (fo->ci || fo->mcmc))
+    status = xrlab_cli_usage (c->cmd, _("--sbs-only fits no 2D model: --ci and --mcmc need "
+                                       "one (or --baseline-only, for the baseline's)"));
+  else if (c->trace && c->trace_param == NULL)
+    status = xrlab_cli_usage (c->cmd, _("--param is required"));
+  else if (c->trace && (fo->sbs_only || fo->baseline_only || fo->independent))
+    status = xrlab_cli_usage (c->cmd, _("--sbs-only, --baseline-only and --independent are "
+                                        "options of fit"));
+  else if (c->trace && !c->then_2d && (fo->ci || fo->mcmc))
+    status = xrlab_cli_usage (c->cmd, _("--ci and --mcmc need --2d"));
   else if (fo->method && g_str_equal (fo->method, "lm"))
     c->method = XRLAB_FIT_METHOD_LM;
   else if (fo->method && g_str_equal (fo->method, "lmaccel"))
@@ -479,14 +341,14 @@ fit_check_options (FitCommand *c, int argc, char **argv)
   else if (fo->method && g_str_equal (fo->method, "fd"))
     c->method = XRLAB_FIT_METHOD_FD;
   else if (fo->method)
-    status = xrlab_cli_usage ("fit", _("--method “%s”: expected lm, lmaccel or fd"),
+    status = xrlab_cli_usage (c->cmd, _("--method “%s”: expected lm, lmaccel or fd"),
                               fo->method);
   if (status == XRLAB_CLI_OK && fo->ci)
     {
       c->ci_names = g_strsplit (fo->ci, ",", -1);
       for (guint i = 0; c->ci_names[i]; i++)
         if (*g_strstrip (c->ci_names[i]) == '\0')
-          return xrlab_cli_usage ("fit", _("--ci “%s”: expected PAR,PAR,..."), fo->ci);
+          return xrlab_cli_usage (c->cmd, _("--ci “%s”: expected PAR,PAR,..."), fo->ci);
     }
   return status;
 }
@@ -502,19 +364,38 @@ fit_parse_options (FitCommand *c, int argc, char **argv)
       _("Ctrl-C (or SIGTERM) stops the fits after the current iteration; nothing is written "
         "and the exit status is 130 (143). While the results are written, it stops them: "
         "OUTDIR keeps the previous set, the exit status is the same and there is no "
-        "summary."), "\n", limit, NULL);
+        "summary."), "\n",
+      _("--profile and --dynamics attach to the model of --model only; the baseline model "
+        "gets the profiles of --baseline-profile (and the values of --set that name its "
+        "parameters)."), "\n",
+      _("Several files (--data given again, or a quoted pattern such as 'data_*.csv'): with "
+        "the same --energy and --time for all, or each a folder in trspecfit's layout "
+        "(data.csv, energy.csv, time.csv, aux_axis.csv) with axes of its own. They are "
+        "fitted jointly as one project: parameters with vary project are shared by all "
+        "files, those with vary file (and True) are fitted per file, each file from its own "
+        "baseline; --independent fits each file alone instead. OUTDIR then holds one "
+        "folder per file (named after it) with its result set, and project.csv with the "
+        "shared parameters and the joint metrics (a joint fit)."), "\n",
+      limit, NULL);
   const GOptionEntry fit_entries[] = {
-    { "data", 0, 0, G_OPTION_ARG_FILENAME, &fo->data,
+    { "data", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &fo->data,
       N_("The measurement: one row per delay, one column per energy, comma separated, no "
-         "header (one row for a single spectrum); nan allowed outside the fit window"),
+         "header (one row for a single spectrum); nan allowed outside the fit window. "
+         "Repeat it (or give a quoted pattern) for several files"),
       N_("FILE") },
     { "baseline-model", 0, 0, G_OPTION_ARG_STRING, &fo->baseline_model,
       N_("Fit the baseline spectrum with this model of --models first; the later fits "
          "start from its result"), N_("NAME") },
+    { "baseline-profile", 0, 0, G_OPTION_ARG_STRING_ARRAY, &fo->baseline_profiles,
+      N_("A profile of a parameter of the baseline model (as --profile; repeatable)"),
+      N_("PAR=FILE:MODEL") },
     { "baseline", 0, 0, G_OPTION_ARG_STRING, &fo->baseline,
       N_("The delays whose mean is the baseline spectrum"), N_("T0:T1") },
     { "sbs", 0, 0, G_OPTION_ARG_NONE, &fo->sbs,
       N_("Also fit every delay of the window alone (slice by slice, on all processors)"),
+      NULL },
+    { "sbs-only", 0, 0, G_OPTION_ARG_NONE, &fo->sbs_only,
+      N_("Fit every delay alone and no 2D model (the slice table, after the baseline)"),
       NULL },
     { "elim", 0, 0, G_OPTION_ARG_STRING, &fo->elim,
       N_("Fit window in energy (either side may be empty)"), N_("E0:E1") },
@@ -524,9 +405,26 @@ fit_parse_options (FitCommand *c, int argc, char **argv)
       N_("Standard deviation of the data: a number, or a file with one value per point "
          "(the data's shape), per energy or per delay (one column); without it the fit "
          "is unweighted and errors are scaled by the reduced χ²"), N_("S") },
+    { "scale-covar", 0, 0, G_OPTION_ARG_STRING, &fo->scale_covar,
+      N_("Scale the errors by the reduced χ² (yes, lmfit's default) or not (no, for σ that "
+         "are the true uncertainties); the summary says which was done"), N_("yes|no") },
     { "ci", 0, 0, G_OPTION_ARG_STRING, &fo->ci,
       N_("Profile-likelihood confidence intervals at 1, 2 and 3σ of these fitted "
          "parameters (comma separated)"), N_("PAR,...") },
+    { "mcmc", 0, 0, G_OPTION_ARG_STRING, &fo->mcmc,
+      N_("MCMC uncertainties of the main fit (emcee's stretch moves, the bounds as priors; "
+         "without --sigma the noise scale is sampled as __lnsigma): STEPS, WALKERS "
+         "(default max(2 (parameters + 1), 32)) and the burn-in (default STEPS/10); writes "
+         "mcmc.csv (per parameter the median, the 2σ and 1σ quantiles and the "
+         "autocorrelation time; the acceptance fraction) and mcmc_chain.csv (the kept chain)"),
+      N_("STEPS[,WALKERS[,BURN]]") },
+    { "mcmc-seed", 0, 0, G_OPTION_ARG_STRING, &fo->mcmc_seed,
+      N_("Seed of the MCMC random numbers (default 1)"), N_("N") },
+    { "baseline-only", 0, 0, G_OPTION_ARG_NONE, &fo->baseline_only,
+      N_("Fit the baseline alone (no 2D fit); --ci and --mcmc then analyse the baseline "
+         "fit"), NULL },
+    { "independent", 0, 0, G_OPTION_ARG_NONE, &fo->independent,
+      N_("Several files: fit each alone, not jointly"), NULL },
     { "method", 0, 0, G_OPTION_ARG_STRING, &fo->method,
       N_("lm (Levenberg–Marquardt, default), lmaccel (with geodesic acceleration) or fd "
          "(finite-difference Jacobian, for comparison)"), N_("METHOD") },
@@ -536,6 +434,29 @@ fit_parse_options (FitCommand *c, int argc, char **argv)
     { "threads", 0, 0, G_OPTION_ARG_INT, &fo->threads,
       N_("Threads of the slice-by-slice fit (default: one per processor)"), N_("N") },
     G_OPTION_ENTRY_NULL
+  };
+  const GOptionEntry trace_entries[] = {
+    { "param", 0, 0, G_OPTION_ARG_STRING, &c->trace_param,
+      N_("The parameter whose slice-by-slice trace is fitted against delay with its "
+         "--dynamics"), N_("PAR") },
+    { "2d", 0, 0, G_OPTION_ARG_NONE, &c->then_2d,
+      N_("Then the 2D fit, starting its time model from the trace fit"), NULL },
+    G_OPTION_ENTRY_NULL
+  };
+  const XrlabCliSpec trace_spec = {
+    .parameter_string = _("— fit a slice-by-slice trace against delay"),
+    .summary =
+      _("Fits every delay alone (slice by slice, after the baseline with --baseline-model) "
+        "and then the trace of --param, its values against delay weighted by their errors, "
+        "with the time dependence that --dynamics gives it (exponentials, IRF convolution, "
+        "...): the time model alone, without the spectra, as the start of a 2D fit (--2d "
+        "runs it from there). The options are those of fit.\n\n"
+        "Writes into OUTDIR sbs.csv and the baseline's files as fit does, trace_params.csv "
+        "and trace_metrics.csv (the formats of params.csv and metrics.csv), trace.csv "
+        "(delay,value,error,model: the slices used and the fitted trace), and with --2d the "
+        "files of the 2D fit."),
+    .description = description,
+    .entries = { entries, fit_entries, trace_entries },
   };
   const XrlabCliSpec spec = {
     .parameter_string = _("— fit a spectral model to data"),
@@ -561,22 +482,164 @@ fit_parse_options (FitCommand *c, int argc, char **argv)
     .entries = { entries, fit_entries },
   };
 
-  set_output_help (entries, N_("Folder for the results (created if needed)"), N_("OUTDIR"));
-  if (!xrlab_cli_parse_options (&spec, &argc, &argv))
+  xrlab_cli_set_output_help (entries, N_("Folder for the results (created if needed)"), N_("OUTDIR"));
+  if (!xrlab_cli_parse_options (c->trace ? &trace_spec : &spec, &argc, &argv))
     return XRLAB_CLI_USAGE;
   return fit_check_options (c, argc, argv);
 }
 
-/* The model options as the service takes them, OUTDIR, and --sigma: a
- * number or a file. Returns the exit status. */
+static gint
+compare_filenames (gconstpointer a, gconstpointer b)
+{
+  g_autofree char *ka = g_utf8_collate_key_for_filename (*(char *const *) a, -1);
+  g_autofree char *kb = g_utf8_collate_key_for_filename (*(char *const *) b, -1);
+
+  return strcmp (ka, kb);
+}
+
+/* The files a --data names: itself, or what a pattern (* ? [) matches in
+ * its folder, in the order of their names (data_2 before data_10). */
+static gboolean
+expand_data (const char *arg, GPtrArray *out)
+{
+  g_autofree char *dir = NULL, *base = NULL;
+  g_autoptr(GPatternSpec) pattern = NULL;
+  g_autoptr(GDir) d = NULL;
+  g_autoptr(GPtrArray) hits = NULL;
+  const char *name;
+
+  if (g_file_test (arg, G_FILE_TEST_EXISTS) || strpbrk (arg, "*?[") == NULL)
+    {
+      g_ptr_array_add (out, g_strdup (arg));
+      return TRUE;
+    }
+  dir = g_path_get_dirname (arg);
+  base = g_path_get_basename (arg);
+  pattern = g_pattern_spec_new (base);
+  if ((d = g_dir_open (dir, 0, NULL)) == NULL)
+    return FALSE;
+  hits = g_ptr_array_new ();
+  while ((name = g_dir_read_name (d)) != NULL)
+    if (g_pattern_spec_match_string (pattern, name))
+      g_ptr_array_add (hits, g_build_filename (dir, name, NULL));
+  g_ptr_array_sort (hits, compare_filenames);
+  for (guint i = 0; i < hits->len; i++)
+    g_ptr_array_add (out, hits->pdata[i]);
+  return hits->len > 0;
+}
+
+/* The name of a file's results: its base name without the extension,
+ * made unique with _2, _3, ... */
+static char *
+file_name (const char *path, GArray *files)
+{
+  g_autofree char *base = g_path_get_basename (path);
+  char *dot = strrchr (base, '.');
+  char *name;
+
+  if (dot != NULL && dot != base && !g_file_test (path, G_FILE_TEST_IS_DIR))
+    *dot = '\0';
+  name = g_strdup (base);
+  for (guint k = 2;; k++)
+    {
+      gboolean taken = FALSE;
+
+      for (guint i = 0; i < files->len && !taken; i++)
+        taken = g_str_equal (g_array_index (files, FitFile, i).name, name);
+      if (!taken)
+        return name;
+      g_free (name);
+      name = g_strdup_printf ("%s_%u", base, k);
+    }
+}
+
+/* Every --data as a measurement: a file with the axes of --energy, --time
+ * and --aux, or a folder with axes of its own. Returns the exit status. */
+static int
+fit_files (FitCommand *c)
+{
+  g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; c->fo.data[i]; i++)
+    if (!expand_data (c->fo.data[i], paths))
+      return xrlab_cli_failf (_("--data “%s”: no file matches"), c->fo.data[i]);
+  c->files = g_array_new (FALSE, TRUE, sizeof (FitFile));
+  g_array_set_clear_func (c->files, fit_file_clear);
+  for (guint i = 0; i < paths->len; i++)
+    {
+      const char *path = paths->pdata[i];
+      FitFile f = { .name = file_name (path, c->files) };
+
+      if (g_file_test (path, G_FILE_TEST_IS_DIR))
+        {
+          g_autoptr(GError) error = NULL;
+          XrlabDatasetSource src;
+
+          if (!xrlab_dataset_files_find (path, &f.found, &src, &error))
+            {
+              g_free (f.name);
+              return xrlab_cli_fail (error);
+            }
+          f.data = f.found.data, f.energy = f.found.energy;
+          f.time = f.found.time, f.aux = f.found.aux;
+        }
+      else
+        f.data = path, f.energy = c->o.energy, f.time = c->o.time, f.aux = c->o.aux;
+      if (f.energy == NULL)
+        {
+          g_free (f.name);
+          return xrlab_cli_usage (c->cmd, _("--data, --energy and -o are required"));
+        }
+      if (f.time == NULL && (c->fo.baseline || c->fo.sbs || c->fo.sbs_only || c->fo.tlim
+                             || c->trace))
+        {
+          g_free (f.name);
+          return xrlab_cli_usage (c->cmd, _("--baseline, --sbs and --tlim need --time"));
+        }
+      g_array_append_val (c->files, f);
+    }
+  /* the paths of files stay alive: FitFile.data points into them */
+  for (guint i = 0; i < c->files->len; i++)
+    {
+      FitFile *f = &g_array_index (c->files, FitFile, i);
+
+      if (f->found.data == NULL)
+        {
+          f->found.data = g_strdup (f->data);
+          f->data = f->found.data;
+        }
+    }
+  if (c->fo.independent && c->files->len < 2)
+    return xrlab_cli_usage (c->cmd, _("--independent needs several --data"));
+  if (fit_is_joint (c) && (c->fo.sbs || c->fo.sbs_only || c->fo.baseline_only || c->fo.ci
+                           || c->fo.mcmc))
+    return xrlab_cli_usage (c->cmd, _("a joint fit of several files offers no --sbs, "
+                                     "--sbs-only, --baseline-only, --ci or --mcmc (fit them "
+                                     "one by one with --independent)"));
+  if (fit_is_joint (c) && c->fo.baseline_model == NULL)
+    return xrlab_cli_usage (c->cmd, _("a joint fit of several files needs --baseline-model "
+                                     "(each file starts from its own baseline)"));
+  return XRLAB_CLI_OK;
+}
+
+/* The model options as the service takes them, the files, OUTDIR, and
+ * --sigma: a number or a file. Returns the exit status. */
 static int
 fit_prepare (FitCommand *c)
 {
   int status = XRLAB_CLI_OK;
+  XrlabCliModelOptions bo = { 0 };
 
   g_autoptr(GError) error = NULL;
 
-  if (!model_parts_parse ("fit", &c->o, &c->parts, &status))
+  if (!xrlab_cli_model_parts_parse (c->cmd, &c->o, &c->parts, &status))
+    return status;
+  /* --baseline-profile (and --set) for the baseline model */
+  bo.models = c->o.models, bo.model = c->o.model;
+  bo.profiles = c->fo.baseline_profiles, bo.sets = c->o.sets;
+  if (!xrlab_cli_model_parts_parse (c->cmd, &bo, &c->baseline_parts, &status))
+    return status;
+  if ((status = fit_files (c)) != XRLAB_CLI_OK)
     return status;
   if (!xrlab_fit_result_dir_check (c->o.output, &error))
     return xrlab_cli_fail (error);
@@ -586,15 +649,15 @@ fit_prepare (FitCommand *c)
   return XRLAB_CLI_OK;
 }
 
-/* The dataset and the setup; the setup's error first (the models are read
- * before the data), the dataset's when the setup only lacks it. Returns
- * the exit status. */
+/* The dataset and the setup of @f; the setup's error first (the models are
+ * read before the data), the dataset's when the setup only lacks it.
+ * Returns the exit status. */
 static int
-fit_open (FitCommand *c)
+fit_open (FitCommand *c, FitFile *f)
 {
-  ModelParts *mp = &c->parts;
-  XrlabDatasetSource src = { .kind = XRLAB_DATASET_FILES, .data = c->fo.data,
-                             .energy = c->o.energy, .time = c->o.time, .aux = c->o.aux,
+  XrlabCliModelParts *mp = &c->parts, *bp = &c->baseline_parts;
+  XrlabDatasetSource src = { .kind = XRLAB_DATASET_FILES, .data = f->data,
+                             .energy = f->energy, .time = f->time, .aux = f->aux,
                              .max_values = xrlab_cli_max_values () };
   g_autoptr(GError) ds_error = NULL, error = NULL;
   g_autofree XrlabDatasetInfo *info = NULL;
@@ -613,12 +676,14 @@ fit_open (FitCommand *c)
   spec.values = (const XrlabFitValue *) mp->values->data;
   spec.n_values = mp->values->len;
   spec.baseline_model = c->fo.baseline_model;
-  /* the --profile and --set options that name a parameter of it */
-  spec.baseline_profiles = spec.profiles, spec.n_baseline_profiles = spec.n_profiles;
+  /* its own profiles; the --set options that name a parameter of it */
+  spec.baseline_profiles = (const XrlabFitProfile *) bp->profiles->data;
+  spec.n_baseline_profiles = bp->profiles->len;
   spec.baseline_values = spec.values, spec.n_baseline_values = spec.n_values;
   spec.e0 = c->e0, spec.e1 = c->e1, spec.t0 = c->t0, spec.t1 = c->t1;
   spec.b0 = c->b0, spec.b1 = c->b1;
   spec.method = c->method;
+  spec.scale_covar = c->scale_covar;
   spec.pin_to_baseline = c->fo.pin;
   spec.n_threads = (guint) c->fo.threads;
   spec.max_values = xrlab_cli_max_values ();
@@ -626,7 +691,7 @@ fit_open (FitCommand *c)
     spec.sigma.from = XRLAB_FIT_SIGMA_FROM_VALUE, spec.sigma.value = c->sigma_value;
   else if (c->fo.sigma)
     spec.sigma.from = XRLAB_FIT_SIGMA_FROM_FILE, spec.sigma.file = c->fo.sigma;
-  c->setup = xrlab_engine_fit_setup_new_async (c->client.engine, &spec, NULL, xrlab_engine_reply_cb, &rs);
+  f->setup = xrlab_engine_fit_setup_new_async (c->client.engine, &spec, NULL, xrlab_engine_reply_cb, &rs);
 
   info = xrlab_engine_dataset_open_finish (c->client.engine, xrlab_engine_reply_wait (&rd), &ds_error);
   ok = xrlab_engine_fit_setup_finish (c->client.engine, xrlab_engine_reply_wait (&rs), &error);
@@ -636,63 +701,161 @@ fit_open (FitCommand *c)
     return XRLAB_CLI_OK;
   if (ds_error != NULL
       && g_error_matches (error, XRLAB_ENGINE_FIT_ERROR, XRLAB_ENGINE_FIT_ERROR_NO_DATASET))
-    return xrlab_cli_fail (ds_error);
+    {
+      g_clear_error (&error);
+      error = g_steal_pointer (&ds_error);
+    }
+  if (c->files->len > 1)
+    g_prefix_error (&error, "%s: ", f->name);
   return xrlab_cli_fail (error);
 }
 
-/* The workflow as one job: every stage checked before any fit, then the
- * baseline, slice by slice, the main fit (2D or one spectrum), the
- * confidence intervals. Ctrl-C stops the fits between iterations. Returns
- * the exit status. */
+/* The workflow of one file as one job: every stage checked before any fit,
+ * then the baseline, slice by slice, the main fit (2D or one spectrum), the
+ * confidence intervals, MCMC. Ctrl-C stops the fits between iterations.
+ * Returns the exit status. */
 static int
-fit_run (FitCommand *c)
+fit_run (FitCommand *c, FitFile *f)
 {
   XrlabFitJobSpec job = {
     .kind = XRLAB_FIT_JOB_WORKFLOW,
-    .stages = XRLAB_FIT_STAGES_MAIN | (c->fo.baseline_model ? XRLAB_FIT_STAGES_BASELINE : 0)
-              | (c->fo.sbs ? XRLAB_FIT_STAGES_SBS : 0),
+    .stages = (c->fo.sbs_only || c->fo.baseline_only || (c->trace && !c->then_2d)
+               ? 0 : XRLAB_FIT_STAGES_MAIN)
+              | (c->fo.baseline_model ? XRLAB_FIT_STAGES_BASELINE : 0)
+              | (c->fo.sbs || c->fo.sbs_only || c->trace ? XRLAB_FIT_STAGES_SBS : 0)
+              | (c->trace ? XRLAB_FIT_STAGES_TRACE : 0),
+    .trace_param = c->trace_param,
     .ci_names = (const char *const *) c->ci_names,
     .n_ci_names = c->ci_names ? g_strv_length (c->ci_names) : 0,
+    .mcmc_steps = c->mcmc_steps, .mcmc_walkers = c->mcmc_walkers, .mcmc_burn = c->mcmc_burn,
+    .mcmc_seed = c->mcmc_seed,
   };
   g_autoptr(GError) error = NULL;
   XrlabEngineReply r = { 0 };
   gboolean ok;
 
-  xrlab_engine_fit_run_async (c->client.engine, c->setup, &job, progress_cb, &c->progress, NULL,
+  xrlab_engine_fit_run_async (c->client.engine, f->setup, &job, progress_cb, &c->progress, NULL,
                               xrlab_cli_interrupt_cancellable (), xrlab_engine_reply_cb, &r);
   ok = xrlab_engine_fit_run_finish (c->client.engine, xrlab_engine_reply_wait (&r), &error);
   xrlab_engine_reply_clear (&r);
   progress_end (&c->progress);
+  if (!ok && c->files->len > 1 && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    g_prefix_error (&error, "%s: ", f->name);
   return ok ? XRLAB_CLI_OK : fit_failed (error);
 }
 
-/* Every file of OUTDIR (see the summary of --help), written by the engine
- * as one set; then the results for the summary. Returns the exit status. */
+/* The joint fit of every file as one job. Returns the exit status. */
 static int
-fit_write (FitCommand *c)
+fit_run_project (FitCommand *c)
+{
+  g_autofree guint *setups = g_new (guint, c->files->len);
+  g_autofree const char **names = g_new0 (const char *, c->files->len + 1);
+  XrlabFitProjectSpec spec = {
+    .setups = setups, .n_setups = c->files->len, .names = names,
+    .stages = XRLAB_FIT_STAGES_BASELINE | XRLAB_FIT_STAGES_MAIN,
+  };
+  g_autoptr(GError) error = NULL;
+  XrlabEngineReply r = { 0 };
+
+  for (guint i = 0; i < c->files->len; i++)
+    {
+      setups[i] = g_array_index (c->files, FitFile, i).setup;
+      names[i] = g_array_index (c->files, FitFile, i).name;
+    }
+  xrlab_engine_fit_project_run_async (c->client.engine, &spec, progress_cb, &c->progress, NULL,
+                                      xrlab_cli_interrupt_cancellable (), xrlab_engine_reply_cb,
+                                      &r);
+  c->project = xrlab_engine_fit_project_run_finish (c->client.engine,
+                                                    xrlab_engine_reply_wait (&r), &error);
+  xrlab_engine_reply_clear (&r);
+  progress_end (&c->progress);
+  return c->project ? XRLAB_CLI_OK : fit_failed (error);
+}
+
+/* The result set of @f, written by the engine into @outdir; then the
+ * results for the summary. Returns the exit status. */
+static int
+fit_write (FitCommand *c, FitFile *f, const char *outdir)
 {
   g_autoptr(GError) error = NULL;
   XrlabEngineReply r = { 0 };
   gboolean ok;
 
-  xrlab_engine_fit_write_async (c->client.engine, c->setup, c->o.output,
+  xrlab_engine_fit_write_async (c->client.engine, f->setup, outdir,
                                 xrlab_cli_interrupt_cancellable (), xrlab_engine_reply_cb, &r);
   ok = xrlab_engine_fit_write_finish (c->client.engine, xrlab_engine_reply_wait (&r), &error);
   xrlab_engine_reply_clear (&r);
   if (!ok)
     return fit_failed (error);
-  xrlab_engine_fit_results_async (c->client.engine, c->setup, "summary", NULL, xrlab_engine_reply_cb, &r);
-  c->results = xrlab_engine_fit_results_finish (c->client.engine, xrlab_engine_reply_wait (&r), &error);
+  xrlab_engine_fit_results_async (c->client.engine, f->setup, "summary", NULL, xrlab_engine_reply_cb, &r);
+  f->results = xrlab_engine_fit_results_finish (c->client.engine, xrlab_engine_reply_wait (&r), &error);
   xrlab_engine_reply_clear (&r);
-  return c->results ? XRLAB_CLI_OK : xrlab_cli_fail (error);
+  return f->results ? XRLAB_CLI_OK : xrlab_cli_fail (error);
 }
 
-/* The summary on stdout: each stage's fit quality and fitted parameters. */
-static void
-fit_print_summary (const FitCommand *c)
+/* Every file's result set: into OUTDIR (one file) or OUTDIR/NAME, and
+ * project.csv of a joint fit. Returns the exit status. */
+static int
+fit_write_all (FitCommand *c)
 {
-  const XrlabFitResults *r = c->results;
+  int status = XRLAB_CLI_OK;
 
+  g_autoptr(GError) error = NULL;
+
+  if (c->files->len == 1)
+    return fit_write (c, &g_array_index (c->files, FitFile, 0), c->o.output);
+  if (g_mkdir_with_parents (c->o.output, 0777) != 0)
+    return xrlab_cli_failf (_("Cannot create the folder %s: %s"), c->o.output,
+                            g_strerror (errno));
+  for (guint i = 0; i < c->files->len && status == XRLAB_CLI_OK; i++)
+    {
+      FitFile *f = &g_array_index (c->files, FitFile, i);
+      g_autofree char *dir = g_build_filename (c->o.output, f->name, NULL);
+
+      status = fit_write (c, f, dir);
+    }
+  if (status == XRLAB_CLI_OK && c->project != NULL)
+    {
+      g_autofree char *path = g_build_filename (c->o.output, "project.csv", NULL);
+
+      if (!xrlab_fit_project_write (c->project, path, &error))
+        status = xrlab_cli_fail (error);
+    }
+  return status;
+}
+
+/* The MCMC of a result: its chain's health, then per parameter the median
+ * and the 1σ and 2σ quantiles. */
+static void
+print_mcmc (const XrlabFitResults *r)
+{
+  const XrlabMcmcResult *m = r->mcmc;
+  char a[XRLAB_DTOA_BUFSIZE], b[XRLAB_DTOA_BUFSIZE], d[XRLAB_DTOA_BUFSIZE],
+       e[XRLAB_DTOA_BUFSIZE], t[XRLAB_DTOA_BUFSIZE], u[XRLAB_DTOA_BUFSIZE];
+
+  g_print (_("MCMC (%s): %u walkers × %u steps, %u kept per walker, acceptance %s, "
+             "autocorrelation times %s\n"),
+           stage_title (r->mcmc_stage), m->n_walkers, m->n_steps, m->n_kept,
+           xrlab_format_double (m->acceptance_mean, a),
+           m->tau_reliable ? _("reliable") : _("not reliable (the chain is shorter than 50 τ)"));
+  for (gsize j = 0; j < m->p; j++)
+    g_print ("  %-32s %s −%s +%s (2σ: %s … %s), τ %s\n", m->names[j],
+             xrlab_format_double (m->median[j], a),
+             xrlab_format_double (m->median[j] - m->lo1[j], b),
+             xrlab_format_double (m->hi1[j] - m->median[j], d),
+             xrlab_format_double (m->lo2[j], e), xrlab_format_double (m->hi2[j], t),
+             xrlab_format_double (m->tau[j], u));
+}
+
+/* The summary of one file: each stage's fit quality and fitted parameters. */
+static void
+fit_print_file (const FitCommand *c, const FitFile *f)
+{
+  const XrlabFitResults *r = f->results;
+  const XrlabFitflowResult *last = r->main ? r->main : r->baseline;
+
+  if (c->files->len > 1)
+    g_print ("== %s\n", f->name);
   if (r->baseline)
     print_result (stage_title (XRLAB_FITFLOW_STAGE_BASELINE), r->baseline);
   if (r->sbs)
@@ -704,29 +867,72 @@ fit_print_summary (const FitCommand *c)
                             "slice-by-slice: %zu of %zu delays converged\n", r->sbs->n_slices),
                conv, r->sbs->n_slices);
     }
-  print_result (stage_title (fit_is_2d (c) ? XRLAB_FITFLOW_STAGE_2D
-                                           : XRLAB_FITFLOW_STAGE_SPECTRUM), r->main);
+  if (r->trace)
+    print_result (stage_title (XRLAB_FITFLOW_STAGE_TRACE), r->trace);
+  if (r->main)
+    print_result (stage_title (fit_is_2d (f) ? XRLAB_FITFLOW_STAGE_2D
+                                             : XRLAB_FITFLOW_STAGE_SPECTRUM), r->main);
+  if (r->mcmc)
+    print_mcmc (r);
+  /* which error convention, where it is a choice (with σ or asked for) */
+  if (last != NULL && (c->fo.sigma || c->fo.scale_covar))
+    g_print ("%s\n", last->fit->covar_scaled
+                     ? _("errors: the covariance scaled by the reduced χ² (--scale-covar yes)")
+                     : _("errors: the covariance not scaled (--scale-covar no)"));
 }
 
-/* parse options → the setup → the workflow → the result set → the summary */
-int
-xrlab_cli_fit (int argc, char **argv)
+/* The shared result of a joint fit. */
+static void
+fit_print_project (const XrlabFitProject *p)
 {
-  g_auto(FitCommand) c = { .progress = { .tty = isatty (STDERR_FILENO) } };
+  char a[XRLAB_DTOA_BUFSIZE], b[XRLAB_DTOA_BUFSIZE];
+
+  g_print (g_dngettext (GETTEXT_PACKAGE,
+                        "project (%zu files): reduced χ² %s, %u iteration, %s\n",
+                        "project (%zu files): reduced χ² %s, %u iterations, %s\n", p->niter),
+           p->n_files, xrlab_format_double (p->redchi, a), p->niter, p->message);
+  for (gsize j = 0; j < p->n_shared; j++)
+    g_print ("  %-32s %s ± %s\n", p->shared_names[j],
+             xrlab_format_double (p->shared_values[j], a),
+             xrlab_format_double (p->shared_errors[j], b));
+}
+
+/* parse options → the setups → the workflows (or the joint fit) → the
+ * result sets → the summary */
+static int
+fit_main (int argc, char **argv, gboolean trace)
+{
+  g_auto(FitCommand) c = { .cmd = trace ? "fit-trace" : "fit", .trace = trace,
+                           .progress = { .tty = isatty (STDERR_FILENO) } };
   int status = fit_parse_options (&c, argc, argv);
 
   if (status == XRLAB_CLI_OK)
     status = fit_prepare (&c);
   if (status == XRLAB_CLI_OK)
-    {
-      client_init (&c.client);
-      status = fit_open (&c);
-    }
+    xrlab_cli_client_init (&c.client);
+  for (guint i = 0; status == XRLAB_CLI_OK && i < c.files->len; i++)
+    status = fit_open (&c, &g_array_index (c.files, FitFile, i));
+  if (status == XRLAB_CLI_OK && fit_is_joint (&c))
+    status = fit_run_project (&c);
+  for (guint i = 0; status == XRLAB_CLI_OK && !fit_is_joint (&c) && i < c.files->len; i++)
+    status = fit_run (&c, &g_array_index (c.files, FitFile, i));
   if (status == XRLAB_CLI_OK)
-    status = fit_run (&c);
-  if (status == XRLAB_CLI_OK)
-    status = fit_write (&c);
-  if (status == XRLAB_CLI_OK)
-    fit_print_summary (&c);
+    status = fit_write_all (&c);
+  for (guint i = 0; status == XRLAB_CLI_OK && i < c.files->len; i++)
+    fit_print_file (&c, &g_array_index (c.files, FitFile, i));
+  if (status == XRLAB_CLI_OK && c.project != NULL)
+    fit_print_project (c.project);
   return status;
+}
+
+int
+xrlab_cli_fit (int argc, char **argv)
+{
+  return fit_main (argc, argv, FALSE);
+}
+
+int
+xrlab_cli_fit_trace (int argc, char **argv)
+{
+  return fit_main (argc, argv, TRUE);
 }

@@ -101,11 +101,48 @@ xrlab_cli_parse_attachment (const char *spec, gboolean with_freq, char **par, ch
   return TRUE;
 }
 
+/* The --dynamics of @o: with @later FALSE those whose parameter @m has
+ * (marked in @first), with @later TRUE the others (parameters of profiles,
+ * attached after the profiles). FALSE after printing the error. */
+static gboolean
+load_dynamics (const char *cmd, const XrlabCliModelOptions *o, XrlabModel *m, gboolean later,
+               gboolean *first, int *status)
+{
+  g_autoptr(GError) error = NULL;
+
+  for (guint i = 0; o->dynamics && o->dynamics[i]; i++)
+    {
+      g_autofree char *par = NULL, *file = NULL;
+      g_auto(GStrv) models = NULL;
+      double freq;
+
+      if (!xrlab_cli_parse_attachment (o->dynamics[i], TRUE, &par, &file, &models, &freq))
+        {
+          *status = xrlab_cli_usage (cmd, _("--dynamics “%s”: expected "
+                                            "PAR=FILE:MODEL[,MODEL...][@FREQ] with FREQ > 0"),
+                                     o->dynamics[i]);
+          return FALSE;
+        }
+      if (!later)
+        first[i] = xrlab_model_find_param (m, par) >= 0;
+      if (first[i] == later)
+        continue;
+      if (!xrlab_model_add_dynamics (m, par, file, (const char *const *) models,
+                                     g_strv_length (models), freq, &error))
+        {
+          *status = xrlab_cli_fail (error);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
 XrlabModel *
 xrlab_cli_load_model (const char *cmd, const XrlabCliModelOptions *o, int *status)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(XrlabModel) m = NULL;
+  g_autofree gboolean *first = NULL;
 
   if (o->models == NULL || o->model == NULL)
     {
@@ -118,26 +155,9 @@ xrlab_cli_load_model (const char *cmd, const XrlabCliModelOptions *o, int *statu
       *status = xrlab_cli_fail (error);
       return NULL;
     }
-  for (guint i = 0; o->dynamics && o->dynamics[i]; i++)
-    {
-      g_autofree char *par = NULL, *file = NULL;
-      g_auto(GStrv) models = NULL;
-      double freq;
-
-      if (!xrlab_cli_parse_attachment (o->dynamics[i], TRUE, &par, &file, &models, &freq))
-        {
-          *status = xrlab_cli_usage (cmd, _("--dynamics “%s”: expected "
-                                            "PAR=FILE:MODEL[,MODEL...][@FREQ] with FREQ > 0"),
-                                     o->dynamics[i]);
-          return NULL;
-        }
-      if (!xrlab_model_add_dynamics (m, par, file, (const char *const *) models,
-                                     g_strv_length (models), freq, &error))
-        {
-          *status = xrlab_cli_fail (error);
-          return NULL;
-        }
-    }
+  first = g_new0 (gboolean, o->dynamics ? g_strv_length (o->dynamics) + 1 : 1);
+  if (!load_dynamics (cmd, o, m, FALSE, first, status))
+    return NULL;
   for (guint i = 0; o->profiles && o->profiles[i]; i++)
     {
       g_autofree char *par = NULL, *file = NULL;
@@ -157,6 +177,9 @@ xrlab_cli_load_model (const char *cmd, const XrlabCliModelOptions *o, int *statu
           return NULL;
         }
     }
+  /* dynamics of profile parameters, now that they exist */
+  if (!load_dynamics (cmd, o, m, TRUE, first, status))
+    return NULL;
   for (guint i = 0; o->sets && o->sets[i]; i++)
     {
       const char *eq = strchr (o->sets[i], '=');
@@ -314,14 +337,16 @@ xrlab_cli_params (int argc, char **argv)
     .parameter_string = _("— list the parameters of a model"),
     .summary =
       _("Lists every parameter (name, value, vary, min, max, expression) and, for the free "
-        "ones, their position in θ, as CSV. With --energy (and --time, --aux) the model is "
-        "also compiled on those axes, which checks it fully."),
+        "ones, their position in θ, as CSV; a parameter defined by an expression shows its "
+        "current value and the expression with every name in full. With --energy (and "
+        "--time, --aux) the model is also compiled on those axes, which checks it fully."),
     .entries = { entries },
   };
   g_autoptr(XrlabModel) m = NULL;
   g_autoptr(XrlabPlan) plan = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GString) csv = g_string_new ("name,value,vary,min,max,expr,theta\n");
+  g_autofree double *values = NULL;
   int status = XRLAB_CLI_OK;
 
   if (!xrlab_cli_parse_options (&spec, &argc, &argv))
@@ -339,6 +364,10 @@ xrlab_cli_params (int argc, char **argv)
           if (plan == NULL)
             status = xrlab_cli_fail (error);
         }
+      /* the current values, expressions evaluated */
+      values = g_new (double, MAX (xrlab_model_n_params (m), 1));
+      if (status == XRLAB_CLI_OK && !xrlab_model_get_values (m, values, &error))
+        status = xrlab_cli_fail (error);
       if (status == XRLAB_CLI_OK)
         {
           gsize k = 0;
@@ -350,12 +379,14 @@ xrlab_cli_params (int argc, char **argv)
 
               xrlab_model_get_param (m, i, &info);
               free_param = info.vary && info.expr == NULL;
+              /* an expression: its current value, and its names in full */
               g_string_append_printf (csv, "%s,%s,%s,%s,%s,%s,", info.name,
-                                      info.expr ? "" : xrlab_format_double (info.value, v),
+                                      xrlab_format_double (values[i], v),
                                       vary_text (&info),
                                       info.expr ? "" : xrlab_format_double (info.min, a),
                                       info.expr ? "" : xrlab_format_double (info.max, b),
-                                      info.expr ? info.expr : "");
+                                      info.expr ? (info.expr_full ? info.expr_full : info.expr)
+                                                : "");
               if (free_param)
                 {
                   if (plan)

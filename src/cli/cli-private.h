@@ -169,5 +169,6 @@ void          xrlab_cli_axes_clear (XrlabCliAxes *a);
 /* cli-fit.c: synthetic data and fits. */
 int xrlab_cli_simulate (int argc, char **argv);
 int xrlab_cli_fit      (int argc, char **argv);
+int xrlab_cli_fit_trace (int argc, char **argv);
 
 G_END_DECLS

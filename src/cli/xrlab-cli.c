@@ -33,6 +33,8 @@ static const XrlabCliCommand commands[] = {
   { "params", N_("List the parameters of a spectral model and θ's order"), xrlab_cli_params },
   { "simulate", N_("Synthetic data from a spectral model, with noise"), xrlab_cli_simulate },
   { "fit", N_("Fit a spectral model: baseline, slice by slice, global 2D"), xrlab_cli_fit },
+  { "fit-trace", N_("Fit a slice-by-slice trace against delay with a time model"),
+    xrlab_cli_fit_trace },
 
   { "version", N_("Print the version"), xrlab_cli_version },
 };

@@ -42,7 +42,8 @@
 
 const char *const xrlab_fit_result_names[] = {
   "params.csv", "metrics.csv", "correl.csv", "fit.csv", "residual.csv",
-  "baseline_params.csv", "baseline_metrics.csv", "sbs.csv", "ci.csv", NULL,
+  "baseline_params.csv", "baseline_metrics.csv", "sbs.csv", "ci.csv",
+  "mcmc.csv", "mcmc_chain.csv", "trace_params.csv", "trace_metrics.csv", "trace.csv", NULL,
 };
 
 #define EXCHANGE_FLAG (1 << 1)   /* RENAME_EXCHANGE */

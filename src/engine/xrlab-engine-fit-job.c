@@ -23,6 +23,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "xrlab-model-private.h"
 #include "xrlab-util.h"
 
 /* How often progress reaches the caller at most [s]. */
@@ -37,6 +38,8 @@ typedef struct {
   char **ci_names;                  /* NULL: no confidence intervals */
   double *ci_sigmas;
   gsize n_ci_sigmas;
+  XrlabMcmcOptions mcmc_opts;       /* n_steps 0: no MCMC */
+  char *trace_param;
   /* filled by prepare */
   FitDataset *ds;
   XrlabModel *model, *bmodel;
@@ -48,10 +51,14 @@ typedef struct {
   XrlabFitSigmaKind sigma_kind;
   FitLive *live;
   /* made by run, in order; *_done: run to the end */
-  XrlabFitflowResult *base, *main;
+  XrlabFitflowResult *base, *main, *trace;
+  double *trace_rows;               /* delay, value, error, model */
+  gsize n_trace;
   XrlabFitflowSbs *sbs;
   XrlabFitCI *ci;
-  gboolean base_done, sbs_done, main_done;
+  XrlabMcmcResult *mcmc;
+  XrlabFitflowStage mcmc_stage;
+  gboolean base_done, sbs_done, main_done, mcmc_done, trace_done;
   GError *error;
   double t0;
   double compute_s;
@@ -75,6 +82,10 @@ job_payload_free (gpointer data)
   g_clear_pointer (&p->main, xrlab_fitflow_result_free);
   g_clear_pointer (&p->sbs, xrlab_fitflow_sbs_free);
   g_clear_pointer (&p->ci, xrlab_fit_ci_free);
+  g_clear_pointer (&p->mcmc, xrlab_mcmc_result_free);
+  g_clear_pointer (&p->trace, xrlab_fitflow_result_free);
+  g_free (p->trace_rows);
+  g_free (p->trace_param);
   g_clear_error (&p->error);
   g_free (p);
 }
@@ -225,13 +236,13 @@ job_prepare (XrlabEngineWorker *worker, gpointer state, XrlabRequest *req)
   return TRUE;
 }
 
-/* The setup's workflow again, over the job's copies. */
-static XrlabFitflow *
-job_flow (XrlabRequest *req, GError **error)
+XrlabFitflow *
+xrlab_fit_job_flow_new (const FitDataset *ds, const XrlabFitSetupSpec *s,
+                        XrlabFitSigmaKind sigma_kind, const double *sigma, gsize n_sigma,
+                        const FitStage *seed, XrlabFitflowProgressFunc progress,
+                        XrlabFitflowThetaFunc theta, gpointer data, GError **error)
 {
-  JobPayload *p = req->payload;
-  const XrlabFitSetupSpec *s = &p->spec;
-  g_autoptr(XrlabFitflow) flow = xrlab_fit_dataset_flow (p->ds, error);
+  g_autoptr(XrlabFitflow) flow = xrlab_fit_dataset_flow (ds, error);
   XrlabFitflowOptions opts;
 
   if (flow == NULL)
@@ -241,17 +252,27 @@ job_flow (XrlabRequest *req, GError **error)
   opts.pin_to_baseline = s->pin_to_baseline;
   opts.track_peaks = s->track_peaks;
   opts.n_threads = s->n_threads;
-  opts.progress = on_progress;
-  opts.progress_theta = on_theta;
-  opts.progress_data = req;
+  opts.scale_covar = s->scale_covar;
+  opts.progress = progress;
+  opts.progress_theta = theta;
+  opts.progress_data = data;
   xrlab_fitflow_set_options (flow, &opts);
   if (!xrlab_fitflow_set_window (flow, s->e0, s->e1, s->t0, s->t1, error)
-      || (p->sigma != NULL && !xrlab_fitflow_set_sigma (flow, p->sigma_kind, p->sigma,
-                                                        p->n_sigma, error)))
+      || (sigma != NULL && !xrlab_fitflow_set_sigma (flow, sigma_kind, sigma, n_sigma, error)))
     return NULL;
-  if (p->seed != NULL)
-    xrlab_fitflow_set_seed (flow, p->seed->result);
+  if (seed != NULL)
+    xrlab_fitflow_set_seed (flow, seed->result);
   return g_steal_pointer (&flow);
+}
+
+/* The setup's workflow again, over the job's copies. */
+static XrlabFitflow *
+job_flow (XrlabRequest *req, GError **error)
+{
+  JobPayload *p = req->payload;
+
+  return xrlab_fit_job_flow_new (p->ds, &p->spec, p->sigma_kind, p->sigma, p->n_sigma, p->seed,
+                                 on_progress, on_theta, req, error);
 }
 
 /* Every check of the workflow's stages before any fit (the later stages
@@ -270,6 +291,83 @@ job_check (JobPayload *p, XrlabFitflow *flow, GError **error)
          && (!(p->stages & XRLAB_FIT_STAGES_MAIN)
              || xrlab_fitflow_check (flow, main_stage (p), p->model, NAN, NAN, p->row, names,
                                      error));
+}
+
+/* The trace fit of trace_param, and its table: the slices it used (those
+ * with a finite value and error) with the fitted trace on their delays. */
+static gboolean
+job_trace (JobPayload *p, XrlabFitflow *flow, GCancellable *cancellable)
+{
+  g_autoptr(XrlabModel) tm = NULL;
+  g_autoptr(XrlabPlan) plan = NULL;
+  g_autofree double *t = NULL, *theta = NULL, *curve = NULL;
+  gssize col = -1;
+  gsize n = 0;
+
+  if (p->sbs == NULL)
+    {
+      g_set_error (&p->error, XRLAB_ENGINE_FIT_ERROR, XRLAB_ENGINE_FIT_ERROR_NOT_READY,
+                   _("A trace fit needs the slice-by-slice fit"));
+      return FALSE;
+    }
+  if (!xrlab_fitflow_fit_trace (flow, p->sbs, p->model, p->trace_param, cancellable, &p->trace,
+                                &p->error))
+    return FALSE;
+  for (gsize i = 0; i < p->sbs->n_params; i++)
+    if (g_str_equal (p->sbs->names[i], p->trace_param))
+      col = (gssize) i;
+  t = g_new (double, p->sbs->n_slices + 1);
+  p->trace_rows = g_new (double, 4 * (p->sbs->n_slices + 1));
+  for (gsize k = 0; col >= 0 && k < p->sbs->n_slices; k++)
+    {
+      double v = p->sbs->values[k * p->sbs->n_params + col];
+      double e = p->sbs->errors[k * p->sbs->n_params + col];
+
+      if (p->sbs->done[k] && isfinite (v) && isfinite (e) && e > 0)
+        {
+          t[n] = p->sbs->delay[k];
+          p->trace_rows[4 * n] = t[n], p->trace_rows[4 * n + 1] = v;
+          p->trace_rows[4 * n + 2] = e, p->trace_rows[4 * n + 3] = NAN;
+          n++;
+        }
+    }
+  p->n_trace = n;
+  /* the fitted trace: the model's trace plan at the fitted values */
+  if (n > 0 && (tm = xrlab_model_new_trace (p->trace->model, p->trace_param, NULL)) != NULL
+      && (plan = xrlab_plan_new (tm, (const double[]) { 0.0 }, 1, t, n, NULL, 0, NULL)) != NULL)
+    {
+      theta = g_new (double, MAX (xrlab_plan_n_theta (plan), 1));
+      curve = g_new (double, xrlab_plan_n_data (plan));
+      xrlab_plan_theta_initial (plan, theta);
+      xrlab_plan_eval (plan, theta, curve);
+      for (gsize k = 0; k < n; k++)
+        p->trace_rows[4 * k + 3] = curve[k];
+    }
+  return TRUE;
+}
+
+/* The fit that confidence intervals and MCMC analyse: the main fit, or
+ * the baseline without a main stage. */
+static XrlabFitflowResult *
+job_analysed (JobPayload *p)
+{
+  return (p->stages & XRLAB_FIT_STAGES_MAIN) ? p->main : p->base;
+}
+
+/* MCMC on the main fit, or on the baseline without a main stage. */
+static void
+job_mcmc (JobPayload *p, GCancellable *cancellable)
+{
+  XrlabFitflowResult *on = job_analysed (p);
+
+  if (on == NULL)
+    {
+      g_set_error (&p->error, XRLAB_ENGINE_FIT_ERROR, XRLAB_ENGINE_FIT_ERROR_NOT_READY,
+                   _("MCMC needs a fit to start from: the workflow has no baseline fit"));
+      return;
+    }
+  p->mcmc_stage = on->stage;
+  p->mcmc_done = xrlab_fitflow_mcmc (on, &p->mcmc_opts, cancellable, &p->mcmc, &p->error);
 }
 
 /* The stages in order, each from the ones before (the baseline result
@@ -293,21 +391,33 @@ job_stages (JobPayload *p, XrlabFitflow *flow, GCancellable *cancellable)
   if (ok && (p->stages & XRLAB_FIT_STAGES_SBS))
     ok = p->sbs_done = xrlab_fitflow_fit_sbs (flow, p->model, cancellable, &p->sbs, &p->error);
   ok = ok && !g_cancellable_set_error_if_cancelled (cancellable, &p->error);
+  if (ok && (p->stages & XRLAB_FIT_STAGES_TRACE))
+    ok = p->trace_done = job_trace (p, flow, cancellable);
+  ok = ok && !g_cancellable_set_error_if_cancelled (cancellable, &p->error);
   if (ok && (p->stages & XRLAB_FIT_STAGES_MAIN))
     {
-      g_autoptr(XrlabModel) start = xrlab_fitflow_seeded_model (flow, main_stage (p), p->model,
+      /* after a trace fit, from its time model */
+      const XrlabModel *from = p->trace_done ? p->trace->model : p->model;
+      g_autoptr(XrlabModel) start = xrlab_fitflow_seeded_model (flow, main_stage (p), from,
                                                                 NULL);
       if (start != NULL)
         xrlab_fit_live_restart (p->live, XRLAB_FIT_MODEL_MAIN, start);
       ok = p->main_done = p->is2d
-             ? xrlab_fitflow_fit_2d (flow, p->model, cancellable, &p->main, &p->error)
-             : xrlab_fitflow_fit_spectrum (flow, p->model, p->row, cancellable, &p->main,
+             ? xrlab_fitflow_fit_2d (flow, from, cancellable, &p->main, &p->error)
+             : xrlab_fitflow_fit_spectrum (flow, from, p->row, cancellable, &p->main,
                                            &p->error);
     }
-  if (ok && p->ci_names != NULL && ci_possible (p->main, &p->error))
-    p->ci = xrlab_fitflow_conf_interval (p->main, (const char *const *) p->ci_names,
-                                         g_strv_length (p->ci_names), p->ci_sigmas,
-                                         p->n_ci_sigmas, cancellable, &p->error);
+  if (ok && p->ci_names != NULL)
+    {
+      ok = ci_possible (job_analysed (p), &p->error);
+      if (ok)
+        p->ci = xrlab_fitflow_conf_interval (job_analysed (p), (const char *const *) p->ci_names,
+                                             g_strv_length (p->ci_names), p->ci_sigmas,
+                                             p->n_ci_sigmas, cancellable, &p->error);
+      ok = p->ci != NULL;
+    }
+  if (ok && p->mcmc_opts.n_steps > 0)
+    job_mcmc (p, cancellable);
 }
 
 /* On the lane: touches only the payload (and its FitLive). */
@@ -327,8 +437,8 @@ job_run (XrlabRequest *req, GCancellable *cancellable)
   p->compute_s = xrlab_now () - p->t0;
 }
 
-static FitStage *
-stage_new (FitSlot slot, gboolean complete, FitDataset *ds)
+FitStage *
+xrlab_fit_stage_new (FitSlot slot, gboolean complete, FitDataset *ds)
 {
   FitStage *st = g_new0 (FitStage, 1);
 
@@ -339,15 +449,14 @@ stage_new (FitSlot slot, gboolean complete, FitDataset *ds)
   return st;
 }
 
-/* A baseline result becomes the setup's: the later stages' results go,
- * the models start where the later stages start them. */
-static void
-keep_baseline (FitSetup *setup, JobPayload *p)
+void
+xrlab_fit_setup_keep_baseline (FitSetup *setup, FitDataset *ds, XrlabFitflowResult *result,
+                               gboolean complete)
 {
-  FitStage *st = stage_new (FIT_SLOT_BASELINE, p->base_done, p->ds);
+  FitStage *st = xrlab_fit_stage_new (FIT_SLOT_BASELINE, complete, ds);
   g_autoptr(XrlabModel) seeded = NULL;
 
-  st->result = g_steal_pointer (&p->base);
+  st->result = result;
   xrlab_fit_setup_set_stage (setup, FIT_SLOT_BASELINE, st);
   for (int s = FIT_SLOT_SBS; s < FIT_N_SLOTS; s++)
     xrlab_fit_setup_set_stage (setup, s, NULL);
@@ -362,32 +471,57 @@ keep_baseline (FitSetup *setup, JobPayload *p)
   setup->recheck = TRUE;
 }
 
+void
+xrlab_fit_setup_keep_main (FitSetup *setup, FitDataset *ds, XrlabFitflowResult *result,
+                           gboolean complete)
+{
+  FitStage *st = xrlab_fit_stage_new (FIT_SLOT_MAIN, complete, ds);
+
+  st->result = result;
+  xrlab_fit_setup_set_stage (setup, FIT_SLOT_MAIN, st);
+  xrlab_fit_setup_set_stage (setup, FIT_SLOT_CI, NULL);
+  xrlab_fit_setup_set_stage (setup, FIT_SLOT_MCMC, NULL);
+  xrlab_fit_setup_take_values (setup, XRLAB_FIT_MODEL_MAIN, st->result->model);
+}
+
 /* What the job made becomes the setup's, in the order it was made. */
 static void
 job_keep (FitSetup *setup, JobPayload *p)
 {
   if (p->base != NULL)
-    keep_baseline (setup, p);
+    xrlab_fit_setup_keep_baseline (setup, p->ds, g_steal_pointer (&p->base), p->base_done);
   if (p->sbs != NULL)
     {
-      FitStage *st = stage_new (FIT_SLOT_SBS, p->sbs_done, p->ds);
+      FitStage *st = xrlab_fit_stage_new (FIT_SLOT_SBS, p->sbs_done, p->ds);
       st->sbs = g_steal_pointer (&p->sbs);
       xrlab_fit_setup_set_stage (setup, FIT_SLOT_SBS, st);
     }
   if (p->main != NULL)
-    {
-      FitStage *st = stage_new (FIT_SLOT_MAIN, p->main_done, p->ds);
-      st->result = g_steal_pointer (&p->main);
-      xrlab_fit_setup_set_stage (setup, FIT_SLOT_MAIN, st);
-      xrlab_fit_setup_set_stage (setup, FIT_SLOT_CI, NULL);
-      xrlab_fit_setup_take_values (setup, XRLAB_FIT_MODEL_MAIN, st->result->model);
-    }
+    xrlab_fit_setup_keep_main (setup, p->ds, g_steal_pointer (&p->main), p->main_done);
   if (p->ci != NULL)
     {
-      FitStage *st = stage_new (FIT_SLOT_CI, TRUE, NULL);
+      FitStage *st = xrlab_fit_stage_new (FIT_SLOT_CI, TRUE, NULL);
       st->ci = g_steal_pointer (&p->ci);
       st->ci_names = g_strdupv (p->ci_names);
       xrlab_fit_setup_set_stage (setup, FIT_SLOT_CI, st);
+    }
+  if (p->trace != NULL)
+    {
+      FitStage *st = xrlab_fit_stage_new (FIT_SLOT_TRACE, p->trace_done, p->ds);
+      st->result = g_steal_pointer (&p->trace);
+      st->trace_param = g_strdup (p->trace_param);
+      st->trace = g_steal_pointer (&p->trace_rows);
+      st->n_trace = p->n_trace;
+      xrlab_fit_setup_set_stage (setup, FIT_SLOT_TRACE, st);
+    }
+  if (p->mcmc != NULL)
+    {
+      FitStage *st = xrlab_fit_stage_new (FIT_SLOT_MCMC, p->mcmc_done, p->ds);
+      st->mcmc = g_steal_pointer (&p->mcmc);
+      st->mcmc_stage = p->mcmc_stage;
+      st->mcmc_burn = p->mcmc_opts.burn;
+      st->mcmc_thin = p->mcmc_opts.thin;
+      xrlab_fit_setup_set_stage (setup, FIT_SLOT_MCMC, st);
     }
 }
 
@@ -477,6 +611,18 @@ xrlab_engine_fit_run_async (XrlabEngine            *self,
     }
   else if (job->kind == XRLAB_FIT_JOB_CI)
     p->ci_names = g_new0 (char *, 1);
+  p->trace_param = g_strdup (job->trace_param);
+  xrlab_mcmc_options_init (&p->mcmc_opts);
+  if (job->kind == XRLAB_FIT_JOB_WORKFLOW && job->mcmc_steps > 0)
+    {
+      p->mcmc_opts.n_steps = job->mcmc_steps;
+      p->mcmc_opts.n_walkers = job->mcmc_walkers;
+      p->mcmc_opts.burn = job->mcmc_burn;
+      p->mcmc_opts.thin = job->mcmc_thin;
+      p->mcmc_opts.seed = job->mcmc_seed;
+    }
+  else
+    p->mcmc_opts.n_steps = 0;
   req = xrlab_request_new (self, &job_kind, p, xrlab_engine_fit_run_async, cancellable,
                            callback, user_data);
   xrlab_request_set_consumer (req, "fit");

@@ -621,6 +621,8 @@ stage_doubles (const FitStage *st)
     return st->sbs->n_slices * (2 * st->sbs->n_params + 3);
   if (st->ci)
     return st->ci->n_params * (2 * st->ci->n_sigmas + 1);
+  if (st->mcmc)
+    return (gsize) st->mcmc->n_kept * st->mcmc->n_walkers * (st->mcmc->p + 1);
   return 0;
 }
 
@@ -665,6 +667,13 @@ results_serve (XrlabEngineWorker *worker, gpointer state, XrlabRequest *req)
     {
       r->pub.ci = r->stages[FIT_SLOT_CI]->ci;
       r->pub.ci_names = (const char *const *) r->stages[FIT_SLOT_CI]->ci_names;
+    }
+  if (r->stages[FIT_SLOT_TRACE])
+    r->pub.trace = r->stages[FIT_SLOT_TRACE]->result;
+  if (r->stages[FIT_SLOT_MCMC])
+    {
+      r->pub.mcmc = r->stages[FIT_SLOT_MCMC]->mcmc;
+      r->pub.mcmc_stage = r->stages[FIT_SLOT_MCMC]->mcmc_stage;
     }
   xrlab_fit_note_transfer (req, doubles * sizeof (double), 0.0);
   xrlab_request_return_pointer (req, r, (GDestroyNotify) xrlab_fit_results_free);

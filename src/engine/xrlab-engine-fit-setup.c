@@ -151,6 +151,7 @@ config_merge (const XrlabFitSetupSpec *base, const XrlabFitSetupSpec *update,
       s.method = u->method, s.pin_to_baseline = u->pin_to_baseline;
       s.track_peaks = u->track_peaks, s.n_threads = u->n_threads;
       s.max_values = u->max_values;
+      s.scale_covar = u->scale_covar;
     }
   c->spec = s;
   c->spec.models = keep_str (c, s.models);
@@ -193,6 +194,7 @@ xrlab_fit_build_model (const char *models, const char *name, const XrlabFitDynam
                        GError **error)
 {
   g_autoptr(XrlabModel) m = NULL;
+  g_autofree gboolean *first = NULL;
 
   if (models == NULL || name == NULL)
     {
@@ -203,14 +205,23 @@ xrlab_fit_build_model (const char *models, const char *name, const XrlabFitDynam
   m = xrlab_model_load (models, name, error);
   if (m == NULL)
     return NULL;
+  /* time dependence of the model's own parameters, the profiles, then time
+   * dependence of the profiles' parameters (trspecfit's order) */
+  first = g_new0 (gboolean, n_dyn + 1);
   for (gsize i = 0; i < n_dyn; i++)
-    if (!xrlab_model_add_dynamics (m, dyn[i].param, dyn[i].file, dyn[i].models,
-                                   dyn[i].n_models, dyn[i].frequency, error))
-      return NULL;
-  for (gsize i = 0; i < n_prof; i++)
-    if ((!lenient || xrlab_model_find_param (m, prof[i].param) >= 0)
-        && !xrlab_model_add_profile (m, prof[i].param, prof[i].file, prof[i].model, error))
-      return NULL;
+    first[i] = xrlab_model_find_param (m, dyn[i].param) >= 0;
+  for (int later = 0; later < 2; later++)
+    {
+      for (gsize i = 0; i < n_dyn; i++)
+        if (first[i] != later
+            && !xrlab_model_add_dynamics (m, dyn[i].param, dyn[i].file, dyn[i].models,
+                                          dyn[i].n_models, dyn[i].frequency, error))
+          return NULL;
+      for (gsize i = 0; !later && i < n_prof; i++)
+        if ((!lenient || xrlab_model_find_param (m, prof[i].param) >= 0)
+            && !xrlab_model_add_profile (m, prof[i].param, prof[i].file, prof[i].model, error))
+          return NULL;
+    }
   for (gsize i = 0; i < n_values; i++)
     if ((!lenient || xrlab_model_find_param (m, values[i].param) >= 0)
         && !xrlab_model_set_value (m, values[i].param, values[i].value, error))
@@ -436,6 +447,7 @@ candidate_build (FitState *state, FitSetup *setup, const XrlabFitSetupSpec *s,
   opts.pin_to_baseline = s->pin_to_baseline;
   opts.track_peaks = s->track_peaks;
   opts.n_threads = s->n_threads;
+  opts.scale_covar = s->scale_covar;
   xrlab_fitflow_set_options (c->flow, &opts);
   if (!xrlab_fitflow_set_window (c->flow, s->e0, s->e1, s->t0, s->t1, error)
       || (c->sigma != NULL && !xrlab_fitflow_set_sigma (c->flow, c->sigma_kind, c->sigma,

@@ -173,6 +173,74 @@ ci_csv (const XrlabFitCI *ci, char **names)
   return g_string_free (s, FALSE);
 }
 
+/* name,median,-2sigma,-1sigma,+1sigma,+2sigma,tau, then the chain's
+ * acceptance fraction, walkers, steps, burn-in and kept steps as rows of
+ * their own (#acceptance,...) */
+static char *
+mcmc_csv (const XrlabMcmcResult *m, guint burn)
+{
+  GString *s = g_string_new ("name,median,-2sigma,-1sigma,+1sigma,+2sigma,tau\n");
+  const double *cols[] = { m->median, m->lo2, m->lo1, m->hi1, m->hi2, m->tau };
+
+  for (gsize j = 0; j < m->p; j++)
+    {
+      g_string_append (s, m->names[j]);
+      for (gsize c = 0; c < G_N_ELEMENTS (cols); c++)
+        {
+          g_string_append_c (s, ',');
+          append_num (s, cols[c][j]);
+        }
+      g_string_append_c (s, '\n');
+    }
+  g_string_append (s, "#acceptance,");
+  append_num (s, m->acceptance_mean);
+  g_string_append_printf (s, "\n#walkers,%u\n#steps,%u\n#burn,%u\n#kept,%u\n#tau_reliable,%s\n",
+                          m->n_walkers, m->n_steps, burn, m->n_kept,
+                          m->tau_reliable ? "True" : "False");
+  return g_string_free (s, FALSE);
+}
+
+/* delay,value,error,model: the slices of a trace fit */
+static char *
+trace_csv (const double *rows, gsize n)
+{
+  GString *s = g_string_new ("delay,value,error,model\n");
+
+  for (gsize k = 0; k < n; k++)
+    for (int c = 0; c < 4; c++)
+      {
+        append_num (s, rows[4 * k + c]);
+        g_string_append_c (s, c < 3 ? ',' : '\n');
+      }
+  return g_string_free (s, FALSE);
+}
+
+/* step,walker,lnprob,PAR,...: the kept chain, step-major */
+static char *
+mcmc_chain_csv (const XrlabMcmcResult *m, guint burn, guint thin)
+{
+  GString *s = g_string_new ("step,walker,lnprob");
+
+  for (gsize j = 0; j < m->p; j++)
+    g_string_append_printf (s, ",%s", m->names[j]);
+  g_string_append_c (s, '\n');
+  for (guint t = 0; t < m->n_kept; t++)
+    for (guint k = 0; k < m->n_walkers; k++)
+      {
+        const double *x = m->chain + ((gsize) t * m->n_walkers + k) * m->p;
+
+        g_string_append_printf (s, "%u,%u,", burn + t * MAX (thin, 1), k);
+        append_num (s, m->lnprob[(gsize) t * m->n_walkers + k]);
+        for (gsize j = 0; j < m->p; j++)
+          {
+            g_string_append_c (s, ',');
+            append_num (s, x[j]);
+          }
+        g_string_append_c (s, '\n');
+      }
+  return g_string_free (s, FALSE);
+}
+
 /* ---- writing a set ---------------------------------------------------------------- */
 
 typedef struct {
@@ -242,21 +310,33 @@ write_files (Writer *w, const double *model_map, const double *resid, gsize mr, 
              GError **error)
 {
   FitStage *const *st = w->p->stages;
-  const XrlabFitflowResult *main = st[FIT_SLOT_MAIN]->result;
+  const XrlabFitflowResult *main = st[FIT_SLOT_MAIN] ? st[FIT_SLOT_MAIN]->result : NULL;
   const XrlabFitflowResult *base = st[FIT_SLOT_BASELINE] ? st[FIT_SLOT_BASELINE]->result : NULL;
+  const FitStage *mcmc = st[FIT_SLOT_MCMC];
+  const FitStage *trace = st[FIT_SLOT_TRACE];
 
-  return put_text (w, "params.csv", params_csv (main), error)
-         && put_text (w, "metrics.csv", metrics_csv (main), error)
-         && put_text (w, "correl.csv", correl_csv (main), error)
-         && put_matrix (w, "fit.csv", model_map, mr, mc, error)
-         && put_matrix (w, "residual.csv", resid, mr, mc, error)
+  return (main == NULL
+          || (put_text (w, "params.csv", params_csv (main), error)
+              && put_text (w, "metrics.csv", metrics_csv (main), error)
+              && put_text (w, "correl.csv", correl_csv (main), error)
+              && put_matrix (w, "fit.csv", model_map, mr, mc, error)
+              && put_matrix (w, "residual.csv", resid, mr, mc, error)))
          && (base == NULL || put_text (w, "baseline_params.csv", params_csv (base), error))
          && (base == NULL || put_text (w, "baseline_metrics.csv", metrics_csv (base), error))
          && (st[FIT_SLOT_SBS] == NULL
              || put_text (w, "sbs.csv", sbs_csv (st[FIT_SLOT_SBS]->sbs), error))
          && (st[FIT_SLOT_CI] == NULL
              || put_text (w, "ci.csv", ci_csv (st[FIT_SLOT_CI]->ci, st[FIT_SLOT_CI]->ci_names),
-                          error));
+                          error))
+         && (trace == NULL
+             || (put_text (w, "trace_params.csv", params_csv (trace->result), error)
+                 && put_text (w, "trace_metrics.csv", metrics_csv (trace->result), error)
+                 && put_text (w, "trace.csv", trace_csv (trace->trace, trace->n_trace), error)))
+         && (mcmc == NULL
+             || (put_text (w, "mcmc.csv", mcmc_csv (mcmc->mcmc, mcmc->mcmc_burn), error)
+                 && put_text (w, "mcmc_chain.csv",
+                              mcmc_chain_csv (mcmc->mcmc, mcmc->mcmc_burn, mcmc->mcmc_thin),
+                              error)));
 }
 
 static gboolean
@@ -266,7 +346,8 @@ write_prepare (XrlabEngineWorker *worker, gpointer state, XrlabRequest *req)
   GError *error = NULL;
   FitSetup *setup = xrlab_fit_state_setup (state, p->setup, &error);
 
-  if (setup != NULL && setup->stages[FIT_SLOT_MAIN] == NULL)
+  if (setup != NULL && setup->stages[FIT_SLOT_MAIN] == NULL
+      && setup->stages[FIT_SLOT_SBS] == NULL && setup->stages[FIT_SLOT_BASELINE] == NULL)
     g_set_error (&error, XRLAB_ENGINE_FIT_ERROR, XRLAB_ENGINE_FIT_ERROR_NOT_READY,
                  _("There are no results to write: no 2D or spectrum fit has run"));
   if (error != NULL)
@@ -286,22 +367,23 @@ write_run (XrlabRequest *req, GCancellable *cancellable)
 {
   WritePayload *p = req->payload;
   const FitStage *main = p->stages[FIT_SLOT_MAIN];
-  const FitDataset *ds = main->ds;
   g_autoptr(XrlabFitflow) flow = NULL;
   g_autofree double *model_map = NULL, *resid = NULL;
   double t0 = xrlab_now ();
   FitResultDir *dir;
   Writer w = { .cancellable = cancellable, .p = p };
-  gsize mr, mc;
+  gsize mr = 0, mc = 0;
 
-  if ((flow = xrlab_fit_dataset_flow (ds, &p->error)) == NULL
-      || (model_map = xrlab_fitflow_result_model (flow, main->result, &mr, &mc,
-                                                  &p->error)) == NULL
-      || (dir = xrlab_fit_result_dir_begin (p->outdir, &p->error)) == NULL)
+  if (main != NULL
+      && ((flow = xrlab_fit_dataset_flow (main->ds, &p->error)) == NULL
+          || (model_map = xrlab_fitflow_result_model (flow, main->result, &mr, &mc,
+                                                      &p->error)) == NULL))
+    return;
+  if ((dir = xrlab_fit_result_dir_begin (p->outdir, &p->error)) == NULL)
     return;
   resid = g_new (double, mr * mc);
   for (gsize i = 0; i < mr * mc; i++)
-    resid[i] = ds->data[i] - model_map[i];
+    resid[i] = main->ds->data[i] - model_map[i];
   w.dir = xrlab_fit_result_dir_path (dir);
   if (!write_files (&w, model_map, resid, mr, mc, &p->error))
     {

@@ -758,6 +758,9 @@ xrlab_fit_stage_unref (FitStage *st)
   g_clear_pointer (&st->sbs, xrlab_fitflow_sbs_free);
   g_clear_pointer (&st->ci, xrlab_fit_ci_free);
   g_strfreev (st->ci_names);
+  g_clear_pointer (&st->mcmc, xrlab_mcmc_result_free);
+  g_free (st->trace_param);
+  g_free (st->trace);
   g_clear_pointer (&st->ds, xrlab_fit_dataset_unref);
   g_free (st);
 }

@@ -247,6 +247,8 @@ typedef struct {
   gboolean pin_to_baseline;
   gboolean track_peaks;
   guint n_threads;                /* of slice-by-slice fits (0: the pool's) */
+  /* the errors scaled by χ²_ν (xrlab-fit.h; AUTO: unless σ is given) */
+  XrlabFitScaleCovar scale_covar;
   /* the most values of the model's arrays (xrlab_fit_model_size_check(),
    * with the Jacobian); 0: no limit */
   guint64 max_values;
@@ -262,7 +264,8 @@ typedef enum {
   XRLAB_FIT_SETUP_WINDOW          = 1 << 3,  /* e0, e1, t0, t1 */
   XRLAB_FIT_SETUP_BASELINE_DELAYS = 1 << 4,  /* b0, b1 */
   XRLAB_FIT_SETUP_SIGMA           = 1 << 5,
-  XRLAB_FIT_SETUP_OPTIONS         = 1 << 6,  /* method, pin, track_peaks, n_threads, max_values */
+  XRLAB_FIT_SETUP_OPTIONS         = 1 << 6,  /* method, pin, track_peaks, n_threads, max_values,
+                                              * scale_covar */
   XRLAB_FIT_SETUP_ALL             = 0x7f,
 } XrlabFitSetupFields;
 
@@ -429,6 +432,10 @@ typedef enum {
   XRLAB_FIT_STAGES_BASELINE = 1 << 0,
   XRLAB_FIT_STAGES_SBS      = 1 << 1,
   XRLAB_FIT_STAGES_MAIN     = 1 << 2,  /* 2D, or the spectrum of a single spectrum */
+  /* the slice-by-slice trace of XrlabFitJobSpec.trace_param fitted against
+   * delay with its time dependence (xrlab_fitflow_fit_trace(); needs SBS);
+   * a 2D fit after it starts from its result */
+  XRLAB_FIT_STAGES_TRACE    = 1 << 3,
 } XrlabFitStages;
 
 /* Every check the @stages make before they start, without fitting
@@ -453,9 +460,12 @@ typedef enum {
   /* The workflow of xrlab-cli fit in one job: every stage of @stages
    * checked first (xrlab_engine_fit_check_async()), then the baseline, slice
    * by slice, the main fit (2D, or the spectrum of a single spectrum) and,
-   * with @ci_names, the confidence intervals of the main fit, each starting
-   * from the ones before; it stops at the first failure, keeping the results
-   * of the stages done. */
+   * with @ci_names, the confidence intervals of the main fit, and with
+   * mcmc_steps > 0 MCMC uncertainties (xrlab_fitflow_mcmc()) of the main fit,
+   * each starting from the ones before; it stops at the first failure,
+   * keeping the results of the stages done. @stages without MAIN: no main
+   * fit (the slice table alone, or the baseline alone), and the confidence
+   * intervals and MCMC are the baseline fit's. */
   XRLAB_FIT_JOB_WORKFLOW,
 } XrlabFitJobKind;
 
@@ -467,6 +477,11 @@ typedef struct {
   gsize n_ci_names;
   const double *ci_sigmas;        /* NULL for 1, 2, 3 */
   gsize n_ci_sigmas;
+  /* WORKFLOW: MCMC (0 steps: none); walkers 0: the sampler's default; the
+   * noise scale as xrlab_fitflow_mcmc() has it (AUTO) */
+  guint mcmc_steps, mcmc_walkers, mcmc_burn, mcmc_thin;
+  guint64 mcmc_seed;
+  const char *trace_param;        /* WORKFLOW with TRACE */
 } XrlabFitJobSpec;
 
 typedef struct {
@@ -507,8 +522,11 @@ typedef struct {
   gboolean sbs_complete;
   const XrlabFitflowResult *main; /* 2D or spectrum */
   gboolean main_complete;
-  const XrlabFitCI *ci;
+  const XrlabFitflowResult *trace;   /* a slice-by-slice trace against delay */
+  const XrlabFitCI *ci;           /* of the main fit, or of the baseline without one */
   const char *const *ci_names;
+  const XrlabMcmcResult *mcmc;    /* of the stage mcmc_stage */
+  XrlabFitflowStage mcmc_stage;
 } XrlabFitResults;
 
 void             xrlab_engine_fit_results_async  (XrlabEngine         *self,
@@ -523,12 +541,73 @@ XrlabFitResults *xrlab_engine_fit_results_finish (XrlabEngine   *self,
 void             xrlab_fit_results_free          (XrlabFitResults *results);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (XrlabFitResults, xrlab_fit_results_free)
 
+/* ---- multi-file projects --------------------------------------------------- */
+
+/* Several measurements fitted jointly with one model (xrlab-project.h,
+ * trspecfit's Project.fit_2d): one setup per file, each with its dataset,
+ * window, σ and baseline model; the model of the first setup is the joint
+ * model (its `project` parameters shared by all files, `file` ones per
+ * file). With BASELINE in @stages every file's baseline is fitted first
+ * (else each starts from the baseline result its setup has); MAIN is the
+ * joint 2D fit. Every file's stages are checked before any fit. When the
+ * job ends, every file's baseline and 2D results become its setup's (a
+ * setup's own results, as after its own jobs: xrlab_engine_fit_results_async,
+ * xrlab_engine_fit_write_async per file; confidence intervals and MCMC are
+ * not offered for joint results). Progress: the stage and iteration of the
+ * joint fit with its χ² (baselines: the file's index in slices_done). */
+typedef struct {
+  const guint *setups;
+  gsize n_setups;
+  const char *const *names;       /* the files in messages and results; NULL: file_1, ... */
+  XrlabFitStages stages;          /* BASELINE, MAIN */
+} XrlabFitProjectSpec;
+
+/* The joint result (one allocation, g_free). */
+typedef struct {
+  gsize n_files;
+  gsize n_shared;
+  const char *const *shared_names;
+  const double *shared_values, *shared_errors;
+  gsize ndata, nvarys;            /* all points, all free parameters */
+  double chi2, redchi, aic, bic;
+  guint niter, nfev;
+  gboolean converged;
+  gboolean complete;              /* FALSE: cancelled, the best so far */
+  gboolean covar_scaled;          /* errors scaled by the joint χ²_ν */
+  const char *message;            /* why the fit stopped */
+  double wall_s;
+} XrlabFitProject;
+
+void             xrlab_engine_fit_project_run_async  (XrlabEngine               *self,
+                                                      const XrlabFitProjectSpec *spec,
+                                                      XrlabFitJobProgressFunc    progress,
+                                                      gpointer                   progress_data,
+                                                      GDestroyNotify             progress_data_free,
+                                                      GCancellable              *cancellable,
+                                                      GAsyncReadyCallback        callback,
+                                                      gpointer                   user_data);
+/* NULL with the error; cancelled: NULL with G_IO_ERROR_CANCELLED (the
+ * setups keep the best parameters, marked incomplete). */
+XrlabFitProject *xrlab_engine_fit_project_run_finish (XrlabEngine   *self,
+                                                      GAsyncResult  *result,
+                                                      GError       **error);
+
+/* Writes @project's shared parameters and joint metrics as CSV into
+ * @path: name,value,stderr (one row per shared parameter), then
+ * chi2,redchi,aic,bic,ndata,nvarys,niter,nfev,covar_scaled,wall_s under a
+ * header of their own after an empty line. Any thread. */
+gboolean xrlab_fit_project_write (const XrlabFitProject *project, const char *path,
+                                  GError **error);
+
 /* ---- result sets ---------------------------------------------------------- */
 
 /* Writes the result set of the setup into @outdir (a job): params.csv,
  * metrics.csv, correl.csv, fit.csv, residual.csv of the 2D or spectrum
- * result; baseline_params.csv, baseline_metrics.csv, sbs.csv and ci.csv
- * when those results exist (the formats of `xrlab-cli fit --help`). The
+ * result; baseline_params.csv, baseline_metrics.csv, sbs.csv, ci.csv,
+ * mcmc.csv, mcmc_chain.csv and of a trace fit trace_params.csv,
+ * trace_metrics.csv and trace.csv (delay,value,error,model) when those
+ * results exist (the formats of
+ * `xrlab-cli fit --help`; without a main fit, the others alone). The
  * folder is replaced as a whole (result files of an earlier set that this
  * one lacks go): files and folders in it that are not part of a result set
  * stay; a symbolic link is followed; the current folder, or one that holds
@@ -578,6 +657,62 @@ gboolean xrlab_engine_fit_simulate_finish (XrlabEngine   *self,
                                            GAsyncResult  *result,
                                            double        *scale,
                                            GError       **error);
+
+/* ---- realisations and parameter sweeps ------------------------------------- */
+
+typedef enum {
+  XRLAB_FIT_SWEEP_VALUES,         /* @values */
+  XRLAB_FIT_SWEEP_UNIFORM,        /* @n_samples draws in [a, b] */
+  XRLAB_FIT_SWEEP_NORMAL,         /* mean a, sd b */
+  XRLAB_FIT_SWEEP_LOGNORMAL,      /* of the logarithm: mean a, sd b */
+} XrlabFitSweepKind;
+
+typedef struct {
+  const char *param;
+  XrlabFitSweepKind kind;
+  const double *values;
+  gsize n_values;
+  double a, b;
+  gsize n_samples;
+} XrlabFitSweepParam;
+
+typedef struct {
+  /* the model, the axes, the noise and its seed; @output is FILE.h5 or a
+   * folder (see xrlab_engine_fit_simulate_set_async) */
+  XrlabFitSimulateSpec base;
+  guint n_real;                   /* noisy realisations per configuration (0: 1) */
+  const XrlabFitSweepParam *sweep;   /* none: one configuration, the model's values */
+  gsize n_sweep;
+  XrlabSweepStrategy strategy;
+  guint64 sweep_seed;             /* of the draws (xrlab-simulate.h: trspecfit's for a seed) */
+} XrlabFitSimulateSetSpec;
+
+/* Noisy realisations of a model, for every configuration of a parameter
+ * sweep (trspecfit's Simulator.simulate_n and simulate_parameter_sweep), as
+ * a job: configuration c's realisation r is drawn with seed base.seed +
+ * c·n_real + r (in parallel on the pool; the same data for any number of
+ * threads). Written as
+ *   FILE.h5: one HDF5 file (written whole, then renamed over @output) in
+ *     the layout of trspecfit's SweepDataset: /metadata (attributes
+ *     n_configs, n_realizations_per_config, noise, level, seed), /axes
+ *     (energy, time, aux), /parameter_configs/config_NNNNNN (the swept
+ *     values as attributes), /simulated_data/config_NNNNNN/realization_NNNN
+ *     and /clean_data/config_NNNNNN;
+ *   a folder: configs.csv (config, then the swept parameters) and
+ *     config_NNNNNN/clean.csv, config_NNNNNN/noisy_NNNN.csv per
+ *     configuration (the layout of the data of a fit).
+ * The reply: the number of configurations and the noise scale of the first
+ * realisation (σ, or the counts per unit). */
+void     xrlab_engine_fit_simulate_set_async  (XrlabEngine                   *self,
+                                               const XrlabFitSimulateSetSpec *spec,
+                                               GCancellable                  *cancellable,
+                                               GAsyncReadyCallback            callback,
+                                               gpointer                       user_data);
+gboolean xrlab_engine_fit_simulate_set_finish (XrlabEngine   *self,
+                                               GAsyncResult  *result,
+                                               gsize         *n_configs,
+                                               double        *scale,
+                                               GError       **error);
 
 /* ---- counters ---------------------------------------------------------------- */
 

@@ -269,6 +269,53 @@ xrlab_fit_transform_jacobian (XrlabFit *fit, const Core *core, const double *src
     }
 }
 
+/* A cancel while the fit is armed: the evaluations in progress may stop. */
+static void
+on_cancelled (GCancellable *cancellable, gpointer data)
+{
+  XrlabFit *fit = data;
+
+  g_atomic_int_set (&fit->abort_flag, 1);
+}
+
+static void
+cancel_arm (XrlabFit *fit, GCancellable *cancellable)
+{
+  g_atomic_int_set (&fit->abort_flag, 0);
+  fit->cancel_armed = (cancellable != NULL);
+  if (cancellable != NULL)
+    fit->cancel_handler = g_cancellable_connect (cancellable, G_CALLBACK (on_cancelled), fit,
+                                                 NULL);
+}
+
+static void
+cancel_disarm (XrlabFit *fit)
+{
+  if (fit->cancel_handler != 0)
+    g_cancellable_disconnect (fit->cancellable, fit->cancel_handler);
+  fit->cancel_handler = 0;
+  fit->cancel_armed = FALSE;
+  g_atomic_int_set (&fit->abort_flag, 0);
+}
+
+const gint *
+xrlab_fit_abort_flag (const XrlabFit *fit)
+{
+  return &fit->abort_flag;
+}
+
+/* A callback that returned after the cancel may have been cut short. */
+static gboolean
+cut_short (XrlabFit *fit)
+{
+  if (fit->cancel_armed && g_cancellable_is_cancelled (fit->cancellable))
+    {
+      fit->cancelled = TRUE;
+      return TRUE;
+    }
+  return FALSE;
+}
+
 /* r(u) into @out (n, contiguous). Returns a GSL status. */
 static int
 eval_residuals (XrlabFit *fit, const double *u, double *out)
@@ -287,6 +334,8 @@ eval_residuals (XrlabFit *fit, const double *u, double *out)
                      _("The model could not be evaluated"));
       return GSL_EBADFUNC;
     }
+  if (cut_short (fit))
+    return GSL_EBADFUNC;
   if (!xrlab_fit_form_residuals (fit, out))
     {
       /* Not finite: a trial step into a region where the model breaks down.
@@ -458,6 +507,8 @@ fit_df (const gsl_vector *x, void *params, gsl_matrix *J)
                      _("The Jacobian of the model could not be evaluated"));
       return GSL_EBADFUNC;
     }
+  if (cut_short (fit))
+    return GSL_EBADFUNC;
   xrlab_fit_transform_jacobian (fit, core, src, J->data, fit->any_bound ? fit->dtheta_du : NULL);
   return finish_jacobian (fit, core);
 }
@@ -638,7 +689,7 @@ xrlab_fit_run_core (XrlabFit *fit, Core *core, const double *theta_start, GCance
       o->progress (0, info->chi2, fit->theta, fit->p, o->progress_data);
     }
 
-  fit->cancel_armed = (cancellable != NULL);
+  cancel_arm (fit, cancellable);
   chi2_prev = info->chi2;
   for (;;)
     {
@@ -683,6 +734,7 @@ xrlab_fit_run_core (XrlabFit *fit, Core *core, const double *theta_start, GCance
         }
       if (status != GSL_SUCCESS)
         {
+          cancel_disarm (fit);
           set_run_error (fit, status, FALSE, error);
           g_private_set (&current_fit, NULL);
           return FALSE;
@@ -710,7 +762,7 @@ xrlab_fit_run_core (XrlabFit *fit, Core *core, const double *theta_start, GCance
       chi2_prev = info->chi2;
     }
   g_private_set (&current_fit, NULL);
-  fit->cancel_armed = FALSE;
+  cancel_disarm (fit);
 
   info->chi2 = xrlab_fit_sum_squares (w->f->data, fit->n);
   apply_internal (fit, core, w->x->data);

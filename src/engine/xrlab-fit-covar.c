@@ -212,8 +212,8 @@ xrlab_fit_result_errors (XrlabFit *fit, XrlabFitResult *r)
                 jtj[a * p + b] *= inv[a] * inv[b];
             fit->jtj_valid = FALSE;   /* no longer the solver's */
           }
-        else if (fit->cancelled && fit->options.method == XRLAB_FIT_METHOD_FD)
-          jac_ok = FALSE;   /* a finite-difference J cut short by the cancellation */
+        else if (fit->cancelled)
+          jac_ok = FALSE;   /* a J cut short by the cancellation */
       }
     else if (fit->jacobian != NULL)
       {

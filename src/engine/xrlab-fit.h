@@ -268,6 +268,14 @@ typedef struct _XrlabFit XrlabFit;
 XrlabFit *xrlab_fit_new (const XrlabFitProblem *problem, const XrlabFitOptions *options,
                          GError **error);
 void xrlab_fit_free (XrlabFit *fit);
+
+/* Non-zero from the moment a running fit of @fit is cancelled until the
+ * optimizer has stopped (never during the evaluations at the start and at
+ * the end): a model callback may test it (any thread, g_atomic_int_get) to
+ * cut a long evaluation short -- the fit then discards that evaluation and
+ * stops with the last accepted point, its errors not estimated when the
+ * Jacobian was the one cut short. */
+const gint *xrlab_fit_abort_flag (const XrlabFit *fit);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (XrlabFit, xrlab_fit_free)
 
 /* Replaces the data and σ of the problem (same n, layout and model), with

@@ -448,6 +448,7 @@ xrlab_fitflow_ctx_fit_new (const XrlabFitflow *f, XrlabFitflowCtx *c, const Prep
                            const double *y, XrlabFitSigmaKind sk, const double *sig,
                            gboolean progress, GError **error)
 {
+  XrlabFit *fit;
   XrlabFitOptions o;
   XrlabFitProblem prob = {
     .n = c->rows * c->cols, .p = c->p, .n_rows = c->rows, .n_cols = c->cols,
@@ -467,7 +468,11 @@ xrlab_fitflow_ctx_fit_new (const XrlabFitflow *f, XrlabFitflowCtx *c, const Prep
       if (c->names == NULL)
         c->names = g_strdupv (pr->names);
     }
-  return xrlab_fit_new (&prob, &o, error);
+  fit = xrlab_fit_new (&prob, &o, error);
+  /* a cancel cuts the evaluation in progress short */
+  if (fit != NULL)
+    xrlab_plan_workspace_set_abort (c->ws, xrlab_fit_abort_flag (fit));
+  return fit;
 }
 
 /* ---- 1D and 2D stages -------------------------------------------------------- */

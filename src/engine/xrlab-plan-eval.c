@@ -532,7 +532,11 @@ job_eval (XrlabPlanWorkspace *ws, Scratch *sc, gsize r0, gsize r1)
   const XrlabPlan *plan = ws->plan;
 
   for (gsize t = r0; t < r1; t++)
-    eval_row (plan, ws, sc, t, ws->out + t * plan->n_e);
+    {
+      if (ws->abort != NULL && g_atomic_int_get (ws->abort))
+        return;
+      eval_row (plan, ws, sc, t, ws->out + t * plan->n_e);
+    }
 }
 
 static void
@@ -541,8 +545,12 @@ job_jac (XrlabPlanWorkspace *ws, Scratch *sc, gsize r0, gsize r1)
   const XrlabPlan *plan = ws->plan;
 
   for (gsize t = r0; t < r1; t++)
-    jac_row (plan, ws, sc, t, ws->out ? ws->out + t * plan->n_e : NULL,
-             ws->jac + t * plan->n_e * plan->n_theta);
+    {
+      if (ws->abort != NULL && g_atomic_int_get (ws->abort))
+        return;
+      jac_row (plan, ws, sc, t, ws->out ? ws->out + t * plan->n_e : NULL,
+               ws->jac + t * plan->n_e * plan->n_theta);
+    }
 }
 
 /* ---- calls ---------------------------------------------------------------------------------------- */

@@ -50,6 +50,12 @@ xrlab_plan_workspace_n_threads (const XrlabPlanWorkspace *ws)
   return ws->n_threads;
 }
 
+void
+xrlab_plan_workspace_set_abort (XrlabPlanWorkspace *ws, const gint *flag)
+{
+  ws->abort = flag;
+}
+
 static guint
 auto_threads (const XrlabPlan *plan)
 {

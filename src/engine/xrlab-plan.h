@@ -189,6 +189,10 @@ gboolean    xrlab_plan_param_depends_on_theta (const XrlabPlan *plan, gsize i);
 XrlabPlanWorkspace *xrlab_plan_workspace_new  (const XrlabPlan *plan, guint n_threads);
 void                xrlab_plan_workspace_free (XrlabPlanWorkspace *ws);
 guint               xrlab_plan_workspace_n_threads (const XrlabPlanWorkspace *ws);
+/* While *@flag is non-zero (read atomically, e.g. xrlab_fit_abort_flag()),
+ * evaluations on @ws skip their remaining delay rows: their output is then
+ * incomplete, for a caller that discards it. NULL: never. */
+void                xrlab_plan_workspace_set_abort (XrlabPlanWorkspace *ws, const gint *flag);
 
 /* out[n_data] = model(θ). */
 void xrlab_plan_eval_ws     (const XrlabPlan *plan, XrlabPlanWorkspace *ws,

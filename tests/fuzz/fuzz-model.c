@@ -6,7 +6,10 @@
  * loads is frozen into a plan on small axes and evaluated with its
  * Jacobian at its start values.
  *
- * Invariants: loading either succeeds or fails with a message; a plan's
+ * Invariants: loading either succeeds or fails with a message; a model
+ * that can be planned, written as a model file (xrlab_model_write_text),
+ * reads back to a model that writes the same text, with the same
+ * parameters; a plan's
  * shape is what its axes say; evaluation at finite θ gives finite values
  * or NaN only where the model's own numbers are not finite (we check that
  * nothing crashes and that values are written, not their finiteness, since
@@ -17,11 +20,45 @@
 #include <math.h>
 
 #include "fuzz-common.h"
-#include "xrlab-model.h"
+#include "xrlab-model-edit.h"
 #include "xrlab-plan.h"
 
 #define N_E 24
 #define N_T 9
+
+/* Written and read back: the same text, the same parameters. */
+static void
+check_round_trip (const XrlabModel *model)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(XrlabModelSaved) saved = NULL, saved2 = NULL;
+  g_autofree char *text = xrlab_model_write_text (&model, 1, &saved), *text2 = NULL;
+  g_autoptr(XrlabModelFile) file = xrlab_model_file_new_from_data (text, -1, "written.yaml",
+                                                                   &error);
+  g_autoptr(XrlabModel) back = NULL;
+
+  FUZZ_CHECK (file != NULL, "written text does not parse: %s\n%s",
+              error ? error->message : "?", text);
+  back = xrlab_model_load_saved_from_file (file, xrlab_model_get_name (model), saved, &error);
+  FUZZ_CHECK (back != NULL, "written model does not load: %s\n%s",
+              error ? error->message : "?", text);
+  text2 = xrlab_model_write_text ((const XrlabModel *const *) &back, 1, &saved2);
+  FUZZ_CHECK (strcmp (text, text2) == 0, "written again differently:\n%s\n----\n%s", text,
+              text2);
+  FUZZ_CHECK (xrlab_model_n_params (back) == xrlab_model_n_params (model),
+              "%zu parameters read back as %zu", xrlab_model_n_params (model),
+              xrlab_model_n_params (back));
+  for (gsize i = 0; i < xrlab_model_n_params (model); i++)
+    {
+      XrlabParamInfo a, b;
+      xrlab_model_get_param (model, i, &a);
+      xrlab_model_get_param (back, i, &b);
+      FUZZ_CHECK (strcmp (a.name, b.name) == 0, "parameter %s read back as %s", a.name, b.name);
+      FUZZ_CHECK (a.expr != NULL || (a.value == b.value && a.vary == b.vary
+                                     && a.is_static == b.is_static && a.share == b.share),
+                  "parameter %s: %g read back as %g", a.name, a.value, b.value);
+    }
+}
 
 static void
 try_model (const XrlabModelFile *file, const char *name, const char *time_name)
@@ -64,6 +101,7 @@ try_model (const XrlabModelFile *file, const char *name, const char *time_name)
       xrlab_model_free (model);
       return;
     }
+  check_round_trip (model);
   n_theta = xrlab_plan_n_theta (plan);
   n_data = xrlab_plan_n_data (plan);
   FUZZ_CHECK (n_data == xrlab_plan_n_rows (plan) * N_E, "n_data %zu", n_data);

@@ -61,6 +61,8 @@ typedef enum {
   FIT_SLOT_SBS,
   FIT_SLOT_MAIN,
   FIT_SLOT_CI,
+  FIT_SLOT_MCMC,
+  FIT_SLOT_TRACE,
   FIT_N_SLOTS,
 } FitSlot;
 
@@ -68,13 +70,20 @@ typedef struct {
   gatomicrefcount ref;
   FitSlot slot;
   gboolean complete;                /* FALSE: cancelled, the best so far */
-  XrlabFitflowResult *result;       /* BASELINE, MAIN */
+  XrlabFitflowResult *result;       /* BASELINE, MAIN, TRACE */
+  char *trace_param;                /* TRACE */
+  double *trace;                    /* TRACE: n_trace × (delay, value, error, model) */
+  gsize n_trace;
   XrlabFitflowSbs *sbs;             /* SBS */
   XrlabFitCI *ci;                   /* CI */
   char **ci_names;
+  XrlabMcmcResult *mcmc;            /* MCMC */
+  XrlabFitflowStage mcmc_stage;     /* the stage MCMC sampled */
+  guint mcmc_burn, mcmc_thin;
   FitDataset *ds;                   /* what it was fitted on */
 } FitStage;
 
+FitStage *xrlab_fit_stage_new   (FitSlot slot, gboolean complete, FitDataset *ds);
 FitStage *xrlab_fit_stage_ref   (FitStage *st);
 void      xrlab_fit_stage_unref (FitStage *st);
 
@@ -163,6 +172,23 @@ void xrlab_fit_setup_set_stage (FitSetup *setup, FitSlot slot, FitStage *stage);
  * @from has (errors skipped). */
 void xrlab_fit_setup_take_values (FitSetup *setup, XrlabFitModelRole role,
                                   const XrlabModel *from);
+/* A baseline result (taken) becomes the setup's: the later stages'
+ * results go, the models start where the later stages start them
+ * (xrlab-engine-fit-job.c). */
+void xrlab_fit_setup_keep_baseline (FitSetup *setup, FitDataset *ds, XrlabFitflowResult *result,
+                                    gboolean complete);
+/* A 2D or spectrum result (taken) becomes the setup's; its confidence
+ * intervals and MCMC go. */
+void xrlab_fit_setup_keep_main (FitSetup *setup, FitDataset *ds, XrlabFitflowResult *result,
+                                gboolean complete);
+/* A workflow over @ds set up as @s says (window, σ, options) and seeded
+ * with @seed's result (NULL: none), reporting to @progress and @theta. */
+XrlabFitflow *xrlab_fit_job_flow_new (const FitDataset *ds, const XrlabFitSetupSpec *s,
+                                      XrlabFitSigmaKind sigma_kind, const double *sigma,
+                                      gsize n_sigma, const FitStage *seed,
+                                      XrlabFitflowProgressFunc progress,
+                                      XrlabFitflowThetaFunc theta, gpointer data,
+                                      GError **error);
 /* The checks of @stages (see xrlab_engine_fit_check_async). */
 gboolean xrlab_fit_setup_check (FitSetup *setup, XrlabFitStages stages, GError **error);
 XrlabModel *xrlab_fit_setup_model (FitSetup *setup, XrlabFitModelRole role);

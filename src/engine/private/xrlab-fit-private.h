@@ -96,6 +96,8 @@ struct _XrlabFit {
   gboolean jtj_valid;                /* jtj belongs to the J in active->w */
   gboolean cancel_armed;
   gboolean cancelled;
+  gint abort_flag;                   /* set by the cancel while armed (xrlab_fit_abort_flag) */
+  gulong cancel_handler;
   gboolean watch_first_trial;        /* test the next trial step */
   const double *x_now;               /* the current internal point */
   const double *g_now;               /* Jᵀr there */

@@ -264,6 +264,7 @@ struct _XrlabPlanWorkspace {
   double *out, *jac;
 
   guint n_threads;                      /* parts of a call (xrlab_parallel_run) */
+  const gint *abort;                    /* non-zero: stop the rows (or NULL) */
 };
 
 static inline gsize
