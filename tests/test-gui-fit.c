@@ -15,6 +15,7 @@
 
 #include "gui-test-util.h"
 #include "xrlab-application.h"
+#include "xrlab-model.h"
 #include "xrlab-window.h"
 
 #define W 800
@@ -476,6 +477,70 @@ test_session (void)
   settle ();
 }
 
+/* ---- the model builder ------------------------------------------------------------ */
+
+static gboolean
+n_components_is (gpointer data)
+{
+  return xrlab_fit_page_get_n_components (page ()) == GPOINTER_TO_UINT (data) && !xrlab_fit_page_is_busy (page ());
+}
+
+static void
+on_model_saved (GObject *source, GAsyncResult *result, gpointer data)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (xrlab_fit_page_save_model_finish (XRLAB_FIT_PAGE (source), result, &error));
+  g_assert_no_error (error);
+  *(gboolean *) data = TRUE;
+}
+
+static void
+test_model (void)
+{
+  g_autofree char *path = g_build_filename (tmpdir, "edited.yaml", NULL);
+  g_autoptr(XrlabModelFile) file = NULL;
+  g_autoptr(GError) error = NULL;
+  gboolean done = FALSE;
+  guint n;
+
+  if (skip_without_data ())
+    return;
+  settle ();
+  n = xrlab_fit_page_get_n_components (page ());
+  g_assert_cmpuint (n, ==, 4);   /* Offset, Shirley, GLP_01, GLP_02 */
+  g_assert_cmpstr (xrlab_fit_page_get_component (page (), 2), ==, "GLP_01");
+  /* From the palette: a peak at the end, its parameters in the table. */
+  xrlab_fit_page_add_component (page (), "Gauss");
+  xrlab_test_wait_for (n_components_is, GUINT_TO_POINTER (n + 1), 30, "the added component");
+  settle ();
+  g_assert_cmpstr (xrlab_fit_page_get_component (page (), n), ==, "Gauss_01");
+  g_assert_true (xrlab_fit_page_get_param_value (page (), "Gauss_01_A", NULL, NULL));
+  /* Refused: GLP_02's expressions name GLP_01's parameters. */
+  xrlab_fit_page_remove_component (page (), "GLP_01");
+  settle ();
+  g_assert_nonnull (xrlab_fit_page_get_message (page ()));
+  g_assert_cmpuint (xrlab_fit_page_get_n_components (page ()), ==, n + 1);
+  /* Reordered, then removed. */
+  xrlab_fit_page_move_component (page (), "Gauss_01", 2);
+  settle ();
+  g_assert_cmpstr (xrlab_fit_page_get_component (page (), 2), ==, "Gauss_01");
+  g_assert_cmpstr (xrlab_fit_page_get_component (page (), 3), ==, "GLP_01");
+  g_assert_cmpstr (xrlab_fit_page_get_component (page (), 4), ==, "GLP_02");
+  xrlab_fit_page_remove_component (page (), "Gauss_01");
+  xrlab_test_wait_for (n_components_is, GUINT_TO_POINTER (n), 30, "the removed component");
+  settle ();
+  g_assert_cmpstr (xrlab_fit_page_get_message (page ()), ==, NULL);
+  g_assert_cmpstr (xrlab_fit_page_get_component (page (), 2), ==, "GLP_01");
+  /* Saved: a model file the workspace names from now on. */
+  xrlab_fit_page_save_model (page (), path, on_model_saved, &done);
+  xrlab_test_wait_for (flag_set, &done, 30, "the saved model");
+  file = xrlab_model_file_load (path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (xrlab_model_file_n_models (file), >=, 2);
+  g_assert_cmpstr (xrlab_fit_page_get_workspace (page ())->models, ==, path);
+}
+
 /* ---- errors ----------------------------------------------------------------------- */
 
 static void
@@ -626,6 +691,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/fit/export", test_export);
   g_test_add_func ("/fit/cancel", test_cancel);
   g_test_add_func ("/fit/ranges", test_ranges);
+  g_test_add_func ("/fit/model", test_model);
   g_test_add_func ("/fit/session", test_session);
   g_test_add_func ("/fit/broken", test_broken);
   g_test_add_func ("/fit/spectrum", test_spectrum);

@@ -319,6 +319,7 @@ open_commit (OpenOp *op)
   xrlab_map_view_set_limits (self->map_view, NAN, NAN, NAN, NAN);
   xrlab_fit_page_set_message (self, NULL);
   xrlab_fit_page_sync_controls (self);
+  xrlab_fit_page_model_opened (self);
   self->map_dirty = self->spectrum_dirty = self->trace_dirty = self->params_dirty = TRUE;
   xrlab_fit_page_schedule (self);
   g_signal_emit_by_name (self, "opened");

@@ -47,6 +47,9 @@ struct _XrlabFitPage {
   /* the table */
   GtkGrid *table;
   GPtrArray *rows;                 /* XrlabFitRow */
+  GtkListBox *components;          /* the model builder (xrlab-fit-page-model.c) */
+  GtkStringList *component_names;
+  gboolean model_edited;           /* the setup's model is no longer its file's */
   GtkLabel *summary;
   GtkWidget *correlations_expander;
   GtkLabel *correlations;          /* of the main fit's free parameters */
@@ -108,6 +111,11 @@ XrlabFitRow *xrlab_fit_page_table_find   (XrlabFitPage *self, const char *name);
 GtkEditable *xrlab_fit_row_get_value_entry (XrlabFitRow *row);
 const char *xrlab_fit_row_get_error      (XrlabFitRow *row);
 void        xrlab_fit_page_results_show  (XrlabFitPage *self, XrlabFitResults *results);
+
+/* xrlab-fit-page-model.c */
+GtkWidget  *xrlab_fit_page_model_build  (XrlabFitPage *self);
+/* A new setup: its tree fetched. */
+void        xrlab_fit_page_model_opened (XrlabFitPage *self);
 
 /* xrlab-fit-page-data.c */
 /* Errors that are no news: superseded, cancelled, shut down. */

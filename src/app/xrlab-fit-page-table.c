@@ -521,6 +521,7 @@ xrlab_fit_page_table_init (XrlabFitPage *self)
   gtk_label_set_xalign (self->summary, 0);
   gtk_label_set_selectable (self->summary, TRUE);
   gtk_widget_set_visible (GTK_WIDGET (self->summary), FALSE);
+  gtk_box_append (GTK_BOX (box), xrlab_fit_page_model_build (self));
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->summary));
   self->correlations = GTK_LABEL (gtk_label_new (NULL));
   gtk_label_set_xalign (self->correlations, 0);

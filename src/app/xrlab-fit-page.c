@@ -115,6 +115,7 @@ xrlab_fit_page_sync_controls (XrlabFitPage *self)
   gtk_widget_set_sensitive (GTK_WIDGET (self->map_choice), has_time);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "fit.export-results", open && !self->fitting);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "fit.export-map", open && has_time);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "fit.save-model", open && !self->fitting);
 }
 
 void
@@ -351,7 +352,17 @@ on_drop (GtkDropTarget *target, const GValue *value, double x, double y, XrlabFi
   return TRUE;
 }
 
-typedef enum { CHOOSE_FOLDER, CHOOSE_FILE, CHOOSE_MODELS, CHOOSE_RESULTS, CHOOSE_MAP } ChooseKind;
+typedef enum { CHOOSE_FOLDER, CHOOSE_FILE, CHOOSE_MODELS, CHOOSE_RESULTS, CHOOSE_MAP, CHOOSE_SAVE_MODEL } ChooseKind;
+
+static void
+on_model_saved (GObject *source, GAsyncResult *result, gpointer data)
+{
+  XrlabFitPage *self = XRLAB_FIT_PAGE (source);
+  g_autoptr(GError) error = NULL;
+
+  if (!xrlab_fit_page_save_model_finish (self, result, &error))
+    xrlab_fit_page_set_message (self, error->message);
+}
 
 static void
 on_results_written (GObject *source, GAsyncResult *result, gpointer data)
@@ -401,6 +412,9 @@ on_chosen (GtkNativeDialog *native, int response, XrlabFitPage *self)
       case CHOOSE_RESULTS:
         xrlab_fit_page_write_results (self, path, on_results_written, NULL);
         break;
+      case CHOOSE_SAVE_MODEL:
+        xrlab_fit_page_save_model (self, path, on_model_saved, NULL);
+        break;
       case CHOOSE_MAP:
         {
           g_autoptr(GError) error = NULL;
@@ -424,11 +438,11 @@ choose (XrlabFitPage *self, ChooseKind kind)
 {
   static const GtkFileChooserAction actions[] = {
     GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER, GTK_FILE_CHOOSER_ACTION_OPEN, GTK_FILE_CHOOSER_ACTION_OPEN,
-    GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER, GTK_FILE_CHOOSER_ACTION_SAVE,
+    GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER, GTK_FILE_CHOOSER_ACTION_SAVE, GTK_FILE_CHOOSER_ACTION_SAVE,
   };
   const char *titles[] = {
     _("Open Measurement Folder"), _("Open Data File"), _("Open Model File"),
-    _("Export Fit Results to a Folder"), _("Export Map"),
+    _("Export Fit Results to a Folder"), _("Export Map"), _("Save Model"),
   };
   GtkWindow *parent = GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (self)));
   GtkFileChooserNative *native = gtk_file_chooser_native_new (titles[kind], parent, actions[kind], NULL, NULL);
@@ -436,6 +450,8 @@ choose (XrlabFitPage *self, ChooseKind kind)
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (native), TRUE);
   if (kind == CHOOSE_MAP)
     gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (native), "xrlab-fit-map.png");
+  if (kind == CHOOSE_SAVE_MODEL)
+    gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (native), "models.yaml");
   g_object_set_data (G_OBJECT (native), "kind", GINT_TO_POINTER (kind));
   g_signal_connect (native, "response", G_CALLBACK (on_chosen), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (native));
@@ -446,6 +462,7 @@ action_choose (GtkWidget *widget, const char *name, GVariant *param)
 {
   static const char *const names[] = {
     "fit.open-folder", "fit.open-file", "fit.open-models", "fit.export-results", "fit.export-map",
+    "fit.save-model",
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
@@ -784,6 +801,7 @@ xrlab_fit_page_dispose (GObject *object)
   g_clear_object (&self->cancellable);
   g_clear_object (&self->job_cancellable);
   g_clear_object (&self->model_names);
+  g_clear_object (&self->component_names);
   G_OBJECT_CLASS (xrlab_fit_page_parent_class)->dispose (object);
 }
 
@@ -827,6 +845,7 @@ xrlab_fit_page_class_init (XrlabFitPageClass *klass)
   gtk_widget_class_install_action (widget_class, "fit.open-models", NULL, action_choose);
   gtk_widget_class_install_action (widget_class, "fit.export-results", NULL, action_choose);
   gtk_widget_class_install_action (widget_class, "fit.export-map", NULL, action_choose);
+  gtk_widget_class_install_action (widget_class, "fit.save-model", NULL, action_choose);
 }
 
 static void

@@ -135,6 +135,20 @@ void       xrlab_fit_page_write_results (XrlabFitPage *self, const char *outdir,
 gboolean   xrlab_fit_page_write_results_finish (XrlabFitPage *self, GAsyncResult *result,
                                                 GError **error);
 
+/* The model builder: the energy model's components (their full names, in
+ * order), structure edits of the fit service (a refused one shows its
+ * message), the model saved as a trspecfit file on the engine thread. */
+guint       xrlab_fit_page_get_n_components (XrlabFitPage *self);
+const char *xrlab_fit_page_get_component    (XrlabFitPage *self, guint i);
+void        xrlab_fit_page_add_component    (XrlabFitPage *self, const char *function);
+void        xrlab_fit_page_remove_component (XrlabFitPage *self, const char *component);
+void        xrlab_fit_page_move_component   (XrlabFitPage *self, const char *component,
+                                             gssize position);
+void        xrlab_fit_page_save_model       (XrlabFitPage *self, const char *path,
+                                             GAsyncReadyCallback callback, gpointer user_data);
+gboolean    xrlab_fit_page_save_model_finish (XrlabFitPage *self, GAsyncResult *result,
+                                              GError **error);
+
 XrlabMapView *xrlab_fit_page_get_map_view (XrlabFitPage *self);
 XrlabPlot    *xrlab_fit_page_get_spectrum (XrlabFitPage *self);
 XrlabPlot    *xrlab_fit_page_get_residual (XrlabFitPage *self);
