@@ -112,6 +112,9 @@ GtkEditable *xrlab_fit_row_get_value_entry (XrlabFitRow *row);
 const char *xrlab_fit_row_get_error      (XrlabFitRow *row);
 void        xrlab_fit_page_results_show  (XrlabFitPage *self, XrlabFitResults *results);
 
+/* xrlab-fit-page-open.c: the Ranges button of the toolbar */
+GtkWidget  *xrlab_fit_page_build_ranges (XrlabFitPage *self);
+
 /* xrlab-fit-page-model.c */
 GtkWidget  *xrlab_fit_page_model_build  (XrlabFitPage *self);
 /* A new setup: its tree fetched. */

@@ -511,88 +511,6 @@ on_log_toggled (XrlabFitPage *self)
   xrlab_fit_page_schedule (self);
 }
 
-/* ---- the ranges popover ---------------------------------------------------------- */
-
-static char *
-range_text (double a, double b)
-{
-  char sa[G_ASCII_DTOSTR_BUF_SIZE] = "", sb[G_ASCII_DTOSTR_BUF_SIZE] = "";
-
-  if (isnan (a) && isnan (b))
-    return g_strdup ("");
-  if (!isnan (a))
-    g_ascii_formatd (sa, sizeof sa, "%.6g", a);
-  if (!isnan (b))
-    g_ascii_formatd (sb, sizeof sb, "%.6g", b);
-  return g_strdup_printf ("%s:%s", sa, sb);
-}
-
-static void
-on_ranges_shown (XrlabFitPage *self)
-{
-  const double v[3][2] = { { self->ws.e0, self->ws.e1 }, { self->ws.t0, self->ws.t1 },
-                           { self->ws.b0, self->ws.b1 } };
-
-  for (int i = 0; i < 3; i++)
-    {
-      g_autofree char *t = range_text (v[i][0], v[i][1]);
-      gtk_editable_set_text (GTK_EDITABLE (self->range_entries[i]), t);
-      gtk_widget_remove_css_class (self->range_entries[i], "error");
-    }
-}
-
-static void
-on_range_activate (XrlabFitPage *self)
-{
-  double v[3][2];
-  gboolean ok = TRUE;
-
-  for (int i = 0; i < 3; i++)
-    {
-      gboolean this_ok = xrlab_fit_parse_range (gtk_editable_get_text (GTK_EDITABLE (self->range_entries[i])),
-                                                &v[i][0], &v[i][1]);
-      if (this_ok)
-        gtk_widget_remove_css_class (self->range_entries[i], "error");
-      else
-        gtk_widget_add_css_class (self->range_entries[i], "error");
-      ok = ok && this_ok;
-    }
-  if (ok)
-    xrlab_fit_page_set_ranges (self, v[0][0], v[0][1], v[1][0], v[1][1], v[2][0], v[2][1]);
-}
-
-static GtkWidget *
-build_ranges (XrlabFitPage *self)
-{
-  GtkWidget *button = gtk_menu_button_new ();
-  GtkWidget *popover = gtk_popover_new ();
-  GtkWidget *grid = gtk_grid_new ();
-  const char *labels[] = { _("_Energies"), _("_Delays"), _("_Baseline delays") };
-  const char *tips[] = { _("The energies fitted, FROM:TO (empty: all)"),
-                         _("The delays fitted, FROM:TO (empty: all)"),
-                         _("The delays averaged into the baseline spectrum, FROM:TO") };
-
-  gtk_menu_button_set_label (GTK_MENU_BUTTON (button), _("Ranges"));
-  gtk_widget_set_tooltip_text (button, _("The fit window and the baseline delays"));
-  gtk_grid_set_row_spacing (GTK_GRID (grid), 6);
-  gtk_grid_set_column_spacing (GTK_GRID (grid), 12);
-  for (int i = 0; i < 3; i++)
-    {
-      GtkWidget *l = gtk_label_new_with_mnemonic (labels[i]);
-      self->range_entries[i] = gtk_entry_new ();
-      gtk_widget_set_tooltip_text (self->range_entries[i], tips[i]);
-      gtk_label_set_mnemonic_widget (GTK_LABEL (l), self->range_entries[i]);
-      gtk_label_set_xalign (GTK_LABEL (l), 0);
-      g_signal_connect_swapped (self->range_entries[i], "activate", G_CALLBACK (on_range_activate), self);
-      gtk_grid_attach (GTK_GRID (grid), l, 0, i, 1, 1);
-      gtk_grid_attach (GTK_GRID (grid), self->range_entries[i], 1, i, 1, 1);
-    }
-  gtk_popover_set_child (GTK_POPOVER (popover), grid);
-  g_signal_connect_swapped (popover, "show", G_CALLBACK (on_ranges_shown), self);
-  gtk_menu_button_set_popover (GTK_MENU_BUTTON (button), popover);
-  return button;
-}
-
 static GtkWidget *
 build_toolbar (XrlabFitPage *self)
 {
@@ -627,7 +545,7 @@ build_toolbar (XrlabFitPage *self)
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->log_button), _("Colours over the logarithm of the intensity"));
   g_signal_connect_swapped (self->log_button, "toggled", G_CALLBACK (on_log_toggled), self);
   gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->log_button));
-  gtk_box_append (GTK_BOX (bar), build_ranges (self));
+  gtk_box_append (GTK_BOX (bar), xrlab_fit_page_build_ranges (self));
 
   self->title = GTK_LABEL (gtk_label_new (NULL));
   gtk_label_set_ellipsize (self->title, PANGO_ELLIPSIZE_MIDDLE);
