@@ -12,6 +12,8 @@
  *   io.csv_read_2000x2000_ms    xrlab_read_csv_matrix() of that file
  *   io.h5_write_2000x2000_ms    the HDF5 writer, one 2000 x 2000 dataset
  *   io.h5_read_2000x2000_ms     xrlab_h5_read() of it
+ *   io.*process*, io.*inprocess*  xrlab-cli as a process beside the same
+ *                               work in process (bench-io-process.c)
  *
  * Medians of repeated runs; each figure checks its own results: every text
  * reads back to its double and equals the former implementation's, every
@@ -334,5 +336,6 @@ xrlab_bench_io (int argc, char **argv)
   bench_parse ("io.parse_ns_per_double", (double *) numbers->data, numbers->len);
   bench_parse ("io.parse_data_ns_per_double", (double *) data->data, data->len);
   bench_files ((double *) numbers->data, numbers->len);
+  xrlab_bench_io_process ();
   return xrlab_bench_failed () ? 1 : 0;
 }

@@ -17,6 +17,8 @@
  *                             15 quantities, one batch call, fresh cache
  *   optics.batch_1e7_s        10^4 materials × 10^3 energies, δ and β only,
  *                             one batch call on all cores, fresh cache
+ *   optics.batch_1e7_floor_s  a plain loop storing the same 160 MB (one
+ *                             thread), measured alternately with it
  *
  * Medians of repeated runs. Every figure's results are checked against an
  * independent path (xrlab_optics_compute_point(), the golden values).
@@ -260,6 +262,15 @@ bench_materials (void)
 }
 
 /* (d) 10^4 materials × 10^3 energies, δ and β. */
+/* Stores @n doubles: the memory-bandwidth floor of writing a batch's output
+ * (one thread). */
+static void __attribute__ ((noinline))
+store_loop (double *out, gsize n, double v)
+{
+  for (gsize i = 0; i < n; i++)
+    out[i] = v;
+}
+
 static void
 bench_batch (void)
 {
@@ -270,7 +281,8 @@ bench_batch (void)
   double *out = g_new (double, n_mat * 2 * n_e);
   XrlabEnergyGrid *grid = xrlab_energy_grid_new_range (0.1, 30.0, n_e, XRLAB_GRID_LOG, XRLAB_ENERGY_UNIT_KEV, NULL);
   const double *energies = xrlab_energy_grid_get_energies_kev (grid);
-  double times[7];
+  double times[7], floor_times[7];
+  double *floor_out = g_new (double, n_mat * 2 * n_e);
   gboolean ok = TRUE;
   GRand *rand = g_rand_new_with_seed (3);
   gsize n_bad = 0;
@@ -284,6 +296,11 @@ bench_batch (void)
       ok &= xrlab_optics_batch (cache, mats, n_mat, mask, out, NULL, NULL, NULL, NULL, NULL);
       xrlab_optics_cache_free (cache);
       times[r] = xrlab_now () - t0;
+      /* the floor: a plain loop storing the same bytes into the same array */
+      t0 = xrlab_now ();
+      store_loop (floor_out, n_mat * 2 * n_e, (double) r);
+      floor_times[r] = xrlab_now () - t0;
+      xrlab_bench_consume (floor_out);
     }
   xrlab_bench_check (ok, "the 10^7 batch failed");
   for (gsize i = 0; i < n_mat * 2 * n_e; i++)
@@ -303,7 +320,9 @@ bench_batch (void)
   g_rand_free (rand);
   g_free (out);
   xrlab_energy_grid_unref (grid);
+  g_free (floor_out);
   xrlab_bench_report ("optics.batch_1e7_s", xrlab_bench_median (times, 7));
+  xrlab_bench_report ("optics.batch_1e7_floor_s", xrlab_bench_median (floor_times, 7));
   xrlab_bench_report ("optics.batch_1e7_threads", g_get_num_processors ());
 }
 

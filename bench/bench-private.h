@@ -43,6 +43,7 @@ int xrlab_bench_models (int argc, char **argv);   /* bench-models.c */
 int xrlab_bench_fit (int argc, char **argv);      /* bench-fit.c */
 int xrlab_bench_fitengine (int argc, char **argv); /* bench-fitengine.c */
 int xrlab_bench_io (int argc, char **argv);       /* bench-io.c */
+void xrlab_bench_io_process (void);               /* bench-io-process.c: part of io */
 int xrlab_bench_reflect (int argc, char **argv);  /* bench-reflect.c */
 int xrlab_bench_gui (int argc, char **argv);      /* bench-gui.c, built with the GUI */
 int xrlab_bench_gui_fit (int argc, char **argv);  /* bench-gui-fit.c, likewise */

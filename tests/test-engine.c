@@ -726,6 +726,61 @@ test_batch (void)
   g_assert_cmpuint (st.n_transfers, ==, 1);
 }
 
+/* Groups in one request: every group's values are those of its own batch,
+ * bit for bit (small groups point by point, large ones on a cache; Henke
+ * and Chantler grids), with the same material errors. */
+static void
+test_batch_groups (void)
+{
+  g_autoptr(XrlabEngine) engine = xrlab_engine_new ();
+  XrlabMaterialSpec specs[] = {
+    { 0, NULL, "Si", 2.33, 0 },
+    { 0, NULL, "sio2", 2.2, 0 },
+    { 0, NULL, "Au", -3, 0 },
+    { 0, NULL, "Fe2O3", 5.24, 0 },
+  };
+  const double one[] = { 8.048 }, few[] = { 0.1, 9.0, 0.05 }, hard[] = { 60.0, 250.0 };
+  XrlabEnergyGrid *grids[4];
+  XrlabEngineBatchGroup groups[4];
+  XrlabQuantityMask mask = XRLAB_QUANTITY_MASK_ALL & ~XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_TRANSMISSION);
+  g_autoptr(GError) error = NULL;
+  XrlabEngineBatch **b;
+
+  grids[0] = xrlab_energy_grid_new (one, 1, XRLAB_ENERGY_UNIT_KEV, &error);
+  grids[1] = xrlab_energy_grid_new (few, 3, XRLAB_ENERGY_UNIT_KEV, &error);
+  grids[2] = make_grid (1.0, 30.0, 300);
+  grids[3] = xrlab_energy_grid_new_for_table (hard, 2, XRLAB_ENERGY_UNIT_KEV,
+                                              XRLAB_TABLE_CHOICE_CHANTLER, &error);
+  g_assert_no_error (error);
+  for (int i = 0; i < 4; i++)
+    groups[i] = (XrlabEngineBatchGroup) { specs, 4, grids[i] };
+  b = xrlab_engine_batch_groups_sync (engine, groups, 4, mask, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (b);
+  for (int i = 0; i < 4; i++)
+    {
+      g_autoptr(XrlabEngineBatch) one_batch = xrlab_engine_batch_sync (engine, specs, 4, grids[i],
+                                                                       mask, NULL, NULL, NULL,
+                                                                       &error);
+      gsize n = one_batch->n_materials * one_batch->n_quantities * one_batch->n_energies;
+
+      g_assert_no_error (error);
+      g_assert_cmpuint (b[i]->n_energies, ==, one_batch->n_energies);
+      g_assert_cmpuint (b[i]->n_quantities, ==, one_batch->n_quantities);
+      g_assert_cmpmem (b[i]->values, n * sizeof (double), one_batch->values, n * sizeof (double));
+      for (gsize m = 0; m < 4; m++)
+        {
+          g_assert_true ((b[i]->errors[m] == NULL) == (one_batch->errors[m] == NULL));
+          if (b[i]->errors[m] != NULL)
+            g_assert_cmpstr (b[i]->errors[m]->message, ==, one_batch->errors[m]->message);
+        }
+      xrlab_energy_grid_unref (grids[i]);
+    }
+  /* hard X-rays on the Chantler tables, point by point too */
+  g_assert_cmpint (b[3]->table, ==, XRLAB_TABLE_CHANTLER);
+  xrlab_engine_batch_groups_free (b, 4);
+}
+
 /* Cancelling a big batch returns promptly and leaves the engine usable. */
 static void
 test_batch_cancel (void)
@@ -1181,6 +1236,7 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/tables", test_tables);
   g_test_add_func ("/engine/export", test_export);
   g_test_add_func ("/engine/batch", test_batch);
+  g_test_add_func ("/engine/batch-groups", test_batch_groups);
   g_test_add_func ("/engine/batch-cancel", test_batch_cancel);
   g_test_add_func ("/engine/shutdown-in-flight", test_shutdown_in_flight);
   g_test_add_func ("/engine/consumers-independent", test_consumers_independent);

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-# Writes data/chantler/<symbol>.dat and chantler.gresource.xml from the
+# Writes data/chantler/<symbol>.dat from the
 # Chantler table of Debian 12's python3-xraydb (xraydb.sqlite). Run once
 # from the top of the tree:
 #   /usr/bin/python3 data/chantler/make-chantler-tables.py
@@ -59,12 +59,6 @@ def main():
             f.write("fNT %r\n" % f_nt)
             f.write("E f1 f2 mu_pe sigma_coh_inc\n")
             f.write("\n".join(lines) + "\n")
-    with open(os.path.join(OUT, "chantler.gresource.xml"), "w") as f:
-        f.write('<?xml version="1.0" encoding="UTF-8"?>\n<gresources>\n')
-        f.write('  <gresource prefix="/io/github/xrlab/Xrlab/chantler">\n')
-        for sym in sorted(s.lower() for s in SYMBOLS):
-            f.write('    <file compressed="true">%s.dat</file>\n' % sym)
-        f.write('  </gresource>\n</gresources>\n')
 
 
 main()

@@ -27,6 +27,7 @@
 #include "cli-fit-private.h"
 #include "xrlab-engine-fit.h"
 #include "xrlab-fitflow.h"
+#include "xrlab-h5.h"
 #include "xrlab-model.h"
 #include "xrlab-simulate.h"
 #include "xrlab-util.h"
@@ -184,6 +185,8 @@ typedef struct {
   char *name;                     /* the folder of its results (several files), messages */
   XrlabDatasetFiles found;        /* a folder in trspecfit's layout */
   const char *data, *energy, *time, *aux;
+  gboolean nexus;                 /* a NeXus file alone: its NXdata brings the axes */
+  gboolean has_time;              /* the dataset has a delay axis */
   guint setup;
   XrlabFitResults *results;
 } FitFile;
@@ -242,7 +245,7 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (FitCommand, fit_command_clear)
 static gboolean
 fit_is_2d (const FitFile *f)
 {
-  return f->time != NULL;
+  return f->time != NULL || f->has_time;
 }
 
 /* Several measurements fitted as one project (not --independent). */
@@ -381,6 +384,8 @@ fit_parse_options (FitCommand *c, int argc, char **argv)
     { "data", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &fo->data,
       N_("The measurement: one row per delay, one column per energy, comma separated, no "
          "header (one row for a single spectrum); nan allowed outside the fit window. "
+         "FILE.h5:/PATH reads an HDF5 dataset; a NeXus file alone its NXdata group "
+         "(@signal and @axes: data, delays and energies). "
          "Repeat it (or give a quoted pattern) for several files"),
       N_("FILE") },
     { "baseline-model", 0, 0, G_OPTION_ARG_STRING, &fo->baseline_model,
@@ -476,13 +481,18 @@ fit_parse_options (FitCommand *c, int argc, char **argv)
         "are written as one set, only when every fit succeeded, and replace the set of an "
         "earlier run whole (its files that this run does not write go, other files in "
         "OUTDIR stay): a run interrupted or killed at any moment leaves the previous set or "
-        "the new one, never a mix. Progress goes to stderr when it is a terminal; a summary "
+        "the new one, never a mix. With -o FILE.h5 (or .nxs) the set is one HDF5 file "
+        "instead, written as a whole: /entry/data (NXdata: data, fit, residual, time, "
+        "energy), /entry/params (the parameters as attributes, and the columns of "
+        "params.csv), /entry/metrics, /entry/correl, /entry/baseline, /entry/sbs, /entry/ci. "
+        "Progress goes to stderr when it is a terminal; a summary "
         "to stdout."),
     .description = description,
     .entries = { entries, fit_entries },
   };
 
-  xrlab_cli_set_output_help (entries, N_("Folder for the results (created if needed)"), N_("OUTDIR"));
+  xrlab_cli_set_output_help (entries, N_("Folder for the results (created if needed), or one "
+                                         "HDF5 file FILE.h5"), N_("OUTDIR"));
   if (!xrlab_cli_parse_options (c->trace ? &trace_spec : &spec, &argc, &argv))
     return XRLAB_CLI_USAGE;
   return fit_check_options (c, argc, argv);
@@ -584,13 +594,26 @@ fit_files (FitCommand *c)
           f.time = f.found.time, f.aux = f.found.aux;
         }
       else
-        f.data = path, f.energy = c->o.energy, f.time = c->o.time, f.aux = c->o.aux;
-      if (f.energy == NULL)
+        {
+          g_autofree char *h5file = NULL, *h5path = NULL;
+
+          f.data = path, f.energy = c->o.energy, f.time = c->o.time, f.aux = c->o.aux;
+          f.nexus = !xrlab_h5_split_spec (path, &h5file, &h5path) && xrlab_h5_is_hdf5 (path);
+        }
+      if (f.nexus && (f.energy != NULL || f.time != NULL))
+        {
+          int status = xrlab_cli_usage (c->cmd, _("--data %s: a NeXus file alone brings its own "
+                                                  "axes; leave out --energy and --time, or name "
+                                                  "each dataset as FILE:/PATH"), path);
+          g_free (f.name);
+          return status;
+        }
+      if (f.energy == NULL && !f.nexus)
         {
           g_free (f.name);
           return xrlab_cli_usage (c->cmd, _("--data, --energy and -o are required"));
         }
-      if (f.time == NULL && (c->fo.baseline || c->fo.sbs || c->fo.sbs_only || c->fo.tlim
+      if (f.time == NULL && !f.nexus && (c->fo.baseline || c->fo.sbs || c->fo.sbs_only || c->fo.tlim
                              || c->trace))
         {
           g_free (f.name);
@@ -656,7 +679,8 @@ static int
 fit_open (FitCommand *c, FitFile *f)
 {
   XrlabCliModelParts *mp = &c->parts, *bp = &c->baseline_parts;
-  XrlabDatasetSource src = { .kind = XRLAB_DATASET_FILES, .data = f->data,
+  XrlabDatasetSource src = { .kind = f->nexus ? XRLAB_DATASET_NEXUS : XRLAB_DATASET_FILES,
+                             .data = f->data,
                              .energy = f->energy, .time = f->time, .aux = f->aux,
                              .max_values = xrlab_cli_max_values () };
   g_autoptr(GError) ds_error = NULL, error = NULL;
@@ -697,6 +721,7 @@ fit_open (FitCommand *c, FitFile *f)
   ok = xrlab_engine_fit_setup_finish (c->client.engine, xrlab_engine_reply_wait (&rs), &error);
   xrlab_engine_reply_clear (&rd);
   xrlab_engine_reply_clear (&rs);
+  f->has_time = info != NULL && info->has_time;
   if (ok)
     return XRLAB_CLI_OK;
   if (ds_error != NULL

@@ -19,6 +19,7 @@
 #include "cli-output.h"
 #include "cli-private.h"
 #include "xrlab-engine-fit.h"
+#include "xrlab-h5.h"
 #include "xrlab-model.h"
 #include "xrlab-plan.h"
 #include "xrlab-util.h"
@@ -46,21 +47,23 @@ xrlab_cli_model_entries (XrlabCliModelOptions *o)
     { "model", 0, 0, G_OPTION_ARG_STRING, &o->model,
       N_("Name of the model in the file"), N_("NAME") },
     { "energy", 0, 0, G_OPTION_ARG_FILENAME, &o->energy,
-      N_("Energy axis, one value per line"), N_("FILE") },
+      N_("Energy axis: one value per line, FILE.h5:/PATH of an HDF5 dataset, or a NeXus "
+         "file alone (the energy axis of its NXdata)"), N_("FILE") },
     { "time", 0, 0, G_OPTION_ARG_FILENAME, &o->time,
-      N_("Delay axis, one value per line (a 2D model)"), N_("FILE") },
+      N_("Delay axis (a 2D model): one value per line, FILE.h5:/PATH, or a NeXus file "
+         "alone (the delay axis of its NXdata)"), N_("FILE") },
     { "dynamics", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->dynamics,
       N_("Time dependence of parameter PAR: time models of FILE; several models and a "
          "frequency make multi-cycle dynamics (repeatable)"),
       N_("PAR=FILE:MODEL[,MODEL...][@FREQ]") },
     { "aux", 0, 0, G_OPTION_ARG_FILENAME, &o->aux,
-      N_("Auxiliary axis for profiles, one value per line"), N_("FILE") },
+      N_("Auxiliary axis for profiles: one value per line or FILE.h5:/PATH"), N_("FILE") },
     { "profile", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->profiles,
       N_("Profile of parameter PAR along the aux axis (repeatable)"), N_("PAR=FILE:MODEL") },
     { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->sets,
       N_("Set a parameter's value (repeatable)"), N_("PAR=VALUE") },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o->output,
-      N_("Output file"), N_("FILE") },
+      N_("Output file: CSV, or HDF5 when it is named FILE.h5 (or .nxs)"), N_("FILE") },
     G_OPTION_ENTRY_NULL
   };
   return g_memdup2 (entries, sizeof entries);
@@ -220,11 +223,14 @@ xrlab_cli_read_axes (const XrlabCliModelOptions *o, XrlabCliAxes *a, int *status
 {
   g_autoptr(GError) error = NULL;
 
-  if (o->energy && (a->energy = xrlab_read_column_file (o->energy, &a->n_e, &error)) == NULL)
+  if (o->energy && (a->energy = xrlab_data_read_column (o->energy, XRLAB_DATA_AXIS_ENERGY,
+                                                        &a->n_e, &error)) == NULL)
     goto fail;
-  if (o->time && (a->time = xrlab_read_column_file (o->time, &a->n_t, &error)) == NULL)
+  if (o->time && (a->time = xrlab_data_read_column (o->time, XRLAB_DATA_AXIS_TIME, &a->n_t,
+                                                    &error)) == NULL)
     goto fail;
-  if (o->aux && (a->aux = xrlab_read_column_file (o->aux, &a->n_a, &error)) == NULL)
+  if (o->aux && (a->aux = xrlab_data_read_column (o->aux, XRLAB_DATA_AXIS_OTHER, &a->n_a,
+                                                  &error)) == NULL)
     goto fail;
   return TRUE;
 
@@ -308,9 +314,13 @@ xrlab_cli_eval (int argc, char **argv)
                                           i % xrlab_plan_n_energy (plan) + 1);
                 break;
               }
-          if (status == XRLAB_CLI_OK
-              && !xrlab_write_csv_matrix (o.output, out, xrlab_plan_n_rows (plan),
-                                          xrlab_plan_n_energy (plan), &error))
+          if (status == XRLAB_CLI_OK && xrlab_h5_is_h5_name (o.output)
+              && !xrlab_fit_write_model_h5 (o.output, m, out, ax.energy, ax.n_e, ax.time,
+                                            ax.n_t, XRLAB_NOISE_NONE, 0.0, 0, NAN, &error))
+            status = xrlab_cli_fail (error);
+          else if (status == XRLAB_CLI_OK && !xrlab_h5_is_h5_name (o.output)
+                   && !xrlab_write_csv_matrix (o.output, out, xrlab_plan_n_rows (plan),
+                                               xrlab_plan_n_energy (plan), &error))
             status = xrlab_cli_fail (error);
         }
     }

@@ -23,6 +23,7 @@
 #include "cli-optics-batch.h"
 #include "cli-private.h"
 #include "xrlab-engine.h"
+#include "xrlab-h5.h"
 #include "xrlab-util.h"
 
 /* One material of the input. */
@@ -81,6 +82,7 @@ typedef struct {
   XrlabCliFields fields;
   GArray *groups;               /* of BatchGroup */
   GHashTable *group_of_spec;    /* spec → group index */
+  GHashTable *formula_of_text;  /* formula text → XrlabFormula (parsed once) */
   XrlabEngine *engine;
   Progress progress;
   GCancellable *interrupt;      /* Ctrl-C, SIGTERM */
@@ -217,6 +219,8 @@ batch_init (Batch *b, const char *path)
   b->groups = g_array_new (FALSE, TRUE, sizeof (BatchGroup));
   g_array_set_clear_func (b->groups, batch_group_clear);
   b->group_of_spec = g_hash_table_new (g_str_hash, g_str_equal);
+  b->formula_of_text = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                              (GDestroyNotify) xrlab_formula_unref);
   b->progress.tty = isatty (STDERR_FILENO);
 }
 
@@ -224,6 +228,7 @@ static void
 batch_clear (Batch *b)
 {
   g_clear_pointer (&b->group_of_spec, g_hash_table_unref);
+  g_clear_pointer (&b->formula_of_text, g_hash_table_unref);
   g_clear_pointer (&b->groups, g_array_unref);
   g_clear_pointer (&b->problems, g_array_unref);
   g_clear_pointer (&b->rows, g_array_unref);
@@ -401,7 +406,11 @@ read_row (Batch *b, GPtrArray *fields, guint ln)
   row.formula_text = g_strdup (g_ptr_array_index (fields, b->col_formula));
   row.spec = g_strdup (g_ptr_array_index (fields, b->col_energy));
   row.thickness = b->thickness_default;
-  row.formula = xrlab_formula_parse (row.formula_text, &error);
+  if ((row.formula = g_hash_table_lookup (b->formula_of_text, row.formula_text)) != NULL)
+    xrlab_formula_ref (row.formula);
+  else if ((row.formula = xrlab_formula_parse (row.formula_text, &error)) != NULL)
+    g_hash_table_insert (b->formula_of_text, g_strdup (row.formula_text),
+                         xrlab_formula_ref (row.formula));
   if (row.formula == NULL)
     {
       g_autofree char *q = quote (row.formula_text);
@@ -647,68 +656,72 @@ group_row (const Batch *b, const BatchGroup *g, guint k)
   return row_at (b, g_array_index (g->rows, guint, k));
 }
 
-/* One request to the engine for group @g: all its rows, one input and one
- * output transfer. Returns the exit status. */
-static int
-compute_group (Batch *b, BatchGroup *g)
-{
-  g_autoptr(GError) error = NULL;
-  gsize n_mat = g->rows->len;
-  g_autofree XrlabMaterialSpec *specs = g_new0 (XrlabMaterialSpec, n_mat);
-
-  for (guint k = 0; k < n_mat; k++)
-    {
-      const BatchRow *row = group_row (b, g, k);
-      specs[k].formula = xrlab_formula_get_text (row->formula);
-      specs[k].density_g_cm3 = row->density;
-      specs[k].thickness_um = isfinite (row->thickness) ? row->thickness : 0.0;
-    }
-  if (b->engine == NULL)
-    b->engine = xrlab_engine_new ();
-  g->batch = xrlab_engine_batch_sync (b->engine, specs, n_mat, g->grid, b->fields.mask,
-                                      b->progress.tty ? progress_cb : NULL, &b->progress,
-                                      b->interrupt, &error);
-  if (g->batch == NULL && g_cancellable_is_cancelled (b->interrupt))
-    return xrlab_cli_interrupt_status ();
-  if (g->batch == NULL)
-    return xrlab_cli_fail (error);
-  for (guint k = 0; k < n_mat; k++)
-    if (g->batch->errors[k] != NULL)
-      {
-        BatchRow *row = group_row (b, g, k);
-        report (b, row->line, _("%s line %u: %s"), b->path, row->line,
-                g->batch->errors[k]->message);
-        row->failed = TRUE;
-      }
-  return XRLAB_CLI_OK;
-}
-
-/* Computes every group; the rows of a spec that does not parse fail.
- * Returns the exit status. */
+/* Every group whose spec parses, in one request to the engine (each group
+ * its rows on its grid: one input and one output transfer in all); the
+ * rows of a spec that does not parse fail. Returns the exit status. */
 static int
 batch_compute (Batch *b)
 {
-  for (guint gi = 0; gi < b->groups->len; gi++)
-    b->progress.total += 2 * g_array_index (b->groups, BatchGroup, gi).rows->len;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) groups = g_array_new (FALSE, TRUE, sizeof (XrlabEngineBatchGroup));
+  g_autoptr(GArray) of_group = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr(GPtrArray) specs = g_ptr_array_new_with_free_func (g_free);
+  XrlabEngineBatch **batches;
+
   for (guint gi = 0; gi < b->groups->len; gi++)
     {
       BatchGroup *g = &g_array_index (b->groups, BatchGroup, gi);
+      XrlabMaterialSpec *sp;
 
+      b->progress.total += 2 * g->rows->len;
       if (g->grid == NULL)
-        for (guint k = 0; k < g->rows->len; k++)
+        {
+          for (guint k = 0; k < g->rows->len; k++)
+            {
+              BatchRow *row = group_row (b, g, k);
+              report (b, row->line, _("%s line %u: %s"), b->path, row->line, g->grid_error);
+              row->failed = TRUE;
+            }
+          continue;
+        }
+      sp = g_new0 (XrlabMaterialSpec, MAX (g->rows->len, 1));
+      for (guint k = 0; k < g->rows->len; k++)
+        {
+          const BatchRow *row = group_row (b, g, k);
+          sp[k].formula = xrlab_formula_get_text (row->formula);
+          sp[k].density_g_cm3 = row->density;
+          sp[k].thickness_um = isfinite (row->thickness) ? row->thickness : 0.0;
+        }
+      g_ptr_array_add (specs, sp);
+      g_array_append_vals (groups, &(XrlabEngineBatchGroup) { sp, g->rows->len, g->grid }, 1);
+      g_array_append_val (of_group, gi);
+    }
+  if (b->engine == NULL)
+    b->engine = xrlab_engine_new ();
+  batches = xrlab_engine_batch_groups_sync (b->engine, (XrlabEngineBatchGroup *) groups->data,
+                                            groups->len, b->fields.mask,
+                                            b->progress.tty ? progress_cb : NULL, &b->progress,
+                                            b->interrupt, &error);
+  if (batches == NULL && g_cancellable_is_cancelled (b->interrupt))
+    return xrlab_cli_interrupt_status ();
+  if (batches == NULL)
+    return xrlab_cli_fail (error);
+  for (guint i = 0; i < groups->len; i++)
+    {
+      BatchGroup *g = &g_array_index (b->groups, BatchGroup, g_array_index (of_group, guint, i));
+
+      g->batch = g_steal_pointer (&batches[i]);
+      for (guint k = 0; k < g->rows->len; k++)
+        if (g->batch->errors[k] != NULL)
           {
             BatchRow *row = group_row (b, g, k);
-            report (b, row->line, _("%s line %u: %s"), b->path, row->line, g->grid_error);
+            report (b, row->line, _("%s line %u: %s"), b->path, row->line,
+                    g->batch->errors[k]->message);
             row->failed = TRUE;
           }
-      else
-        {
-          int status = compute_group (b, g);
-          if (status != XRLAB_CLI_OK)
-            return status;
-        }
-      b->progress.done_before += g->rows->len;
     }
+  g_free (batches);
+  b->progress.done_before = b->progress.total / 2;
   g_array_sort (b->problems, compare_problems);   /* at most one problem per line */
   return XRLAB_CLI_OK;
 }
@@ -731,8 +744,10 @@ output_table (const Batch *b)
   return t;
 }
 
-/* Rows per write: a long grid goes out in parts. */
+/* Lines per table: they go into the text together. */
 #define WRITE_CHUNK 4096
+/* Bytes per write: the lines of many rows go out together. */
+#define WRITE_BLOCK (1 << 20)
 
 /* Writes @s to @out, or to stdout when @out is NULL. FALSE when the write
  * failed (the atomic file's commit or xrlab_cli_stdout_fail() says why). */
@@ -744,8 +759,25 @@ emit (FILE *out, const GString *s)
   return fwrite (s->str, 1, s->len, out) == s->len;
 }
 
-/* The lines of @row, one per energy of its grid. FALSE when a write failed
- * or the batch was interrupted. */
+/* The rows of @t as CSV lines into @s (the table emptied), and @s out when
+ * it holds WRITE_BLOCK bytes or with @last. FALSE when a write failed or
+ * the batch was interrupted. */
+static gboolean
+write_flush (const Batch *b, XrlabCliTable *t, GString *s, FILE *out, gboolean last)
+{
+  xrlab_cli_table_append_csv_rows (t, s);
+  xrlab_cli_table_clear_rows (t);
+  if (s->len < WRITE_BLOCK && !last)
+    return TRUE;
+  if (!emit (out, s) || g_cancellable_is_cancelled (b->interrupt))
+    return FALSE;
+  g_string_truncate (s, 0);
+  return TRUE;
+}
+
+/* The lines of @row, one per energy of its grid, added to @t, which goes
+ * into @s every WRITE_CHUNK lines. FALSE when a write failed or the batch
+ * was interrupted. */
 static gboolean
 write_row (const Batch *b, const BatchRow *row, XrlabCliTable *t, GString *s, FILE *out)
 {
@@ -755,31 +787,53 @@ write_row (const Batch *b, const BatchRow *row, XrlabCliTable *t, GString *s, FI
   const double *block = g->batch->values + row->index * b->fields.n * n_e;
   const char *table = xrlab_table_get_name (g->batch->table);
 
-  for (gsize start = 0; start < n_e; start += WRITE_CHUNK)
+  for (gsize i = 0; i < n_e; i++)
     {
-      gsize end = MIN (n_e, start + WRITE_CHUNK);
+      gsize r = xrlab_cli_table_add_row (t);
 
-      xrlab_cli_table_clear_rows (t);
-      for (gsize i = start; i < end; i++)
+      xrlab_cli_table_set_text (t, r, 0, row->formula_text);
+      xrlab_cli_table_set_number (t, r, 1, row->density);
+      xrlab_cli_table_set_number (t, r, 2, e[i]);
+      for (guint k = 0; k < b->fields.n; k++)
         {
-          gsize r = xrlab_cli_table_add_row (t);
-
-          xrlab_cli_table_set_text (t, r, 0, row->formula_text);
-          xrlab_cli_table_set_number (t, r, 1, row->density);
-          xrlab_cli_table_set_number (t, r, 2, e[i]);
-          for (guint k = 0; k < b->fields.n; k++)
-            {
-              int idx = xrlab_quantity_mask_index (b->fields.mask, b->fields.order[k]);
-              xrlab_cli_table_set_number (t, r, 3 + k, block[(gsize) idx * n_e + i]);
-            }
-          xrlab_cli_table_set_text (t, r, 3 + b->fields.n, table);
+          int idx = xrlab_quantity_mask_index (b->fields.mask, b->fields.order[k]);
+          xrlab_cli_table_set_number (t, r, 3 + k, block[(gsize) idx * n_e + i]);
         }
-      g_string_truncate (s, 0);
-      xrlab_cli_table_append_csv_rows (t, s);
-      if (!emit (out, s) || g_cancellable_is_cancelled (b->interrupt))
+      xrlab_cli_table_set_text (t, r, 3 + b->fields.n, table);
+      /* the lines of many rows go out together */
+      if (r + 1 >= WRITE_CHUNK && !write_flush (b, t, s, out, FALSE))
         return FALSE;
     }
   return TRUE;
+}
+
+/* The good rows in input order as HDF5 (-o FILE.h5). Returns the exit
+ * status. */
+static int
+batch_write_h5 (Batch *b, const char *output)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) rows = g_array_new (FALSE, FALSE, sizeof (XrlabCliBatchRowOut));
+
+  for (guint r = 0; r < b->rows->len; r++)
+    {
+      const BatchRow *row = row_at (b, r);
+      const BatchGroup *g = &g_array_index (b->groups, BatchGroup, row->group);
+      gsize n_e = g->grid ? xrlab_energy_grid_get_size (g->grid) : 0;
+
+      if (!row->failed)
+        g_array_append_vals (rows, &(XrlabCliBatchRowOut) {
+            row->formula_text, row->density, xrlab_energy_grid_get_energies_kev (g->grid), n_e,
+            g->batch->values + row->index * b->fields.n * n_e,
+            xrlab_table_get_name (g->batch->table) }, 1);
+    }
+  if (!xrlab_cli_batch_write_h5 (output, (XrlabCliBatchRowOut *) rows->data, rows->len,
+                                 &b->fields, b->interrupt, &error))
+    return g_cancellable_is_cancelled (b->interrupt) ? xrlab_cli_interrupt_status ()
+                                                     : xrlab_cli_fail (error);
+  progress_draw (&b->progress, b->progress.total, TRUE);
+  print_problems (b);
+  return XRLAB_CLI_OK;
 }
 
 /* Writes the good rows in input order to @output (stdout when NULL or "-"),
@@ -795,6 +849,8 @@ batch_write (Batch *b, const char *output)
   FILE *out = NULL;
   gboolean ok;
 
+  if (output != NULL && xrlab_h5_is_h5_name (output))
+    return batch_write_h5 (b, output);
   if (output != NULL && strcmp (output, "-") != 0)
     {
       af = xrlab_atomic_file_open (output, &error);
@@ -804,13 +860,15 @@ batch_write (Batch *b, const char *output)
       xrlab_cli_interrupt_set_temp_file (xrlab_atomic_file_get_temp_path (af));
     }
   xrlab_cli_table_append_csv_header (t, s);
-  ok = emit (out, s);
+  ok = TRUE;
   for (guint r = 0; ok && r < b->rows->len; r++)
     {
-      progress_draw (&b->progress, b->progress.total / 2 + r, FALSE);
+      if ((r & 1023) == 0)
+        progress_draw (&b->progress, b->progress.total / 2 + r, FALSE);
       if (!row_at (b, r)->failed)
         ok = write_row (b, row_at (b, r), t, s, out);
     }
+  ok = ok && !g_cancellable_is_cancelled (b->interrupt) && write_flush (b, t, s, out, TRUE);
   if (g_cancellable_is_cancelled (b->interrupt))
     {
       xrlab_atomic_file_abort (af);
@@ -849,7 +907,8 @@ xrlab_cli_batch (int argc, char **argv)
   g_auto(GStrv) rest = NULL;
   const GOptionEntry entries[] = {
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
-      N_("Write to FILE (atomically) instead of stdout"), N_("FILE") },
+      N_("Write to FILE (atomically) instead of stdout; FILE.h5 (or .nxs) is written as "
+         "HDF5: one dataset per column in /entry/results, with units"), N_("FILE") },
     { "unit", 'u', 0, G_OPTION_ARG_STRING, &unit_text,
       N_("Unit of the energy specs: keV (default), eV or A"), N_("UNIT") },
     { "table", 0, 0, G_OPTION_ARG_STRING, &table_text,

@@ -5,8 +5,9 @@
  */
 #pragma once
 
-#include <glib.h>
+#include <gio/gio.h>
 
+#include "cli-optics.h"
 #include "xrlab-energy.h"
 
 G_BEGIN_DECLS
@@ -31,5 +32,24 @@ gboolean xrlab_cli_batch_read_input (const char *name, const char *data, gsize l
                                      guint64 max_values, XrlabCliBatchInput *input,
                                      GError **error);
 void     xrlab_cli_batch_input_clear (XrlabCliBatchInput *input);
+
+/* A good row of the output: its material, its grid's energies and its
+ * values (the quantities of the fields in mask order, n_e each, as the
+ * engine's batch holds them), the table they come from. */
+typedef struct {
+  const char *formula;
+  double density;
+  const double *energies_kev;
+  gsize n_e;
+  const double *values;
+  const char *table;
+} XrlabCliBatchRowOut;
+
+/* The rows (one line per energy of each) as an HDF5 file at @path,
+ * atomically (cli-batch-h5.c): /entry/results holds one dataset per column
+ * of the CSV output. Stops without a file when @cancellable is cancelled. */
+gboolean xrlab_cli_batch_write_h5 (const char *path, const XrlabCliBatchRowOut *rows,
+                                   gsize n_rows, const XrlabCliFields *fields,
+                                   GCancellable *cancellable, GError **error);
 
 G_END_DECLS

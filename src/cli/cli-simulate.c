@@ -238,8 +238,10 @@ xrlab_cli_simulate (int argc, char **argv)
   int status;
 
   full.description = description;
-  xrlab_cli_set_output_help (entries, N_("Output file (the layout of eval); with --realisations "
-                                         "or --sweep a folder or FILE.h5"), N_("FILE"));
+  xrlab_cli_set_output_help (entries, N_("Output file (the layout of eval): CSV, or HDF5 when it "
+                                         "is named FILE.h5 (or .nxs), readable again with --data "
+                                         "FILE.h5; with --realisations or --sweep a folder or "
+                                         "FILE.h5"), N_("FILE"));
   if (!xrlab_cli_parse_options (&full, &argc, &argv))
     {
       xrlab_cli_model_options_clear (&o);

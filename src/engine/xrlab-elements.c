@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "xrlab-elements.h"
+#include "xrlab-elements-private.h"
 #include "xrlab-util.h"
 
 #include <math.h>
@@ -197,74 +198,90 @@ typedef struct {
 static TableSlot *table_slots[XRLAB_TABLE_N_TABLES][XRLAB_ELEMENT_Z_MAX + 1];
 static gsize table_once[XRLAB_TABLE_N_TABLES][XRLAB_ELEMENT_Z_MAX + 1];
 
-#define MAX_COLS 5
+/* ---- the binary tables (data/gen-table-blob.py) ---------------------------- */
 
-/* The numeric rows of a built-in table file: @n_cols numbers a line. Lines
- * that begin with '#' or a letter are headers; "key value" headers go into
- * @keys (may be NULL). */
-static gboolean
-read_rows (const char *file, const char *text, gsize len, guint n_cols,
-           GArray **cols, GHashTable *keys, GError **error)
+static const char *const blob_paths[XRLAB_TABLE_N_TABLES] = {
+  "/io/github/xrlab/Xrlab/tables/henke.bin",
+  "/io/github/xrlab/Xrlab/tables/chantler.bin",
+};
+
+#define BLOB_HEADER 16
+#define BLOB_ENTRY 48
+
+static GBytes *blobs[XRLAB_TABLE_N_TABLES];
+static gsize blob_once[XRLAB_TABLE_N_TABLES];
+
+static guint64
+get_u64 (const guint8 *p)
 {
-  const char *p = text, *end = text + len;
-  guint line = 0;
+  guint64 v;
+  memcpy (&v, p, sizeof v);
+  return GUINT64_FROM_LE (v);
+}
 
-  while (p < end)
+static double
+get_f64 (const guint8 *p)
+{
+  union { guint64 u; double d; } v = { .u = get_u64 (p) };
+  return v.d;
+}
+
+/* The columns of @name ("au") in the binary table @table: @n_cols arrays
+ * of doubles (appended to @cols) and the keys Z, frel_3/5CL and fNT (NaN
+ * when the text had none). The doubles are copied, not parsed. */
+gboolean
+xrlab_table_read_columns (XrlabTable table, const char *name, guint n_cols, GArray **cols,
+                          double keys[3], GError **error)
+{
+  const guint8 *d;
+  gsize len = 0;
+  guint32 n_entries, cols_in_blob;
+
+  if (g_once_init_enter (&blob_once[table]))
     {
-      const char *eol = memchr (p, '\n', (gsize) (end - p));
-      g_autofree char *row = NULL;
-      g_auto(GStrv) fields = NULL;
-      double v[MAX_COLS];
-      guint nf = 0;
-
-      if (eol == NULL)
-        eol = end;
-      row = g_strndup (p, (gsize) (eol - p));
-      p = eol + 1;
-      line++;
-      g_strstrip (row);
-      if (row[0] == '\0' || row[0] == '#')
-        continue;
-      fields = g_strsplit_set (row, " \t", -1);
-      if (g_ascii_isalpha (row[0]))
-        {
-          /* "name value": exactly two fields, the second a number. */
-          guint n = 0, at[2] = { 0, 0 };
-          for (guint i = 0; fields[i] != NULL; i++)
-            if (fields[i][0] != '\0' && n++ < 2)
-              at[n - 1] = i;
-          if (keys != NULL && n == 2 && xrlab_parse_double (fields[at[1]], FALSE, &v[0]))
-            g_hash_table_insert (keys, g_strdup (fields[at[0]]), g_memdup2 (&v[0], sizeof (double)));
-          continue;
-        }
-      for (guint i = 0; fields[i] != NULL; i++)
-        {
-          if (fields[i][0] == '\0')
-            continue;
-          if (nf == n_cols || !xrlab_parse_double (fields[i], FALSE, &v[nf]))
-            {
-              nf = n_cols + 1;
-              break;
-            }
-          nf++;
-        }
-      if (nf != n_cols)
-        {
-          g_set_error (error, XRLAB_ELEMENT_ERROR, XRLAB_ELEMENT_ERROR_DATA,
-                       _("Built-in table %s, line %u: expected %u numbers"),
-                       file, line, n_cols);
-          return FALSE;
-        }
-      for (guint c = 0; c < n_cols; c++)
-        g_array_append_val (cols[c], v[c]);
+      blobs[table] = g_resources_lookup_data (blob_paths[table], G_RESOURCE_LOOKUP_FLAGS_NONE,
+                                              NULL);
+      g_once_init_leave (&blob_once[table], 1);
     }
-  if (cols[0]->len < 2)
+  d = blobs[table] ? g_bytes_get_data (blobs[table], &len) : NULL;
+  if (d == NULL || len < BLOB_HEADER || memcmp (d, "XRLTBL1\n", 8) != 0)
     {
       g_set_error (error, XRLAB_ELEMENT_ERROR, XRLAB_ELEMENT_ERROR_DATA,
-                   _("Built-in table %s has fewer than 2 rows"), file);
+                   _("Built-in table %s is missing or damaged"), blob_paths[table]);
       return FALSE;
     }
-  return TRUE;
+  memcpy (&n_entries, d + 8, 4);
+  memcpy (&cols_in_blob, d + 12, 4);
+  n_entries = GUINT32_FROM_LE (n_entries);
+  cols_in_blob = GUINT32_FROM_LE (cols_in_blob);
+  for (guint32 i = 0; cols_in_blob == n_cols && i < n_entries
+                      && BLOB_HEADER + (gsize) (i + 1) * BLOB_ENTRY <= len; i++)
+    {
+      const guint8 *e = d + BLOB_HEADER + (gsize) i * BLOB_ENTRY;
+      guint64 offset, n_rows;
+
+      if (strncmp ((const char *) e, name, 8) != 0)
+        continue;
+      offset = get_u64 (e + 8);
+      n_rows = get_u64 (e + 16);
+      if (n_rows < 2 || offset > len || n_rows > (len - offset) / 8 / n_cols)
+        break;
+      for (guint c = 0; c < n_cols; c++)
+        {
+          g_array_set_size (cols[c], n_rows);
+          memcpy (cols[c]->data, d + offset + c * n_rows * 8, n_rows * 8);
+#if G_BYTE_ORDER == G_BIG_ENDIAN
+          for (guint64 k = 0; k < n_rows; k++)
+            g_array_index (cols[c], double, k) = get_f64 (d + offset + (c * n_rows + k) * 8);
+#endif
+        }
+      for (int k = 0; k < 3; k++)
+        keys[k] = get_f64 (e + 24 + 8 * k);
+      return TRUE;
+    }
+  g_set_error (error, XRLAB_ELEMENT_ERROR, XRLAB_ELEMENT_ERROR_DATA,
+               _("Built-in table %s has no valid table “%s”"), blob_paths[table], name);
+  return FALSE;
 }
 
 /* The edge positions of the table (xrlab-edges.h), labelled. */
@@ -403,21 +420,21 @@ henke_scatter (TableSlot *slot, int z, const double *e, gsize n, GError **error)
   return slot->scatter_atom != NULL;
 }
 
-/* Henke: "E(eV) f1 f2" rows after one header line. f1 = -9999 means no
- * value; such rows may only come first. */
+/* Henke: "E(eV) f1 f2" rows. f1 = -9999 means no value; such rows may only
+ * come first. */
 static gboolean
-henke_parse (TableSlot *slot, int z, const char *text, gsize len, GError **error)
+henke_load (TableSlot *slot, int z, GError **error)
 {
   g_autoptr(GArray) e = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr(GArray) f1 = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr(GArray) f2 = g_array_new (FALSE, FALSE, sizeof (double));
   GArray *cols[3] = { e, f1, f2 };
   g_autofree char *lower = g_ascii_strdown (elements[z].symbol, -1);
-  g_autofree char *file = g_strconcat ("henke/", lower, ".nff", NULL);
   gsize first_f1 = G_MAXSIZE;
   gsize n_file;
+  double keys[3];
 
-  if (!read_rows (file, text, len, 3, cols, NULL, error))
+  if (!xrlab_table_read_columns (XRLAB_TABLE_HENKE, lower, 3, cols, keys, error))
     return FALSE;
   for (gsize i = 0; i < e->len; i++)
     {
@@ -461,7 +478,7 @@ henke_parse (TableSlot *slot, int z, const char *text, gsize len, GError **error
  * "E f1 f2 mu_pe sigma_coh_inc" (data/chantler/README.md). f1 there is
  * FFAST's, without frel and fNT: both are added here. */
 static gboolean
-chantler_parse (TableSlot *slot, int z, const char *text, gsize len, GError **error)
+chantler_load (TableSlot *slot, int z, GError **error)
 {
   g_autoptr(GArray) e = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr(GArray) f1 = g_array_new (FALSE, FALSE, sizeof (double));
@@ -469,17 +486,14 @@ chantler_parse (TableSlot *slot, int z, const char *text, gsize len, GError **er
   g_autoptr(GArray) mu_pe = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr(GArray) scatter = g_array_new (FALSE, FALSE, sizeof (double));
   GArray *cols[5] = { e, f1, f2, mu_pe, scatter };
-  g_autoptr(GHashTable) keys = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   g_autofree char *lower = g_ascii_strdown (elements[z].symbol, -1);
   g_autofree char *file = g_strconcat ("chantler/", lower, ".dat", NULL);
-  const double *hz, *frel, *fnt;
+  double keys[3];
+  const double *hz = &keys[0], *frel = &keys[1], *fnt = &keys[2];
 
-  if (!read_rows (file, text, len, 5, cols, keys, error))
+  if (!xrlab_table_read_columns (XRLAB_TABLE_CHANTLER, lower, 5, cols, keys, error))
     return FALSE;
-  hz = g_hash_table_lookup (keys, "Z");
-  frel = g_hash_table_lookup (keys, "frel_3/5CL");
-  fnt = g_hash_table_lookup (keys, "fNT");
-  if (hz == NULL || *hz != z || frel == NULL || fnt == NULL)
+  if (*hz != z || isnan (*frel) || isnan (*fnt))
     {
       g_set_error (error, XRLAB_ELEMENT_ERROR, XRLAB_ELEMENT_ERROR_DATA,
                    _("Built-in table %s: the header lines “Z %d”, “frel_3/5CL” and “fNT” are missing or wrong"),
@@ -497,34 +511,16 @@ chantler_parse (TableSlot *slot, int z, const char *text, gsize len, GError **er
   return TRUE;
 }
 
-static const char *const resource_paths[XRLAB_TABLE_N_TABLES][2] = {
-  { "/io/github/xrlab/Xrlab/henke/", ".nff" },
-  { "/io/github/xrlab/Xrlab/chantler/", ".dat" },
-};
-
 static TableSlot *
 table_load (XrlabTable table, int z)
 {
   TableSlot *slot = g_new0 (TableSlot, 1);
-  g_autofree char *lower = g_ascii_strdown (elements[z].symbol, -1);
-  g_autofree char *path = g_strconcat (resource_paths[table][0], lower, resource_paths[table][1], NULL);
-  g_autoptr(GBytes) bytes = NULL;
   g_autoptr(GError) error = NULL;
   gboolean ok;
-  gsize len = 0;
-  const char *data;
 
   slot->table.table = table;
-  bytes = g_resources_lookup_data (path, G_RESOURCE_LOOKUP_FLAGS_NONE, &error);
-  if (bytes == NULL)
-    {
-      slot->error = g_strdup_printf (_("Built-in %s table of %s is missing: %s"),
-                                     xrlab_table_get_name (table), elements[z].symbol, error->message);
-      return slot;
-    }
-  data = g_bytes_get_data (bytes, &len);
-  ok = (table == XRLAB_TABLE_HENKE) ? henke_parse (slot, z, data, len, &error)
-                                    : chantler_parse (slot, z, data, len, &error);
+  ok = (table == XRLAB_TABLE_HENKE) ? henke_load (slot, z, &error)
+                                    : chantler_load (slot, z, &error);
   if (!ok)
     {
       g_clear_pointer (&slot->f1, xrlab_pchip_free);

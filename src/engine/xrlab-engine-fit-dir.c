@@ -40,6 +40,8 @@
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 
+#include "xrlab-h5.h"
+
 const char *const xrlab_fit_result_names[] = {
   "params.csv", "metrics.csv", "correl.csv", "fit.csv", "residual.csv",
   "baseline_params.csv", "baseline_metrics.csv", "sbs.csv", "ci.csv",
@@ -359,6 +361,14 @@ xrlab_fit_result_dir_check (const char *outdir, GError **error)
     return FALSE;
   if (g_stat (target, &st) != 0)
     return TRUE;
+  if (xrlab_h5_is_h5_name (target))
+    {
+      if (!S_ISDIR (st.st_mode))
+        return TRUE;
+      g_set_error (error, XRLAB_ENGINE_FIT_ERROR, XRLAB_ENGINE_FIT_ERROR_OUTPUT,
+                   _("%s is a folder, not an HDF5 file"), target);
+      return FALSE;
+    }
   if (!S_ISDIR (st.st_mode))
     {
       g_set_error (error, XRLAB_ENGINE_FIT_ERROR, XRLAB_ENGINE_FIT_ERROR_OUTPUT,

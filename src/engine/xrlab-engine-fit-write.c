@@ -17,6 +17,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "xrlab-h5.h"
 #include "xrlab-util.h"
 
 /* ---- the files ------------------------------------------------------------------- */
@@ -379,11 +380,23 @@ write_run (XrlabRequest *req, GCancellable *cancellable)
           || (model_map = xrlab_fitflow_result_model (flow, main->result, &mr, &mc,
                                                       &p->error)) == NULL))
     return;
-  if ((dir = xrlab_fit_result_dir_begin (p->outdir, &p->error)) == NULL)
-    return;
   resid = g_new (double, mr * mc);
   for (gsize i = 0; i < mr * mc; i++)
     resid[i] = main->ds->data[i] - model_map[i];
+  if (xrlab_h5_is_h5_name (p->outdir))
+    {
+      if (main == NULL)
+        g_set_error (&p->error, XRLAB_ENGINE_FIT_ERROR, XRLAB_ENGINE_FIT_ERROR_OUTPUT,
+                     _("%s: an HDF5 result file holds a 2D or spectrum fit, and none has run "
+                       "(write the baseline or slice results into a folder)"), p->outdir);
+      else if (xrlab_fit_write_results_h5 (p->outdir, p->stages, model_map, resid, cancellable,
+                                           &p->error))
+        p->bytes = (gsize) mr * mc * 8 * 3;
+      p->compute_s = xrlab_now () - t0;
+      return;
+    }
+  if ((dir = xrlab_fit_result_dir_begin (p->outdir, &p->error)) == NULL)
+    return;
   w.dir = xrlab_fit_result_dir_path (dir);
   if (!write_files (&w, model_map, resid, mr, mc, &p->error))
     {
@@ -501,14 +514,20 @@ simulate_run (XrlabRequest *req, GCancellable *cancellable)
   m = xrlab_fit_build_model (s->models, s->model, s->dynamics, s->n_dynamics, s->profiles,
                              s->n_profiles, s->values, s->n_values, FALSE, &p->error);
   if (m == NULL
-      || (energy = xrlab_read_column_file (p->energy, &n_e, &p->error)) == NULL
-      || (p->time && (time = xrlab_read_column_file (p->time, &n_t, &p->error)) == NULL)
-      || (p->aux && (aux = xrlab_read_column_file (p->aux, &n_a, &p->error)) == NULL)
+      || (energy = xrlab_data_read_column (p->energy, XRLAB_DATA_AXIS_ENERGY, &n_e,
+                                           &p->error)) == NULL
+      || (p->time && (time = xrlab_data_read_column (p->time, XRLAB_DATA_AXIS_TIME, &n_t,
+                                                     &p->error)) == NULL)
+      || (p->aux && (aux = xrlab_data_read_column (p->aux, XRLAB_DATA_AXIS_OTHER, &n_a,
+                                                   &p->error)) == NULL)
       || !xrlab_fit_model_size_check (m, n_e, n_t, n_a, FALSE, p->max_values, &p->error))
     return;
   y = xrlab_simulate (m, energy, n_e, time, n_t, aux, n_a, p->noise, p->level, p->seed,
                       &p->scale, &p->error);
-  if (y != NULL)
+  if (y != NULL && xrlab_h5_is_h5_name (p->output))
+    xrlab_fit_write_model_h5 (p->output, m, y, energy, n_e, time, n_t, p->noise, p->level,
+                              p->seed, p->scale, &p->error);
+  else if (y != NULL)
     xrlab_write_csv_matrix (p->output, y, time ? n_t : 1, n_e, &p->error);
 }
 

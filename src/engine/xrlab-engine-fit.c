@@ -289,47 +289,6 @@ xrlab_fit_model_size_check (const XrlabModel *m, gsize n_e, gsize n_t, gsize n_a
                                    (guint64) n_e * rows, n_free + 1, max_values, error));
 }
 
-/* A column of numbers from a file or an HDF5 dataset. */
-static double *
-read_axis (const char *spec, gsize *n, GError **error)
-{
-  g_autofree char *file = NULL, *path = NULL;
-  XrlabH5Array a = { 0 };
-
-  if (!xrlab_h5_split_spec (spec, &file, &path))
-    return xrlab_read_column_file (spec, n, error);
-  if (!xrlab_h5_read (file, path, &a, error))
-    return NULL;
-  if (a.rank == 2 && a.dims[1] != 1 && a.dims[0] != 1)
-    {
-      g_set_error (error, XRLAB_ENGINE_FIT_ERROR, XRLAB_ENGINE_FIT_ERROR_SOURCE,
-                   _("%s: an axis must be one column, not %zu × %zu values"), spec,
-                   a.dims[0], a.dims[1]);
-      xrlab_h5_array_clear (&a);
-      return NULL;
-    }
-  *n = a.dims[0] * (a.rank == 2 ? a.dims[1] : 1);
-  g_free (a.units);
-  return a.data;
-}
-
-/* A matrix from a CSV file or an HDF5 dataset (a 1D dataset is one row). */
-static double *
-read_matrix (const char *spec, gsize *rows, gsize *cols, GError **error)
-{
-  g_autofree char *file = NULL, *path = NULL;
-  XrlabH5Array a = { 0 };
-
-  if (!xrlab_h5_split_spec (spec, &file, &path))
-    return xrlab_read_csv_matrix (spec, TRUE, rows, cols, error);
-  if (!xrlab_h5_read (file, path, &a, error))
-    return NULL;
-  *rows = a.rank == 2 ? a.dims[0] : 1;
-  *cols = a.rank == 2 ? a.dims[1] : a.dims[0];
-  g_free (a.units);
-  return a.data;
-}
-
 /* FILES: the axes first, then the data (the order of xrlab-cli fit). */
 static gboolean
 read_files (const XrlabDatasetSource *src, FitDataset *ds, GError **error)
@@ -340,13 +299,16 @@ read_files (const XrlabDatasetSource *src, FitDataset *ds, GError **error)
                    _("A measurement needs its data and its energy axis"));
       return FALSE;
     }
-  if ((ds->energy = read_axis (src->energy, &ds->n_e, error)) == NULL
-      || (src->time && (ds->time = read_axis (src->time, &ds->n_t, error)) == NULL)
-      || (src->aux && (ds->aux = read_axis (src->aux, &ds->n_a, error)) == NULL)
+  if ((ds->energy = xrlab_data_read_column (src->energy, XRLAB_DATA_AXIS_ENERGY, &ds->n_e,
+                                             error)) == NULL
+      || (src->time && (ds->time = xrlab_data_read_column (src->time, XRLAB_DATA_AXIS_TIME,
+                                                           &ds->n_t, error)) == NULL)
+      || (src->aux && (ds->aux = xrlab_data_read_column (src->aux, XRLAB_DATA_AXIS_OTHER,
+                                                         &ds->n_a, error)) == NULL)
       || !check_values (_("the energy axis × the delay axis"), ds->n_e, MAX (ds->n_t, 1),
                         src->max_values, error))
     return FALSE;
-  ds->data = read_matrix (src->data, &ds->n_rows, &ds->n_cols, error);
+  ds->data = xrlab_data_read_matrix (src->data, &ds->n_rows, &ds->n_cols, error);
   if (ds->data == NULL)
     return FALSE;
   ds->data_name = source_name (src->data);
@@ -393,7 +355,10 @@ read_nexus (const XrlabDatasetSource *src, FitDataset *ds, GError **error)
   ds->data_name = g_strdup_printf ("%s:%s", src->data, nx.signal_path);
   ds->energy_name = g_strdup (nx.axis_path[e_dim]);
   xrlab_nexus_data_clear (&nx);
-  return TRUE;
+  /* an aux axis is not part of NXdata: named on its own */
+  return src->aux == NULL
+         || (ds->aux = xrlab_data_read_column (src->aux, XRLAB_DATA_AXIS_OTHER, &ds->n_a,
+                                               error)) != NULL;
 }
 
 static gboolean
@@ -653,6 +618,15 @@ xrlab_dataset_files_find (const char *folder, XrlabDatasetFiles *files,
   const char *dir = folder;
 
   memset (files, 0, sizeof *files);
+  if (g_file_test (folder, G_FILE_TEST_IS_REGULAR) && xrlab_h5_is_hdf5 (folder))
+    {
+      /* a NeXus file: its NXdata, read on the engine thread */
+      files->data = g_strdup (folder);
+      memset (source, 0, sizeof *source);
+      source->kind = XRLAB_DATASET_NEXUS;
+      source->data = files->data;
+      return TRUE;
+    }
   files->data = file_in (folder, "data.csv");
   if (files->data == NULL && (files->data = file_in (sub, "data.csv")) != NULL)
     dir = sub;

@@ -141,7 +141,8 @@ typedef struct {
 /* The files of a measurement folder in trspecfit's layout: data.csv (or
  * data/data.csv) with energy.csv and time.csv beside it, and aux_axis.csv
  * or aux.csv when there is one; a folder with data.csv directly is taken as
- * it is. Fills @source (kind FILES, its strings owned by @files). */
+ * it is. Fills @source (kind FILES, its strings owned by @files). An HDF5
+ * file instead of a folder is taken as a NeXus file (kind NEXUS). */
 typedef struct {
   char *data, *energy, *time, *aux;
 } XrlabDatasetFiles;
@@ -611,7 +612,10 @@ gboolean xrlab_fit_project_write (const XrlabFitProject *project, const char *pa
  * folder is replaced as a whole (result files of an earlier set that this
  * one lacks go): files and folders in it that are not part of a result set
  * stay; a symbolic link is followed; the current folder, or one that holds
- * it, is refused. A cancelled write leaves the previous set. */
+ * it, is refused. A cancelled write leaves the previous set. An @outdir
+ * named FILE.h5 (xrlab_h5_is_h5_name()) is one HDF5 file instead, written
+ * atomically (the layout of xrlab-engine-fit-h5.c: the data, the fit and
+ * the residual as NXdata, the parameters as attributes, every table). */
 void     xrlab_engine_fit_write_async  (XrlabEngine         *self,
                                         guint                setup,
                                         const char          *outdir,
@@ -623,8 +627,8 @@ gboolean xrlab_engine_fit_write_finish (XrlabEngine   *self,
                                         GError       **error);
 
 /* The checks of @outdir that a write makes first (a folder or nothing yet,
- * not the current folder nor one that holds it), for a caller that wants
- * to know before it fits. Any thread. */
+ * not the current folder nor one that holds it; for FILE.h5 not a folder),
+ * for a caller that wants to know before it fits. Any thread. */
 gboolean xrlab_fit_result_dir_check (const char *outdir, GError **error);
 
 /* ---- synthetic data -------------------------------------------------------- */
@@ -713,6 +717,18 @@ gboolean xrlab_engine_fit_simulate_set_finish (XrlabEngine   *self,
                                                gsize         *n_configs,
                                                double        *scale,
                                                GError       **error);
+
+/* A model's values @y (@n_t delays × @n_e energies; one spectrum when @time
+ * is NULL) as an HDF5 file (written atomically) in the layout of a
+ * measurement: the NXdata /entry/data (signal "data", axes "time" in ps and
+ * "energy" in eV), the parameter values of @m as attributes of
+ * /entry/params, the model and the noise (@noise, @level, @seed, σ or the
+ * counts per unit @scale) as attributes of /entry. `xrlab-cli simulate` and
+ * `eval` with -o FILE.h5. Any thread. */
+gboolean xrlab_fit_write_model_h5 (const char *path, const XrlabModel *m, const double *y,
+                                   const double *energy, gsize n_e, const double *time,
+                                   gsize n_t, XrlabNoiseKind noise, double level,
+                                   guint64 seed, double scale, GError **error);
 
 /* ---- counters ---------------------------------------------------------------- */
 

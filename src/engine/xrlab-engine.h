@@ -283,6 +283,44 @@ XrlabEngineBatch *xrlab_engine_batch_sync (XrlabEngine             *self,
                                            GCancellable            *cancellable,
                                            GError                 **error);
 
+/* Several batches in one request: each group its own materials on its own
+ * grid (a row of `xrlab-cli batch` with its own energies is a group). Small
+ * groups (up to a few hundred values) are computed point by point, many
+ * at a time on the pool; larger ones as xrlab_engine_batch_async() does,
+ * on a cache of their grid. The values are those of one batch per group,
+ * bit for bit. The reply is an array of @n_groups batches in the order of
+ * @groups (xrlab_engine_batch_groups_free()); progress counts materials
+ * over all groups. */
+typedef struct {
+  const XrlabMaterialSpec *specs;
+  gsize                    n;
+  XrlabEnergyGrid         *grid;
+} XrlabEngineBatchGroup;
+
+void               xrlab_engine_batch_groups_async  (XrlabEngine                 *self,
+                                                     const XrlabEngineBatchGroup *groups,
+                                                     gsize                        n_groups,
+                                                     XrlabQuantityMask            quantities,
+                                                     XrlabEngineProgressFunc      progress,
+                                                     gpointer                     progress_data,
+                                                     GCancellable                *cancellable,
+                                                     GAsyncReadyCallback          callback,
+                                                     gpointer                     user_data);
+XrlabEngineBatch **xrlab_engine_batch_groups_finish (XrlabEngine   *self,
+                                                     GAsyncResult  *result,
+                                                     GError       **error);
+/* The same, waited for on a private main context (for the CLI). */
+XrlabEngineBatch **xrlab_engine_batch_groups_sync   (XrlabEngine                 *self,
+                                                     const XrlabEngineBatchGroup *groups,
+                                                     gsize                        n_groups,
+                                                     XrlabQuantityMask            quantities,
+                                                     XrlabEngineProgressFunc      progress,
+                                                     gpointer                     progress_data,
+                                                     GCancellable                *cancellable,
+                                                     GError                     **error);
+void               xrlab_engine_batch_groups_free   (XrlabEngineBatch **batches,
+                                                     gsize              n_groups);
+
 /* ---- accounting ---------------------------------------------------------- */
 
 typedef struct {

@@ -284,3 +284,31 @@ xrlab_h5_writer_set_strings (XrlabH5Writer *w, const char *path,
 {
   return set_strings (w, path, name, values, n, FALSE, error);
 }
+
+gboolean
+xrlab_h5_writer_add_strings_dataset (XrlabH5Writer *w, const char *path,
+                                     const char *const *values, gsize n,
+                                     GError **error)
+{
+  hsize_t dims[1] = { n };
+  hid_t type, space, did = -1;
+  gboolean ok = FALSE;
+
+  xrlab_h5_enter ();
+  type = H5Tcopy (H5T_C_S1);
+  H5Tset_size (type, H5T_VARIABLE);
+  H5Tset_cset (type, H5T_CSET_UTF8);
+  space = H5Screate_simple (1, dims, NULL);
+  if (type >= 0 && space >= 0)
+    did = H5Dcreate2 (w->fid, path, type, space, w->lcpl, H5P_DEFAULT, H5P_DEFAULT);
+  if (did >= 0)
+    ok = n == 0 || H5Dwrite (did, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, values) >= 0;
+  xrlab_h5_close_id (&did, H5Dclose);
+  xrlab_h5_close_id (&space, H5Sclose);
+  xrlab_h5_close_id (&type, H5Tclose);
+  xrlab_h5_leave ();
+  if (!ok)
+    g_set_error (error, XRLAB_H5_ERROR, XRLAB_H5_ERROR_WRITE,
+                 _("Cannot write the dataset %s in %s"), path, w->path);
+  return ok;
+}

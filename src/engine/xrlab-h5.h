@@ -76,6 +76,32 @@ void xrlab_nexus_data_clear (XrlabNexusData *d);
 /* Finds the NXdata group of @file (see above) and reads it. */
 gboolean xrlab_nexus_read (const char *file, XrlabNexusData *out, GError **error);
 
+/* ---- either kind: a CSV file or an HDF5 dataset ---------------------------- */
+
+/* TRUE when the name of @path ends in .h5, .hdf5, .hdf, .he5, .nxs, .nx5 or
+ * .nx (any case): an output that is written as HDF5. */
+gboolean xrlab_h5_is_h5_name (const char *path);
+
+/* What an axis is, for an HDF5 file named without a dataset path: its
+ * NeXus NXdata gives the axis of the last dimension of the signal (ENERGY)
+ * or of the first dimension of a 2D signal (TIME); OTHER needs the path. */
+typedef enum {
+  XRLAB_DATA_AXIS_ENERGY,
+  XRLAB_DATA_AXIS_TIME,
+  XRLAB_DATA_AXIS_OTHER,
+} XrlabDataAxis;
+
+/* A column of numbers: @spec is a file with one number a line (or a single
+ * row), "FILE:/PATH" of a 1D dataset (or 2D with one row or one column), or
+ * an HDF5 file alone (see XrlabDataAxis). */
+double *xrlab_data_read_column (const char *spec, XrlabDataAxis role, gsize *n,
+                                GError **error);
+
+/* A matrix: a comma separated file without header (nan allowed) or
+ * "FILE:/PATH" of a 1D (one row) or 2D dataset. */
+double *xrlab_data_read_matrix (const char *spec, gsize *rows, gsize *cols,
+                                GError **error);
+
 /* ---- writing ------------------------------------------------------------ */
 
 typedef struct _XrlabH5Writer XrlabH5Writer;
@@ -97,6 +123,21 @@ gboolean xrlab_h5_writer_add_dataset (XrlabH5Writer *w, const char *path,
                                       const double *data, int rank,
                                       const gsize dims[2], const char *units,
                                       GError **error);
+
+/* Writes @values as a 1D dataset of variable-length UTF-8 strings. */
+gboolean xrlab_h5_writer_add_strings_dataset (XrlabH5Writer *w, const char *path,
+                                              const char *const *values, gsize n,
+                                              GError **error);
+
+/* An NXdata group @group ("/entry/data"; its parent made an NXentry, the
+ * @default of the parent and of the file pointing to it): the signal
+ * @signal (@rows x @cols, 1D when @time is NULL) with @units, the axes
+ * "time" (@rows, ps) and "energy" (@cols, eV), @signal and @axes set. */
+gboolean xrlab_h5_writer_add_nxdata (XrlabH5Writer *w, const char *group,
+                                     const char *signal, const double *y,
+                                     gsize rows, gsize cols, const char *units,
+                                     const double *energy, const double *time,
+                                     GError **error);
 
 /* Scalar attributes on the object at @path ("/" for the file). A string is
  * written as variable-length UTF-8, as h5py writes str. */

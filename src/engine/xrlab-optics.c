@@ -25,6 +25,21 @@
 
 #define BLOCK 256
 
+/* The kernel in three builds chosen at load time (x86-64-v4: AVX-512,
+ * v3: AVX2, the baseline), as the plan kernels are; never with fused
+ * multiply-adds, so that every build gives the baseline's numbers bit for
+ * bit (and xrlab_optics_compute_point() the kernel's). Not under
+ * ThreadSanitizer: it instruments the clones' resolvers, which run before it
+ * is set up. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && __GNUC__ >= 11 \
+    && defined(__ELF__) && !defined(__SANITIZE_THREAD__)
+# define KERNEL_CLONES __attribute__ ((target_clones ("arch=x86-64-v4", "arch=x86-64-v3", \
+                                                      "default"), \
+                                       optimize ("O3", "no-trapping-math", "fp-contract=off")))
+#else
+# define KERNEL_CLONES
+#endif
+
 #define BIT(q) XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_##q)
 
 /* Quantities that need Σ n_i f1_i, Σ n_i f2_i, the photoabsorption μ and
@@ -279,8 +294,9 @@ bind_material (const XrlabOpticsCache *cache, const XrlabOpticsMaterial *materia
   b->t_cm = isfinite (material->thickness_um) ? material->thickness_um * 1e-4 : 0.0;
 }
 
-/* s[j] = Σ_i n_i f_i[e0 + j], j < nb (atoms in formula order). */
-static inline void
+/* s[j] = Σ_i n_i f_i[e0 + j], j < nb (atoms in formula order). Always
+ * inlined: into each build of the kernel. */
+static inline __attribute__ ((always_inline)) void
 sum_factors (const double *const *f, const double *count, gsize n_atoms,
              gsize e0, gsize nb, double *restrict s)
 {
@@ -304,7 +320,7 @@ sum_factors (const double *const *f, const double *count, gsize n_atoms,
  * below δ = 1e-3 (hard X-rays) the first five terms, whose remainder is
  * under 1e-18 relative, at the cost of one square root; asin above. Either
  * is free of the rounding of 1 - δ. √(2δ) alone is within a relative δ/12. */
-static inline double
+static inline __attribute__ ((always_inline)) double
 critical_angle (double delta)
 {
   if (!(delta >= 0.0))
@@ -318,32 +334,38 @@ critical_angle (double delta)
 /* From the attenuation coefficients @m[0 .. @nb-1] [1/cm] at energies @e0..
  * of material @b: the quantities @mu, @att (1/μ), @mur (μ/ρ) and @tr
  * (exp(-μ t)) that @mask asks for, into @out. */
-static inline void
+static inline __attribute__ ((always_inline)) void
 write_attenuation (const double *restrict m, gsize nb, const Bound *b, gsize e0,
                    XrlabQuantityMask mask, XrlabQuantity mu, XrlabQuantity att,
                    XrlabQuantity mur, XrlabQuantity tr, double *const out[XRLAB_QUANTITY_N])
 {
-  double *o_mu = (mask & XRLAB_QUANTITY_BIT (mu)) ? out[mu] + e0 : NULL;
-  double *o_att = (mask & XRLAB_QUANTITY_BIT (att)) ? out[att] + e0 : NULL;
-  double *o_mur = (mask & XRLAB_QUANTITY_BIT (mur)) ? out[mur] + e0 : NULL;
-  double *o_tr = (mask & XRLAB_QUANTITY_BIT (tr)) ? out[tr] + e0 : NULL;
   const double inv_rho = b->inv_rho, t_cm = b->t_cm;
 
-  for (gsize j = 0; j < nb; j++)
+  /* one loop a quantity, so that each vectorizes */
+  if (mask & XRLAB_QUANTITY_BIT (mu))
+    memcpy (out[mu] + e0, m, nb * sizeof (double));
+  if (mask & XRLAB_QUANTITY_BIT (att))
     {
-      if (o_mu)
-        o_mu[j] = m[j];
-      if (o_att)
-        o_att[j] = 1.0 / m[j];
-      if (o_mur)
-        o_mur[j] = m[j] * inv_rho;
-      if (o_tr)
-        o_tr[j] = exp (-m[j] * t_cm);
+      double *restrict o = out[att] + e0;
+      for (gsize j = 0; j < nb; j++)
+        o[j] = 1.0 / m[j];
+    }
+  if (mask & XRLAB_QUANTITY_BIT (mur))
+    {
+      double *restrict o = out[mur] + e0;
+      for (gsize j = 0; j < nb; j++)
+        o[j] = m[j] * inv_rho;
+    }
+  if (mask & XRLAB_QUANTITY_BIT (tr))
+    {
+      double *restrict o = out[tr] + e0;
+      for (gsize j = 0; j < nb; j++)
+        o[j] = exp (-m[j] * t_cm);
     }
 }
 
 /* Energies [e0, e1) of material @b into @out[q] (indexed by energy). */
-static void
+KERNEL_CLONES static void
 kernel (const XrlabEnergyGrid *g, const Bound *b, XrlabQuantityMask mask,
         gsize e0, gsize e1, double *const out[XRLAB_QUANTITY_N])
 {
@@ -381,15 +403,21 @@ kernel (const XrlabEnergyGrid *g, const Bound *b, XrlabQuantityMask mask,
         }
       if (mask & NEEDS_ANGLE)
         {
-          double *deg = (mask & BIT (CRITICAL_ANGLE_DEG)) ? out[XRLAB_QUANTITY_CRITICAL_ANGLE_DEG] + e : NULL;
-          double *mrad = (mask & BIT (CRITICAL_ANGLE_MRAD)) ? out[XRLAB_QUANTITY_CRITICAL_ANGLE_MRAD] + e : NULL;
+          double th[BLOCK];
+
           for (gsize j = 0; j < nb; j++)
+            th[j] = critical_angle (kd[j] * rho_m * s1[j]);
+          if (mask & BIT (CRITICAL_ANGLE_DEG))
             {
-              double theta = critical_angle (kd[j] * rho_m * s1[j]);
-              if (deg)
-                deg[j] = theta * (180.0 / G_PI);
-              if (mrad)
-                mrad[j] = theta * 1000.0;
+              double *restrict o = out[XRLAB_QUANTITY_CRITICAL_ANGLE_DEG] + e;
+              for (gsize j = 0; j < nb; j++)
+                o[j] = th[j] * (180.0 / G_PI);
+            }
+          if (mask & BIT (CRITICAL_ANGLE_MRAD))
+            {
+              double *restrict o = out[XRLAB_QUANTITY_CRITICAL_ANGLE_MRAD] + e;
+              for (gsize j = 0; j < nb; j++)
+                o[j] = th[j] * 1000.0;
             }
         }
       if (mask & NEEDS_MU)

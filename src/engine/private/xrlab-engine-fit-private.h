@@ -255,4 +255,10 @@ void xrlab_fit_set_write_hook (XrlabFitWriteHook hook, gpointer user_data,
                                gboolean no_exchange);
 gboolean xrlab_fit_write_hook_step (const char *step);
 
+/* The result set as one HDF5 file at @path (xrlab-engine-fit-h5.c): the
+ * stages of @st, the model on the data's axes and data − model. */
+gboolean xrlab_fit_write_results_h5 (const char *path, FitStage *const *st,
+                                     const double *model_map, const double *resid,
+                                     GCancellable *cancellable, GError **error);
+
 G_END_DECLS
