@@ -46,5 +46,6 @@ int xrlab_bench_io (int argc, char **argv);       /* bench-io.c */
 void xrlab_bench_io_process (void);               /* bench-io-process.c: part of io */
 int xrlab_bench_reflect (int argc, char **argv);  /* bench-reflect.c */
 int xrlab_bench_gui (int argc, char **argv);      /* bench-gui.c, built with the GUI */
+int xrlab_bench_gui_fit (int argc, char **argv);  /* bench-gui-fit.c, likewise */
 
 G_END_DECLS

@@ -6,10 +6,13 @@
 
 #include "xrlab-application.h"
 
+#include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <glib/gi18n-lib.h>
 
+#include "xrlab-fit-page.h"
 #include "xrlab-init.h"
 #include "xrlab-plot.h"
 #include "xrlab-preferences-window.h"
@@ -22,6 +25,13 @@ struct _XrlabApplication {
   gboolean restore;
   gboolean driver_checked;
   char *page;          /* --page */
+  /* --models, --model, --baseline-model, --dynamics: for a measurement
+   * opened from the command line */
+  char *models, *model, *baseline_model;
+  char **dynamics;
+  double e0, e1, t0, t1, b0, b1;   /* --elim, --tlim, --baseline */
+  gboolean pin_baseline;
+  gboolean fit;                    /* --fit: once opened */
 };
 
 G_DEFINE_FINAL_TYPE (XrlabApplication, xrlab_application, ADW_TYPE_APPLICATION)
@@ -213,6 +223,7 @@ xrlab_application_startup (GApplication *app)
     { "win.show-page::plot", { "<Alt>1", NULL } },
     { "win.show-page::values", { "<Alt>2", NULL } },
     { "win.show-page::reflect", { "<Alt>3", NULL } },
+    { "win.show-page::fit", { "<Alt>4", NULL } },
     { "win.toggle-x-log", { "<Control><Shift>x", NULL } },
     { "win.toggle-y-log", { "<Control><Shift>y", NULL } },
     { "win.copy-values", { "<Control><Shift>c", NULL } },
@@ -266,6 +277,77 @@ new_window (XrlabApplication *self)
   return window;
 }
 
+/* Paths as absolute ones: the primary instance may run elsewhere. */
+static char *
+absolute (const char *path)
+{
+  return path != NULL ? g_canonicalize_filename (path, NULL) : NULL;
+}
+
+static int
+handle_fit_options (XrlabApplication *self, GVariantDict *options)
+{
+  const char *s = NULL;
+  const char **dyn = NULL;
+
+  if (g_variant_dict_lookup (options, "models", "^&ay", &s))
+    {
+      g_free (self->models);
+      self->models = absolute (s);
+    }
+  if (g_variant_dict_lookup (options, "model", "&s", &s))
+    {
+      g_free (self->model);
+      self->model = g_strdup (s);
+    }
+  if (g_variant_dict_lookup (options, "baseline-model", "&s", &s))
+    {
+      g_free (self->baseline_model);
+      self->baseline_model = g_strdup (s);
+    }
+  if (g_variant_dict_lookup (options, "dynamics", "^a&s", &dyn))
+    {
+      g_strfreev (self->dynamics);
+      self->dynamics = g_strdupv ((char **) dyn);
+      g_free (dyn);
+      /* PAR=FILE:MODEL: the file relative to here. */
+      for (guint i = 0; self->dynamics[i] != NULL; i++)
+        {
+          char *eq = strchr (self->dynamics[i], '='), *colon = strrchr (self->dynamics[i], ':');
+          if (eq != NULL && colon != NULL && colon > eq + 1)
+            {
+              g_autofree char *file = g_strndup (eq + 1, colon - eq - 1);
+              g_autofree char *abs = absolute (file);
+              g_autofree char *par = g_strndup (self->dynamics[i], eq - self->dynamics[i]);
+              char *joined = g_strdup_printf ("%s=%s%s", par, abs, colon);
+              g_free (self->dynamics[i]);
+              self->dynamics[i] = joined;
+            }
+        }
+    }
+  {
+    static const char *const names[] = { "elim", "tlim", "baseline" };
+    double *v[][2] = { { &self->e0, &self->e1 }, { &self->t0, &self->t1 }, { &self->b0, &self->b1 } };
+
+    for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+      if (g_variant_dict_lookup (options, names[i], "&s", &s) && !xrlab_fit_parse_range (s, v[i][0], v[i][1]))
+        {
+          g_printerr (_("xrlab: --%s “%s”: expected FROM:TO\n"), names[i], s);
+          return 2;
+        }
+  }
+  if (g_variant_dict_contains (options, "pin-baseline"))
+    self->pin_baseline = TRUE;
+  if (g_variant_dict_contains (options, "fit"))
+    self->fit = TRUE;
+  if (self->model != NULL && self->models == NULL)
+    {
+      g_printerr (_("xrlab: --model needs --models FILE\n"));
+      return 2;
+    }
+  return -1;
+}
+
 static int
 xrlab_application_handle_local_options (GApplication *app,
                                         GVariantDict *options)
@@ -275,15 +357,16 @@ xrlab_application_handle_local_options (GApplication *app,
 
   if (g_variant_dict_lookup (options, "page", "&s", &page))
     {
-      if (!g_str_equal (page, "plot") && !g_str_equal (page, "values") && !g_str_equal (page, "reflect"))
+      if (!g_str_equal (page, "plot") && !g_str_equal (page, "values") && !g_str_equal (page, "reflect")
+          && !g_str_equal (page, "fit"))
         {
-          g_printerr (_("xrlab: --page must be “plot”, “values” or “reflect”, not “%s”\n"), page);
+          g_printerr (_("xrlab: --page must be “plot”, “values”, “reflect” or “fit”, not “%s”\n"), page);
           return 2;
         }
       g_free (self->page);
       self->page = g_strdup (page);
     }
-  return -1;
+  return handle_fit_options (self, options);
 }
 
 static void
@@ -296,6 +379,49 @@ xrlab_application_activate (GApplication *app)
     window = GTK_WINDOW (new_window (self));
   gtk_window_present (window);
   check_driver (self, window);
+}
+
+/* A measurement rather than a session: a folder, or a data file. */
+static gboolean
+is_measurement (const char *path)
+{
+  static const char *const suffixes[] = { ".csv", ".txt", ".dat", ".h5", ".hdf5", ".nxs" };
+  g_autofree char *lower = g_ascii_strdown (path, -1);
+
+  if (g_file_test (path, G_FILE_TEST_IS_DIR))
+    return TRUE;
+  for (guint i = 0; i < G_N_ELEMENTS (suffixes); i++)
+    if (g_str_has_suffix (lower, suffixes[i]))
+      return TRUE;
+  return FALSE;
+}
+
+static void
+fit_once_opened (XrlabFitPage *page)
+{
+  g_signal_handlers_disconnect_by_func (page, fit_once_opened, NULL);
+  xrlab_fit_page_run (page, XRLAB_FIT_PAGE_JOB_ALL);
+}
+
+static void
+open_measurement (XrlabApplication *self, XrlabWindow *window, const char *path)
+{
+  XrlabFitWorkspace ws;
+
+  xrlab_fit_workspace_init (&ws);
+  ws.data = g_strdup (path);
+  ws.models = g_strdup (self->models);
+  ws.model = g_strdup (self->model);
+  ws.baseline_model = g_strdup (self->baseline_model);
+  ws.dynamics = g_strdupv (self->dynamics);
+  ws.e0 = self->e0, ws.e1 = self->e1, ws.t0 = self->t0, ws.t1 = self->t1;
+  ws.b0 = self->b0, ws.b1 = self->b1;
+  ws.pin_baseline = self->pin_baseline;
+  adw_view_stack_set_visible_child_name (xrlab_window_get_view_stack (window), "fit");
+  if (self->fit)
+    g_signal_connect (xrlab_window_get_fit_page (window), "opened", G_CALLBACK (fit_once_opened), NULL);
+  xrlab_fit_page_open (xrlab_window_get_fit_page (window), &ws);
+  xrlab_fit_workspace_clear (&ws);
 }
 
 static void
@@ -316,6 +442,11 @@ xrlab_application_open (GApplication  *app,
   if (n_files < 1)
     return;
   path = g_file_get_path (files[0]);
+  if (path != NULL && is_measurement (path))
+    {
+      open_measurement (self, XRLAB_WINDOW (window), path);
+      return;
+    }
   if (path == NULL || !xrlab_window_open_session_file (XRLAB_WINDOW (window), path, &error))
     {
       g_autofree char *name = g_file_get_basename (files[0]);
@@ -335,6 +466,10 @@ xrlab_application_dispose (GObject *object)
 
   g_clear_object (&self->settings);
   g_clear_pointer (&self->page, g_free);
+  g_clear_pointer (&self->models, g_free);
+  g_clear_pointer (&self->model, g_free);
+  g_clear_pointer (&self->baseline_model, g_free);
+  g_clear_pointer (&self->dynamics, g_strfreev);
   G_OBJECT_CLASS (xrlab_application_parent_class)->dispose (object);
 }
 
@@ -355,8 +490,29 @@ static void
 xrlab_application_init (XrlabApplication *self)
 {
   self->restore = TRUE;
+  self->e0 = self->e1 = self->t0 = self->t1 = self->b0 = self->b1 = NAN;
   g_application_add_main_option (G_APPLICATION (self), "page", 0, 0, G_OPTION_ARG_STRING,
-                                 _("Start on the plot, the values table or the reflectivity page"), "plot|values|reflect");
+                                 _("Start on the plot, the values table, the reflectivity or the fit page"),
+                                 "plot|values|reflect|fit");
+  g_application_add_main_option (G_APPLICATION (self), "models", 0, 0, G_OPTION_ARG_FILENAME,
+                                 _("The model file of a measurement opened (trspecfit’s YAML)"), "FILE");
+  g_application_add_main_option (G_APPLICATION (self), "model", 0, 0, G_OPTION_ARG_STRING,
+                                 _("The model of the model file to fit"), "NAME");
+  g_application_add_main_option (G_APPLICATION (self), "baseline-model", 0, 0, G_OPTION_ARG_STRING,
+                                 _("The model of the baseline spectrum"), "NAME");
+  g_application_add_main_option (G_APPLICATION (self), "dynamics", 0, 0, G_OPTION_ARG_STRING_ARRAY,
+                                 _("Time dependence of a parameter, as xrlab-cli fit takes it"),
+                                 "PAR=FILE:MODEL");
+  g_application_add_main_option (G_APPLICATION (self), "elim", 0, 0, G_OPTION_ARG_STRING,
+                                 _("The energies fitted"), "FROM:TO");
+  g_application_add_main_option (G_APPLICATION (self), "tlim", 0, 0, G_OPTION_ARG_STRING,
+                                 _("The delays fitted"), "FROM:TO");
+  g_application_add_main_option (G_APPLICATION (self), "baseline", 0, 0, G_OPTION_ARG_STRING,
+                                 _("The delays of the baseline spectrum"), "FROM:TO");
+  g_application_add_main_option (G_APPLICATION (self), "pin-baseline", 0, 0, G_OPTION_ARG_NONE,
+                                 _("Fix what the baseline fit found, as xrlab-cli fit --pin-baseline"), NULL);
+  g_application_add_main_option (G_APPLICATION (self), "fit", 0, 0, G_OPTION_ARG_NONE,
+                                 _("Fit the measurement opened: its baseline, then the 2D fit"), NULL);
 }
 
 XrlabApplication *

@@ -15,6 +15,7 @@
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
 
+#include "xrlab-session-fit.h"
 #include "xrlab-session-stacks.h"
 #include "xrlab-session-private.h"
 #include "xrlab-util.h"
@@ -65,6 +66,7 @@ xrlab_session_free (XrlabSession *session)
     return;
   g_ptr_array_unref (session->materials);
   xrlab_session_stacks_free (session);
+  xrlab_session_fit_free (session);
   g_free (session);
 }
 
@@ -106,6 +108,7 @@ xrlab_session_copy (const XrlabSession *session)
   copy->values_energy_ev = session->values_energy_ev;
   xrlab_session_view_copy (copy, session);
   xrlab_session_stacks_copy (copy, session);
+  xrlab_session_fit_copy (copy, session);
   return copy;
 }
 
@@ -116,7 +119,8 @@ xrlab_session_equal (const XrlabSession *a,
   if (a->materials->len != b->materials->len ||
       !xrlab_sweep_equal (&a->sweep, &b->sweep) ||
       a->quantity != b->quantity || !a->x_log != !b->x_log || !a->y_log != !b->y_log ||
-      a->values_energy_ev != b->values_energy_ev || !xrlab_session_view_equal (a, b) || !xrlab_session_stacks_equal (a, b))
+      a->values_energy_ev != b->values_energy_ev || !xrlab_session_view_equal (a, b) || !xrlab_session_stacks_equal (a, b)
+      || !xrlab_session_fit_equal (a, b))
     return FALSE;
   for (guint i = 0; i < a->materials->len; i++)
     {
@@ -191,6 +195,7 @@ xrlab_session_to_json (const XrlabSession *session,
   g_string_append_printf (s, "  \"plot\": {\n    \"quantity\": \"%s\",\n    \"x_log\": %s,\n    \"y_log\": %s\n  },\n",
                           info->session_id, session->x_log ? "true" : "false", session->y_log ? "true" : "false");
   xrlab_session_stacks_append_json (session, s);
+  xrlab_session_fit_append_json (session, s);
   g_string_append (s, "  \"values\": {\n    \"energy_eV\": ");
   xrlab_json_append_number (s, session->values_energy_ev);
   g_string_append (s, "\n  }");
@@ -781,7 +786,7 @@ static XrlabSession *
 session_from_object (Ctx *ctx, JsonObject *obj, GError **error)
 {
   static const char *const allowed[] = {
-    "format", "version", "materials", "sweep", "plot", "values", "view", "stacks", "reflect", NULL
+    "format", "version", "materials", "sweep", "plot", "values", "view", "stacks", "reflect", "fit", NULL
   };
   g_autoptr(XrlabSession) session = NULL;
   g_autoptr(GError) local = NULL;
@@ -820,6 +825,18 @@ session_from_object (Ctx *ctx, JsonObject *obj, GError **error)
         }
       xrlab_session_stacks_free (session);
       warn (ctx, _("%s; the Reflectivity page has its example"), local->message);
+    }
+  /* The Fit page's: likewise. */
+  g_clear_error (&local);
+  if (!xrlab_session_fit_parse (obj, session, &local))
+    {
+      if (!salvage (ctx))
+        {
+          g_propagate_error (error, g_steal_pointer (&local));
+          return NULL;
+        }
+      xrlab_session_fit_free (session);
+      warn (ctx, _("%s; the Fit page is empty"), local->message);
     }
   return g_steal_pointer (&session);
 }

@@ -30,6 +30,8 @@
  * "stacks" and "reflect" (the Reflectivity page, xrlab-session-stacks.c)
  * may be left out too: sessions written before the page have neither; in
  * a stack only "stack" is required, and the specs are kept as typed.
+ * "fit" (the Fit page's workspace, xrlab-session-fit.c) is optional as
+ * well.
  *
  * The text is checked before json-glib parses it (nesting depth, JSON's
  * tokens only, UTF-8); a salvaging load keeps what is sound in a document
@@ -104,6 +106,22 @@ typedef struct {
 
 #define XRLAB_SESSION_MAX_STACKS 64
 
+/* The Fit page's workspace (xrlab-session-fit.c): the files and model as
+ * given, the fit window and baseline delays (NaN: open), the start values
+ * typed, the map shown and the cursor (NaN: none). */
+typedef struct {
+  char *data;
+  char *models, *model, *baseline_model;   /* NULL: none */
+  char **dynamics;                         /* "PAR=FILE:MODEL..." */
+  double e0, e1, t0, t1, b0, b1;
+  gboolean pin_baseline;
+  char **value_names;
+  double *values;
+  gsize n_values;
+  int map;                                 /* XrlabFitMapKind (xrlab-fit-page.h) */
+  double delay, energy;
+} XrlabSessionFit;
+
 typedef struct {
   GPtrArray *materials;        /* XrlabSessionMaterial */
   XrlabSweep sweep;
@@ -119,6 +137,8 @@ typedef struct {
    * there was one). */
   GPtrArray *stacks;           /* XrlabSessionStack */
   XrlabSessionReflect *reflect;
+  /* The Fit page's workspace, or NULL. */
+  XrlabSessionFit *fit;
 } XrlabSession;
 
 /* No materials; 1–30 keV log sweep of 1000 points, δ on log axes, Cu Kα. */
@@ -157,6 +177,13 @@ void xrlab_session_clear_stacks (XrlabSession *session);
 /* The page's controls (replacing any). */
 void xrlab_session_set_reflect (XrlabSession              *session,
                                 const XrlabSessionReflect *reflect);
+
+/* A fit workspace: empty (NaN ranges and cursor), its strings freed. */
+void xrlab_session_fit_init  (XrlabSessionFit *fit);
+void xrlab_session_fit_clear (XrlabSessionFit *fit);
+/* The Fit page's workspace (copied; NULL: none), or NULL. */
+void                   xrlab_session_set_fit (XrlabSession *session, const XrlabSessionFit *fit);
+const XrlabSessionFit *xrlab_session_get_fit (const XrlabSession *session);
 
 /* Always valid UTF-8 JSON. */
 char         *xrlab_session_to_json   (const XrlabSession *session,

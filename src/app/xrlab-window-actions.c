@@ -345,8 +345,15 @@ static void
 action_export_csv (GtkWidget *widget, const char *name, GVariant *param)
 {
   XrlabWindow *self = XRLAB_WINDOW (widget);
-  GtkFileChooserNative *native = make_chooser (self, _("Export Data as CSV"), GTK_FILE_CHOOSER_ACTION_SAVE,
-                                               _("_Export"), csv_chosen);
+  GtkFileChooserNative *native;
+
+  /* The Fit page's data: the result set's CSV files, written by the engine. */
+  if (g_strcmp0 (adw_view_stack_get_visible_child_name (self->view_stack), "fit") == 0)
+    {
+      gtk_widget_activate_action (GTK_WIDGET (self->fit_page), "fit.export-results", NULL);
+      return;
+    }
+  native = make_chooser (self, _("Export Data as CSV"), GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), csv_chosen);
 
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (native), reflect_shown (self) ? "xrlab-reflectivity.csv"
                                                                                 : "xrlab-optical-constants.csv");
@@ -464,8 +471,9 @@ on_material_removed (XrlabMaterialList *list,
 void
 xrlab_window_actions_update (XrlabWindow *self)
 {
-  /* The Reflectivity page needs no material. */
-  gboolean any = g_list_model_get_n_items (G_LIST_MODEL (self->materials)) > 0 || reflect_shown (self);
+  /* The Reflectivity and Fit pages need no material. */
+  gboolean any = g_list_model_get_n_items (G_LIST_MODEL (self->materials)) > 0 || reflect_shown (self)
+                 || g_strcmp0 (adw_view_stack_get_visible_child_name (self->view_stack), "fit") == 0;
 
   /* Without materials: the empty state, with its Add button. */
   gtk_stack_set_visible_child_name (self->content_stack, any ? "pages" : "empty");

@@ -14,13 +14,18 @@
 #include "xrlab-export-dialog.h"
 #include "xrlab-util.h"
 
-/* The view the plot export writes: the optics plot, or the Reflectivity
- * page's plot or map. */
+/* The view the plot export writes: the optics plot, the Reflectivity
+ * page's plot or map, or the Fit page's plot with the focus (its map
+ * when none has it). */
 static GtkWidget *
 export_view (XrlabWindow *self)
 {
-  if (g_strcmp0 (adw_view_stack_get_visible_child_name (self->view_stack), "reflect") == 0)
+  const char *page = adw_view_stack_get_visible_child_name (self->view_stack);
+
+  if (g_strcmp0 (page, "reflect") == 0)
     return xrlab_reflect_page_get_shown_view (self->reflect_page);
+  if (g_strcmp0 (page, "fit") == 0)
+    return xrlab_fit_page_get_shown_view (self->fit_page);
   return GTK_WIDGET (self->plot);
 }
 
@@ -38,10 +43,13 @@ xrlab_window_export_plot_file (XrlabWindow     *self,
   xrlab_window_data_flush (self);
   light = g_settings_get_boolean (self->settings, "export-light");
   /* What is asked for is what is written: a PNG of width x height pixels. */
-  if (export_view (self) != GTK_WIDGET (self->plot))
+  if (g_strcmp0 (adw_view_stack_get_visible_child_name (self->view_stack), "reflect") == 0)
     return xrlab_reflect_page_export (self->reflect_page, path, format, width, height, 1.0,
                                       light ? FALSE : xrlab_plot_get_dark (self->plot), error);
-  return xrlab_plot_export (self->plot, path, format, width, height, 1.0,
+  if (XRLAB_IS_MAP_VIEW (export_view (self)))
+    return xrlab_map_view_export (XRLAB_MAP_VIEW (export_view (self)), path, format, width, height, 1.0,
+                                  light ? FALSE : xrlab_plot_get_dark (self->plot), error);
+  return xrlab_plot_export (XRLAB_PLOT (export_view (self)), path, format, width, height, 1.0,
                             light ? FALSE : xrlab_plot_get_dark (self->plot), error);
 }
 

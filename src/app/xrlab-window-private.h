@@ -12,6 +12,7 @@
 
 #include "xrlab-window.h"
 #include "xrlab-engine.h"
+#include "xrlab-fit-page.h"
 #include "xrlab-reflect-page.h"
 
 G_BEGIN_DECLS
@@ -36,6 +37,7 @@ struct _XrlabWindow {
   XrlabPlot *plot;
   XrlabValuesView *values_view;
   XrlabReflectPage *reflect_page;
+  XrlabFitPage *fit_page;
   GtkStack *content_stack;      /* the pages, or the empty state */
   GtkRevealer *plot_notice;
   GtkLabel *plot_notice_label;

@@ -55,6 +55,59 @@ get_reflect (XrlabWindow *self, XrlabSession *s)
   xrlab_reflect_settings_clear (&rs);
 }
 
+/* The Fit page's workspace. */
+static void
+get_fit (XrlabWindow *self, XrlabSession *s)
+{
+  const XrlabFitWorkspace *ws = xrlab_fit_page_get_workspace (self->fit_page);
+  XrlabSessionFit f;
+
+  if (ws == NULL)
+    return;
+  xrlab_session_fit_init (&f);
+  f.data = ws->data;
+  f.models = ws->models;
+  f.model = ws->model;
+  f.baseline_model = ws->baseline_model;
+  f.dynamics = ws->dynamics;
+  f.e0 = ws->e0, f.e1 = ws->e1, f.t0 = ws->t0, f.t1 = ws->t1, f.b0 = ws->b0, f.b1 = ws->b1;
+  f.pin_baseline = ws->pin_baseline;
+  f.value_names = ws->value_names;
+  f.values = ws->values;
+  f.n_values = ws->n_values;
+  f.map = ws->map;
+  f.delay = ws->delay;
+  f.energy = ws->energy;
+  xrlab_session_set_fit (s, &f);   /* copies */
+}
+
+/* Opens the session's workspace (the files are read on the engine thread;
+ * one that cannot be read leaves its message on the page). */
+static void
+apply_fit (XrlabWindow *self, const XrlabSession *session)
+{
+  const XrlabSessionFit *f = xrlab_session_get_fit (session);
+  XrlabFitWorkspace ws;
+
+  if (f == NULL)
+    return;
+  xrlab_fit_workspace_init (&ws);
+  ws.data = g_strdup (f->data);
+  ws.models = g_strdup (f->models);
+  ws.model = g_strdup (f->model);
+  ws.baseline_model = g_strdup (f->baseline_model);
+  ws.dynamics = g_strdupv (f->dynamics);
+  ws.e0 = f->e0, ws.e1 = f->e1, ws.t0 = f->t0, ws.t1 = f->t1, ws.b0 = f->b0, ws.b1 = f->b1;
+  ws.pin_baseline = f->pin_baseline;
+  for (gsize i = 0; i < f->n_values; i++)
+    xrlab_fit_workspace_set_value (&ws, f->value_names[i], f->values[i]);
+  ws.map = f->map;
+  ws.delay = f->delay;
+  ws.energy = f->energy;
+  xrlab_fit_page_open (self->fit_page, &ws);
+  xrlab_fit_workspace_clear (&ws);
+}
+
 static void
 apply_reflect (XrlabWindow *self, const XrlabSession *session)
 {
@@ -123,6 +176,7 @@ xrlab_window_get_session (XrlabWindow *self)
       memcpy (s->pins, pins, s->n_pins * sizeof (double));
   }
   get_reflect (self, s);
+  get_fit (self, s);
   return s;
 }
 
@@ -169,6 +223,7 @@ xrlab_window_apply_session (XrlabWindow        *self,
   xrlab_plot_set_y_limits (self->plot, session->view_y_min, session->view_y_max);
   xrlab_plot_set_pins (self->plot, session->pins, session->n_pins);
   apply_reflect (self, session);
+  apply_fit (self, session);
   self->applying = FALSE;
 
   xrlab_window_data_quantity_changed (self);
@@ -383,6 +438,10 @@ xrlab_window_session_init (XrlabWindow *self,
 
   self->autosave_path = xrlab_session_get_autosave_path ();
   g_signal_connect_object (self->reflect_page, "changed", G_CALLBACK (xrlab_window_session_changed),
+                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->fit_page, "changed", G_CALLBACK (xrlab_window_session_changed),
+                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->fit_page, "opened", G_CALLBACK (xrlab_window_session_changed),
                            self, G_CONNECT_SWAPPED);
   if (restore)
     r = xrlab_session_restore_begin (self->autosave_path);

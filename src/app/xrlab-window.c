@@ -73,13 +73,14 @@ xrlab_window_close_request (GtkWindow *window)
   return GTK_WINDOW_CLASS (xrlab_window_parent_class)->close_request (window);
 }
 
-/* The Reflectivity page fetches only while it is shown. */
+/* The Reflectivity and Fit pages fetch only while they are shown. */
 static void
 on_page_changed (XrlabWindow *self)
 {
-  xrlab_reflect_page_set_active (self->reflect_page,
-                                 g_strcmp0 (adw_view_stack_get_visible_child_name (self->view_stack),
-                                            "reflect") == 0);
+  const char *page = adw_view_stack_get_visible_child_name (self->view_stack);
+
+  xrlab_reflect_page_set_active (self->reflect_page, g_strcmp0 (page, "reflect") == 0);
+  xrlab_fit_page_set_active (self->fit_page, g_strcmp0 (page, "fit") == 0);
   /* The empty state of a window without materials is not the page's. */
   xrlab_window_actions_update (self);
 }
@@ -103,6 +104,7 @@ xrlab_window_constructed (GObject *object)
   xrlab_window_data_init (self);
   xrlab_reflect_page_set_materials (self->reflect_page, G_LIST_MODEL (self->materials));
   xrlab_reflect_page_set_engine (self->reflect_page, self->engine);
+  xrlab_fit_page_set_engine (self->fit_page, self->engine);
   g_signal_connect_object (self->view_stack, "notify::visible-child-name",
                            G_CALLBACK (on_page_changed), self, G_CONNECT_SWAPPED);
   on_page_changed (self);
@@ -188,6 +190,7 @@ xrlab_window_class_init (XrlabWindowClass *klass)
   g_type_ensure (XRLAB_TYPE_PLOT);
   g_type_ensure (XRLAB_TYPE_VALUES_VIEW);
   g_type_ensure (XRLAB_TYPE_REFLECT_PAGE);
+  g_type_ensure (XRLAB_TYPE_FIT_PAGE);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/xrlab/Xrlab/xrlab-window.ui");
   gtk_widget_class_bind_template_child (widget_class, XrlabWindow, toast_overlay);
@@ -203,6 +206,7 @@ xrlab_window_class_init (XrlabWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, XrlabWindow, plot);
   gtk_widget_class_bind_template_child (widget_class, XrlabWindow, values_view);
   gtk_widget_class_bind_template_child (widget_class, XrlabWindow, reflect_page);
+  gtk_widget_class_bind_template_child (widget_class, XrlabWindow, fit_page);
   gtk_widget_class_bind_template_child (widget_class, XrlabWindow, content_stack);
   gtk_widget_class_bind_template_child (widget_class, XrlabWindow, plot_notice);
   gtk_widget_class_bind_template_child (widget_class, XrlabWindow, plot_notice_label);
@@ -289,6 +293,13 @@ xrlab_window_get_plot_controls (XrlabWindow *self)
 {
   g_return_val_if_fail (XRLAB_IS_WINDOW (self), NULL);
   return self->plot_controls;
+}
+
+XrlabFitPage *
+xrlab_window_get_fit_page (XrlabWindow *self)
+{
+  g_return_val_if_fail (XRLAB_IS_WINDOW (self), NULL);
+  return self->fit_page;
 }
 
 XrlabReflectPage *

@@ -12,6 +12,7 @@
 #include "xrlab-material-list.h"
 #include "xrlab-plot.h"
 #include "xrlab-plot-controls.h"
+#include "xrlab-fit-page.h"
 #include "xrlab-reflect-page.h"
 #include "xrlab-session.h"
 #include "xrlab-sweep-controls.h"
@@ -34,6 +35,7 @@ XrlabSweepControls *xrlab_window_get_sweep_controls (XrlabWindow *self);
 XrlabPlotControls  *xrlab_window_get_plot_controls  (XrlabWindow *self);
 XrlabValuesView    *xrlab_window_get_values_view    (XrlabWindow *self);
 XrlabReflectPage   *xrlab_window_get_reflect_page   (XrlabWindow *self);
+XrlabFitPage       *xrlab_window_get_fit_page       (XrlabWindow *self);
 GListStore         *xrlab_window_get_materials      (XrlabWindow *self);
 AdwViewStack       *xrlab_window_get_view_stack     (XrlabWindow *self);
 

@@ -63,13 +63,76 @@ xrlab_map_colormap (double t)
   return (XrlabPlotColor) { rgb[0], rgb[1], rgb[2], 1.0 };
 }
 
+/* ColorBrewer RdBu (11 classes), from blue to red. */
+static XrlabPlotColor
+diverging (double t)
+{
+  static const guint32 stops[] = {
+    0x053061, 0x2166ac, 0x4393c3, 0x92c5de, 0xd1e5f0, 0xf7f7f7,
+    0xfddbc7, 0xf4a582, 0xd6604d, 0xb2182b, 0x67001f,
+  };
+  const int n = G_N_ELEMENTS (stops) - 1;
+  double f, u;
+  int k;
+
+  t = isnan (t) ? 0.5 : CLAMP (t, 0.0, 1.0);
+  f = t * n;
+  k = MIN ((int) f, n - 1);
+  u = f - k;
+#define CH(c, sh) ((((c) >> (sh)) & 0xff) / 255.0)
+  return (XrlabPlotColor) { CH (stops[k], 16) + u * (CH (stops[k + 1], 16) - CH (stops[k], 16)),
+                            CH (stops[k], 8) + u * (CH (stops[k + 1], 8) - CH (stops[k], 8)),
+                            CH (stops[k], 0) + u * (CH (stops[k + 1], 0) - CH (stops[k], 0)), 1.0 };
+#undef CH
+}
+
+XrlabPlotColor
+xrlab_map_colormap_of (XrlabMapColormapKind kind, double t)
+{
+  return kind == XRLAB_MAP_COLORMAP_DIVERGING ? diverging (t) : xrlab_map_colormap (t);
+}
+
+/* Each colour map as 1024 packed pixels, made once. */
+#define LUT_SIZE 1024
+
+static const guint32 *
+lut_of (XrlabMapColormapKind kind)
+{
+  static guint32 luts[2][LUT_SIZE];
+  static gsize made = 0;
+
+  if (g_once_init_enter (&made))
+    {
+      for (int m = 0; m < 2; m++)
+        for (int i = 0; i < LUT_SIZE; i++)
+          {
+            XrlabPlotColor c = xrlab_map_colormap_of (m, i / (double) (LUT_SIZE - 1));
+            luts[m][i] = 0xff000000u | ((guint32) lround (c.red * 255) << 16)
+                         | ((guint32) lround (c.green * 255) << 8) | (guint32) lround (c.blue * 255);
+          }
+      g_once_init_leave (&made, 1);
+    }
+  return luts[kind == XRLAB_MAP_COLORMAP_DIVERGING];
+}
+
 /* ---- geometry ---------------------------------------------------------------- */
 
 typedef struct {
   double w0, w1;      /* world coordinates of the first and last cell edges */
-  double lo, hi;      /* the axis window: min and max of them */
+  double lo, hi;      /* the axis window: min and max of them, or the limits shown */
   gboolean log;
+  gboolean reversed;  /* drawn from hi to lo */
 } Axis;
+
+/* Where world @w lies along the axis, 0 at its start (left, bottom) and
+ * 1 at its end. */
+static double
+axis_frac (const Axis *a, double w)
+{
+  double f = (w - a->lo) / (a->hi - a->lo);
+
+  return a->reversed ? 1.0 - f : f;
+}
 
 static double
 world (double v, gboolean log)
@@ -82,6 +145,7 @@ axis_of (const double *v, gsize n, gboolean log, Axis *a)
 {
   double first, last, step;
 
+  a->reversed = FALSE;
   if (n == 0)
     return FALSE;
   first = world (v[0], log);
@@ -99,10 +163,26 @@ axis_of (const double *v, gsize n, gboolean log, Axis *a)
   return TRUE;
 }
 
+/* The axis of the scene: its cells, the view (limits), the direction. */
+static gboolean
+scene_axis (const double *v, gsize n, const XrlabPlotAxisSpec *spec, gboolean reversed, Axis *a)
+{
+  if (!axis_of (v, n, spec->log, a))
+    return FALSE;
+  if (xrlab_plot_axis_is_fixed (spec))
+    {
+      double lo = world (spec->min, spec->log), hi = world (spec->max, spec->log);
+      if (isfinite (lo) && isfinite (hi) && lo < hi)
+        a->lo = lo, a->hi = hi;
+    }
+  a->reversed = reversed;
+  return TRUE;
+}
+
 /* The colour range [lo, hi] of the finite values (log10 of the positive
  * ones on a log scale). */
-static gboolean
-value_range (const XrlabMapScene *s, double *lo, double *hi)
+gboolean
+xrlab_map_value_range (const XrlabMapScene *s, double *lo, double *hi)
 {
   double mn = INFINITY, mx = -INFINITY;
   gsize n = s->n_x * s->n_y;
@@ -243,29 +323,49 @@ widest_label (PangoLayout *layout, const XrlabPlotTicks *t)
 
 /* ---- drawing ------------------------------------------------------------------ */
 
-/* The values as an image, a pixel per grid point, row 0 at the top. */
+/* The values as an image, a pixel per grid point, row iy of the values in
+ * image row iy. */
 static cairo_surface_t *
 map_image (const XrlabMapScene *s, double lo, double hi, const XrlabPlotColor *none)
 {
   cairo_surface_t *img = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) s->n_x, (int) s->n_y);
   int stride = cairo_image_surface_get_stride (img);
   guchar *data = cairo_image_surface_get_data (img);
+  const guint32 *lut = lut_of (s->colormap);
+  guint32 missing = 0xff000000u | ((guint32) lround (none->red * 255) << 16)
+                    | ((guint32) lround (none->green * 255) << 8) | (guint32) lround (none->blue * 255);
+  double scale = (LUT_SIZE - 1) / (hi - lo);
 
   for (gsize iy = 0; iy < s->n_y; iy++)
     {
-      guint32 *row = (guint32 *) (void *) (data + (gsize) (s->n_y - 1 - iy) * stride);
+      guint32 *row = (guint32 *) (void *) (data + (gsize) iy * stride);
+      const double *v = s->values + iy * s->n_x;
       for (gsize ix = 0; ix < s->n_x; ix++)
         {
-          double v = world (s->values[iy * s->n_x + ix], s->value_log);
-          XrlabPlotColor c = isfinite (v) ? xrlab_map_colormap ((v - lo) / (hi - lo))
-                             : (s->value_log && s->values[iy * s->n_x + ix] == 0.0)
-                               ? xrlab_map_colormap (0.0) : *none;
-          row[ix] = 0xff000000u | ((guint32) lround (c.red * 255) << 16)
-                    | ((guint32) lround (c.green * 255) << 8) | (guint32) lround (c.blue * 255);
+          double w = s->value_log ? (v[ix] > 0 ? log10 (v[ix]) : NAN) : v[ix];
+          if (isfinite (w))
+            {
+              double k = (w - lo) * scale + 0.5;
+              row[ix] = lut[k <= 0 ? 0 : k >= LUT_SIZE - 1 ? LUT_SIZE - 1 : (int) k];
+            }
+          else
+            row[ix] = s->value_log && v[ix] == 0.0 ? lut[0] : missing;
         }
     }
   cairo_surface_mark_dirty (img);
   return img;
+}
+
+cairo_surface_t *
+xrlab_map_image_new (const XrlabMapScene *scene)
+{
+  double lo, hi;
+
+  g_return_val_if_fail (scene != NULL, NULL);
+  if (scene->values == NULL || scene->n_x == 0 || scene->n_y == 0 || scene->n_x > 32767
+      || scene->n_y > 32767 || !xrlab_map_value_range (scene, &lo, &hi))
+    return NULL;
+  return map_image (scene, lo, hi, &xrlab_plot_palette_get (scene->dark)->grid);
 }
 
 static void
@@ -276,7 +376,7 @@ draw_axis_ticks (cairo_t *cr, PangoLayout *layout, const XrlabPlotTicks *t, cons
     {
       const XrlabPlotTick *tick = &t->ticks[i];
       double len = tick->major ? TICK_MAJOR : TICK_MINOR;
-      double frac = (tick->pos - a->lo) / (a->hi - a->lo);
+      double frac = axis_frac (a, tick->pos);
 
       if (frac < -1e-9 || frac > 1 + 1e-9)
         continue;
@@ -318,7 +418,7 @@ draw_colour_bar (cairo_t *cr, PangoLayout *layout, const XrlabMapScene *s, doubl
 
   for (int k = 0; k < steps; k++)
     {
-      XrlabPlotColor c = xrlab_map_colormap ((k + 0.5) / steps);
+      XrlabPlotColor c = xrlab_map_colormap_of (s->colormap, (k + 0.5) / steps);
       double y0 = f->py1 - (f->py1 - f->py0) * k / steps;
       double y1 = f->py1 - (f->py1 - f->py0) * (k + 1) / steps;
 
@@ -365,6 +465,89 @@ draw_message (cairo_t *cr, PangoLayout *layout, const char *message, int width, 
   draw_text (cr, layout, m, width / 2.0, height / 2.0, 0.5, 0.5, FALSE);
 }
 
+/* The overlays, clipped to the plot area. */
+static void
+draw_overlays (cairo_t *cr, PangoLayout *layout, const XrlabMapScene *scene, const Axis *ax,
+               const Axis *ay, const XrlabPlotFrame *f)
+{
+  const double dash[] = { 6.0, 4.0 };
+
+  cairo_save (cr);
+  cairo_rectangle (cr, f->px0, f->py0, f->px1 - f->px0, f->py1 - f->py0);
+  cairo_clip (cr);
+  for (guint i = 0; i < scene->n_overlays; i++)
+    {
+      const XrlabMapOverlay *o = &scene->overlays[i];
+      double wx0 = world (o->x0, ax->log), wx1 = world (o->x1, ax->log);
+      double wy0 = world (o->y0, ay->log), wy1 = world (o->y1, ay->log);
+      double px0 = isfinite (wx0) ? f->px0 + axis_frac (ax, wx0) * (f->px1 - f->px0) : f->px0;
+      double px1 = isfinite (wx1) ? f->px0 + axis_frac (ax, wx1) * (f->px1 - f->px0) : f->px1;
+      double py0 = isfinite (wy0) ? f->py1 - axis_frac (ay, wy0) * (f->py1 - f->py0) : f->py1;
+      double py1 = isfinite (wy1) ? f->py1 - axis_frac (ay, wy1) * (f->py1 - f->py0) : f->py0;
+      double l = MIN (px0, px1), r = MAX (px0, px1), t = MIN (py0, py1), b = MAX (py0, py1);
+
+      cairo_set_dash (cr, dash, o->dashed ? 2 : 0, 0);
+      switch (o->kind)
+        {
+        case XRLAB_MAP_OVERLAY_RECT:
+          /* A dark halo under the line keeps it visible on light colours. */
+          cairo_set_line_width (cr, 3.5);
+          cairo_set_source_rgba (cr, 0, 0, 0, 0.45);
+          cairo_rectangle (cr, l, t, r - l, b - t);
+          cairo_stroke (cr);
+          cairo_set_line_width (cr, 1.5);
+          set_color (cr, &o->color);
+          cairo_rectangle (cr, l, t, r - l, b - t);
+          cairo_stroke (cr);
+          break;
+        case XRLAB_MAP_OVERLAY_HBAND:
+          l = f->px0, r = f->px1;
+          cairo_set_source_rgba (cr, o->color.red, o->color.green, o->color.blue, 0.28);
+          cairo_rectangle (cr, l, t, r - l, b - t);
+          cairo_fill (cr);
+          cairo_set_line_width (cr, 1.0);
+          set_color (cr, &o->color);
+          cairo_move_to (cr, l, t + 0.5);
+          cairo_line_to (cr, r, t + 0.5);
+          cairo_move_to (cr, l, b - 0.5);
+          cairo_line_to (cr, r, b - 0.5);
+          cairo_stroke (cr);
+          break;
+        case XRLAB_MAP_OVERLAY_CURSOR:
+          cairo_set_line_width (cr, 1.0);
+          set_color (cr, &o->color);
+          if (isfinite (wx0))
+            {
+              cairo_move_to (cr, round (px0) + 0.5, f->py0);
+              cairo_line_to (cr, round (px0) + 0.5, f->py1);
+            }
+          if (isfinite (wy0))
+            {
+              cairo_move_to (cr, f->px0, round (py0) + 0.5);
+              cairo_line_to (cr, f->px1, round (py0) + 0.5);
+            }
+          cairo_stroke (cr);
+          t = isfinite (wy0) ? py0 : t;
+          l = isfinite (wx0) ? px0 : l;
+          break;
+        }
+      if (o->label != NULL)
+        {
+          g_autofree char *m = g_markup_escape_text (o->label, -1);
+          double w, h;
+
+          text_size (layout, m, &w, &h);
+          cairo_set_source_rgba (cr, 0, 0, 0, 0.5);
+          cairo_rectangle (cr, MAX (l, f->px0) + 3, MAX (t, f->py0) + 3, w + 6, h + 2);
+          cairo_fill (cr);
+          set_color (cr, &o->color);
+          draw_text (cr, layout, m, MAX (l, f->px0) + 6, MAX (t, f->py0) + 4, 0.0, 0.0, FALSE);
+        }
+    }
+  cairo_set_dash (cr, NULL, 0, 0);
+  cairo_restore (cr);
+}
+
 gboolean
 xrlab_map_render (const XrlabMapScene *scene,
                   cairo_t             *cr,
@@ -393,9 +576,9 @@ xrlab_map_render (const XrlabMapScene *scene,
   cairo_paint (cr);
   layout = layout_new (cr, FONT_PT);
   if (scene->values == NULL || scene->n_x == 0 || scene->n_y == 0 || width < 120 || height < 90
-      || !axis_of (scene->x, scene->n_x, scene->x_axis.log, &ax)
-      || !axis_of (scene->y, scene->n_y, scene->y_axis.log, &ay)
-      || !value_range (scene, &lo, &hi))
+      || !scene_axis (scene->x, scene->n_x, &scene->x_axis, scene->x_reversed, &ax)
+      || !scene_axis (scene->y, scene->n_y, &scene->y_axis, scene->y_reversed, &ay)
+      || !xrlab_map_value_range (scene, &lo, &hi))
     {
       draw_message (cr, layout, scene->message, width, height, pal);
       return TRUE;
@@ -421,10 +604,10 @@ xrlab_map_render (const XrlabMapScene *scene,
   f.px1 = width - right;
   f.py0 = top;
   f.py1 = height - bottom;
-  f.wx0 = ax.lo;
-  f.wx1 = ax.hi;
-  f.wy0 = ay.lo;
-  f.wy1 = ay.hi;
+  f.wx0 = ax.reversed ? ax.hi : ax.lo;
+  f.wx1 = ax.reversed ? ax.lo : ax.hi;
+  f.wy0 = ay.reversed ? ay.hi : ay.lo;
+  f.wy1 = ay.reversed ? ay.lo : ay.hi;
   f.x_log = ax.log;
   f.y_log = ay.log;
   if (f.px1 - f.px0 < 20 || f.py1 - f.py0 < 20)
@@ -433,30 +616,38 @@ xrlab_map_render (const XrlabMapScene *scene,
       goto done;
     }
 
-  /* The image: pixel (ix, row) covers world [w0 + ix step, ...]; a
-   * decreasing axis mirrors it. */
-  img = map_image (scene, lo, hi, &pal->grid);
+  /* The image: pixel ix covers world [w0 + ix step, w0 + (ix + 1) step]
+   * (step < 0 on a decreasing axis), placed by axis_frac (linear in the
+   * world coordinate), so a decreasing or reversed axis mirrors it and a
+   * zoom scales it. */
+  img = scene->image != NULL ? cairo_surface_reference (scene->image) : map_image (scene, lo, hi, &pal->grid);
   pattern = cairo_pattern_create_for_surface (img);
   cairo_pattern_set_filter (pattern, CAIRO_FILTER_NEAREST);
   {
-    double sx = (f.px1 - f.px0) / (ax.hi - ax.lo) * (ax.w1 - ax.w0) / (double) scene->n_x;
-    double sy = (f.py1 - f.py0) / (ay.hi - ay.lo) * (ay.w1 - ay.w0) / (double) scene->n_y;
-    double ox = f.px0 + (ax.w0 - ax.lo) / (ax.hi - ax.lo) * (f.px1 - f.px0);
-    double oy = f.py1 - (ay.w1 - ay.lo) / (ay.hi - ay.lo) * (f.py1 - f.py0);
+    double W = f.px1 - f.px0, H = f.py1 - f.py0;
+    double stx = (ax.w1 - ax.w0) / (double) scene->n_x, sty = (ay.w1 - ay.w0) / (double) scene->n_y;
+    double ox = f.px0 + axis_frac (&ax, ax.w0) * W;
+    double sx = (axis_frac (&ax, ax.w0 + stx) - axis_frac (&ax, ax.w0)) * W;
+    double oy = f.py1 - axis_frac (&ay, ay.w0) * H;
+    double sy = -(axis_frac (&ay, ay.w0 + sty) - axis_frac (&ay, ay.w0)) * H;
 
     /* user = o + s · pixel: the pattern matrix is its inverse. */
     cairo_matrix_init (&m, sx, 0, 0, sy, ox, oy);
-    cairo_matrix_invert (&m);
-    cairo_pattern_set_matrix (pattern, &m);
+    if (cairo_matrix_invert (&m) == CAIRO_STATUS_SUCCESS)
+      cairo_pattern_set_matrix (pattern, &m);
   }
   cairo_save (cr);
   cairo_rectangle (cr, f.px0, f.py0, f.px1 - f.px0, f.py1 - f.py0);
   cairo_clip (cr);
+  set_color (cr, &pal->grid);
+  cairo_paint (cr);
   cairo_set_source (cr, pattern);
+  cairo_pattern_set_extend (pattern, CAIRO_EXTEND_NONE);
   cairo_paint (cr);
   cairo_restore (cr);
   cairo_pattern_destroy (pattern);
   cairo_surface_destroy (img);
+  draw_overlays (cr, layout, scene, &ax, &ay, &f);
 
   set_color (cr, &pal->frame);
   cairo_set_line_width (cr, 1.0);

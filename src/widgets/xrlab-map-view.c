@@ -8,6 +8,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <adwaita.h>
 #include <glib/gi18n-lib.h>
@@ -22,6 +23,10 @@ struct _XrlabMapView {
   GDestroyNotify owner_free;
   char *x_name, *x_unit, *y_name, *y_unit, *value_name, *title, *message;
   XrlabPlotFrame frame;       /* of the last frame drawn */
+  XrlabMapOverlay *overlays;  /* labels owned */
+  guint n_overlays;
+  cairo_surface_t *image;     /* of the values, for frames whose colours stay */
+  gboolean image_dark;
   double cross_x, cross_y;    /* data units; NaN: hidden */
   gboolean dark;
   gulong style_handler;
@@ -40,6 +45,14 @@ sync_scene (XrlabMapView *self, gboolean dark)
   self->scene.title = self->title;
   self->scene.message = self->message;
   self->scene.dark = dark;
+  self->scene.overlays = self->overlays;
+  self->scene.n_overlays = self->n_overlays;
+}
+
+static void
+drop_image (XrlabMapView *self)
+{
+  g_clear_pointer (&self->image, cairo_surface_destroy);
 }
 
 static void
@@ -86,7 +99,16 @@ draw (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer data)
   XrlabMapView *self = XRLAB_MAP_VIEW (area);
 
   sync_scene (self, self->dark);
+  if (self->image != NULL && self->image_dark != self->dark)
+    drop_image (self);
+  if (self->image == NULL && self->scene.values != NULL)
+    {
+      self->image = xrlab_map_image_new (&self->scene);
+      self->image_dark = self->dark;
+    }
+  self->scene.image = self->image;
   xrlab_map_render (&self->scene, cr, width, height, &self->frame);
+  self->scene.image = NULL;
   draw_readout (self, cr);
 }
 
@@ -129,6 +151,16 @@ clear_map (XrlabMapView *self)
   self->scene.values = NULL;
   self->scene.x = self->scene.y = NULL;
   self->scene.n_x = self->scene.n_y = 0;
+  drop_image (self);
+}
+
+static void
+clear_overlays (XrlabMapView *self)
+{
+  for (guint i = 0; i < self->n_overlays; i++)
+    g_free ((char *) self->overlays[i].label);
+  g_clear_pointer (&self->overlays, g_free);
+  self->n_overlays = 0;
 }
 
 static void
@@ -139,6 +171,7 @@ xrlab_map_view_dispose (GObject *object)
   if (self->style_handler != 0)
     g_clear_signal_handler (&self->style_handler, adw_style_manager_get_default ());
   clear_map (self);
+  clear_overlays (self);
   G_OBJECT_CLASS (xrlab_map_view_parent_class)->dispose (object);
 }
 
@@ -241,6 +274,8 @@ xrlab_map_view_set_values (XrlabMapView *self, const char *name, gboolean log)
 {
   g_return_if_fail (XRLAB_IS_MAP_VIEW (self));
   set_str (&self->value_name, name);
+  if (self->scene.value_log != log)
+    drop_image (self);
   self->scene.value_log = log;
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
@@ -332,4 +367,95 @@ xrlab_map_view_get_dark (XrlabMapView *self)
 {
   g_return_val_if_fail (XRLAB_IS_MAP_VIEW (self), FALSE);
   return self->dark;
+}
+
+void
+xrlab_map_view_set_colormap (XrlabMapView *self, XrlabMapColormapKind kind, double min, double max)
+{
+  g_return_if_fail (XRLAB_IS_MAP_VIEW (self));
+  if (self->scene.colormap == kind && (self->scene.value_min == min || (isnan (min) && isnan (self->scene.value_min)))
+      && (self->scene.value_max == max || (isnan (max) && isnan (self->scene.value_max))))
+    return;
+  self->scene.colormap = kind;
+  self->scene.value_min = min;
+  self->scene.value_max = max;
+  drop_image (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+xrlab_map_view_set_reversed (XrlabMapView *self, gboolean x_reversed, gboolean y_reversed)
+{
+  g_return_if_fail (XRLAB_IS_MAP_VIEW (self));
+  self->scene.x_reversed = x_reversed;
+  self->scene.y_reversed = y_reversed;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+xrlab_map_view_set_overlays (XrlabMapView *self, const XrlabMapOverlay *overlays, guint n)
+{
+  g_return_if_fail (XRLAB_IS_MAP_VIEW (self));
+  clear_overlays (self);
+  if (n > 0)
+    {
+      self->overlays = g_new (XrlabMapOverlay, n);
+      memcpy (self->overlays, overlays, n * sizeof *overlays);
+      for (guint i = 0; i < n; i++)
+        self->overlays[i].label = g_strdup (overlays[i].label);
+    }
+  self->n_overlays = n;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+xrlab_map_view_set_limits (XrlabMapView *self, double x_min, double x_max, double y_min, double y_max)
+{
+  g_return_if_fail (XRLAB_IS_MAP_VIEW (self));
+  self->scene.x_axis.min = x_min;
+  self->scene.x_axis.max = x_max;
+  self->scene.y_axis.min = y_min;
+  self->scene.y_axis.max = y_max;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+gboolean
+xrlab_map_view_get_limits (XrlabMapView *self, double *x_min, double *x_max, double *y_min, double *y_max)
+{
+  g_return_val_if_fail (XRLAB_IS_MAP_VIEW (self), FALSE);
+  if (x_min != NULL)
+    *x_min = self->scene.x_axis.min;
+  if (x_max != NULL)
+    *x_max = self->scene.x_axis.max;
+  if (y_min != NULL)
+    *y_min = self->scene.y_axis.min;
+  if (y_max != NULL)
+    *y_max = self->scene.y_axis.max;
+  return xrlab_plot_axis_is_fixed (&self->scene.x_axis) || xrlab_plot_axis_is_fixed (&self->scene.y_axis);
+}
+
+const XrlabPlotFrame *
+xrlab_map_view_get_frame (XrlabMapView *self)
+{
+  g_return_val_if_fail (XRLAB_IS_MAP_VIEW (self), NULL);
+  return &self->frame;
+}
+
+gboolean
+xrlab_map_view_pick (XrlabMapView *self, double px, double py, double *x, double *y)
+{
+  const XrlabPlotFrame *f;
+  double wx, wy;
+
+  g_return_val_if_fail (XRLAB_IS_MAP_VIEW (self), FALSE);
+  f = &self->frame;
+  if (!f->valid || f->px1 <= f->px0 || f->py1 <= f->py0)
+    return FALSE;
+  px = CLAMP (px, f->px0, f->px1);
+  py = CLAMP (py, f->py0, f->py1);
+  wx = f->wx0 + (px - f->px0) / (f->px1 - f->px0) * (f->wx1 - f->wx0);
+  wy = f->wy0 + (f->py1 - py) / (f->py1 - f->py0) * (f->wy1 - f->wy0);
+  *x = f->x_log ? pow (10, wx) : wx;
+  *y = f->y_log ? pow (10, wy) : wy;
+  return TRUE;
 }

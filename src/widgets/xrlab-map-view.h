@@ -68,4 +68,27 @@ gboolean   xrlab_map_view_export      (XrlabMapView    *self,
                                        GError         **error);
 gboolean   xrlab_map_view_get_dark    (XrlabMapView *self);
 
+/* The colour map and its range (NaN: from the values; a residual gets a
+ * range symmetric about zero from its caller). */
+void       xrlab_map_view_set_colormap (XrlabMapView *self, XrlabMapColormapKind kind,
+                                        double min, double max);
+/* Axes drawn from high to low values. */
+void       xrlab_map_view_set_reversed (XrlabMapView *self, gboolean x_reversed,
+                                        gboolean y_reversed);
+/* Drawn over the image (copied, labels too). */
+void       xrlab_map_view_set_overlays (XrlabMapView *self, const XrlabMapOverlay *overlays,
+                                        guint n);
+/* The part of the map shown (min >= max or NaN: all of that axis). */
+void       xrlab_map_view_set_limits   (XrlabMapView *self, double x_min, double x_max,
+                                        double y_min, double y_max);
+/* TRUE when an axis shows limits of its own. */
+gboolean   xrlab_map_view_get_limits   (XrlabMapView *self, double *x_min, double *x_max,
+                                        double *y_min, double *y_max);
+/* The plot area and world window of the last frame drawn. */
+const XrlabPlotFrame *xrlab_map_view_get_frame (XrlabMapView *self);
+/* The data point under widget pixel (@px, @py), clamped to the plot area;
+ * FALSE before the first map was drawn. */
+gboolean   xrlab_map_view_pick         (XrlabMapView *self, double px, double py,
+                                        double *x, double *y);
+
 G_END_DECLS

@@ -1,0 +1,628 @@
+/* xrlab-fit-page-data.c -- the Fit page's link to the engine
+ *
+ * Opening is xrlab-fit-page-open.c's. A round (at high idle priority,
+ * one per burst of edits) fetches what is out of date and shown: the map,
+ * the spectrum at the cursor's delay, the trace at its energy, the
+ * parameter table, the results after a fit. Replies of older rounds are
+ * dropped by a serial number per consumer. As the window's own rounds
+ * (xrlab-window-data.c), a round's fetches reply on a context of the page's
+ * own, which the round dispatches for at most ROUND_BUDGET_MS: the frame
+ * that follows an edit draws its new curves, not the one after it.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include "xrlab-fit-page-private.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <glib/gi18n-lib.h>
+
+
+enum { C_MAP, C_SPECTRUM, C_TRACE, C_PARAMS };
+
+/* How long a round waits for its replies before the frame is painted. */
+#define ROUND_BUDGET_MS 12
+static const char *const consumers[] = { "fit-map", "fit-spectrum", "fit-trace", "fit-params" };
+
+/* Curve colours (readable on the light and the dark palette). */
+static const char *const component_colors[] = {
+  "#26a269", "#9141ac", "#c88800", "#1a8a97", "#c061cb", "#986a44", "#5e5c64",
+};
+#define DATA_COLOR "#77767b"
+#define MODEL_COLOR "#e66100"
+#define RESIDUAL_COLOR "#1c71d8"
+
+gboolean
+xrlab_fit_page_error_is_quiet (const GError *error)
+{
+  return g_error_matches (error, XRLAB_ENGINE_ERROR, XRLAB_ENGINE_ERROR_SUPERSEDED)
+         || g_error_matches (error, XRLAB_ENGINE_ERROR, XRLAB_ENGINE_ERROR_SHUT_DOWN)
+         || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+}
+
+/* ---- closures ------------------------------------------------------------------ */
+
+typedef struct {
+  XrlabFitPage *self;
+  guint64 serial;
+  int consumer;
+  char *name;                  /* of an edited parameter */
+  gboolean in_round;           /* a fetch of a round (replies on self->replies) */
+  gboolean is_value;           /* a value edit of @value */
+  double value;
+} Closure;
+
+static Closure *
+closure_new (XrlabFitPage *self, int consumer)
+{
+  Closure *c = g_new0 (Closure, 1);
+
+  c->self = g_object_ref (self);
+  c->consumer = consumer;
+  if (consumer >= 0)
+    c->serial = ++self->serial[consumer];
+  self->pending++;
+  return c;
+}
+
+static Closure *
+round_closure_new (XrlabFitPage *self, int consumer)
+{
+  Closure *c = closure_new (self, consumer);
+
+  c->in_round = TRUE;
+  self->round_pending++;
+  return c;
+}
+
+static void
+closure_free (Closure *c)
+{
+  if (c->in_round)
+    c->self->round_pending--;
+  c->self->pending--;
+  g_clear_object (&c->self);
+  g_free (c->name);
+  g_free (c);
+}
+
+static gboolean
+closure_current (Closure *c)
+{
+  return c->consumer < 0 || c->serial == c->self->serial[c->consumer];
+}
+
+/* ---- parameter edits --------------------------------------------------------------- */
+
+static void
+on_edited (GObject *source, GAsyncResult *result, gpointer data)
+{
+  Closure *c = data;
+  g_autoptr(GError) error = NULL;
+
+  if (xrlab_engine_fit_edit_params_finish (XRLAB_ENGINE (source), result, &error))
+    {
+      xrlab_fit_page_table_set_error (c->self, c->name, NULL);
+      if (c->is_value)
+        {
+          xrlab_fit_workspace_set_value (&c->self->ws, c->name, c->value);
+          g_signal_emit_by_name (c->self, "changed");
+        }
+    }
+  else if (!xrlab_fit_page_error_is_quiet (error))
+    xrlab_fit_page_table_set_error (c->self, c->name, error->message);
+  closure_free (c);
+}
+
+void
+xrlab_fit_page_send_edit (XrlabFitPage *self, const XrlabFitParamEdit *edit)
+{
+  Closure *c;
+
+  if (self->setup == 0)
+    return;
+  c = closure_new (self, -1);
+  c->name = g_strdup (edit->name);
+  c->is_value = edit->fields == XRLAB_FIT_PARAM_VALUE && edit->model == XRLAB_FIT_MODEL_MAIN;
+  c->value = edit->value;
+  xrlab_engine_fit_edit_params_async (self->engine, self->setup, edit, 1, self->cancellable, on_edited, c);
+  /* The model changed: what shows it is out of date. */
+  self->spectrum_dirty = self->trace_dirty = self->params_dirty = TRUE;
+  if (self->map_kind != XRLAB_FIT_MAP_DATA)
+    self->map_dirty = TRUE;
+  xrlab_fit_page_schedule (self);
+}
+
+/* ---- kept previews ------------------------------------------------------------------ */
+
+/* A reply shared by the plots that borrow from it and the page. */
+typedef struct {
+  XrlabFitPreview *pv;
+} PreviewRef;
+
+static void
+preview_ref_clear (gpointer data)
+{
+  g_free (((PreviewRef *) data)->pv);
+}
+
+void
+xrlab_fit_preview_ref_release (gpointer ref)
+{
+  g_rc_box_release_full (ref, preview_ref_clear);
+}
+
+static PreviewRef *
+preview_ref_new (XrlabFitPreview *pv)
+{
+  PreviewRef *ref = g_rc_box_new0 (PreviewRef);
+
+  ref->pv = pv;
+  return ref;
+}
+
+/* ---- the map ---------------------------------------------------------------------- */
+
+static void
+on_map (GObject *source, GAsyncResult *result, gpointer data)
+{
+  Closure *c = data;
+  XrlabFitPage *self = c->self;
+  g_autoptr(GError) error = NULL;
+  XrlabFitPreview *pv = xrlab_engine_fit_preview_finish (XRLAB_ENGINE (source), result, &error);
+  const double *values;
+
+  if (pv == NULL || !closure_current (c))
+    {
+      if (pv == NULL && !xrlab_fit_page_error_is_quiet (error) && closure_current (c))
+        xrlab_map_view_set_message (self->map_view, error->message);
+      g_free (pv);
+      closure_free (c);
+      return;
+    }
+  if (self->energies == NULL)
+    {
+      self->energies = g_memdup2 (pv->energy, pv->n_cols * sizeof (double));
+      self->n_energies = pv->n_cols;
+      self->n_delays = pv->n_rows;
+      self->delays = pv->delay != NULL ? g_memdup2 (pv->delay, pv->n_rows * sizeof (double)) : NULL;
+    }
+  values = self->map_kind == XRLAB_FIT_MAP_DATA ? pv->data
+           : self->map_kind == XRLAB_FIT_MAP_MODEL ? pv->model : pv->residual;
+  if (self->map_kind == XRLAB_FIT_MAP_RESIDUAL)
+    {
+      double m = 0.0;
+      for (gsize i = 0; i < pv->n_rows * pv->n_cols; i++)
+        if (isfinite (values[i]))
+          m = MAX (m, fabs (values[i]));
+      xrlab_map_view_set_colormap (self->map_view, XRLAB_MAP_COLORMAP_DIVERGING, -MAX (m, 1e-300), MAX (m, 1e-300));
+    }
+  else
+    xrlab_map_view_set_colormap (self->map_view, XRLAB_MAP_COLORMAP_VIRIDIS, NAN, NAN);
+  xrlab_map_view_set_values (self->map_view,
+                             self->map_kind == XRLAB_FIT_MAP_RESIDUAL ? _("Residual")
+                             : self->map_kind == XRLAB_FIT_MAP_MODEL ? _("Model") : _("Intensity"),
+                             self->map_kind != XRLAB_FIT_MAP_RESIDUAL && gtk_toggle_button_get_active (self->log_button));
+  if (pv->delay != NULL && pv->n_rows > 1)
+    xrlab_map_view_set_map (self->map_view, values, pv->energy, pv->n_cols, pv->delay, pv->n_rows, pv, g_free);
+  else
+    {
+      xrlab_map_view_set_map (self->map_view, NULL, NULL, 0, NULL, 0, NULL, NULL);
+      xrlab_map_view_set_message (self->map_view, _("A single spectrum: no delay axis"));
+      g_free (pv);
+    }
+  xrlab_fit_page_update_overlays (self);
+  closure_free (c);
+}
+
+static void
+fetch_map (XrlabFitPage *self)
+{
+  XrlabFitPreviewSpec spec = { 0 };
+
+  spec.model = XRLAB_FIT_MODEL_MAIN;
+  spec.view = XRLAB_FIT_VIEW_MAP;
+  spec.series = XRLAB_FIT_SERIES_AXES
+                | (self->map_kind == XRLAB_FIT_MAP_DATA ? XRLAB_FIT_SERIES_DATA
+                   : self->map_kind == XRLAB_FIT_MAP_MODEL ? XRLAB_FIT_SERIES_MODEL : XRLAB_FIT_SERIES_RESIDUAL);
+  xrlab_engine_fit_preview_async (self->engine, self->setup, consumers[C_MAP], &spec, self->cancellable,
+                                  on_map, round_closure_new (self, C_MAP));
+}
+
+/* ---- the spectrum and the trace ------------------------------------------------------ */
+
+static GdkRGBA
+rgba (const char *spec)
+{
+  GdkRGBA c;
+
+  gdk_rgba_parse (&c, spec);
+  return c;
+}
+
+static void
+draw_spectrum (XrlabFitPage *self, PreviewRef *ref)
+{
+  g_autoptr(XrlabPlotData) data = xrlab_plot_data_new ();
+  g_autoptr(XrlabPlotData) res = xrlab_plot_data_new ();
+  XrlabFitPreview *pv = ref->pv;
+  GdkRGBA c;
+
+  xrlab_plot_data_take_buffer (data, g_rc_box_acquire (ref), xrlab_fit_preview_ref_release);
+  xrlab_plot_data_take_buffer (res, g_rc_box_acquire (ref), xrlab_fit_preview_ref_release);
+  c = rgba (DATA_COLOR);
+  xrlab_plot_data_add_series (data, _("Data"), &c, pv->energy, pv->data, pv->n_cols, FALSE);
+  for (gsize k = 0; k < pv->n_components; k++)
+    {
+      c = rgba (component_colors[k % G_N_ELEMENTS (component_colors)]);
+      xrlab_plot_data_add_series (data, pv->component_names[k], &c, pv->energy,
+                                  pv->components + k * pv->n_cols, pv->n_cols, self->stale);
+    }
+  c = rgba (MODEL_COLOR);
+  xrlab_plot_data_add_series (data, _("Model"), &c, pv->energy, pv->model, pv->n_cols, self->stale);
+  xrlab_plot_set_data (self->spectrum, data);
+  c = rgba (RESIDUAL_COLOR);
+  xrlab_plot_data_add_series (res, _("Residual"), &c, pv->energy, pv->residual, pv->n_cols, self->stale);
+  xrlab_plot_set_data (self->residual, res);
+}
+
+void
+xrlab_fit_page_redraw_spectrum (XrlabFitPage *self)
+{
+  if (self->last_spectrum != NULL)
+    draw_spectrum (self, self->last_spectrum);
+}
+
+static void
+on_spectrum (GObject *source, GAsyncResult *result, gpointer data)
+{
+  Closure *c = data;
+  XrlabFitPage *self = c->self;
+  g_autoptr(GError) error = NULL;
+  XrlabFitPreview *pv = xrlab_engine_fit_preview_finish (XRLAB_ENGINE (source), result, &error);
+
+  if (pv != NULL && closure_current (c))
+    {
+      g_clear_pointer (&self->last_spectrum, xrlab_fit_preview_ref_release);
+      self->last_spectrum = preview_ref_new (pv);
+      pv = NULL;
+      xrlab_fit_page_redraw_spectrum (self);
+    }
+  else if (pv == NULL && !xrlab_fit_page_error_is_quiet (error) && closure_current (c))
+    xrlab_plot_set_message (self->spectrum, error->message);
+  g_free (pv);
+  closure_free (c);
+}
+
+static void
+on_trace (GObject *source, GAsyncResult *result, gpointer data)
+{
+  Closure *c = data;
+  XrlabFitPage *self = c->self;
+  g_autoptr(GError) error = NULL;
+  XrlabFitPreview *pv = xrlab_engine_fit_preview_finish (XRLAB_ENGINE (source), result, &error);
+
+  if (pv != NULL && closure_current (c) && pv->delay != NULL)
+    {
+      g_autoptr(XrlabPlotData) d = xrlab_plot_data_new ();
+      GdkRGBA col;
+
+      xrlab_plot_data_take_buffer (d, pv, g_free);
+      col = rgba (DATA_COLOR);
+      xrlab_plot_data_add_series (d, _("Data"), &col, pv->delay, pv->data, pv->n_rows, FALSE);
+      col = rgba (MODEL_COLOR);
+      xrlab_plot_data_add_series (d, _("Model"), &col, pv->delay, pv->model, pv->n_rows, self->stale);
+      col = rgba (RESIDUAL_COLOR);
+      xrlab_plot_data_add_series (d, _("Residual"), &col, pv->delay, pv->residual, pv->n_rows, self->stale);
+      xrlab_plot_set_data (self->trace, d);
+    }
+  else
+    {
+      if (pv == NULL && !xrlab_fit_page_error_is_quiet (error) && closure_current (c))
+        xrlab_plot_set_message (self->trace, error->message);
+      else if (pv != NULL && pv->delay == NULL)
+        xrlab_plot_set_message (self->trace, _("A single spectrum: no delay axis"));
+      g_free (pv);
+    }
+  closure_free (c);
+}
+
+static void
+fetch_curve (XrlabFitPage *self, XrlabFitView view)
+{
+  XrlabFitPreviewSpec spec = { 0 };
+  int consumer = view == XRLAB_FIT_VIEW_SPECTRUM ? C_SPECTRUM : C_TRACE;
+
+  spec.model = XRLAB_FIT_MODEL_MAIN;
+  spec.view = view;
+  spec.series = XRLAB_FIT_SERIES_AXES | XRLAB_FIT_SERIES_DATA | XRLAB_FIT_SERIES_MODEL
+                | XRLAB_FIT_SERIES_RESIDUAL
+                | (view == XRLAB_FIT_VIEW_SPECTRUM ? XRLAB_FIT_SERIES_COMPONENTS : 0);
+  spec.delay = isfinite (self->delay) ? self->delay : 0.0;
+  spec.energy = self->energy;
+  xrlab_engine_fit_preview_async (self->engine, self->setup, consumers[consumer], &spec, self->cancellable,
+                                  view == XRLAB_FIT_VIEW_SPECTRUM ? on_spectrum : on_trace,
+                                  round_closure_new (self, consumer));
+}
+
+/* ---- the parameter table and the results ---------------------------------------------- */
+
+static void
+on_params (GObject *source, GAsyncResult *result, gpointer data)
+{
+  Closure *c = data;
+  g_autoptr(GError) error = NULL;
+  XrlabFitParamTable *t = xrlab_engine_fit_params_finish (XRLAB_ENGINE (source), result, &error);
+
+  if (t != NULL && closure_current (c))
+    xrlab_fit_page_table_set (c->self, g_steal_pointer (&t));
+  g_free (t);
+  closure_free (c);
+}
+
+static void
+on_results (GObject *source, GAsyncResult *result, gpointer data)
+{
+  Closure *c = data;
+  g_autoptr(GError) error = NULL;
+  XrlabFitResults *r = xrlab_engine_fit_results_finish (XRLAB_ENGINE (source), result, &error);
+
+  if (r != NULL)
+    xrlab_fit_page_results_show (c->self, r);
+  closure_free (c);
+}
+
+/* ---- rounds ---------------------------------------------------------------------- */
+
+static gboolean
+pump_cb (gpointer data)
+{
+  XrlabFitPage *self = data;
+
+  while (g_main_context_iteration (self->replies, FALSE))
+    ;
+  if (self->round_pending > 0)
+    return G_SOURCE_CONTINUE;
+  self->pump_id = 0;
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+deadline_cb (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* Dispatches the round's replies as they come, for at most @budget_ms;
+ * what is still outstanding then is left to the pump. */
+static void
+wait_for_replies (XrlabFitPage *self, guint budget_ms)
+{
+  gboolean expired = FALSE;
+  GSource *deadline;
+
+  if (self->round_pending == 0)
+    return;
+  deadline = g_timeout_source_new (budget_ms);
+  g_source_set_callback (deadline, deadline_cb, &expired, NULL);
+  g_source_attach (deadline, self->replies);
+  while (self->round_pending > 0 && !expired)
+    g_main_context_iteration (self->replies, TRUE);
+  g_source_destroy (deadline);
+  g_source_unref (deadline);
+  if (self->round_pending > 0 && self->pump_id == 0)
+    self->pump_id = g_timeout_add (1, pump_cb, self);
+}
+
+static gboolean
+refresh (gpointer data)
+{
+  XrlabFitPage *self = data;
+
+  self->refresh_id = 0;
+  if (!self->active || self->setup == 0)
+    return G_SOURCE_REMOVE;
+  if (self->replies == NULL)
+    self->replies = g_main_context_new ();
+  g_main_context_push_thread_default (self->replies);
+  if (self->map_dirty)
+    fetch_map (self);
+  if (self->spectrum_dirty)
+    fetch_curve (self, XRLAB_FIT_VIEW_SPECTRUM);
+  if (self->trace_dirty)
+    fetch_curve (self, XRLAB_FIT_VIEW_TRACE);
+  if (self->params_dirty)
+    xrlab_engine_fit_params_async (self->engine, self->setup, consumers[C_PARAMS], XRLAB_FIT_MODEL_MAIN,
+                                   isfinite (self->delay) ? self->delay : 0.0, self->cancellable,
+                                   on_params, round_closure_new (self, C_PARAMS));
+  if (self->results_dirty)
+    xrlab_engine_fit_results_async (self->engine, self->setup, "fit-results", self->cancellable,
+                                    on_results, round_closure_new (self, -1));
+  self->map_dirty = self->spectrum_dirty = self->trace_dirty = self->params_dirty = FALSE;
+  self->results_dirty = FALSE;
+  g_main_context_pop_thread_default (self->replies);
+  wait_for_replies (self, ROUND_BUDGET_MS);
+  return G_SOURCE_REMOVE;
+}
+
+void
+xrlab_fit_page_schedule (XrlabFitPage *self)
+{
+  if (self->refresh_id == 0 && self->active && self->setup != 0)
+    self->refresh_id = g_idle_add_full (G_PRIORITY_HIGH_IDLE, refresh, self, NULL);
+}
+
+gboolean
+xrlab_fit_page_is_busy (XrlabFitPage *self)
+{
+  g_return_val_if_fail (XRLAB_IS_FIT_PAGE (self), FALSE);
+  return self->pending > 0 || self->refresh_id != 0;
+}
+
+/* ---- fit jobs -------------------------------------------------------------------- */
+
+static void
+on_progress (const XrlabFitJobProgress *p, gpointer data)
+{
+  XrlabFitPage *self = data;
+  g_autofree char *text = NULL;
+
+  if (p->job == XRLAB_FIT_JOB_SBS && p->n_slices > 0)
+    {
+      /* TRANSLATORS: the progress of slice-by-slice fits */
+      text = g_strdup_printf (_("Slice by slice: %u of %u slices"), p->slices_done, p->n_slices);
+      gtk_progress_bar_set_fraction (self->progress, (double) p->slices_done / p->n_slices);
+    }
+  else
+    {
+      /* TRANSLATORS: stage of the fit (baseline, 2D, ...), its iteration and χ² */
+      text = isfinite (p->chi2)
+             ? g_strdup_printf (_("%s: iteration %u, χ² %.6g"), xrlab_fitflow_stage_name (p->stage), p->iteration, p->chi2)
+             : g_strdup_printf (_("%s: iteration %u"), xrlab_fitflow_stage_name (p->stage), p->iteration);
+      gtk_progress_bar_pulse (self->progress);
+    }
+  gtk_progress_bar_set_text (self->progress, text);
+  /* The live parameters show in the spectrum. */
+  self->spectrum_dirty = self->params_dirty = TRUE;
+  xrlab_fit_page_schedule (self);
+}
+
+static void
+on_fit_done (GObject *source, GAsyncResult *result, gpointer data)
+{
+  Closure *c = data;
+  XrlabFitPage *self = c->self;
+  g_autoptr(GError) error = NULL;
+
+  if (!xrlab_engine_fit_run_finish (XRLAB_ENGINE (source), result, &error)
+      && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED)
+      && !g_error_matches (error, XRLAB_ENGINE_ERROR, XRLAB_ENGINE_ERROR_SHUT_DOWN))
+    xrlab_fit_page_set_message (self, error->message);
+  self->fitting = FALSE;
+  g_clear_object (&self->job_cancellable);
+  self->map_dirty = self->map_kind != XRLAB_FIT_MAP_DATA;
+  self->spectrum_dirty = self->trace_dirty = self->params_dirty = self->results_dirty = TRUE;
+  xrlab_fit_page_sync_controls (self);
+  xrlab_fit_page_schedule (self);
+  g_signal_emit_by_name (self, "fit-done");
+  closure_free (c);
+}
+
+G_STATIC_ASSERT ((int) XRLAB_FIT_PAGE_JOB_BASELINE == (int) XRLAB_FIT_JOB_BASELINE);
+G_STATIC_ASSERT ((int) XRLAB_FIT_PAGE_JOB_SBS == (int) XRLAB_FIT_JOB_SBS);
+G_STATIC_ASSERT ((int) XRLAB_FIT_PAGE_JOB_2D == (int) XRLAB_FIT_JOB_2D);
+G_STATIC_ASSERT ((int) XRLAB_FIT_PAGE_JOB_SPECTRUM == (int) XRLAB_FIT_JOB_SPECTRUM);
+G_STATIC_ASSERT ((int) XRLAB_FIT_PAGE_JOB_CI == (int) XRLAB_FIT_JOB_CI);
+G_STATIC_ASSERT ((int) XRLAB_FIT_PAGE_JOB_ALL == (int) XRLAB_FIT_JOB_WORKFLOW);
+
+void
+xrlab_fit_page_run (XrlabFitPage *self, XrlabFitPageJob page_job)
+{
+  static const double one_sigma[] = { 1.0 };
+  XrlabFitJobKind kind = (XrlabFitJobKind) page_job;
+  XrlabFitJobSpec job = { 0 };
+  g_autoptr(GPtrArray) ci = g_ptr_array_new ();
+
+  g_return_if_fail (XRLAB_IS_FIT_PAGE (self));
+  if (self->setup == 0 || self->fitting)
+    return;
+  job.kind = kind;
+  if (kind == XRLAB_FIT_JOB_WORKFLOW)
+    job.stages = XRLAB_FIT_STAGES_MAIN | (self->ws.baseline_model != NULL ? XRLAB_FIT_STAGES_BASELINE : 0);
+  if (kind == XRLAB_FIT_JOB_CI && self->params != NULL)
+    {
+      /* The fitted parameters of the main fit. */
+      for (gsize i = 0; i < self->params->n_params; i++)
+        if (self->params->params[i].fitted)
+          g_ptr_array_add (ci, (gpointer) self->params->params[i].name);
+      job.ci_names = (const char *const *) ci->pdata;
+      job.n_ci_names = ci->len;
+      /* 1σ: the level of the table's errors */
+      job.ci_sigmas = one_sigma;
+      job.n_ci_sigmas = 1;
+    }
+  self->fitting = TRUE;
+  self->job_kind = kind;
+  self->job_cancellable = g_cancellable_new ();
+  xrlab_fit_page_set_message (self, NULL);
+  gtk_progress_bar_set_fraction (self->progress, 0.0);
+  gtk_progress_bar_set_text (self->progress, _("Starting…"));
+  xrlab_fit_page_sync_controls (self);
+  xrlab_engine_fit_run_async (self->engine, self->setup, &job, on_progress, g_object_ref (self), g_object_unref,
+                              self->job_cancellable, on_fit_done, closure_new (self, -1));
+}
+
+void
+xrlab_fit_page_cancel (XrlabFitPage *self)
+{
+  g_return_if_fail (XRLAB_IS_FIT_PAGE (self));
+  if (self->job_cancellable != NULL)
+    g_cancellable_cancel (self->job_cancellable);
+}
+
+/* ---- result sets -------------------------------------------------------------------- */
+
+static void
+on_written (GObject *source, GAsyncResult *result, gpointer data)
+{
+  g_autoptr(GTask) task = data;
+  GError *error = NULL;
+
+  if (xrlab_engine_fit_write_finish (XRLAB_ENGINE (source), result, &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+void
+xrlab_fit_page_write_results (XrlabFitPage *self, const char *outdir, GAsyncReadyCallback callback,
+                              gpointer user_data)
+{
+  GTask *task;
+
+  g_return_if_fail (XRLAB_IS_FIT_PAGE (self));
+  task = g_task_new (self, NULL, callback, user_data);
+  g_task_set_source_tag (task, xrlab_fit_page_write_results);
+  if (self->setup == 0)
+    {
+      g_task_return_new_error (task, XRLAB_ENGINE_FIT_ERROR, XRLAB_ENGINE_FIT_ERROR_NOT_READY,
+                               _("No measurement is open"));
+      g_object_unref (task);
+      return;
+    }
+  xrlab_engine_fit_write_async (self->engine, self->setup, outdir, self->cancellable, on_written, task);
+}
+
+gboolean
+xrlab_fit_page_write_results_finish (XrlabFitPage *self, GAsyncResult *result, GError **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+void
+xrlab_fit_page_data_dispose (XrlabFitPage *self)
+{
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+  if (self->job_cancellable != NULL)
+    g_cancellable_cancel (self->job_cancellable);
+  g_clear_handle_id (&self->refresh_id, g_source_remove);
+  /* The cancelled fetches answer soon: their replies free their closures. */
+  if (self->replies != NULL)
+    wait_for_replies (self, 2000);
+  g_clear_handle_id (&self->pump_id, g_source_remove);
+  if (self->engine != NULL)
+    {
+      if (self->setup != 0)
+        xrlab_engine_fit_setup_close (self->engine, self->setup);
+      if (self->dataset != 0)
+        xrlab_engine_dataset_close (self->engine, self->dataset);
+    }
+  self->setup = self->dataset = 0;
+  g_clear_pointer (&self->last_spectrum, xrlab_fit_preview_ref_release);
+}

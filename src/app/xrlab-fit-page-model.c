@@ -1,0 +1,373 @@
+/* xrlab-fit-page-model.c -- the Fit page's model builder: the components
+ * of the model, a palette to add one, remove and reorder, save as a
+ * trspecfit model file
+ *
+ * Structure edits go to the fit service (xrlab-engine-fit-model.h): each is
+ * one request, checked there with the rules of the model files; a refused
+ * one leaves the model as it was and shows its message. After an edit the
+ * tree (consumer "fit-tree") and the parameter table are fetched again and
+ * the previews redrawn.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include "xrlab-fit-page-private.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "xrlab-engine-fit-model.h"
+
+static void fetch_tree (XrlabFitPage *self);
+
+/* ---- edits -------------------------------------------------------------------- */
+
+static void
+on_model_edited (GObject *source, GAsyncResult *result, gpointer data)
+{
+  g_autoptr(XrlabFitPage) self = data;
+  g_autoptr(GError) error = NULL;
+  g_autofree XrlabModelEditResult *r = xrlab_engine_fit_edit_model_finish (XRLAB_ENGINE (source), result,
+                                                                           &error);
+
+  self->pending--;
+  if (r == NULL)
+    {
+      if (!xrlab_fit_page_error_is_quiet (error))
+        xrlab_fit_page_set_message (self, error->message);
+      return;
+    }
+  xrlab_fit_page_set_message (self, NULL);
+  /* The values typed may name renumbered parameters: the model file's
+   * structure is the session's no longer, so they are dropped. */
+  g_clear_pointer (&self->ws.value_names, g_strfreev);
+  g_clear_pointer (&self->ws.values, g_free);
+  self->ws.n_values = 0;
+  self->model_edited = TRUE;
+  fetch_tree (self);
+  self->map_dirty = self->map_kind != XRLAB_FIT_MAP_DATA;
+  self->spectrum_dirty = self->trace_dirty = self->params_dirty = TRUE;
+  xrlab_fit_page_schedule (self);
+  g_signal_emit_by_name (self, "changed");
+}
+
+static void
+send_model_edit (XrlabFitPage *self, const XrlabModelEdit *edit)
+{
+  if (self->setup == 0 || self->fitting)
+    return;
+  self->pending++;
+  xrlab_engine_fit_edit_model_async (self->engine, self->setup, XRLAB_FIT_MODEL_MAIN, edit, 1,
+                                     self->cancellable, on_model_edited, g_object_ref (self));
+}
+
+void
+xrlab_fit_page_add_component (XrlabFitPage *self, const char *function)
+{
+  XrlabModelEdit e = { 0 };
+
+  g_return_if_fail (XRLAB_IS_FIT_PAGE (self));
+  e.kind = XRLAB_MODEL_EDIT_ADD;
+  e.part = XRLAB_MODEL_PART_ENERGY;
+  e.function = function;
+  e.position = -1;
+  send_model_edit (self, &e);
+}
+
+void
+xrlab_fit_page_remove_component (XrlabFitPage *self, const char *component)
+{
+  XrlabModelEdit e = { 0 };
+
+  g_return_if_fail (XRLAB_IS_FIT_PAGE (self));
+  e.kind = XRLAB_MODEL_EDIT_REMOVE;
+  e.part = XRLAB_MODEL_PART_ENERGY;
+  e.component = component;
+  send_model_edit (self, &e);
+}
+
+void
+xrlab_fit_page_move_component (XrlabFitPage *self, const char *component, gssize position)
+{
+  XrlabModelEdit e = { 0 };
+
+  g_return_if_fail (XRLAB_IS_FIT_PAGE (self));
+  e.kind = XRLAB_MODEL_EDIT_MOVE;
+  e.part = XRLAB_MODEL_PART_ENERGY;
+  e.component = component;
+  e.position = position;
+  send_model_edit (self, &e);
+}
+
+/* ---- the component list ------------------------------------------------------- */
+
+static void
+on_row_button (GtkButton *button, XrlabFitPage *self)
+{
+  const char *name = g_object_get_data (G_OBJECT (button), "component");
+  int what = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (button), "what"));
+  gssize index = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (button), "index"));
+
+  if (what == 0)
+    xrlab_fit_page_remove_component (self, name);
+  else
+    xrlab_fit_page_move_component (self, name, index + (what < 0 ? -1 : 1));
+}
+
+static GtkWidget *
+row_button (XrlabFitPage *self, const char *icon, const char *tooltip, const char *component, int what,
+            gsize index, gboolean sensitive)
+{
+  GtkWidget *b = gtk_button_new_from_icon_name (icon);
+
+  gtk_widget_set_tooltip_text (b, tooltip);
+  gtk_widget_add_css_class (b, "flat");
+  gtk_widget_set_sensitive (b, sensitive);
+  g_object_set_data_full (G_OBJECT (b), "component", g_strdup (component), g_free);
+  g_object_set_data (G_OBJECT (b), "what", GINT_TO_POINTER (what));
+  g_object_set_data (G_OBJECT (b), "index", GINT_TO_POINTER ((int) index));
+  g_signal_connect (b, "clicked", G_CALLBACK (on_row_button), self);
+  return b;
+}
+
+static void
+show_tree (XrlabFitPage *self, const XrlabModelDesc *desc)
+{
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->components))) != NULL)
+    gtk_list_box_remove (self->components, child);
+  gtk_string_list_splice (self->component_names, 0,
+                          g_list_model_get_n_items (G_LIST_MODEL (self->component_names)), NULL);
+  for (gsize i = 0; desc != NULL && i < desc->n_components; i++)
+    {
+      const XrlabModelDescComponent *c = &desc->components[i];
+      GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+      GtkWidget *label = gtk_label_new (c->full_name);
+      g_autofree char *sub = g_strdup_printf ("%s · %s", c->function,
+                                              c->kind == XRLAB_MODEL_FN_BACKGROUND ? _("background") : _("peak"));
+      GtkWidget *kind = gtk_label_new (sub);
+
+      gtk_string_list_append (self->component_names, c->full_name);
+      gtk_label_set_xalign (GTK_LABEL (label), 0);
+      gtk_widget_set_hexpand (label, TRUE);
+      gtk_widget_add_css_class (kind, "dim-label");
+      gtk_box_append (GTK_BOX (box), label);
+      gtk_box_append (GTK_BOX (box), kind);
+      gtk_box_append (GTK_BOX (box), row_button (self, "go-up-symbolic", _("Move up"), c->full_name, -1, i, i > 0));
+      gtk_box_append (GTK_BOX (box), row_button (self, "go-down-symbolic", _("Move down"), c->full_name, 1, i,
+                                                 i + 1 < desc->n_components));
+      gtk_box_append (GTK_BOX (box), row_button (self, "list-remove-symbolic", _("Remove"), c->full_name, 0, i,
+                                                 desc->n_components > 1));
+      gtk_widget_set_margin_start (box, 6);
+      gtk_widget_set_margin_end (box, 6);
+      gtk_list_box_append (self->components, box);
+    }
+}
+
+static void
+on_tree (GObject *source, GAsyncResult *result, gpointer data)
+{
+  g_autoptr(XrlabFitPage) self = data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(XrlabModelDesc) desc = xrlab_engine_fit_describe_finish (XRLAB_ENGINE (source), result, &error);
+
+  self->pending--;
+  if (desc != NULL)
+    show_tree (self, desc);
+}
+
+static void
+fetch_tree (XrlabFitPage *self)
+{
+  if (self->setup == 0)
+    return;
+  self->pending++;
+  xrlab_engine_fit_describe_async (self->engine, self->setup, "fit-tree", XRLAB_FIT_MODEL_MAIN,
+                                   self->cancellable, on_tree, g_object_ref (self));
+}
+
+void
+xrlab_fit_page_model_opened (XrlabFitPage *self)
+{
+  self->model_edited = FALSE;
+  show_tree (self, NULL);
+  fetch_tree (self);
+}
+
+/* ---- saving -------------------------------------------------------------------- */
+
+/* The workspace names the saved file from now on (a session restores the
+ * edited model from it): its models, time dependence, values. */
+static void
+adopt_saved (XrlabFitPage *self, const XrlabFitModelSaved *saved)
+{
+  GPtrArray *dyn = g_ptr_array_new ();
+
+  g_free (self->ws.models);
+  self->ws.models = g_strdup (saved->models);
+  g_free (self->ws.model);
+  self->ws.model = g_strdup (saved->model);
+  g_free (self->ws.baseline_model);
+  self->ws.baseline_model = g_strdup (saved->baseline_model);
+  for (gsize i = 0; i < saved->n_dynamics; i++)
+    {
+      const XrlabFitDynamics *d = &saved->dynamics[i];
+      g_autoptr(GString) models = g_string_new (NULL);
+      char freq[G_ASCII_DTOSTR_BUF_SIZE] = "";
+
+      for (gsize k = 0; k < d->n_models; k++)
+        g_string_append_printf (models, "%s%s", k > 0 ? "," : "", d->models[k]);
+      if (d->frequency > 0)
+        g_ascii_dtostr (freq, sizeof freq, d->frequency);
+      g_ptr_array_add (dyn, g_strdup_printf ("%s=%s:%s%s%s", d->param, d->file, models->str, freq[0] ? "@" : "", freq));
+    }
+  g_ptr_array_add (dyn, NULL);
+  g_strfreev (self->ws.dynamics);
+  self->ws.dynamics = (char **) g_ptr_array_free (dyn, FALSE);
+  g_clear_pointer (&self->ws.value_names, g_strfreev);
+  g_clear_pointer (&self->ws.values, g_free);
+  self->ws.n_values = 0;
+  self->model_edited = FALSE;
+  g_signal_emit_by_name (self, "changed");
+}
+
+static void
+on_saved (GObject *source, GAsyncResult *result, gpointer data)
+{
+  GTask *task = data;
+  GError *error = NULL;
+  g_autoptr(XrlabFitModelSaved) saved = xrlab_engine_fit_save_model_finish (XRLAB_ENGINE (source), result,
+                                                                           &error);
+
+  if (saved == NULL)
+    g_task_return_error (task, error);
+  else
+    {
+      adopt_saved (g_task_get_source_object (task), saved);
+      g_task_return_boolean (task, TRUE);
+    }
+  g_object_unref (task);
+}
+
+void
+xrlab_fit_page_save_model (XrlabFitPage *self, const char *path, GAsyncReadyCallback callback,
+                           gpointer user_data)
+{
+  GTask *task;
+
+  g_return_if_fail (XRLAB_IS_FIT_PAGE (self));
+  task = g_task_new (self, NULL, callback, user_data);
+  if (self->setup == 0)
+    {
+      g_task_return_new_error (task, XRLAB_ENGINE_FIT_ERROR, XRLAB_ENGINE_FIT_ERROR_NOT_READY,
+                               _("No measurement is open"));
+      g_object_unref (task);
+      return;
+    }
+  xrlab_engine_fit_save_model_async (self->engine, self->setup, path, self->cancellable, on_saved, task);
+}
+
+gboolean
+xrlab_fit_page_save_model_finish (XrlabFitPage *self, GAsyncResult *result, GError **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+guint
+xrlab_fit_page_get_n_components (XrlabFitPage *self)
+{
+  g_return_val_if_fail (XRLAB_IS_FIT_PAGE (self), 0);
+  return g_list_model_get_n_items (G_LIST_MODEL (self->component_names));
+}
+
+const char *
+xrlab_fit_page_get_component (XrlabFitPage *self, guint i)
+{
+  g_return_val_if_fail (XRLAB_IS_FIT_PAGE (self), NULL);
+  return gtk_string_list_get_string (self->component_names, i);
+}
+
+/* ---- construction ---------------------------------------------------------------- */
+
+static void
+on_palette_activated (GtkListBox *list, GtkListBoxRow *row, XrlabFitPage *self)
+{
+  GtkWidget *popover = gtk_widget_get_ancestor (GTK_WIDGET (list), GTK_TYPE_POPOVER);
+
+  xrlab_fit_page_add_component (self, g_object_get_data (G_OBJECT (row), "function"));
+  if (popover != NULL)
+    gtk_popover_popdown (GTK_POPOVER (popover));
+}
+
+/* The energy functions of the palette, each with its formula. */
+static GtkWidget *
+build_palette (XrlabFitPage *self)
+{
+  GtkWidget *button = gtk_menu_button_new ();
+  GtkWidget *popover = gtk_popover_new ();
+  GtkWidget *scroll = gtk_scrolled_window_new ();
+  GtkWidget *list = gtk_list_box_new ();
+  gsize n;
+  const XrlabModelPaletteEntry *p = xrlab_model_palette (&n);
+
+  for (gsize i = 0; i < n; i++)
+    {
+      GtkWidget *row, *box, *name, *formula;
+
+      if (p[i].kind != XRLAB_MODEL_FN_PEAK && p[i].kind != XRLAB_MODEL_FN_BACKGROUND)
+        continue;
+      row = gtk_list_box_row_new ();
+      box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+      name = gtk_label_new (p[i].name);
+      formula = gtk_label_new (p[i].formula);
+      gtk_label_set_xalign (GTK_LABEL (name), 0);
+      gtk_label_set_xalign (GTK_LABEL (formula), 0);
+      gtk_label_set_ellipsize (GTK_LABEL (formula), PANGO_ELLIPSIZE_END);
+      gtk_label_set_max_width_chars (GTK_LABEL (formula), 48);
+      gtk_widget_add_css_class (formula, "dim-label");
+      gtk_widget_add_css_class (formula, "caption");
+      gtk_box_append (GTK_BOX (box), name);
+      gtk_box_append (GTK_BOX (box), formula);
+      gtk_widget_set_margin_top (box, 4);
+      gtk_widget_set_margin_bottom (box, 4);
+      gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
+      g_object_set_data (G_OBJECT (row), "function", (gpointer) p[i].name);
+      gtk_list_box_append (GTK_LIST_BOX (list), row);
+    }
+  g_signal_connect (list, "row-activated", G_CALLBACK (on_palette_activated), self);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroll), list);
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroll), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+  gtk_scrolled_window_set_min_content_height (GTK_SCROLLED_WINDOW (scroll), 320);
+  gtk_popover_set_child (GTK_POPOVER (popover), scroll);
+  gtk_menu_button_set_popover (GTK_MENU_BUTTON (button), popover);
+  gtk_menu_button_set_icon_name (GTK_MENU_BUTTON (button), "list-add-symbolic");
+  gtk_widget_set_tooltip_text (button, _("Add a component"));
+  return button;
+}
+
+GtkWidget *
+xrlab_fit_page_model_build (XrlabFitPage *self)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  GtkWidget *head = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *title = gtk_label_new (_("Components"));
+  GtkWidget *save = gtk_button_new_from_icon_name ("document-save-symbolic");
+
+  self->component_names = gtk_string_list_new (NULL);
+  gtk_label_set_xalign (GTK_LABEL (title), 0);
+  gtk_widget_set_hexpand (title, TRUE);
+  gtk_widget_add_css_class (title, "heading");
+  gtk_widget_set_tooltip_text (save, _("Save the model as a trspecfit model file"));
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (save), "fit.save-model");
+  gtk_box_append (GTK_BOX (head), title);
+  gtk_box_append (GTK_BOX (head), build_palette (self));
+  gtk_box_append (GTK_BOX (head), save);
+  gtk_box_append (GTK_BOX (box), head);
+  self->components = GTK_LIST_BOX (gtk_list_box_new ());
+  gtk_list_box_set_selection_mode (self->components, GTK_SELECTION_NONE);
+  gtk_widget_add_css_class (GTK_WIDGET (self->components), "boxed-list");
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->components));
+  return box;
+}

@@ -1,0 +1,135 @@
+/* xrlab-fit-page-private.h -- what the files of XrlabFitPage share
+ *
+ * xrlab-fit-page.c         construction, the toolbar, the map's input, the
+ *                          public API
+ * xrlab-fit-page-table.c   the parameter table and the result summary
+ * xrlab-fit-page-open.c    opening a workspace: files, models, the setup
+ * xrlab-fit-page-data.c    the link to the engine: edits, fetches, fit
+ *                          jobs and their replies
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "xrlab-fit-page.h"
+
+#include <adwaita.h>
+
+#include "xrlab-engine-fit.h"
+
+G_BEGIN_DECLS
+
+typedef struct _XrlabFitRow XrlabFitRow;
+
+struct _XrlabFitPage {
+  GtkBox parent_instance;
+
+  /* the toolbar */
+  GtkLabel *title;
+  GtkDropDown *model_choice;
+  GtkStringList *model_names;
+  GtkDropDown *map_choice;
+  GtkToggleButton *log_button;
+  GtkWidget *range_entries[3];     /* energies, delays, baseline delays */
+  GtkWidget *fit_buttons;          /* the box of the fit buttons */
+  GtkWidget *baseline_button, *sbs_button, *fit2d_button, *spectrum_button, *ci_button;
+  GtkWidget *cancel_button;
+  GtkRevealer *progress_revealer;
+  GtkProgressBar *progress;
+  GtkRevealer *message_revealer;
+  GtkLabel *message;
+  GtkStack *content;               /* "empty" or "workspace" */
+  /* the plots */
+  XrlabMapView *map_view;
+  XrlabPlot *spectrum, *residual, *trace, *sbs_plot;
+  GtkDropDown *sbs_choice;         /* the parameter plotted against delay */
+  GtkStringList *sbs_names;
+  /* the table */
+  GtkGrid *table;
+  GPtrArray *rows;                 /* XrlabFitRow */
+  GtkListBox *components;          /* the model builder (xrlab-fit-page-model.c) */
+  GtkStringList *component_names;
+  gboolean model_edited;           /* the setup's model is no longer its file's */
+  GtkLabel *summary;
+  GtkWidget *correlations_expander;
+  GtkLabel *correlations;          /* of the main fit's free parameters */
+  GtkLabel *not_ready;
+
+  XrlabEngine *engine;
+  GCancellable *cancellable;       /* of every request; cancelled at dispose */
+  GCancellable *job_cancellable;   /* of the running fit */
+  gboolean active;
+  gboolean building;               /* setting controls ourselves */
+
+  /* the workspace shown */
+  gboolean has_workspace;
+  XrlabFitWorkspace ws;
+  guint dataset, setup;
+  XrlabDatasetInfo *info;
+  char *data_only_models;          /* the file of the model of a workspace without one */
+  char *message_text;
+  guint64 open_serial;             /* of the newest open */
+
+  /* the view */
+  XrlabFitMapKind map_kind;
+  double delay, energy;
+  double pointer_x, pointer_y;     /* over the map */
+  gboolean window_drag;            /* Shift-drag on the map: a new fit window */
+  double *energies, *delays;       /* the axes of the data (from the first map) */
+  gsize n_energies, n_delays;
+  gboolean map_dirty, spectrum_dirty, trace_dirty, params_dirty, results_dirty;
+  guint refresh_id;
+  guint pending;
+  guint round_pending;             /* fetches of rounds not answered yet */
+  GMainContext *replies;           /* where they are answered */
+  guint pump_id;                   /* dispatches them after the round's budget */
+  guint64 serial[4];               /* of the newest fetch of each consumer */
+  gpointer last_spectrum;          /* the reply drawn (again, stale, while a value is invalid) */
+  gboolean stale;
+
+  /* parameters and results */
+  XrlabFitParamTable *params;
+  XrlabFitResults *results;
+  char *summary_text;
+  gboolean fitting;
+  XrlabFitJobKind job_kind;
+};
+
+/* xrlab-fit-page.c */
+void        xrlab_fit_page_set_message (XrlabFitPage *self, const char *text);
+void        xrlab_fit_page_sync_controls (XrlabFitPage *self);
+void        xrlab_fit_page_update_overlays (XrlabFitPage *self);
+
+/* xrlab-fit-page-table.c */
+void        xrlab_fit_page_table_init    (XrlabFitPage *self);
+void        xrlab_fit_page_table_clear   (XrlabFitPage *self);
+/* The table from @table (taken). */
+void        xrlab_fit_page_table_set     (XrlabFitPage *self, XrlabFitParamTable *table);
+/* The message at the row of @name (NULL clears it). */
+void        xrlab_fit_page_table_set_error (XrlabFitPage *self, const char *name, const char *message);
+XrlabFitRow *xrlab_fit_page_table_find   (XrlabFitPage *self, const char *name);
+GtkEditable *xrlab_fit_row_get_value_entry (XrlabFitRow *row);
+const char *xrlab_fit_row_get_error      (XrlabFitRow *row);
+void        xrlab_fit_page_results_show  (XrlabFitPage *self, XrlabFitResults *results);
+
+/* xrlab-fit-page-open.c: the Ranges button of the toolbar */
+GtkWidget  *xrlab_fit_page_build_ranges (XrlabFitPage *self);
+
+/* xrlab-fit-page-model.c */
+GtkWidget  *xrlab_fit_page_model_build  (XrlabFitPage *self);
+/* A new setup: its tree fetched. */
+void        xrlab_fit_page_model_opened (XrlabFitPage *self);
+
+/* xrlab-fit-page-data.c */
+/* Errors that are no news: superseded, cancelled, shut down. */
+gboolean    xrlab_fit_page_error_is_quiet (const GError *error);
+void        xrlab_fit_page_schedule      (XrlabFitPage *self);
+void        xrlab_fit_page_data_dispose  (XrlabFitPage *self);
+/* One parameter edit of @fields; the reply marks the row. */
+void        xrlab_fit_page_send_edit     (XrlabFitPage *self, const XrlabFitParamEdit *edit);
+/* The stale spectrum drawn again (a value became invalid or valid). */
+void        xrlab_fit_page_redraw_spectrum (XrlabFitPage *self);
+void        xrlab_fit_page_update_model  (XrlabFitPage *self);
+void        xrlab_fit_preview_ref_release (gpointer ref);
+
+G_END_DECLS

@@ -1,0 +1,160 @@
+/* xrlab-fit-page.h -- the Fit page of the window: a time-resolved
+ * measurement as a map, a spectrum and a trace, its model's parameters,
+ * fits on the engine's job lane and their results
+ *
+ * The page is a client of the engine's fit service (xrlab-engine-fit.h):
+ * opening a workspace opens a dataset and makes a setup on it; only when
+ * both succeeded do they replace the shown ones (a file that cannot be read
+ * leaves the previous workspace as it was, its message on the page). A
+ * value typed into the parameter table is one parameter edit; the page then
+ * fetches what it shows, one transfer per plot (consumers "fit-map",
+ * "fit-spectrum", "fit-trace", "fit-params"; the data map is fetched once
+ * per setup, a model or residual map after every edit). Nothing is fetched
+ * while the page is hidden. An invalid value is shown at its row and the
+ * model curves keep the last valid model, drawn stale.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+/* Not xrlab-engine-fit.h: its simulator's XrlabSweep is not the window's
+ * (xrlab-sweep.h); the page's files include it themselves. */
+#include "xrlab-engine.h"
+#include "xrlab-map-view.h"
+#include "xrlab-plot.h"
+
+G_BEGIN_DECLS
+
+/* What the page shows: the measurement, its model and its fit window, as
+ * the session keeps it. */
+typedef struct {
+  char *data;             /* a data file (CSV, its axes beside it) or a measurement folder */
+  char *models;           /* a trspecfit model file; NULL: none (the data only) */
+  char *model;            /* a model of it; NULL: the file's first */
+  char *baseline_model;   /* NULL: no baseline stage */
+  char **dynamics;        /* "PAR=FILE:MODEL[,MODEL...][@FREQ]", as xrlab-cli fit's --dynamics */
+  double e0, e1, t0, t1;  /* the fit window (NaN: open) */
+  double b0, b1;          /* the baseline delays (NaN: none) */
+  gboolean pin_baseline;
+  /* start values typed into the table, applied in order after the model is read */
+  char **value_names;
+  double *values;
+  gsize n_values;
+  /* the view: the cursor (NaN: the middle of the data), the map shown */
+  double delay, energy;
+  int map;                /* XrlabFitMapKind */
+} XrlabFitWorkspace;
+
+void xrlab_fit_workspace_init  (XrlabFitWorkspace *ws);
+void xrlab_fit_workspace_clear (XrlabFitWorkspace *ws);
+void xrlab_fit_workspace_copy  (XrlabFitWorkspace *dst, const XrlabFitWorkspace *src);
+/* Sets (or adds) the start value of @name. */
+void xrlab_fit_workspace_set_value (XrlabFitWorkspace *ws, const char *name, double value);
+
+/* What the map shows. */
+typedef enum {
+  XRLAB_FIT_MAP_DATA,
+  XRLAB_FIT_MAP_MODEL,
+  XRLAB_FIT_MAP_RESIDUAL,   /* data − model, on a diverging colour scale symmetric about 0 */
+} XrlabFitMapKind;
+
+#define XRLAB_TYPE_FIT_PAGE (xrlab_fit_page_get_type ())
+G_DECLARE_FINAL_TYPE (XrlabFitPage, xrlab_fit_page, XRLAB, FIT_PAGE, GtkBox)
+
+GtkWidget *xrlab_fit_page_new        (void);
+void       xrlab_fit_page_set_engine (XrlabFitPage *self, XrlabEngine *engine);
+
+/* Opens @ws (copied); "opened" tells when it replaced the shown workspace,
+ * "open-failed" (with the message) when it did not. */
+void       xrlab_fit_page_open       (XrlabFitPage *self, const XrlabFitWorkspace *ws);
+/* Opens a data file or folder with the models of the shown workspace when
+ * it has none of its own (the file chooser, drag and drop). */
+void       xrlab_fit_page_open_path  (XrlabFitPage *self, const char *path);
+/* The shown workspace (with the values typed and the view as they are
+ * now), or NULL. */
+const XrlabFitWorkspace *xrlab_fit_page_get_workspace (XrlabFitPage *self);
+/* The message on the page (a file that was not read, a fit that failed), or NULL. */
+const char *xrlab_fit_page_get_message (XrlabFitPage *self);
+
+/* The page is shown (the window's view stack): fetches what changed. */
+void       xrlab_fit_page_set_active (XrlabFitPage *self, gboolean active);
+/* TRUE while requests are pending or scheduled (not counting a fit job). */
+gboolean   xrlab_fit_page_is_busy    (XrlabFitPage *self);
+
+/* The fit window and the baseline delays of the shown workspace (NaN:
+ * open; an update of the setup; the reply's error is the page's message). */
+void       xrlab_fit_page_set_ranges (XrlabFitPage *self, double e0, double e1, double t0, double t1,
+                                      double b0, double b1);
+/* "A:B" as two numbers (either side may be empty: NaN). */
+gboolean   xrlab_fit_parse_range     (const char *text, double *a, double *b);
+
+/* The selected delay and energy (data units). */
+void       xrlab_fit_page_set_cursor (XrlabFitPage *self, double delay, double energy);
+void       xrlab_fit_page_get_cursor (XrlabFitPage *self, double *delay, double *energy);
+void       xrlab_fit_page_set_map_kind (XrlabFitPage *self, XrlabFitMapKind kind);
+
+/* Types @text into the value of parameter @name, as the table's entry
+ * does. FALSE when the table has no such parameter. */
+gboolean   xrlab_fit_page_set_param_text (XrlabFitPage *self, const char *name, const char *text);
+/* The parameters of the last fetch of the table: how many; the value and
+ * error (NaN: none) of @name (FALSE: no such parameter); the message at
+ * the row of @name (NULL: none). */
+gsize      xrlab_fit_page_get_n_params    (XrlabFitPage *self);
+gboolean   xrlab_fit_page_get_param_value (XrlabFitPage *self, const char *name, double *value,
+                                           double *error);
+const char *xrlab_fit_page_get_param_error (XrlabFitPage *self, const char *name);
+
+/* The fits of the page's buttons (XrlabFitJobKind's). */
+typedef enum {
+  XRLAB_FIT_PAGE_JOB_BASELINE,
+  XRLAB_FIT_PAGE_JOB_SBS,
+  XRLAB_FIT_PAGE_JOB_2D,
+  XRLAB_FIT_PAGE_JOB_SPECTRUM,
+  XRLAB_FIT_PAGE_JOB_CI,        /* every fitted parameter of the 2D or spectrum fit */
+  /* the stages of xrlab-cli fit: the baseline (with a baseline model), then
+   * the 2D fit (or the spectrum's) */
+  XRLAB_FIT_PAGE_JOB_ALL,
+} XrlabFitPageJob;
+
+void       xrlab_fit_page_run        (XrlabFitPage *self, XrlabFitPageJob job);
+void       xrlab_fit_page_cancel     (XrlabFitPage *self);
+gboolean   xrlab_fit_page_is_fitting (XrlabFitPage *self);
+/* Whether the last fetched results hold a complete main (2D or spectrum)
+ * fit; FALSE also before any. */
+gboolean   xrlab_fit_page_has_main_result (XrlabFitPage *self);
+/* The correlations of the main fit's free parameters as shown ("" before
+ * one). */
+const char *xrlab_fit_page_get_correlations (XrlabFitPage *self);
+/* The result summary as shown ("" before a fit). */
+const char *xrlab_fit_page_get_summary (XrlabFitPage *self);
+/* Writes the result set into @outdir on the engine thread. */
+void       xrlab_fit_page_write_results (XrlabFitPage *self, const char *outdir,
+                                         GAsyncReadyCallback callback, gpointer user_data);
+gboolean   xrlab_fit_page_write_results_finish (XrlabFitPage *self, GAsyncResult *result,
+                                                GError **error);
+
+/* The model builder: the energy model's components (their full names, in
+ * order), structure edits of the fit service (a refused one shows its
+ * message), the model saved as a trspecfit file on the engine thread. */
+guint       xrlab_fit_page_get_n_components (XrlabFitPage *self);
+const char *xrlab_fit_page_get_component    (XrlabFitPage *self, guint i);
+void        xrlab_fit_page_add_component    (XrlabFitPage *self, const char *function);
+void        xrlab_fit_page_remove_component (XrlabFitPage *self, const char *component);
+void        xrlab_fit_page_move_component   (XrlabFitPage *self, const char *component,
+                                             gssize position);
+void        xrlab_fit_page_save_model       (XrlabFitPage *self, const char *path,
+                                             GAsyncReadyCallback callback, gpointer user_data);
+gboolean    xrlab_fit_page_save_model_finish (XrlabFitPage *self, GAsyncResult *result,
+                                              GError **error);
+
+XrlabMapView *xrlab_fit_page_get_map_view (XrlabFitPage *self);
+XrlabPlot    *xrlab_fit_page_get_spectrum (XrlabFitPage *self);
+XrlabPlot    *xrlab_fit_page_get_residual (XrlabFitPage *self);
+XrlabPlot    *xrlab_fit_page_get_trace    (XrlabFitPage *self);
+XrlabPlot    *xrlab_fit_page_get_sbs_plot (XrlabFitPage *self);
+/* The plot or map with the keyboard focus (the map when none), for export. */
+GtkWidget    *xrlab_fit_page_get_shown_view (XrlabFitPage *self);
+
+G_END_DECLS
