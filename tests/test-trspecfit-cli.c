@@ -606,6 +606,7 @@ test_12 (void)
           }
     }
   g_assert_cmpuint (found, ==, G_N_ELEMENTS (t));
+  g_clear_pointer (&path, g_free);
   path = g_build_filename (o, "mcmc_chain.csv", NULL);
   g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
 }
