@@ -737,7 +737,9 @@ check_sweep (Ctx *ctx, XrlabSession *session, GError **error)
 static char *
 parse_error_text (const char *raw)
 {
-  g_autofree char *message = g_utf8_make_valid (raw, -1);
+  /* json-glib quotes what it read raw (newlines, control characters):
+   * escaped, as every message that quotes a file. */
+  g_autofree char *message = xrlab_escape_text (raw, -1, 0);
   guint line = 0, column = 0;
   int used = 0;
   const char *rest;

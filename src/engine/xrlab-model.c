@@ -45,21 +45,26 @@ model_file_from_data (const char *data, gsize len, const char *name, GError **er
                    name, file->root->line, xrlab_ynode_kind_name (file->root));
       return NULL;
     }
-  for (guint i = 0; i < file->root->kids->len; i += 2)
-    {
-      XrlabYNode *key = g_ptr_array_index (file->root->kids, i);
-      for (guint j = 0; j < i; j += 2)
-        {
-          XrlabYNode *other = g_ptr_array_index (file->root->kids, j);
-          if (strcmp (other->text, key->text) == 0)
-            {
-              g_set_error (error, XRLAB_MODEL_ERROR, XRLAB_MODEL_ERROR_SYNTAX,
-                           _("%s:%d: model “%s” is defined twice (first at line %d)"),
-                           name, key->line, key->text, other->line);
-              return NULL;
-            }
-        }
-    }
+  {
+    /* Each name once: one lookup a model, not a scan of those before. */
+    g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+
+    for (guint i = 0; i < file->root->kids->len; i += 2)
+      {
+        XrlabYNode *key = g_ptr_array_index (file->root->kids, i);
+        XrlabYNode *other = g_hash_table_lookup (seen, key->text);
+
+        if (other != NULL)
+          {
+            g_autofree char *shown = xrlab_escape_text (key->text, -1, 0);
+            g_set_error (error, XRLAB_MODEL_ERROR, XRLAB_MODEL_ERROR_SYNTAX,
+                         _("%s:%d: model “%s” is defined twice (first at line %d)"),
+                         name, key->line, shown, other->line);
+            return NULL;
+          }
+        g_hash_table_insert (seen, key->text, key);
+      }
+  }
   return g_steal_pointer (&file);
 }
 

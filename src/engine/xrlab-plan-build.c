@@ -551,9 +551,12 @@ collect_base_exprs (Builder *b, const XrlabModel *m)
   for (gsize o = 0; o < plan->n_base_order; o++)
     {
       guint32 i = plan->base_order[o];
-      const guint32 *ref = plan->base_refs + plan->param_refs_off[i];
       XrlabParam *p = g_ptr_array_index (m->all, i);
+      const guint32 *ref;
 
+      if (plan->base_refs == NULL)   /* no expression refers to anything */
+        continue;
+      ref = plan->base_refs + plan->param_refs_off[i];
       for (guint r = 0; r < xrlab_expr_n_refs (p->expr) && !plan->param_dep[i]; r++)
         plan->param_dep[i] = plan->param_dep[ref[r]];
     }

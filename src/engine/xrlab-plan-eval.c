@@ -18,8 +18,9 @@ run_expr (const XrlabPlan *plan, XrlabPlanWorkspace *ws, const Step *st, gboolea
 {
   const Slot *T = &plan->slots[st->slot];
   const Program *prog = &plan->progs[st->index];
-  const XrlabExprInsn *code = plan->code + prog->code_off;
-  const Input *in = plan->inputs + st->in_off;
+  /* (a constant expression has no inputs: the array may be NULL) */
+  const XrlabExprInsn *code = plan->code != NULL ? plan->code + prog->code_off : NULL;
+  const Input *in = plan->inputs != NULL ? plan->inputs + st->in_off : NULL;
   gsize nt = (T->flags & SLOT_VT) ? plan->n_t : 1, na = (T->flags & SLOT_VA) ? plan->n_a : 1;
 
   for (gsize t = 0; t < nt; t++)
@@ -61,7 +62,7 @@ static void
 run_sum (const XrlabPlan *plan, XrlabPlanWorkspace *ws, const Step *st, gboolean jac)
 {
   const Slot *T = &plan->slots[st->slot];
-  const Input *in = plan->inputs + st->in_off;
+  const Input *in = plan->inputs != NULL ? plan->inputs + st->in_off : NULL;
   const Slot *B = &plan->slots[in[0].slot];
   gboolean profile = st->kind == STEP_PROFILE;
   gsize nt = (T->flags & SLOT_VT) ? plan->n_t : 1, na = (T->flags & SLOT_VA) ? plan->n_a : 1;
@@ -145,7 +146,7 @@ static void
 run_kernel (const XrlabPlan *plan, XrlabPlanWorkspace *ws, const Step *st, gboolean jac)
 {
   const Slot *T = &plan->slots[st->slot];
-  const Input *in = plan->inputs + st->in_off;
+  const Input *in = plan->inputs != NULL ? plan->inputs + st->in_off : NULL;
   const Slot *P = &plan->slots[in[1].slot];
   XrlabFn fn = (XrlabFn) st->index;
   gsize n = plan->n_t, nd = T->n_deps;

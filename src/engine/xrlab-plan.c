@@ -134,8 +134,8 @@ xrlab_plan_param_gradients (const XrlabPlan *plan, const double *theta, double *
     {
       guint32 i = plan->base_order[o];
       const Program *prog = &plan->progs[plan->param_prog[i]];
-      const guint32 *ref = plan->base_refs + plan->param_refs_off[i];
-      const XrlabExprInsn *code = plan->code + prog->code_off;
+      const guint32 *ref = plan->base_refs != NULL ? plan->base_refs + plan->param_refs_off[i] : NULL;
+      const XrlabExprInsn *code = plan->code != NULL ? plan->code + prog->code_off : NULL;
 
       for (guint r = 0; r < prog->n_refs; r++)
         rv[r] = values[ref[r]];
