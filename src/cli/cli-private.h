@@ -112,8 +112,12 @@ int xrlab_cli_formula   (int argc, char **argv);
 int xrlab_cli_edges     (int argc, char **argv);
 int xrlab_cli_materials (int argc, char **argv);
 
-/* cli-plot.c: figures with the plot renderer. */
+/* cli-plot.c: figures with the plot renderer (in xrlab-cli-plot, or a
+ * message when the renderer is not built). */
 int xrlab_cli_plot      (int argc, char **argv);
+/* cli-plot-exec.c: xrlab-cli plot, which replaces the process with the
+ * helper xrlab-cli-plot (returns only when that fails). */
+int xrlab_cli_plot_exec (int argc, char **argv);
 
 /* cli-reflect.c: mirrors, multilayers, filters and gas paths. */
 int xrlab_cli_reflect (int argc, char **argv);

@@ -13,6 +13,14 @@
 #include "cli-private.h"
 #include "xrlab-init.h"
 
+/* With the renderer, plot runs in xrlab-cli-plot (cli-plot-exec.c) so that
+ * this program does not load it. */
+#ifdef XRLAB_HAVE_RENDER
+#define PLOT_COMMAND xrlab_cli_plot_exec
+#else
+#define PLOT_COMMAND xrlab_cli_plot
+#endif
+
 static const XrlabCliCommand commands[] = {
   /* optical constants */
   { "calc", N_("Optical constants of a material on an energy grid"), xrlab_cli_calc },
@@ -22,7 +30,7 @@ static const XrlabCliCommand commands[] = {
   { "formula", N_("Composition, molar mass and electrons of a formula"), xrlab_cli_formula },
   { "edges", N_("Absorption-edge energies of elements"), xrlab_cli_edges },
   { "materials", N_("Preset materials and their densities"), xrlab_cli_materials },
-  { "plot", N_("A figure (PNG, SVG, PDF) of one quantity of several materials"), xrlab_cli_plot },
+  { "plot", N_("A figure (PNG, SVG, PDF) of one quantity of several materials"), PLOT_COMMAND },
 
   /* mirrors, multilayers, filters */
   { "reflect", N_("Reflectivity of a mirror or multilayer vs angle and energy"), xrlab_cli_reflect },

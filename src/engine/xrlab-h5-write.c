@@ -45,6 +45,8 @@ xrlab_h5_writer_new (const char *path, GError **error)
 
   g_return_val_if_fail (path != NULL, NULL);
 
+  if (!xrlab_h5_load (error))
+    return NULL;
   fd = xrlab_atomic_temp_open (path, &tmp_path, &io_error);
   if (fd < 0)
     {

@@ -103,7 +103,7 @@ xrlab_h5_is_hdf5 (const char *path)
   if (read (fd, head, sizeof head) == (ssize_t) sizeof head)
     ok = memcmp (head, signature, sizeof head) == 0;
   close (fd);
-  if (!ok)
+  if (!ok && xrlab_h5_load (NULL))
     {
       xrlab_h5_enter ();
       ok = H5Fis_hdf5 (path) > 0;
@@ -424,6 +424,8 @@ xrlab_h5_read (const char *file, const char *path, XrlabH5Array *out,
   g_return_val_if_fail (file != NULL && path != NULL && out != NULL, FALSE);
 
   memset (out, 0, sizeof *out);
+  if (!xrlab_h5_load (error))
+    return FALSE;
   xrlab_h5_enter ();
   fid = open_file (file, error);
   if (fid >= 0)
@@ -757,6 +759,8 @@ xrlab_nexus_read (const char *file, XrlabNexusData *out, GError **error)
   g_return_val_if_fail (file != NULL && out != NULL, FALSE);
 
   memset (out, 0, sizeof *out);
+  if (!xrlab_h5_load (error))
+    return FALSE;
   xrlab_h5_enter ();
   fid = open_file (file, error);
   if (fid >= 0)

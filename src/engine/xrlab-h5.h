@@ -31,6 +31,7 @@ typedef enum {
   XRLAB_H5_ERROR_SHAPE,      /* rank other than 1 or 2, empty, too large */
   XRLAB_H5_ERROR_NEXUS,      /* no NXdata, no @signal, @axes that do not fit */
   XRLAB_H5_ERROR_WRITE,      /* creating, writing, committing */
+  XRLAB_H5_ERROR_UNAVAILABLE, /* the HDF5 library could not be loaded */
 } XrlabH5Error;
 
 /* A numeric array read from a file: @rank 1 (dims[1] == 1) or 2, row-major,
