@@ -132,7 +132,7 @@ compute_kz (XrlabReflectPlan *plan, gsize nb)
 
   {
     double *restrict kr = MD (plan, 0, M_KZ_RE), *restrict ki = MD (plan, 0, M_KZ_IM);
-#pragma GCC ivdep
+XRLAB_IVDEP
     for (gsize p = 0; p < nb; p++)
       {
         kr[p] = pk[p] * sr[p];
@@ -144,7 +144,7 @@ compute_kz (XrlabReflectPlan *plan, gsize nb)
       const double *restrict cr = MD (plan, m, M_C_RE), *restrict ci = MD (plan, m, M_C_IM);
       double *restrict kr = MD (plan, m, M_KZ_RE), *restrict ki = MD (plan, m, M_KZ_IM);
 
-#pragma GCC ivdep
+XRLAB_IVDEP
       for (gsize p = 0; p < nb; p++)
         {
           double a = cr[p] + (sr[p] * sr[p] - si[p] * si[p]);
@@ -178,7 +178,7 @@ compute_slabs (XrlabReflectPlan *plan, gsize nb)
       double *restrict pr = SL (plan, u, S_PH_RE), *restrict pi = SL (plan, u, S_PH_IM);
       double *restrict qr = SL (plan, u, S_PH2_RE), *restrict qi = SL (plan, u, S_PH2_IM);
 
-#pragma GCC ivdep
+XRLAB_IVDEP
       for (gsize p = 0; p < nb; p++)
         {
           double mag = exp (-ki[p] * d), arg = kr[p] * d;
@@ -256,7 +256,7 @@ compute_ifaces (XrlabReflectPlan *plan, gsize nb, gboolean want_t)
       double *restrict tsr = FC (plan, i, I_TS_RE), *restrict tsi = FC (plan, i, I_TS_IM);
       double *restrict tpr = FC (plan, i, I_TP_RE), *restrict tpi = FC (plan, i, I_TP_IM);
 
-#pragma GCC ivdep
+XRLAB_IVDEP
       for (gsize p = 0; p < nb; p++)
         {
           double k2 = pk[p] * pk[p];
@@ -292,7 +292,7 @@ compute_ifaces (XrlabReflectPlan *plan, gsize nb, gboolean want_t)
 
       if (want_t)
         {
-#pragma GCC ivdep
+XRLAB_IVDEP
           for (gsize p = 0; p < nb; p++)
             {
               /* t_s = 2 k_a / (k_a + k_b), t_p = 2 ε_b k_a / (ε_b k_a + ε_a k_b) */
@@ -320,7 +320,7 @@ compute_ifaces (XrlabReflectPlan *plan, gsize nb, gboolean want_t)
           if (want_t)
             {
               /* t + r (f − 1) */
-#pragma GCC ivdep
+XRLAB_IVDEP
               for (gsize p = 0; p < nb; p++)
                 {
                   tsr[p] += rsr[p] * gr[p] - rsi[p] * gi[p];
@@ -329,7 +329,7 @@ compute_ifaces (XrlabReflectPlan *plan, gsize nb, gboolean want_t)
                   tpi[p] += rpr[p] * gi[p] + rpi[p] * gr[p];
                 }
             }
-#pragma GCC ivdep
+XRLAB_IVDEP
           for (gsize p = 0; p < nb; p++)
             {
               double t = rsr[p] * fr[p] - rsi[p] * fi[p];
@@ -358,7 +358,7 @@ recursion_step (XrlabReflectPlan *plan, gsize nb,
 {
   double *restrict sdr = plan->pt[P_DR], *restrict sdi = plan->pt[P_DI], *restrict sinv = plan->pt[P_INV];
 
-#pragma GCC ivdep
+XRLAB_IVDEP
   for (gsize p = 0; p < nb; p++)
     {
       double yr = xr[p] * qr[p] - xi[p] * qi[p];
@@ -376,7 +376,7 @@ recursion_step (XrlabReflectPlan *plan, gsize nb,
     }
   if (tr == NULL)
     return;
-#pragma GCC ivdep
+XRLAB_IVDEP
   for (gsize p = 0; p < nb; p++)
     {
       /* τ t φ conj(d) / |d|² */

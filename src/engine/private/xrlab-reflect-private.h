@@ -11,8 +11,14 @@ G_BEGIN_DECLS
 
 /* Points per block (a multiple of 4), and the most workspace a plan takes
  * before it uses smaller blocks. The loops over a block carry
- * "#pragma GCC ivdep": the arrays they read and write are distinct parts
+ * XRLAB_IVDEP ("#pragma GCC ivdep"; clang, which has no such pragma, goes by
+ * the restrict pointers): the arrays they read and write are distinct parts
  * of the workspace (the media above and below an interface may be one). */
+#if defined(__GNUC__) && !defined(__clang__)
+#define XRLAB_IVDEP _Pragma ("GCC ivdep")
+#else
+#define XRLAB_IVDEP
+#endif
 #define BLOCK_MAX 256
 #define BLOCK_MIN 16
 #define WORKSPACE_MAX_BYTES (8u << 20)
