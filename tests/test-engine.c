@@ -966,8 +966,9 @@ typedef struct {
 } ProgressLog;
 
 static void
-log_progress (gconstpointer snapshot, gpointer data)
+log_progress (gconstpointer snapshot, GCallback callback, gpointer data)
 {
+  g_assert_true (callback == G_CALLBACK (log_progress));
   ProgressLog *log = data;
 
   log->calls++;
@@ -989,7 +990,8 @@ static void
 test_progress_coalesces (void)
 {
   ProgressLog log = { 0 };
-  XrlabEngineProgress *p = xrlab_engine_progress_new (sizeof (gsize), 0.03, log_progress, &log, NULL);
+  XrlabEngineProgress *p = xrlab_engine_progress_new (sizeof (gsize), 0.03, log_progress,
+                                                  G_CALLBACK (log_progress), &log, NULL);
   gsize v;
 
   g_thread_join (g_thread_new ("poster", post_thousand, p));

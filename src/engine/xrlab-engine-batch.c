@@ -58,31 +58,12 @@ batch_payload_free (gpointer data)
 
 /* ---- progress -------------------------------------------------------------- */
 
-typedef struct {
-  gsize done;
-  gsize total;
-} BatchSnapshot;
-
-typedef struct {
-  XrlabEngineProgressFunc func;
-  gpointer                data;
-} BatchProgressClosure;
-
-static void
-deliver_progress (gconstpointer snapshot, gpointer user_data)
-{
-  const BatchSnapshot *s = snapshot;
-  BatchProgressClosure *c = user_data;
-
-  c->func (s->done, s->total, c->data);
-}
-
 /* From xrlab_optics_batch(), on the lane. */
 static void
 post_progress (gsize done, gsize total, gpointer data)
 {
   XrlabRequest *req = data;
-  BatchSnapshot s = { done, ((BatchPayload *) req->payload)->n };
+  XrlabEngineCount s = { done, ((BatchPayload *) req->payload)->n };
 
   xrlab_engine_progress_post (req->progress, &s);
 }
@@ -463,7 +444,7 @@ groups_part (gpointer data, guint part)
   g_atomic_pointer_add (&p->done, (gssize) n);
   if (p->req->progress != NULL && g_thread_self () == p->caller)
     {
-      BatchSnapshot snap = { (gsize) g_atomic_pointer_get (&p->done), p->n_materials };
+      XrlabEngineCount snap = { (gsize) g_atomic_pointer_get (&p->done), p->n_materials };
       xrlab_engine_progress_post (p->req->progress, &snap);
     }
 }
@@ -542,7 +523,7 @@ groups_run (XrlabRequest *req, GCancellable *cancellable)
           g_atomic_pointer_add (&p->done, (gssize) g->p.n);
           if (req->progress)
             {
-              BatchSnapshot snap = { (gsize) g_atomic_pointer_get (&p->done), p->n_materials };
+              XrlabEngineCount snap = { (gsize) g_atomic_pointer_get (&p->done), p->n_materials };
               xrlab_engine_progress_post (req->progress, &snap);
             }
         }
@@ -636,16 +617,9 @@ xrlab_engine_batch_groups_async (XrlabEngine                 *self,
   req = xrlab_request_new (self, &groups_kind, p, xrlab_engine_batch_groups_async,
                            cancellable, callback, user_data);
   xrlab_request_set_consumer (req, "batch");
-  if (progress != NULL)
-    {
-      BatchProgressClosure *c = g_new (BatchProgressClosure, 1);
-
-      c->func = progress;
-      c->data = progress_data;
-      xrlab_request_set_progress (req, xrlab_engine_progress_new (sizeof (BatchSnapshot),
-                                                                  BATCH_PROGRESS_INTERVAL_S,
-                                                                  deliver_progress, c, g_free));
-    }
+  xrlab_request_attach_progress (req, sizeof (XrlabEngineCount), BATCH_PROGRESS_INTERVAL_S,
+                                 xrlab_engine_progress_count, G_CALLBACK (progress),
+                                 progress_data, NULL);
   xrlab_request_submit (req);
 }
 
@@ -697,16 +671,9 @@ xrlab_engine_batch_async (XrlabEngine             *self,
   req = xrlab_request_new (self, &batch_kind, p, xrlab_engine_batch_async,
                            cancellable, callback, user_data);
   xrlab_request_set_consumer (req, "batch");
-  if (progress != NULL)
-    {
-      BatchProgressClosure *c = g_new (BatchProgressClosure, 1);
-
-      c->func = progress;
-      c->data = progress_data;
-      xrlab_request_set_progress (req, xrlab_engine_progress_new (sizeof (BatchSnapshot),
-                                                                  BATCH_PROGRESS_INTERVAL_S,
-                                                                  deliver_progress, c, g_free));
-    }
+  xrlab_request_attach_progress (req, sizeof (XrlabEngineCount), BATCH_PROGRESS_INTERVAL_S,
+                                 xrlab_engine_progress_count, G_CALLBACK (progress),
+                                 progress_data, NULL);
   xrlab_request_submit (req);
 }
 

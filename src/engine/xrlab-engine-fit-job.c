@@ -98,28 +98,10 @@ main_stage (const JobPayload *p)
 
 /* ---- progress ---------------------------------------------------------------- */
 
-typedef struct {
-  XrlabFitJobProgressFunc func;
-  gpointer data;
-  GDestroyNotify data_free;
-} ProgressClosure;
-
-static void
-progress_closure_free (gpointer data)
+void
+xrlab_fit_job_progress_deliver (gconstpointer snapshot, GCallback callback, gpointer user_data)
 {
-  ProgressClosure *c = data;
-
-  if (c->data_free != NULL)
-    c->data_free (c->data);
-  g_free (c);
-}
-
-static void
-deliver_progress (gconstpointer snapshot, gpointer user_data)
-{
-  ProgressClosure *c = user_data;
-
-  c->func (snapshot, c->data);
+  ((XrlabFitJobProgressFunc) callback) (snapshot, user_data);
 }
 
 /* From the workflow, on the lane (or a pool thread, one at a time). */
@@ -626,20 +608,9 @@ xrlab_engine_fit_run_async (XrlabEngine            *self,
   req = xrlab_request_new (self, &job_kind, p, xrlab_engine_fit_run_async, cancellable,
                            callback, user_data);
   xrlab_request_set_consumer (req, "fit");
-  if (progress != NULL)
-    {
-      ProgressClosure *c = g_new (ProgressClosure, 1);
-
-      c->func = progress;
-      c->data = progress_data;
-      c->data_free = progress_data_free;
-      xrlab_request_set_progress (req, xrlab_engine_progress_new (sizeof (XrlabFitJobProgress),
-                                                                  FIT_PROGRESS_INTERVAL_S,
-                                                                  deliver_progress, c,
-                                                                  progress_closure_free));
-    }
-  else if (progress_data_free != NULL)
-    progress_data_free (progress_data);
+  xrlab_request_attach_progress (req, sizeof (XrlabFitJobProgress), FIT_PROGRESS_INTERVAL_S,
+                                 xrlab_fit_job_progress_deliver, G_CALLBACK (progress),
+                                 progress_data, progress_data_free);
   xrlab_request_submit (req);
 }
 

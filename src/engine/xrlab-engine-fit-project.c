@@ -79,30 +79,6 @@ project_payload_free (gpointer data)
 
 /* ---- progress ---------------------------------------------------------------- */
 
-typedef struct {
-  XrlabFitJobProgressFunc func;
-  gpointer data;
-  GDestroyNotify data_free;
-} Closure;
-
-static void
-closure_free (gpointer data)
-{
-  Closure *c = data;
-
-  if (c->data_free != NULL)
-    c->data_free (c->data);
-  g_free (c);
-}
-
-static void
-deliver (gconstpointer snapshot, gpointer user_data)
-{
-  Closure *c = user_data;
-
-  c->func (snapshot, c->data);
-}
-
 static void
 on_progress (XrlabFitflowStage stage, guint step, guint total, double chi2, gpointer data)
 {
@@ -360,19 +336,9 @@ xrlab_engine_fit_project_run_async (XrlabEngine               *self,
   req = xrlab_request_new (self, &project_kind, p, xrlab_engine_fit_project_run_async,
                            cancellable, callback, user_data);
   xrlab_request_set_consumer (req, "fit");
-  if (progress != NULL)
-    {
-      Closure *c = g_new (Closure, 1);
-
-      c->func = progress;
-      c->data = progress_data;
-      c->data_free = progress_data_free;
-      xrlab_request_set_progress (req, xrlab_engine_progress_new (sizeof (XrlabFitJobProgress),
-                                                                  PROJECT_PROGRESS_INTERVAL_S,
-                                                                  deliver, c, closure_free));
-    }
-  else if (progress_data_free != NULL)
-    progress_data_free (progress_data);
+  xrlab_request_attach_progress (req, sizeof (XrlabFitJobProgress),
+                                 PROJECT_PROGRESS_INTERVAL_S, xrlab_fit_job_progress_deliver,
+                                 G_CALLBACK (progress), progress_data, progress_data_free);
   xrlab_request_submit (req);
 }
 

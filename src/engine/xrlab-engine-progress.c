@@ -22,6 +22,7 @@ struct _XrlabEngineProgress {
   GMainContext               *context;
   gint64                      interval_us;
   XrlabEngineProgressDeliver  deliver;
+  GCallback                   callback;
   gpointer                    user_data;
   GDestroyNotify              user_data_free;
   gsize                       size;
@@ -39,6 +40,7 @@ XrlabEngineProgress *
 xrlab_engine_progress_new (gsize                      size,
                            double                     interval_s,
                            XrlabEngineProgressDeliver deliver,
+                           GCallback                  callback,
                            gpointer                   user_data,
                            GDestroyNotify             user_data_free)
 {
@@ -48,6 +50,7 @@ xrlab_engine_progress_new (gsize                      size,
   p->context = g_main_context_ref_thread_default ();
   p->interval_us = (gint64) (MAX (interval_s, 0.0) * G_USEC_PER_SEC);
   p->deliver = deliver;
+  p->callback = callback;
   p->user_data = user_data;
   p->user_data_free = user_data_free;
   p->size = size;
@@ -99,7 +102,7 @@ progress_dispatch (gpointer data)
   /* The reply is delivered on this same context, so it cannot overtake
    * this call even if the request is answered meanwhile. */
   if (deliver)
-    p->deliver (p->delivered, p->user_data);
+    p->deliver (p->delivered, p->callback, p->user_data);
   return G_SOURCE_REMOVE;
 }
 
@@ -144,4 +147,32 @@ xrlab_engine_progress_finish (XrlabEngineProgress *p)
     g_source_destroy (p->pending);
   p->pending = NULL;
   g_mutex_unlock (&p->mutex);
+}
+
+void
+xrlab_engine_progress_count (gconstpointer snapshot, GCallback callback, gpointer user_data)
+{
+  const XrlabEngineCount *c = snapshot;
+
+  ((XrlabEngineProgressFunc) callback) (c->done, c->total, user_data);
+}
+
+void
+xrlab_request_attach_progress (XrlabRequest               *req,
+                               gsize                       size,
+                               double                      interval_s,
+                               XrlabEngineProgressDeliver  deliver,
+                               GCallback                   callback,
+                               gpointer                    user_data,
+                               GDestroyNotify              user_data_free)
+{
+  g_clear_pointer (&req->progress, xrlab_engine_progress_unref);
+  if (callback == NULL)
+    {
+      if (user_data_free != NULL)
+        user_data_free (user_data);
+      return;
+    }
+  req->progress = xrlab_engine_progress_new (size, interval_s, deliver, callback, user_data,
+                                             user_data_free);
 }

@@ -502,32 +502,13 @@ serve_export (XrlabEngineWorker *worker, gpointer state, XrlabRequest *req)
 
 /* ---- the map job --------------------------------------------------------------- */
 
-typedef struct {
-  gsize done;
-  gsize total;
-} MapSnapshot;
-
-typedef struct {
-  XrlabEngineProgressFunc func;
-  gpointer                data;
-} MapProgressClosure;
-
-static void
-deliver_map_progress (gconstpointer snapshot, gpointer user_data)
-{
-  const MapSnapshot *s = snapshot;
-  MapProgressClosure *c = user_data;
-
-  c->func (s->done, s->total, c->data);
-}
-
 /* From xrlab_reflect_plan_map_parallel(), on the lane. */
 static void
 post_map_progress (gsize done, gsize total, gpointer data)
 {
   XrlabRequest *req = data;
   CurvesPayload *p = req->payload;
-  MapSnapshot s = { p->rows_done + done, p->rows_total };
+  XrlabEngineCount s = { p->rows_done + done, p->rows_total };
 
   xrlab_engine_progress_post (req->progress, &s);
 }
@@ -836,16 +817,9 @@ xrlab_engine_reflect_map_async (XrlabEngine             *self,
                             ids, n_ids, cancellable, callback, user_data);
   if (req == NULL)
     return;
-  if (progress != NULL)
-    {
-      MapProgressClosure *c = g_new (MapProgressClosure, 1);
-
-      c->func = progress;
-      c->data = progress_data;
-      xrlab_request_set_progress (req, xrlab_engine_progress_new (sizeof (MapSnapshot),
-                                                                  MAP_PROGRESS_INTERVAL_S,
-                                                                  deliver_map_progress, c, g_free));
-    }
+  xrlab_request_attach_progress (req, sizeof (XrlabEngineCount), MAP_PROGRESS_INTERVAL_S,
+                                 xrlab_engine_progress_count, G_CALLBACK (progress),
+                                 progress_data, NULL);
   xrlab_request_submit (req);
 }
 

@@ -382,13 +382,6 @@ xrlab_request_set_consumer (XrlabRequest *req, const char *consumer)
 }
 
 void
-xrlab_request_set_progress (XrlabRequest *req, XrlabEngineProgress *progress)
-{
-  g_clear_pointer (&req->progress, xrlab_engine_progress_unref);
-  req->progress = progress;
-}
-
-void
 xrlab_request_begin_edit (XrlabRequest *req, const guint *keys, gsize n_keys)
 {
   XrlabEngineShared *shared = req->shared;

@@ -189,6 +189,10 @@ XrlabFitflow *xrlab_fit_job_flow_new (const FitDataset *ds, const XrlabFitSetupS
                                       XrlabFitflowProgressFunc progress,
                                       XrlabFitflowThetaFunc theta, gpointer data,
                                       GError **error);
+/* Delivers an XrlabFitJobProgress to an XrlabFitJobProgressFunc (the
+ * deliver of xrlab_request_attach_progress() for fit jobs and projects). */
+void xrlab_fit_job_progress_deliver (gconstpointer snapshot, GCallback callback,
+                                     gpointer user_data);
 /* The checks of @stages (see xrlab_engine_fit_check_async). */
 gboolean xrlab_fit_setup_check (FitSetup *setup, XrlabFitStages stages, GError **error);
 XrlabModel *xrlab_fit_setup_model (FitSetup *setup, XrlabFitModelRole role);

@@ -55,9 +55,11 @@
  *     xrlab_request_submit (req); input errors: xrlab_request_fail (req, e);
  *   - the public *_finish(): g_task_propagate_*(); xrlab_request_from_result()
  *     gives the request back (generation, consumer, payload).
- *   - progress of a job: xrlab_engine_progress_new() on the caller's thread
- *     (it captures the thread-default main context), attached with
- *     xrlab_request_set_progress(); the lane calls xrlab_engine_progress_post().
+ *   - progress of a job: xrlab_request_attach_progress() on the caller's
+ *     thread (it captures the thread-default main context) with the caller's
+ *     callback, its data and their destroy notify, and a deliver function
+ *     that calls the callback with a snapshot (xrlab_engine_progress_count()
+ *     for a count of items done); the lane calls xrlab_engine_progress_post().
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -73,6 +75,10 @@ typedef struct _XrlabEngineService  XrlabEngineService;
 typedef struct _XrlabRequestKind    XrlabRequestKind;
 typedef struct _XrlabRequest        XrlabRequest;
 typedef struct _XrlabEngineProgress XrlabEngineProgress;
+
+/* Calls @callback (the caller's, cast back to its type) with @snapshot. */
+typedef void (*XrlabEngineProgressDeliver) (gconstpointer snapshot, GCallback callback,
+                                            gpointer user_data);
 
 /* ---- services and kinds -------------------------------------------------- */
 
@@ -144,8 +150,15 @@ XrlabRequest *xrlab_request_new (XrlabEngine         *engine,
                                  GAsyncReadyCallback  callback,
                                  gpointer             user_data);
 void xrlab_request_set_consumer (XrlabRequest *req, const char *consumer);
-/* Takes @progress. */
-void xrlab_request_set_progress (XrlabRequest *req, XrlabEngineProgress *progress);
+/* Progress for @req (see below): when @callback is NULL nothing is attached
+ * and @user_data is freed at once. */
+void xrlab_request_attach_progress (XrlabRequest               *req,
+                                    gsize                       size,
+                                    double                      interval_s,
+                                    XrlabEngineProgressDeliver  deliver,
+                                    GCallback                   callback,
+                                    gpointer                    user_data,
+                                    GDestroyNotify              user_data_free);
 /* Makes @req an edit: the next generation of its service, remembered as the
  * newest edit of each of @keys (ids within the service). */
 void xrlab_request_begin_edit   (XrlabRequest *req, const guint *keys, gsize n_keys);
@@ -196,15 +209,25 @@ void     xrlab_engine_shared_note_transfer  (XrlabEngineShared *shared, const ch
  * Progress of one request, marshalled to the main context that was the
  * thread default when it was made. Any thread posts a snapshot of @size
  * bytes; the newest one is delivered (coalesced), at most every @interval_s,
- * by @deliver on that context; nothing is delivered once the request has
- * been answered (xrlab_request_return_*() finishes it). */
-typedef void (*XrlabEngineProgressDeliver) (gconstpointer snapshot, gpointer user_data);
-
+ * by @deliver, which calls the caller's @callback with @user_data, on that
+ * context; nothing is delivered once the request has been answered
+ * (xrlab_request_return_*() finishes it). @user_data_free frees @user_data
+ * when the progress goes. */
 XrlabEngineProgress *xrlab_engine_progress_new    (gsize                      size,
                                                    double                     interval_s,
                                                    XrlabEngineProgressDeliver deliver,
+                                                   GCallback                  callback,
                                                    gpointer                   user_data,
                                                    GDestroyNotify             user_data_free);
+/* A count of items done: the snapshot of jobs whose callback is an
+ * XrlabEngineProgressFunc, delivered by xrlab_engine_progress_count(). */
+typedef struct {
+  gsize done;
+  gsize total;
+} XrlabEngineCount;
+void                 xrlab_engine_progress_count  (gconstpointer snapshot,
+                                                   GCallback     callback,
+                                                   gpointer      user_data);
 void                 xrlab_engine_progress_post   (XrlabEngineProgress *progress,
                                                    gconstpointer        snapshot);
 void                 xrlab_engine_progress_finish (XrlabEngineProgress *progress);
