@@ -385,23 +385,14 @@ xrlab_engine_fit_preview_async (XrlabEngine               *self,
 /* A reply whose state a newer edit has replaced since it was made is
  * dropped (SUPERSEDED), as the optics fetches do. */
 static gpointer
-propagate_current (XrlabEngine *self, GAsyncResult *result, GError **error)
+propagate_current (GAsyncResult *result, GError **error)
 {
-  XrlabEngineShared *shared = xrlab_engine_get_shared (self);
   gpointer reply = g_task_propagate_pointer (G_TASK (result), error);
   /* both replies start with their generation */
   const guint64 *generation = reply;
 
-  if (generation != NULL
-      && *generation < xrlab_engine_shared_get_generation (shared, &xrlab_engine_fit_service))
-    {
-      XrlabEngineStats delta = { .n_superseded = 1 };
-      xrlab_engine_shared_account (shared, xrlab_request_from_result (result)->consumer, &delta);
-      g_free (reply);
-      g_set_error (error, XRLAB_ENGINE_ERROR, XRLAB_ENGINE_ERROR_SUPERSEDED,
-                   "superseded by a newer edit");
-      return NULL;
-    }
+  if (generation != NULL && xrlab_request_result_superseded (result, *generation, error))
+    g_clear_pointer (&reply, g_free);
   return reply;
 }
 
@@ -411,7 +402,7 @@ xrlab_engine_fit_preview_finish (XrlabEngine   *self,
                                  GError       **error)
 {
   g_return_val_if_fail (g_task_is_valid (result, self), NULL);
-  return propagate_current (self, result, error);
+  return propagate_current (result, error);
 }
 
 /* ---- the parameter table ---------------------------------------------------------- */
@@ -589,7 +580,7 @@ xrlab_engine_fit_params_finish (XrlabEngine   *self,
                                 GError       **error)
 {
   g_return_val_if_fail (g_task_is_valid (result, self), NULL);
-  return propagate_current (self, result, error);
+  return propagate_current (result, error);
 }
 
 /* ---- results ---------------------------------------------------------------------- */

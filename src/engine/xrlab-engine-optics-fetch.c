@@ -296,21 +296,12 @@ xrlab_engine_fetch_async (XrlabEngine         *self,
 
 /* Drops a reply whose state a newer edit has replaced since it was made. */
 static XrlabEngineArrays *
-arrays_propagate (XrlabEngine *self, GAsyncResult *result, GError **error)
+arrays_propagate (GAsyncResult *result, GError **error)
 {
   XrlabEngineArrays *arrays = g_task_propagate_pointer (G_TASK (result), error);
-  XrlabEngineShared *shared = xrlab_engine_get_shared (self);
 
-  if (arrays != NULL
-      && arrays->generation < xrlab_engine_shared_get_generation (shared, &xrlab_engine_optics_service))
-    {
-      XrlabEngineStats delta = { .n_superseded = 1 };
-      xrlab_engine_shared_account (shared, xrlab_request_from_result (result)->consumer, &delta);
-      xrlab_engine_arrays_free (arrays);
-      g_set_error (error, XRLAB_ENGINE_ERROR, XRLAB_ENGINE_ERROR_SUPERSEDED,
-                   "superseded by a newer edit");
-      return NULL;
-    }
+  if (arrays != NULL && xrlab_request_result_superseded (result, arrays->generation, error))
+    g_clear_pointer (&arrays, xrlab_engine_arrays_free);
   return arrays;
 }
 
@@ -320,7 +311,7 @@ xrlab_engine_fetch_finish (XrlabEngine   *self,
                            GError       **error)
 {
   g_return_val_if_fail (g_task_is_valid (result, self), NULL);
-  return arrays_propagate (self, result, error);
+  return arrays_propagate (result, error);
 }
 
 void
@@ -349,7 +340,7 @@ xrlab_engine_fetch_at_finish (XrlabEngine   *self,
                               GError       **error)
 {
   g_return_val_if_fail (g_task_is_valid (result, self), NULL);
-  return arrays_propagate (self, result, error);
+  return arrays_propagate (result, error);
 }
 
 const double *

@@ -636,17 +636,8 @@ xrlab_engine_update_material_finish (XrlabEngine   *self,
    * worker answered: its answer is the one that counts. */
   req = xrlab_request_from_result (result);
   p = req->payload;
-  if (p != NULL && xrlab_engine_shared_key_superseded (req->shared, &xrlab_engine_optics_service,
-                                                       p->specs[0].id, req->generation))
-    {
-      GError *ignored = NULL;
-
-      if (!g_task_propagate_boolean (G_TASK (result), &ignored))
-        g_clear_error (&ignored);
-      g_set_error_literal (error, XRLAB_ENGINE_ERROR, XRLAB_ENGINE_ERROR_SUPERSEDED,
-                           "superseded by a newer edit");
-      return FALSE;
-    }
+  if (p != NULL && xrlab_request_edit_superseded (result, p->specs[0].id, error))
+    return FALSE;
   return g_task_propagate_boolean (G_TASK (result), error);
 }
 

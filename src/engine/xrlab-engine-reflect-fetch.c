@@ -761,21 +761,12 @@ xrlab_engine_reflect_fetch_async (XrlabEngine             *self,
 
 /* Drops a reply whose stacks a newer edit has replaced since it was made. */
 static XrlabEngineCurves *
-curves_propagate (XrlabEngine *self, GAsyncResult *result, GError **error)
+curves_propagate (GAsyncResult *result, GError **error)
 {
   XrlabEngineCurves *curves = g_task_propagate_pointer (G_TASK (result), error);
-  XrlabEngineShared *shared = xrlab_engine_get_shared (self);
 
-  if (curves != NULL
-      && curves->generation < xrlab_engine_shared_get_generation (shared, &xrlab_engine_reflect_service))
-    {
-      XrlabEngineStats delta = { .n_superseded = 1 };
-      xrlab_engine_shared_account (shared, xrlab_request_from_result (result)->consumer, &delta);
-      xrlab_engine_curves_free (curves);
-      g_set_error (error, XRLAB_ENGINE_ERROR, XRLAB_ENGINE_ERROR_SUPERSEDED,
-                   "superseded by a newer edit");
-      return NULL;
-    }
+  if (curves != NULL && xrlab_request_result_superseded (result, curves->generation, error))
+    g_clear_pointer (&curves, xrlab_engine_curves_free);
   return curves;
 }
 
@@ -785,7 +776,7 @@ xrlab_engine_reflect_fetch_finish (XrlabEngine   *self,
                                    GError       **error)
 {
   g_return_val_if_fail (g_task_is_valid (result, self), NULL);
-  return curves_propagate (self, result, error);
+  return curves_propagate (result, error);
 }
 
 void
@@ -829,7 +820,7 @@ xrlab_engine_reflect_map_finish (XrlabEngine   *self,
                                  GError       **error)
 {
   g_return_val_if_fail (g_task_is_valid (result, self), NULL);
-  return curves_propagate (self, result, error);
+  return curves_propagate (result, error);
 }
 
 void

@@ -429,6 +429,36 @@ xrlab_request_from_result (GAsyncResult *result)
   return g_task_get_task_data (G_TASK (result));
 }
 
+gboolean
+xrlab_request_result_superseded (GAsyncResult *result, guint64 generation, GError **error)
+{
+  XrlabRequest *req = xrlab_request_from_result (result);
+  XrlabEngineStats delta = { .n_superseded = 1 };
+
+  if (generation >= xrlab_engine_shared_get_generation (req->shared, req->kind->service))
+    return FALSE;
+  xrlab_engine_shared_account (req->shared, req->consumer, &delta);
+  g_set_error (error, XRLAB_ENGINE_ERROR, XRLAB_ENGINE_ERROR_SUPERSEDED,
+               "superseded by a newer edit");
+  return TRUE;
+}
+
+gboolean
+xrlab_request_edit_superseded (GAsyncResult *result, guint key, GError **error)
+{
+  XrlabRequest *req = xrlab_request_from_result (result);
+  GError *ignored = NULL;
+
+  if (!xrlab_engine_shared_key_superseded (req->shared, req->kind->service, key,
+                                           req->generation))
+    return FALSE;
+  if (!g_task_propagate_boolean (G_TASK (result), &ignored))
+    g_clear_error (&ignored);
+  g_set_error_literal (error, XRLAB_ENGINE_ERROR, XRLAB_ENGINE_ERROR_SUPERSEDED,
+                       "superseded by a newer edit");
+  return TRUE;
+}
+
 /* ---- replies, on the worker's side ---------------------------------------- */
 
 static void

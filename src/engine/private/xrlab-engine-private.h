@@ -168,6 +168,15 @@ void xrlab_request_submit       (XrlabRequest *req);
 void xrlab_request_fail         (XrlabRequest *req, GError *error);
 /* The request of a reply, for *_finish(). */
 XrlabRequest *xrlab_request_from_result (GAsyncResult *result);
+/* For *_finish() of a reply computed at @generation of its service: whether
+ * a newer edit has replaced that state since (counted as superseded for the
+ * request's consumer, @error set to XRLAB_ENGINE_ERROR_SUPERSEDED). */
+gboolean xrlab_request_result_superseded (GAsyncResult *result, guint64 generation,
+                                          GError **error);
+/* For *_finish() of an edit of @key: whether a newer edit of the same key
+ * was submitted after the worker answered (its answer is the one that
+ * counts); the reply is then dropped and @error set to SUPERSEDED. */
+gboolean xrlab_request_edit_superseded (GAsyncResult *result, guint key, GError **error);
 XrlabEngineShared *xrlab_engine_get_shared (XrlabEngine *engine);
 
 /* Worker side: the one answer of a request. The progress of a request is
