@@ -527,24 +527,8 @@ xrlab_engine_get_generation (XrlabEngine *self)
 static gboolean
 check_specs (const XrlabMaterialSpec *specs, gsize n, GError **error)
 {
-  g_autoptr(GHashTable) seen = g_hash_table_new (NULL, NULL);
-
-  for (gsize i = 0; i < n; i++)
-    {
-      if (specs[i].id == 0)
-        {
-          g_set_error (error, XRLAB_ENGINE_ERROR, XRLAB_ENGINE_ERROR_INVALID,
-                       "material %" G_GSIZE_FORMAT " has the id 0, which is reserved", i + 1);
-          return FALSE;
-        }
-      if (!g_hash_table_add (seen, GUINT_TO_POINTER (specs[i].id)))
-        {
-          g_set_error (error, XRLAB_ENGINE_ERROR, XRLAB_ENGINE_ERROR_INVALID,
-                       "material id %u appears twice", specs[i].id);
-          return FALSE;
-        }
-    }
-  return TRUE;
+  return xrlab_engine_check_ids (specs, n, sizeof *specs,
+                                 G_STRUCT_OFFSET (XrlabMaterialSpec, id), "material", error);
 }
 
 void

@@ -619,29 +619,16 @@ xrlab_engine_get_stack_generation (XrlabEngine *self)
 static gboolean
 check_specs (const XrlabStackSpec *specs, gsize n, GError **error)
 {
-  g_autoptr(GHashTable) seen = g_hash_table_new (NULL, NULL);
-
+  if (!xrlab_engine_check_ids (specs, n, sizeof *specs, G_STRUCT_OFFSET (XrlabStackSpec, id),
+                               "stack", error))
+    return FALSE;
   for (gsize i = 0; i < n; i++)
-    {
-      if (specs[i].id == 0)
-        {
-          g_set_error (error, XRLAB_ENGINE_ERROR, XRLAB_ENGINE_ERROR_INVALID,
-                       "stack %" G_GSIZE_FORMAT " has the id 0, which is reserved", i + 1);
-          return FALSE;
-        }
-      if (specs[i].kind != XRLAB_STACK_REFLECT && specs[i].kind != XRLAB_STACK_FILTER)
-        {
-          g_set_error (error, XRLAB_ENGINE_ERROR, XRLAB_ENGINE_ERROR_INVALID,
-                       "stack %u has no valid kind", specs[i].id);
-          return FALSE;
-        }
-      if (!g_hash_table_add (seen, GUINT_TO_POINTER (specs[i].id)))
-        {
-          g_set_error (error, XRLAB_ENGINE_ERROR, XRLAB_ENGINE_ERROR_INVALID,
-                       "stack id %u appears twice", specs[i].id);
-          return FALSE;
-        }
-    }
+    if (specs[i].kind != XRLAB_STACK_REFLECT && specs[i].kind != XRLAB_STACK_FILTER)
+      {
+        g_set_error (error, XRLAB_ENGINE_ERROR, XRLAB_ENGINE_ERROR_INVALID,
+                     "stack %u has no valid kind", specs[i].id);
+        return FALSE;
+      }
   return TRUE;
 }
 

@@ -960,3 +960,30 @@ lane_main (gpointer data)
   shared_unref (shared);
   return NULL;
 }
+
+gboolean
+xrlab_engine_check_ids (gconstpointer items, gsize n, gsize stride, gsize id_offset,
+                        const char *what, GError **error)
+{
+  g_autoptr(GHashTable) seen = g_hash_table_new (NULL, NULL);
+
+  for (gsize i = 0; i < n; i++)
+    {
+      guint id;
+
+      memcpy (&id, (const guint8 *) items + i * stride + id_offset, sizeof id);
+      if (id == 0)
+        {
+          g_set_error (error, XRLAB_ENGINE_ERROR, XRLAB_ENGINE_ERROR_INVALID,
+                       "%s %" G_GSIZE_FORMAT " has the id 0, which is reserved", what, i + 1);
+          return FALSE;
+        }
+      if (!g_hash_table_add (seen, GUINT_TO_POINTER (id)))
+        {
+          g_set_error (error, XRLAB_ENGINE_ERROR, XRLAB_ENGINE_ERROR_INVALID,
+                       "%s id %u appears twice", what, id);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}

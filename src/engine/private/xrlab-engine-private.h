@@ -251,4 +251,10 @@ xrlab_engine_align8 (gsize n)
   return (n + 7) & ~(gsize) 7;
 }
 
+/* The ids of @n items of @stride bytes (a guint at @id_offset in each):
+ * none 0 (reserved), none twice; @what names an item in the message
+ * ("material", "stack"). */
+gboolean xrlab_engine_check_ids (gconstpointer items, gsize n, gsize stride, gsize id_offset,
+                                 const char *what, GError **error);
+
 G_END_DECLS
