@@ -524,11 +524,11 @@ xrlab_engine_get_generation (XrlabEngine *self)
                                              &xrlab_engine_optics_service);
 }
 
-static gboolean
-check_specs (const XrlabMaterialSpec *specs, gsize n, GError **error)
+static void
+submit_specs (XrlabRequest *req, const XrlabMaterialSpec *specs, gsize n)
 {
-  return xrlab_engine_check_ids (specs, n, sizeof *specs,
-                                 G_STRUCT_OFFSET (XrlabMaterialSpec, id), "material", error);
+  xrlab_request_submit_items_edit (req, specs_payload_new (specs, n), specs, n, sizeof *specs,
+                                   G_STRUCT_OFFSET (XrlabMaterialSpec, id), "material");
 }
 
 void
@@ -539,26 +539,13 @@ xrlab_engine_set_materials_async (XrlabEngine             *self,
                                   GAsyncReadyCallback      callback,
                                   gpointer                 user_data)
 {
-  XrlabRequest *req;
-  GError *error = NULL;
-  g_autofree guint *ids = NULL;
-
   g_return_if_fail (XRLAB_IS_ENGINE (self));
   g_return_if_fail (specs != NULL || n == 0);
 
-  req = xrlab_request_new (self, &set_materials_kind, NULL, xrlab_engine_set_materials_async,
-                           cancellable, callback, user_data);
-  if (!check_specs (specs, n, &error))
-    {
-      xrlab_request_fail (req, error);
-      return;
-    }
-  req->payload = specs_payload_new (specs, n);
-  ids = g_new (guint, MAX (n, 1));
-  for (gsize i = 0; i < n; i++)
-    ids[i] = specs[i].id;
-  xrlab_request_begin_edit (req, ids, n);
-  xrlab_request_submit (req);
+  submit_specs (xrlab_request_new (self, &set_materials_kind, NULL,
+                                   xrlab_engine_set_materials_async, cancellable, callback,
+                                   user_data),
+                specs, n);
 }
 
 gboolean
@@ -567,18 +554,8 @@ xrlab_engine_set_materials_finish (XrlabEngine   *self,
                                    GPtrArray    **material_errors,
                                    GError       **error)
 {
-  GPtrArray *errors;
-
   g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
-
-  errors = g_task_propagate_pointer (G_TASK (result), error);
-  if (errors == NULL)
-    return FALSE;
-  if (material_errors != NULL)
-    *material_errors = errors;
-  else
-    g_ptr_array_unref (errors);
-  return TRUE;
+  return xrlab_request_propagate_item_errors (result, material_errors, error);
 }
 
 void
@@ -588,22 +565,13 @@ xrlab_engine_update_material_async (XrlabEngine             *self,
                                     GAsyncReadyCallback      callback,
                                     gpointer                 user_data)
 {
-  XrlabRequest *req;
-  GError *error = NULL;
-
   g_return_if_fail (XRLAB_IS_ENGINE (self));
   g_return_if_fail (spec != NULL);
 
-  req = xrlab_request_new (self, &update_material_kind, NULL, xrlab_engine_update_material_async,
-                           cancellable, callback, user_data);
-  if (!check_specs (spec, 1, &error))
-    {
-      xrlab_request_fail (req, error);
-      return;
-    }
-  req->payload = specs_payload_new (spec, 1);
-  xrlab_request_begin_edit (req, &spec->id, 1);
-  xrlab_request_submit (req);
+  submit_specs (xrlab_request_new (self, &update_material_kind, NULL,
+                                   xrlab_engine_update_material_async, cancellable, callback,
+                                   user_data),
+                spec, 1);
 }
 
 gboolean

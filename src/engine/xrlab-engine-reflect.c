@@ -616,20 +616,18 @@ xrlab_engine_get_stack_generation (XrlabEngine *self)
                                              &xrlab_engine_reflect_service);
 }
 
-static gboolean
-check_specs (const XrlabStackSpec *specs, gsize n, GError **error)
+static void
+submit_specs (XrlabRequest *req, const XrlabStackSpec *specs, gsize n)
 {
-  if (!xrlab_engine_check_ids (specs, n, sizeof *specs, G_STRUCT_OFFSET (XrlabStackSpec, id),
-                               "stack", error))
-    return FALSE;
   for (gsize i = 0; i < n; i++)
     if (specs[i].kind != XRLAB_STACK_REFLECT && specs[i].kind != XRLAB_STACK_FILTER)
       {
-        g_set_error (error, XRLAB_ENGINE_ERROR, XRLAB_ENGINE_ERROR_INVALID,
-                     "stack %u has no valid kind", specs[i].id);
-        return FALSE;
+        xrlab_request_fail (req, g_error_new (XRLAB_ENGINE_ERROR, XRLAB_ENGINE_ERROR_INVALID,
+                                              "stack %u has no valid kind", specs[i].id));
+        return;
       }
-  return TRUE;
+  xrlab_request_submit_items_edit (req, stacks_payload_new (specs, n), specs, n, sizeof *specs,
+                                   G_STRUCT_OFFSET (XrlabStackSpec, id), "stack");
 }
 
 void
@@ -640,26 +638,12 @@ xrlab_engine_set_stacks_async (XrlabEngine          *self,
                                GAsyncReadyCallback   callback,
                                gpointer              user_data)
 {
-  XrlabRequest *req;
-  GError *error = NULL;
-  g_autofree guint *ids = NULL;
-
   g_return_if_fail (XRLAB_IS_ENGINE (self));
   g_return_if_fail (specs != NULL || n == 0);
 
-  req = xrlab_request_new (self, &set_stacks_kind, NULL, xrlab_engine_set_stacks_async,
-                           cancellable, callback, user_data);
-  if (!check_specs (specs, n, &error))
-    {
-      xrlab_request_fail (req, error);
-      return;
-    }
-  req->payload = stacks_payload_new (specs, n);
-  ids = g_new (guint, MAX (n, 1));
-  for (gsize i = 0; i < n; i++)
-    ids[i] = specs[i].id;
-  xrlab_request_begin_edit (req, ids, n);
-  xrlab_request_submit (req);
+  submit_specs (xrlab_request_new (self, &set_stacks_kind, NULL, xrlab_engine_set_stacks_async,
+                                   cancellable, callback, user_data),
+                specs, n);
 }
 
 gboolean
@@ -668,18 +652,8 @@ xrlab_engine_set_stacks_finish (XrlabEngine   *self,
                                 GPtrArray    **stack_errors,
                                 GError       **error)
 {
-  GPtrArray *errors;
-
   g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
-
-  errors = g_task_propagate_pointer (G_TASK (result), error);
-  if (errors == NULL)
-    return FALSE;
-  if (stack_errors != NULL)
-    *stack_errors = errors;
-  else
-    g_ptr_array_unref (errors);
-  return TRUE;
+  return xrlab_request_propagate_item_errors (result, stack_errors, error);
 }
 
 void
@@ -689,22 +663,13 @@ xrlab_engine_update_stack_async (XrlabEngine          *self,
                                  GAsyncReadyCallback   callback,
                                  gpointer              user_data)
 {
-  XrlabRequest *req;
-  GError *error = NULL;
-
   g_return_if_fail (XRLAB_IS_ENGINE (self));
   g_return_if_fail (spec != NULL);
 
-  req = xrlab_request_new (self, &update_stack_kind, NULL, xrlab_engine_update_stack_async,
-                           cancellable, callback, user_data);
-  if (!check_specs (spec, 1, &error))
-    {
-      xrlab_request_fail (req, error);
-      return;
-    }
-  req->payload = stacks_payload_new (spec, 1);
-  xrlab_request_begin_edit (req, &spec->id, 1);
-  xrlab_request_submit (req);
+  submit_specs (xrlab_request_new (self, &update_stack_kind, NULL,
+                                   xrlab_engine_update_stack_async, cancellable, callback,
+                                   user_data),
+                spec, 1);
 }
 
 gboolean

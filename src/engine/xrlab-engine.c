@@ -987,3 +987,38 @@ xrlab_engine_check_ids (gconstpointer items, gsize n, gsize stride, gsize id_off
     }
   return TRUE;
 }
+
+void
+xrlab_request_submit_items_edit (XrlabRequest *req, gpointer payload, gconstpointer items,
+                                 gsize n, gsize stride, gsize id_offset, const char *what)
+{
+  GError *error = NULL;
+  g_autofree guint *ids = NULL;
+
+  req->payload = payload;
+  if (!xrlab_engine_check_ids (items, n, stride, id_offset, what, &error))
+    {
+      xrlab_request_fail (req, error);
+      return;
+    }
+  ids = g_new (guint, MAX (n, 1));
+  for (gsize i = 0; i < n; i++)
+    memcpy (&ids[i], (const guint8 *) items + i * stride + id_offset, sizeof ids[i]);
+  xrlab_request_begin_edit (req, ids, n);
+  xrlab_request_submit (req);
+}
+
+gboolean
+xrlab_request_propagate_item_errors (GAsyncResult *result, GPtrArray **item_errors,
+                                     GError **error)
+{
+  GPtrArray *errors = g_task_propagate_pointer (G_TASK (result), error);
+
+  if (errors == NULL)
+    return FALSE;
+  if (item_errors != NULL)
+    *item_errors = errors;
+  else
+    g_ptr_array_unref (errors);
+  return TRUE;
+}

@@ -256,5 +256,12 @@ xrlab_engine_align8 (gsize n)
  * ("material", "stack"). */
 gboolean xrlab_engine_check_ids (gconstpointer items, gsize n, gsize stride, gsize id_offset,
                                  const char *what, GError **error);
+/* Submits @req as an edit of the @n items (as above), each id a key of the
+ * edit, with @payload (taken) -- or fails it when the ids are not valid. */
+void xrlab_request_submit_items_edit (XrlabRequest *req, gpointer payload, gconstpointer items,
+                                      gsize n, gsize stride, gsize id_offset, const char *what);
+/* The finish of an edit answered with a GPtrArray of per-item errors. */
+gboolean xrlab_request_propagate_item_errors (GAsyncResult *result, GPtrArray **item_errors,
+                                              GError **error);
 
 G_END_DECLS
