@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include "xrlab-session-stacks.h"
+#include "xrlab-session-private.h"
 
 #include <math.h>
 #include <string.h>
@@ -244,116 +245,6 @@ xrlab_session_stacks_append_json (const XrlabSession *session, GString *out)
 /* ---- reading ------------------------------------------------------------------------ */
 
 static gboolean
-fail (GError **error, const char *path, const char *format, ...) G_GNUC_PRINTF (3, 4);
-
-static gboolean
-fail (GError **error, const char *path, const char *format, ...)
-{
-  va_list args;
-  g_autofree char *msg = NULL, *safe = NULL;
-
-  va_start (args, format);
-  msg = g_strdup_vprintf (format, args);
-  va_end (args);
-  /* it quotes the file: control characters and stray bytes escaped */
-  safe = xrlab_escape_text (msg, -1, 0);
-  g_set_error (error, XRLAB_SESSION_ERROR, XRLAB_SESSION_ERROR_INVALID, "%s: %s", path, safe);
-  return FALSE;
-}
-
-/* Member @name of @obj when it is of @type (a GType of a value, or
- * JSON_NODE_OBJECT / ARRAY through @node_type); NULL when absent. */
-static JsonNode *
-member (JsonObject *obj, const char *path, const char *name, JsonNodeType node_type, GType type,
-        const char *expected, gboolean required, gboolean *ok, GError **error)
-{
-  JsonNode *node = json_object_get_member (obj, name);
-  gboolean good;
-
-  *ok = TRUE;
-  if (node == NULL)
-    {
-      if (required)
-        *ok = fail (error, path, _("the member “%s” is missing"), name);
-      return NULL;
-    }
-  good = JSON_NODE_TYPE (node) == node_type
-         && (node_type != JSON_NODE_VALUE || json_node_get_value_type (node) == type
-             || (type == G_TYPE_DOUBLE && json_node_get_value_type (node) == G_TYPE_INT64));
-  if (!good)
-    {
-      g_autofree char *p = g_strdup_printf ("%s.%s", path, name);
-      /* TRANSLATORS: "stacks[0].stack: expected a string" */
-      *ok = fail (error, p, _("expected %s"), expected);
-      return NULL;
-    }
-  return node;
-}
-
-static gboolean
-get_string (JsonObject *obj, const char *path, const char *name, gboolean required, gsize max_chars,
-            const char **out, GError **error)
-{
-  gboolean ok;
-  JsonNode *node = member (obj, path, name, JSON_NODE_VALUE, G_TYPE_STRING, _("a string"), required,
-                           &ok, error);
-
-  if (node == NULL)
-    return ok;
-  *out = json_node_get_string (node);
-  if (g_utf8_strlen (*out, -1) > (glong) max_chars)
-    {
-      g_autofree char *p = g_strdup_printf ("%s.%s", path, name);
-      return fail (error, p, _("longer than %zu characters"), max_chars);
-    }
-  return TRUE;
-}
-
-static gboolean
-get_bool (JsonObject *obj, const char *path, const char *name, gboolean *out, GError **error)
-{
-  gboolean ok;
-  JsonNode *node = member (obj, path, name, JSON_NODE_VALUE, G_TYPE_BOOLEAN, _("true or false"), FALSE,
-                           &ok, error);
-
-  if (node != NULL)
-    *out = json_node_get_boolean (node);
-  return ok;
-}
-
-static gboolean
-only_members (JsonObject *obj, const char *path, const char *const *allowed, GError **error)
-{
-  g_autoptr(GList) members = json_object_get_members (obj);
-
-  for (GList *l = members; l != NULL; l = l->next)
-    if (!g_strv_contains (allowed, l->data))
-      {
-        g_autofree char *list = g_strjoinv (", ", (char **) allowed);
-        return fail (error, path, _("unknown member “%s” (allowed: %s)"), (const char *) l->data, list);
-      }
-  return TRUE;
-}
-
-static gboolean
-parse_color (const char *text, guint32 *out)
-{
-  guint32 v = 0;
-
-  if (text == NULL || text[0] != '#' || strlen (text) != 7)
-    return FALSE;
-  for (int i = 1; i < 7; i++)
-    {
-      int d = g_ascii_xdigit_value (text[i]);
-      if (d < 0)
-        return FALSE;
-      v = (v << 4) | (guint32) d;
-    }
-  *out = v;
-  return TRUE;
-}
-
-static gboolean
 parse_stack (JsonNode *node, guint index, XrlabSession *session, GError **error)
 {
   static const char *const allowed[] = { "name", "stack", "kind", "color", "visible", NULL };
@@ -364,24 +255,24 @@ parse_stack (JsonNode *node, guint index, XrlabSession *session, GError **error)
   JsonObject *obj;
 
   if (!JSON_NODE_HOLDS_OBJECT (node))
-    return fail (error, path, _("expected %s"), _("an object"));
+    return xrlab_session_fail (error, path, _("expected %s"), _("an object"));
   obj = json_node_get_object (node);
-  if (!only_members (obj, path, allowed, error)
-      || !get_string (obj, path, "name", FALSE, MAX_NAME_CHARS, &name, error)
-      || !get_string (obj, path, "stack", TRUE, XRLAB_STACK_MAX_CHARS, &text, error)
-      || !get_string (obj, path, "kind", FALSE, 16, &kind, error)
-      || !get_string (obj, path, "color", FALSE, 16, &color_text, error)
-      || !get_bool (obj, path, "visible", &visible, error))
+  if (!xrlab_session_only_members (obj, path, allowed, error)
+      || !xrlab_session_get_string (obj, "name", path, FALSE, MAX_NAME_CHARS, &name, error)
+      || !xrlab_session_get_string (obj, "stack", path, TRUE, XRLAB_STACK_MAX_CHARS, &text, error)
+      || !xrlab_session_get_string (obj, "kind", path, FALSE, 16, &kind, error)
+      || !xrlab_session_get_string (obj, "color", path, FALSE, 16, &color_text, error)
+      || !xrlab_session_get_bool (obj, "visible", path, FALSE, &visible, error))
     return FALSE;
   if (strcmp (kind, "reflect") != 0 && strcmp (kind, "filter") != 0)
     {
       g_autofree char *p = g_strdup_printf ("%s.kind", path);
-      return fail (error, p, _("“%s” is not one of reflect, filter"), kind);
+      return xrlab_session_fail (error, p, _("“%s” is not one of reflect, filter"), kind);
     }
-  if (color_text != NULL && !parse_color (color_text, &color))
+  if (color_text != NULL && !xrlab_session_parse_color (color_text, &color))
     {
       g_autofree char *p = g_strdup_printf ("%s.color", path);
-      return fail (error, p, _("“%s” is not of the form #rrggbb"), color_text);
+      return xrlab_session_fail (error, p, _("“%s” is not of the form #rrggbb"), color_text);
     }
   xrlab_session_add_stack (session, name, text, strcmp (kind, "filter") == 0, color, visible);
   return TRUE;
@@ -396,40 +287,37 @@ parse_reflect (JsonObject *obj, XrlabSession *session, GError **error)
   };
   XrlabSessionReflect r = reflect_defaults;
   const char *view = "angles", *unit = "mrad", *table = NULL;
-  JsonNode *pol;
-  gboolean ok;
+  double pol = NAN;
 
-  if (!only_members (obj, "reflect", allowed, error)
-      || !get_string (obj, "reflect", "view", FALSE, 16, &view, error)
-      || !get_string (obj, "reflect", "energy_keV", FALSE, MAX_SPEC_CHARS, (const char **) &r.energy, error)
-      || !get_string (obj, "reflect", "energies_keV", FALSE, MAX_SPEC_CHARS, (const char **) &r.energies, error)
-      || !get_string (obj, "reflect", "angle", FALSE, MAX_SPEC_CHARS, (const char **) &r.angle, error)
-      || !get_string (obj, "reflect", "angles", FALSE, MAX_SPEC_CHARS, (const char **) &r.angles, error)
-      || !get_string (obj, "reflect", "angle_unit", FALSE, 16, &unit, error)
-      || !get_string (obj, "reflect", "table", FALSE, 16, &table, error)
-      || !get_bool (obj, "reflect", "y_log", &r.y_log, error))
+  if (!xrlab_session_only_members (obj, "reflect", allowed, error)
+      || !xrlab_session_get_string (obj, "view", "reflect", FALSE, 16, &view, error)
+      || !xrlab_session_get_string (obj, "energy_keV", "reflect", FALSE, MAX_SPEC_CHARS, (const char **) &r.energy, error)
+      || !xrlab_session_get_string (obj, "energies_keV", "reflect", FALSE, MAX_SPEC_CHARS, (const char **) &r.energies, error)
+      || !xrlab_session_get_string (obj, "angle", "reflect", FALSE, MAX_SPEC_CHARS, (const char **) &r.angle, error)
+      || !xrlab_session_get_string (obj, "angles", "reflect", FALSE, MAX_SPEC_CHARS, (const char **) &r.angles, error)
+      || !xrlab_session_get_string (obj, "angle_unit", "reflect", FALSE, 16, &unit, error)
+      || !xrlab_session_get_string (obj, "table", "reflect", FALSE, 16, &table, error)
+      || !xrlab_session_get_bool (obj, "y_log", "reflect", FALSE, &r.y_log, error))
     return FALSE;
-  pol = member (obj, "reflect", "polarization", JSON_NODE_VALUE, G_TYPE_DOUBLE, _("a number"), FALSE,
-                &ok, error);
-  if (!ok)
+  if (!xrlab_session_get_number (obj, "polarization", "reflect", FALSE, &pol, error))
     return FALSE;
-  if (pol != NULL)
+  if (!isnan (pol))
     {
-      r.polarization = json_node_get_double (pol);
+      r.polarization = pol;
       if (!(r.polarization >= -1.0 && r.polarization <= 1.0))
-        return fail (error, "reflect.polarization", _("%g is not from −1 to 1"), r.polarization);
+        return xrlab_session_fail (error, "reflect.polarization", _("%g is not from −1 to 1"), r.polarization);
     }
   for (r.view = 0; view_ids[r.view] != NULL && strcmp (view_ids[r.view], view) != 0; r.view++)
     ;
   if (view_ids[r.view] == NULL)
-    return fail (error, "reflect.view", _("“%s” is not one of angles, energies, map, filters"), view);
+    return xrlab_session_fail (error, "reflect.view", _("“%s” is not one of angles, energies, map, filters"), view);
   if (strcmp (unit, "mrad") != 0 && strcmp (unit, "deg") != 0)
-    return fail (error, "reflect.angle_unit", _("“%s” is not one of mrad, deg"), unit);
+    return xrlab_session_fail (error, "reflect.angle_unit", _("“%s” is not one of mrad, deg"), unit);
   r.degrees = strcmp (unit, "deg") == 0;
   /* Without "table": auto (earlier versions had Henke's tables only, which
    * auto takes for every energy they accepted). */
   if (table != NULL && !xrlab_table_choice_lookup (table, &r.table))
-    return fail (error, "reflect.table", _("“%s” is not one of henke, chantler, auto"), table);
+    return xrlab_session_fail (error, "reflect.table", _("“%s” is not one of henke, chantler, auto"), table);
   xrlab_session_set_reflect (session, &r);
   return TRUE;
 }
@@ -438,18 +326,15 @@ gboolean
 xrlab_session_stacks_parse (JsonObject *root, XrlabSession *session, GError **error)
 {
   gboolean ok;
-  JsonNode *stacks = member (root, "session", "stacks", JSON_NODE_ARRAY, G_TYPE_INVALID,
-                             _("an array"), FALSE, &ok, error);
-  JsonNode *reflect;
+  JsonArray *a = xrlab_session_get_array (root, "stacks", "session", FALSE, &ok, error);
+  JsonObject *reflect;
 
   if (!ok)
     return FALSE;
-  if (stacks != NULL)
+  if (a != NULL)
     {
-      JsonArray *a = json_node_get_array (stacks);
-
       if (json_array_get_length (a) > XRLAB_SESSION_MAX_STACKS)
-        return fail (error, "stacks",
+        return xrlab_session_fail (error, "stacks",
                      g_dngettext (GETTEXT_PACKAGE, "%u stack; at most %d are allowed",
                                   "%u stacks; at most %d are allowed", json_array_get_length (a)),
                      json_array_get_length (a), XRLAB_SESSION_MAX_STACKS);
@@ -458,9 +343,8 @@ xrlab_session_stacks_parse (JsonObject *root, XrlabSession *session, GError **er
         if (!parse_stack (json_array_get_element (a, i), i, session, error))
           return FALSE;
     }
-  reflect = member (root, "session", "reflect", JSON_NODE_OBJECT, G_TYPE_INVALID, _("an object"),
-                    FALSE, &ok, error);
+  reflect = xrlab_session_get_object (root, "reflect", "session", FALSE, &ok, error);
   if (!ok)
     return FALSE;
-  return reflect == NULL || parse_reflect (json_node_get_object (reflect), session, error);
+  return reflect == NULL || parse_reflect (reflect, session, error);
 }

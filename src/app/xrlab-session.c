@@ -265,186 +265,23 @@ warn (Ctx *ctx, const char *format, ...)
   va_end (args);
 }
 
-/* A string of the file, for a message: at most 40 characters. */
-static char *
-echo (const char *text)
-{
-  if (g_utf8_strlen (text, -1) <= 40)
-    return g_strdup (text);
-  {
-    g_autofree char *head = g_utf8_substring (text, 0, 39);
-    return g_strconcat (head, "…", NULL);
-  }
-}
-
-static const char *
-node_type_name (JsonNode *node)
-{
-  switch (JSON_NODE_TYPE (node))
-    {
-    case JSON_NODE_OBJECT: return _("an object");
-    case JSON_NODE_ARRAY: return _("an array");
-    case JSON_NODE_NULL: return _("null");
-    case JSON_NODE_VALUE:
-      {
-        GType t = json_node_get_value_type (node);
-        if (t == G_TYPE_STRING)
-          return _("a string");
-        if (t == G_TYPE_BOOLEAN)
-          return _("true/false");
-        return _("a number");
-      }
-    default:
-      return "?";
-    }
-}
-
-static gboolean
-fail (GError **error, const char *path, const char *format, ...) G_GNUC_PRINTF (3, 4);
-
-static gboolean
-fail (GError **error, const char *path, const char *format, ...)
-{
-  va_list args;
-  g_autofree char *msg = NULL, *safe = NULL;
-
-  va_start (args, format);
-  msg = g_strdup_vprintf (format, args);
-  va_end (args);
-  /* it quotes the file: control characters and stray bytes escaped */
-  safe = xrlab_escape_text (msg, -1, 0);
-  g_set_error (error, XRLAB_SESSION_ERROR, XRLAB_SESSION_ERROR_INVALID, "%s: %s", path, safe);
-  return FALSE;
-}
-
-static gboolean
-wrong_type (GError **error, const char *path, const char *expected, JsonNode *node)
-{
-  /* TRANSLATORS: "expected a number, found a string" */
-  return fail (error, path, _("expected %s, found %s"), expected, node_type_name (node));
-}
-
-static gboolean
-is_number (JsonNode *node)
-{
-  GType t;
-
-  if (!JSON_NODE_HOLDS_VALUE (node))
-    return FALSE;
-  t = json_node_get_value_type (node);
-  return t == G_TYPE_DOUBLE || t == G_TYPE_INT64 || t == G_TYPE_INT;
-}
-
-static gboolean
-get_number (JsonObject *obj, const char *member, const char *path, gboolean required,
-            double *out, GError **error)
-{
-  JsonNode *node = json_object_get_member (obj, member);
-  g_autofree char *p = g_strdup_printf ("%s.%s", path, member);
-  double v;
-
-  if (node == NULL)
-    return required ? fail (error, path, _("the member “%s” is missing"), member) : TRUE;
-  if (!is_number (node))
-    return wrong_type (error, p, _("a number"), node);
-  v = json_node_get_double (node);
-  if (!isfinite (v))
-    return fail (error, p, _("the number is not finite"));
-  /* -0 reads back as 0 (json-glib makes "-0" an integer): one zero. */
-  *out = v == 0 ? 0.0 : v;
-  return TRUE;
-}
-
-static gboolean
-get_string (JsonObject *obj, const char *member, const char *path, gboolean required,
-            const char **out, GError **error)
-{
-  JsonNode *node = json_object_get_member (obj, member);
-  g_autofree char *p = g_strdup_printf ("%s.%s", path, member);
-
-  if (node == NULL)
-    return required ? fail (error, path, _("the member “%s” is missing"), member) : TRUE;
-  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
-    return wrong_type (error, p, _("a string"), node);
-  *out = json_node_get_string (node);
-  /* xrlab_session_scan() leaves nothing json-glib decodes into bytes that
-   * are not UTF-8; this is the last line of defence. */
-  if (!g_utf8_validate (*out, -1, NULL))
-    return fail (error, p, _("the string is not UTF-8"));
-  return TRUE;
-}
-
-static gboolean
-get_bool (JsonObject *obj, const char *member, const char *path, gboolean required,
-          gboolean *out, GError **error)
-{
-  JsonNode *node = json_object_get_member (obj, member);
-  g_autofree char *p = g_strdup_printf ("%s.%s", path, member);
-
-  if (node == NULL)
-    return required ? fail (error, path, _("the member “%s” is missing"), member) : TRUE;
-  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_BOOLEAN)
-    return wrong_type (error, p, _("true or false"), node);
-  *out = json_node_get_boolean (node);
-  return TRUE;
-}
-
-static JsonObject *
-get_object (JsonObject *obj, const char *member, const char *path, gboolean required,
-            GError **error, gboolean *ok)
-{
-  JsonNode *node = json_object_get_member (obj, member);
-  g_autofree char *p = g_strdup_printf ("%s.%s", path, member);
-
-  *ok = TRUE;
-  if (node == NULL)
-    {
-      if (required)
-        *ok = fail (error, path, _("the member “%s” is missing"), member);
-      return NULL;
-    }
-  if (!JSON_NODE_HOLDS_OBJECT (node))
-    {
-      *ok = wrong_type (error, p, _("an object"), node);
-      return NULL;
-    }
-  return json_node_get_object (node);
-}
-
 /* Unknown members are typos: an error, or when salvaging, ignored with a
  * warning. */
 static gboolean
 check_members (Ctx *ctx, JsonObject *obj, const char *path, const char *const *allowed, GError **error)
 {
-  g_autoptr(GList) members = json_object_get_members (obj);
+  g_autoptr(GList) members = NULL;
 
+  if (!salvage (ctx))
+    return xrlab_session_only_members (obj, path, allowed, error);
+  members = json_object_get_members (obj);
   for (GList *l = members; l != NULL; l = l->next)
     if (!g_strv_contains (allowed, l->data))
       {
         g_autofree char *list = g_strjoinv (", ", (char **) allowed);
-        g_autofree char *name = echo (l->data);
-        if (!salvage (ctx))
-          return fail (error, path, _("unknown member “%s” (allowed: %s)"), name, list);
+        g_autofree char *name = xrlab_session_echo (l->data);
         warn (ctx, _("%s: unknown member “%s” (allowed: %s); it was ignored"), path, name, list);
       }
-  return TRUE;
-}
-
-static gboolean
-parse_color (const char *text, guint32 *out)
-{
-  guint32 v = 0;
-
-  if (text == NULL || text[0] != '#' || strlen (text) != 7)
-    return FALSE;
-  for (int i = 1; i < 7; i++)
-    {
-      int d = g_ascii_xdigit_value (text[i]);
-      if (d < 0)
-        return FALSE;
-      v = (v << 4) | (guint32) d;
-    }
-  *out = v;
   return TRUE;
 }
 
@@ -462,27 +299,27 @@ parse_material (Ctx *ctx, JsonNode *node, guint index, XrlabSession *session, GE
   guint32 color = XRLAB_SESSION_COLOR_AUTO;
 
   if (!JSON_NODE_HOLDS_OBJECT (node))
-    return wrong_type (error, path, _("an object"), node);
+    return xrlab_session_wrong_type (error, path, _("an object"), node);
   obj = json_node_get_object (node);
   if (!check_members (ctx, obj, path, allowed, error) ||
-      !get_string (obj, "name", path, FALSE, &name, error) ||
-      !get_string (obj, "formula", path, TRUE, &formula, error) ||
-      !get_number (obj, "density_g_cm3", path, TRUE, &density, error) ||
-      !get_number (obj, "thickness_um", path, FALSE, &thickness, error) ||
-      !get_string (obj, "color", path, FALSE, &color_text, error) ||
-      !get_bool (obj, "visible", path, FALSE, &visible, error))
+      !xrlab_session_get_string (obj, "name", path, FALSE, 0, &name, error) ||
+      !xrlab_session_get_string (obj, "formula", path, TRUE, 0, &formula, error) ||
+      !xrlab_session_get_number (obj, "density_g_cm3", path, TRUE, &density, error) ||
+      !xrlab_session_get_number (obj, "thickness_um", path, FALSE, &thickness, error) ||
+      !xrlab_session_get_string (obj, "color", path, FALSE, 0, &color_text, error) ||
+      !xrlab_session_get_bool (obj, "visible", path, FALSE, &visible, error))
     return FALSE;
 
   if (strlen (name) > 200)
-    return fail (error, path, _("the name is longer than 200 characters"));
+    return xrlab_session_fail (error, path, _("the name is longer than 200 characters"));
   if (strlen (formula) > 1000)
-    return fail (error, path, _("the formula is longer than 1000 characters"));
+    return xrlab_session_fail (error, path, _("the formula is longer than 1000 characters"));
   if (thickness < 0)
-    return fail (error, path, _("thickness_um %g is negative"), thickness);
-  if (color_text != NULL && !parse_color (color_text, &color))
+    return xrlab_session_fail (error, path, _("thickness_um %g is negative"), thickness);
+  if (color_text != NULL && !xrlab_session_parse_color (color_text, &color))
     {
-      g_autofree char *shown = echo (color_text);
-      return fail (error, path, _("color “%s” is not of the form #rrggbb"), shown);
+      g_autofree char *shown = xrlab_session_echo (color_text);
+      return xrlab_session_fail (error, path, _("color “%s” is not of the form #rrggbb"), shown);
     }
 
   xrlab_session_add_material (session, name, formula, density, thickness, color, visible);
@@ -498,9 +335,9 @@ parse_materials (Ctx *ctx, JsonObject *obj, XrlabSession *session, GError **erro
   guint n;
 
   if (node == NULL)
-    return fail (error, "session", _("the member “%s” is missing"), "materials");
+    return xrlab_session_fail (error, "session", _("the member “%s” is missing"), "materials");
   if (!JSON_NODE_HOLDS_ARRAY (node))
-    return wrong_type (error, "materials", _("an array"), node);
+    return xrlab_session_wrong_type (error, "materials", _("an array"), node);
   materials = json_node_get_array (node);
   n = json_array_get_length (materials);
   if (n > XRLAB_SESSION_MAX_MATERIALS)
@@ -510,7 +347,7 @@ parse_materials (Ctx *ctx, JsonObject *obj, XrlabSession *session, GError **erro
                                       "%u materials; at most %d are allowed", n),
                          n, XRLAB_SESSION_MAX_MATERIALS);
       if (!salvage (ctx))
-        return fail (error, "materials", "%s", msg);
+        return xrlab_session_fail (error, "materials", "%s", msg);
       warn (ctx, _("materials: %s; the first %d were read"), msg, XRLAB_SESSION_MAX_MATERIALS);
       n = XRLAB_SESSION_MAX_MATERIALS;
     }
@@ -537,23 +374,23 @@ parse_sweep (Ctx *ctx, JsonObject *obj, XrlabSession *session, GError **error)
   XrlabSweep sweep = { 0 };
 
   if (!check_members (ctx, obj, "sweep", allowed, error) ||
-      !get_number (obj, "start", "sweep", TRUE, &sweep.start, error) ||
-      !get_number (obj, "stop", "sweep", TRUE, &sweep.stop, error) ||
-      !get_string (obj, "unit", "sweep", TRUE, &unit, error) ||
-      !get_number (obj, "points", "sweep", TRUE, &points, error) ||
-      !get_string (obj, "spacing", "sweep", TRUE, &spacing, error) ||
-      !get_string (obj, "table", "sweep", FALSE, &table, error))
+      !xrlab_session_get_number (obj, "start", "sweep", TRUE, &sweep.start, error) ||
+      !xrlab_session_get_number (obj, "stop", "sweep", TRUE, &sweep.stop, error) ||
+      !xrlab_session_get_string (obj, "unit", "sweep", TRUE, 0, &unit, error) ||
+      !xrlab_session_get_number (obj, "points", "sweep", TRUE, &points, error) ||
+      !xrlab_session_get_string (obj, "spacing", "sweep", TRUE, 0, &spacing, error) ||
+      !xrlab_session_get_string (obj, "table", "sweep", FALSE, 0, &table, error))
     return FALSE;
   /* Without "table" (earlier versions): Henke. */
   if (table != NULL && !xrlab_table_choice_lookup (table, &sweep.table))
-    return fail (error, "sweep.table", _("“%s” is not one of henke, chantler, auto"), table);
+    return xrlab_session_fail (error, "sweep.table", _("“%s” is not one of henke, chantler, auto"), table);
   if (!xrlab_energy_unit_from_id (unit, &sweep.unit))
     {
-      g_autofree char *shown = echo (unit);
-      return fail (error, "sweep.unit", _("“%s” is not one of eV, keV, A"), shown);
+      g_autofree char *shown = xrlab_session_echo (unit);
+      return xrlab_session_fail (error, "sweep.unit", _("“%s” is not one of eV, keV, A"), shown);
     }
   if (points != floor (points) || points < XRLAB_SWEEP_MIN_POINTS || points > XRLAB_SWEEP_MAX_POINTS)
-    return fail (error, "sweep.points", _("%g is not a whole number in %d – %d"),
+    return xrlab_session_fail (error, "sweep.points", _("%g is not a whole number in %d – %d"),
                  points, XRLAB_SWEEP_MIN_POINTS, XRLAB_SWEEP_MAX_POINTS);
   sweep.points = (guint) points;
   if (strcmp (spacing, "log") == 0)
@@ -562,8 +399,8 @@ parse_sweep (Ctx *ctx, JsonObject *obj, XrlabSession *session, GError **error)
     sweep.log = FALSE;
   else
     {
-      g_autofree char *shown = echo (spacing);
-      return fail (error, "sweep.spacing", _("“%s” is not one of linear, log"), shown);
+      g_autofree char *shown = xrlab_session_echo (spacing);
+      return xrlab_session_fail (error, "sweep.spacing", _("“%s” is not one of linear, log"), shown);
     }
   session->sweep = sweep;
   return TRUE;
@@ -578,19 +415,19 @@ parse_plot (Ctx *ctx, JsonObject *obj, XrlabSession *session, GError **error)
   XrlabQuantity q = session->quantity;
 
   if (!check_members (ctx, obj, "plot", allowed, error) ||
-      !get_string (obj, "quantity", "plot", FALSE, &quantity, error) ||
-      !get_bool (obj, "x_log", "plot", FALSE, &x_log, error) ||
-      !get_bool (obj, "y_log", "plot", FALSE, &y_log, error))
+      !xrlab_session_get_string (obj, "quantity", "plot", FALSE, 0, &quantity, error) ||
+      !xrlab_session_get_bool (obj, "x_log", "plot", FALSE, &x_log, error) ||
+      !xrlab_session_get_bool (obj, "y_log", "plot", FALSE, &y_log, error))
     return FALSE;
   if (quantity != NULL &&
       (!xrlab_quantity_from_session_id (quantity, &q) || !xrlab_quantity_get_info (q)->plottable))
     {
       g_autoptr(GString) ids = g_string_new (NULL);
-      g_autofree char *shown = echo (quantity);
+      g_autofree char *shown = xrlab_session_echo (quantity);
       for (guint k = 0; k < XRLAB_QUANTITY_N; k++)
         if (xrlab_quantity_get_info (k)->plottable)
           g_string_append_printf (ids, "%s%s", ids->len ? ", " : "", xrlab_quantity_get_info (k)->session_id);
-      return fail (error, "plot.quantity", _("“%s” is not a quantity (one of: %s)"), shown, ids->str);
+      return xrlab_session_fail (error, "plot.quantity", _("“%s” is not a quantity (one of: %s)"), shown, ids->str);
     }
   session->quantity = q;
   session->x_log = x_log;
@@ -606,10 +443,10 @@ parse_values (Ctx *ctx, JsonObject *obj, XrlabSession *session, GError **error)
   double ev = session->values_energy_ev;
 
   if (!check_members (ctx, obj, "values", allowed, error) ||
-      !get_number (obj, "energy_eV", "values", FALSE, &ev, error))
+      !xrlab_session_get_number (obj, "energy_eV", "values", FALSE, &ev, error))
     return FALSE;
   if (xrlab_energy_place (ev, range->complete_min_ev, range->max_ev, &ev) != XRLAB_ENERGY_INSIDE)
-    return fail (error, "values.energy_eV", _("%g eV is outside %g – %g eV"), ev,
+    return xrlab_session_fail (error, "values.energy_eV", _("%g eV is outside %g – %g eV"), ev,
                  range->complete_min_ev, range->max_ev);
   session->values_energy_ev = ev;
   return TRUE;
@@ -629,21 +466,21 @@ get_numbers (JsonObject *obj, const char *member, const char *path, double *out,
   if (node == NULL)
     return TRUE;
   if (!JSON_NODE_HOLDS_ARRAY (node))
-    return wrong_type (error, p, _("an array"), node);
+    return xrlab_session_wrong_type (error, p, _("an array"), node);
   array = json_node_get_array (node);
   n = json_array_get_length (array);
   if (n > max)
-    return fail (error, p, g_dngettext (GETTEXT_PACKAGE, "%u number; at most %u are allowed",
+    return xrlab_session_fail (error, p, g_dngettext (GETTEXT_PACKAGE, "%u number; at most %u are allowed",
                                         "%u numbers; at most %u are allowed", n), n, max);
   for (guint i = 0; i < n; i++)
     {
       JsonNode *v = json_array_get_element (array, i);
       g_autofree char *pi = g_strdup_printf ("%s[%u]", p, i);
-      if (!is_number (v))
-        return wrong_type (error, pi, _("a number"), v);
+      if (!xrlab_session_is_number (v))
+        return xrlab_session_wrong_type (error, pi, _("a number"), v);
       out[i] = json_node_get_double (v);
       if (!isfinite (out[i]))
-        return fail (error, pi, _("the number is not finite"));
+        return xrlab_session_fail (error, pi, _("the number is not finite"));
     }
   *n_out = n;
   return TRUE;
@@ -670,7 +507,7 @@ parse_view (Ctx *ctx, JsonObject *obj, XrlabSession *session, GError **error)
       if (n != 2 || !(range[0] < range[1]))
         {
           g_autofree char *p = g_strdup_printf ("view.%s", axis);
-          return fail (error, p, _("expected [from, to] with from < to"));
+          return xrlab_session_fail (error, p, _("expected [from, to] with from < to"));
         }
       limits[2 * k] = range[0];
       limits[2 * k + 1] = range[1];
@@ -697,7 +534,7 @@ parse_section (Ctx *ctx, JsonObject *root, const char *member, gboolean required
 {
   g_autoptr(GError) local = NULL;
   gboolean ok;
-  JsonObject *obj = get_object (root, member, "session", required, &local, &ok);
+  JsonObject *obj = xrlab_session_get_object (root, member, "session", required, &ok, &local);
 
   if (ok && obj != NULL)
     ok = func (ctx, obj, session, &local);
@@ -723,7 +560,7 @@ check_sweep (Ctx *ctx, XrlabSession *session, GError **error)
   if (xrlab_sweep_validate (&session->sweep, xrlab_sweep_get_range (&session->sweep), &local))
     return TRUE;
   if (!salvage (ctx))
-    return fail (error, "sweep", "%s", local->message);
+    return xrlab_session_fail (error, "sweep", "%s", local->message);
   defaults = xrlab_session_new ();
   session->sweep = defaults->sweep;
   warn (ctx, _("sweep: %s; the sweep 1 – 30 keV was used instead"), local->message);
@@ -770,10 +607,10 @@ check_head (JsonObject *obj, GError **error)
                    _("The file is not an xrlab session (no \"format\": \"%s\")."), XRLAB_SESSION_FORMAT);
       return FALSE;
     }
-  if (!get_number (obj, "version", "session", TRUE, &version, error))
+  if (!xrlab_session_get_number (obj, "version", "session", TRUE, &version, error))
     return FALSE;
   if (version != floor (version) || version < 1)
-    return fail (error, "version", _("%g is not a valid version"), version);
+    return xrlab_session_fail (error, "version", _("%g is not a valid version"), version);
   if (version > XRLAB_SESSION_VERSION)
     {
       g_set_error (error, XRLAB_SESSION_ERROR, XRLAB_SESSION_ERROR_VERSION,
