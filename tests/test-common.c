@@ -9,6 +9,7 @@
 #include <glib/gstdio.h>
 
 #include "test-common.h"
+#include "xrlab-engine.h"
 
 /* ---- programs ----------------------------------------------------------------------- */
 
@@ -234,6 +235,35 @@ xrlab_test_iterate_for (guint ms)
 
   g_timeout_add (ms, set_flag, &done);
   while (!done)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+void
+xrlab_test_tally_note_error (XrlabTestTally *t, GError *error)
+{
+  if (g_error_matches (error, XRLAB_ENGINE_ERROR, XRLAB_ENGINE_ERROR_SUPERSEDED))
+    {
+      t->superseded++;
+      g_error_free (error);
+      return;
+    }
+  g_clear_error (&t->error);
+  t->error = error;
+}
+
+void
+xrlab_test_tally_replied (XrlabTestTally *t, GError *error)
+{
+  if (error != NULL)
+    xrlab_test_tally_note_error (t, error);
+  t->replies++;
+  t->pending--;
+}
+
+void
+xrlab_test_tally_wait (XrlabTestTally *t)
+{
+  while (t->pending > 0)
     g_main_context_iteration (NULL, TRUE);
 }
 

@@ -89,6 +89,21 @@ void xrlab_test_run_threads (GThreadFunc func, gpointer data, guint n);
  * for it (a late reply, a late progress report) runs now. */
 void xrlab_test_iterate_for (guint ms);
 
+/* The tally of an engine test's replies: @pending is raised before each
+ * request; xrlab_test_tally_replied() counts an answer (taking @error:
+ * SUPERSEDED counted apart, any other kept as the last real error);
+ * xrlab_test_tally_wait() iterates until nothing is pending. */
+typedef struct {
+  int     pending;
+  int     replies;
+  int     superseded;
+  GError *error;
+} XrlabTestTally;
+
+void xrlab_test_tally_note_error (XrlabTestTally *t, GError *error);
+void xrlab_test_tally_replied    (XrlabTestTally *t, GError *error);
+void xrlab_test_tally_wait       (XrlabTestTally *t);
+
 /* ---- images ------------------------------------------------------------------------- */
 
 /* An ARGB32 image (cairo's layout: one guint32 a pixel, 0xAARRGGBB in the

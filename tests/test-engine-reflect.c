@@ -20,10 +20,7 @@
 /* ---- helpers --------------------------------------------------------------- */
 
 typedef struct {
-  int                pending;
-  int                replies;
-  int                superseded;
-  GError            *error;          /* the last real error */
+  XrlabTestTally     t;
   int                error_column;
   XrlabEngineCurves *curves;         /* the last curves received */
   int                n_curves;
@@ -38,28 +35,12 @@ typedef struct {
 static void
 replies_clear (Replies *r)
 {
-  g_clear_error (&r->error);
+  g_clear_error (&r->t.error);
   g_clear_pointer (&r->curves, xrlab_engine_curves_free);
   g_clear_pointer (&r->stack_errors, g_ptr_array_unref);
   memset (r, 0, sizeof *r);
 }
 
-static void
-replied (Replies *r, GError *error)
-{
-  if (g_error_matches (error, XRLAB_ENGINE_ERROR, XRLAB_ENGINE_ERROR_SUPERSEDED))
-    {
-      r->superseded++;
-      g_error_free (error);
-    }
-  else if (error != NULL)
-    {
-      g_clear_error (&r->error);
-      r->error = error;
-    }
-  r->replies++;
-  r->pending--;
-}
 
 static void
 update_done (GObject *source, GAsyncResult *result, gpointer data)
@@ -71,7 +52,7 @@ update_done (GObject *source, GAsyncResult *result, gpointer data)
   if (!xrlab_engine_update_stack_finish (XRLAB_ENGINE (source), result, &column, &error))
     r->error_column = column;
   g_assert_cmpint (column, >=, 0);
-  replied (r, error);
+  xrlab_test_tally_replied (&r->t, error);
 }
 
 static void
@@ -82,7 +63,7 @@ set_done (GObject *source, GAsyncResult *result, gpointer data)
 
   g_clear_pointer (&r->stack_errors, g_ptr_array_unref);
   xrlab_engine_set_stacks_finish (XRLAB_ENGINE (source), result, &r->stack_errors, &error);
-  replied (r, error);
+  xrlab_test_tally_replied (&r->t, error);
 }
 
 static void
@@ -91,7 +72,7 @@ grid_done (GObject *source, GAsyncResult *result, gpointer data)
   GError *error = NULL;
 
   xrlab_engine_set_grid_finish (XRLAB_ENGINE (source), result, &error);
-  replied (data, error);
+  xrlab_test_tally_replied (&((Replies *) data)->t, error);
 }
 
 static void
@@ -100,7 +81,7 @@ export_done (GObject *source, GAsyncResult *result, gpointer data)
   GError *error = NULL;
 
   xrlab_engine_reflect_export_csv_finish (XRLAB_ENGINE (source), result, &error);
-  replied (data, error);
+  xrlab_test_tally_replied (&((Replies *) data)->t, error);
 }
 
 static void
@@ -120,7 +101,7 @@ curves_done (GObject *source, GAsyncResult *result, gpointer data)
       r->curves = c;
       r->n_curves++;
     }
-  replied (r, error);
+  xrlab_test_tally_replied (&r->t, error);
 }
 
 static void
@@ -128,7 +109,7 @@ map_progress (gsize done, gsize total, gpointer data)
 {
   Replies *r = data;
 
-  if (r->replies > 0)
+  if (r->t.replies > 0)
     r->progress_after_reply++;
   g_assert_cmpuint (done, <=, total);
   r->progress_calls++;
@@ -138,12 +119,6 @@ map_progress (gsize done, gsize total, gpointer data)
     g_cancellable_cancel (r->cancel_on_progress);
 }
 
-static void
-wait_for (Replies *r)
-{
-  while (r->pending > 0)
-    g_main_context_iteration (NULL, TRUE);
-}
 
 static XrlabEnergyGrid *
 make_grid (double start, double stop, gsize n)
@@ -183,10 +158,10 @@ set_stacks (XrlabEngine *engine, const XrlabStackSpec *specs, gsize n)
 {
   Replies r = { 0 };
 
-  r.pending++;
+  r.t.pending++;
   xrlab_engine_set_stacks_async (engine, specs, n, NULL, set_done, &r);
-  wait_for (&r);
-  g_assert_no_error (r.error);
+  xrlab_test_tally_wait (&r.t);
+  g_assert_no_error (r.t.error);
   for (guint i = 0; i < r.stack_errors->len; i++)
     g_assert_null (g_ptr_array_index (r.stack_errors, i));
   replies_clear (&r);
@@ -196,9 +171,9 @@ static void
 fetch (XrlabEngine *engine, const char *consumer, const XrlabReflectQuery *q,
        const guint *ids, gsize n_ids, Replies *r)
 {
-  r->pending++;
+  r->t.pending++;
   xrlab_engine_reflect_fetch_async (engine, consumer, q, ids, n_ids, NULL, curves_done, r);
-  wait_for (r);
+  xrlab_test_tally_wait (&r->t);
 }
 
 static XrlabStack *
@@ -331,7 +306,7 @@ test_one_transfer (void)
   g_assert_cmpuint (st.n_transfers, ==, 0);
 
   fetch (engine, "reflect-plot", &q, NULL, 0, &r);
-  g_assert_no_error (r.error);
+  g_assert_no_error (r.t.error);
   g_assert_nonnull (r.curves);
   g_assert_cmpuint (r.curves->n_stacks, ==, 3);
   g_assert_cmpuint (r.curves->n_values, ==, 3);
@@ -366,10 +341,10 @@ test_one_transfer (void)
       XrlabStackSpec spec = { 1, "Rh", text, XRLAB_STACK_REFLECT };
       Replies e = { 0 };
 
-      e.pending++;
+      e.t.pending++;
       xrlab_engine_update_stack_async (engine, &spec, NULL, update_done, &e);
-      wait_for (&e);
-      g_assert_no_error (e.error);
+      xrlab_test_tally_wait (&e.t);
+      g_assert_no_error (e.t.error);
     }
   xrlab_engine_get_stats (engine, "reflect-plot", &st);
   g_assert_cmpuint (st.n_transfers, ==, 1);
@@ -378,7 +353,7 @@ test_one_transfer (void)
   {
     guint id = 3;
     fetch (engine, "reflect-plot", &q, &id, 1, &r);
-    g_assert_no_error (r.error);
+    g_assert_no_error (r.t.error);
     g_assert_cmpuint (r.curves->n_stacks, ==, 1);
     xrlab_engine_get_stats (engine, "reflect-plot", &st);
     g_assert_cmpuint (st.n_transfers, ==, 2);
@@ -406,15 +381,15 @@ test_curve_kinds (void)
   /* The materials' grid: reflectivity uses the optics service's cache. */
   {
     Replies g = { 0 };
-    g.pending++;
+    g.t.pending++;
     xrlab_engine_set_grid_async (engine, grid, NULL, grid_done, &g);
-    wait_for (&g);
+    xrlab_test_tally_wait (&g.t);
     replies_clear (&g);
   }
   set_stacks (engine, three, 3);
   set_stacks (engine, three, 3);   /* the same list: nothing to do */
   fetch (engine, "energies", &q, NULL, 0, &r);
-  g_assert_no_error (r.error);
+  g_assert_no_error (r.t.error);
   g_assert_cmpuint (r.curves->n_points, ==, 300);
   g_assert_cmpuint (r.curves->n_angles, ==, 1);
   for (gsize s = 0; s < 3; s++)
@@ -425,7 +400,7 @@ test_curve_kinds (void)
 
   q.grid = other;
   fetch (engine, "energies", &q, NULL, 0, &r);
-  g_assert_no_error (r.error);
+  g_assert_no_error (r.t.error);
   for (gsize s = 0; s < 3; s++)
     assert_stack_values (r.curves, s, &three[s], &q);
 
@@ -434,7 +409,7 @@ test_curve_kinds (void)
   q.angles_rad = angles;
   q.n_angles = 40;
   fetch (engine, "map", &q, NULL, 0, &r);
-  g_assert_no_error (r.error);
+  g_assert_no_error (r.t.error);
   g_assert_cmpuint (r.curves->n_points, ==, 11 * 40);
   g_assert_cmpuint (r.curves->mark_start[3], ==, 0);
   for (gsize s = 0; s < 3; s++)
@@ -445,7 +420,7 @@ test_curve_kinds (void)
   q.curve = XRLAB_REFLECT_CURVE_FILTER;
   q.grid = grid;
   fetch (engine, "filters", &q, NULL, 0, &r);
-  g_assert_no_error (r.error);
+  g_assert_no_error (r.t.error);
   g_assert_cmpuint (r.curves->n_stacks, ==, 2);
   g_assert_cmpuint (r.curves->n_values, ==, 1);
   g_assert_cmpuint (r.curves->n_angles, ==, 0);
@@ -468,7 +443,7 @@ test_curve_kinds (void)
   /* The reflectivity stacks were replaced by the filters. */
   q.curve = XRLAB_REFLECT_CURVE_ENERGIES;
   fetch (engine, "energies", &q, NULL, 0, &r);
-  g_assert_no_error (r.error);
+  g_assert_no_error (r.t.error);
   g_assert_cmpuint (r.curves->n_stacks, ==, 0);
   replies_clear (&r);
 }
@@ -496,21 +471,21 @@ test_burst_coalesces (void)
   for (int i = 0; i < 100; i++)
     {
       spec.text = typing[i % G_N_ELEMENTS (typing)];
-      e.pending++;
+      e.t.pending++;
       xrlab_engine_update_stack_async (engine, &spec, NULL, update_done, &e);
-      f.pending++;
+      f.t.pending++;
       xrlab_engine_reflect_fetch_async (engine, "plot", &q, &spec.id, 1, NULL, curves_done, &f);
     }
-  wait_for (&e);
-  wait_for (&f);
+  xrlab_test_tally_wait (&e.t);
+  xrlab_test_tally_wait (&f.t);
 
-  g_assert_cmpint (e.replies, ==, 100);
-  g_assert_cmpint (e.superseded, ==, 99);
-  g_assert_no_error (e.error);
-  g_assert_no_error (f.error);
-  g_assert_cmpint (f.replies, ==, 100);
+  g_assert_cmpint (e.t.replies, ==, 100);
+  g_assert_cmpint (e.t.superseded, ==, 99);
+  g_assert_no_error (e.t.error);
+  g_assert_no_error (f.t.error);
+  g_assert_cmpint (f.t.replies, ==, 100);
   g_assert_cmpint (f.n_curves, ==, 1);
-  g_assert_cmpint (f.superseded, ==, 99);
+  g_assert_cmpint (f.t.superseded, ==, 99);
   g_assert_cmpuint (f.curves->generation, ==, xrlab_engine_get_stack_generation (engine));
   g_assert_cmpint (f.curves->status[0], ==, XRLAB_ENGINE_VALUES_CURRENT);
   assert_stack_values (f.curves, 0, &spec, &q);
@@ -539,40 +514,40 @@ test_invalid_keeps_last_valid (void)
 
   /* Pt:21.45:30nm~0.4nm/Si:2.33~0.3nm with the roughness unit missing. */
   spec.text = "Pt:21.45:30nm~0.4/Si:2.33~0.3nm";
-  e.pending++;
+  e.t.pending++;
   xrlab_engine_update_stack_async (engine, &spec, NULL, update_done, &e);
-  wait_for (&e);
-  g_assert_error (e.error, XRLAB_STACK_ERROR, XRLAB_STACK_ERROR_ROUGHNESS);
+  xrlab_test_tally_wait (&e.t);
+  g_assert_error (e.t.error, XRLAB_STACK_ERROR, XRLAB_STACK_ERROR_ROUGHNESS);
   g_assert_cmpint (e.error_column, >, 0);
   expect_column = g_strdup_printf ("column %d", e.error_column);
-  g_assert_nonnull (strstr (e.error->message, expect_column));
-  g_assert_nonnull (strstr (e.error->message, "Pt"));
+  g_assert_nonnull (strstr (e.t.error->message, expect_column));
+  g_assert_nonnull (strstr (e.t.error->message, "Pt"));
 
   fetch (engine, "plot", &q, NULL, 0, &r);
-  g_assert_no_error (r.error);
+  g_assert_no_error (r.t.error);
   g_assert_cmpint (r.curves->status[0], ==, XRLAB_ENGINE_VALUES_CURRENT);
   g_assert_cmpint (r.curves->status[1], ==, XRLAB_ENGINE_VALUES_STALE);
-  g_assert_cmpstr (r.curves->messages[1], ==, e.error->message);
+  g_assert_cmpstr (r.curves->messages[1], ==, e.t.error->message);
   g_assert_cmpint (r.curves->error_columns[1], ==, e.error_column);
   assert_stack_values (r.curves, 1, &three[1], &q);
 
   /* A filter text in a reflectivity stack's place: still stale. */
   spec.text = "Al:100um/air@1atm:1m";
-  e.pending++;
+  e.t.pending++;
   xrlab_engine_update_stack_async (engine, &spec, NULL, update_done, &e);
-  wait_for (&e);
-  g_assert_error (e.error, XRLAB_STACK_ERROR, XRLAB_STACK_ERROR_GAS);
+  xrlab_test_tally_wait (&e.t);
+  g_assert_error (e.t.error, XRLAB_STACK_ERROR, XRLAB_STACK_ERROR_GAS);
   fetch (engine, "plot", &q, NULL, 0, &r);
   g_assert_cmpint (r.curves->status[1], ==, XRLAB_ENGINE_VALUES_STALE);
   assert_stack_values (r.curves, 1, &three[1], &q);
 
   /* Valid again, written differently (the same stack). */
-  g_clear_error (&e.error);
+  g_clear_error (&e.t.error);
   spec.text = " Pt : 21.45 : 30 nm ~ 0.4 nm / Si : 2.33 ~ 0.3 nm ";
-  e.pending++;
+  e.t.pending++;
   xrlab_engine_update_stack_async (engine, &spec, NULL, update_done, &e);
-  wait_for (&e);
-  g_assert_no_error (e.error);
+  xrlab_test_tally_wait (&e.t);
+  g_assert_no_error (e.t.error);
   fetch (engine, "plot", &q, NULL, 0, &r);
   g_assert_cmpint (r.curves->status[1], ==, XRLAB_ENGINE_VALUES_CURRENT);
   g_assert_null (r.curves->messages[1]);
@@ -582,16 +557,16 @@ test_invalid_keeps_last_valid (void)
   /* A new stack that was never valid: no values, its message. */
   spec.id = 99;
   spec.text = "{W:19.3:1nm/B4C:1nm}x0/Si";
-  g_clear_error (&e.error);
-  e.pending++;
+  g_clear_error (&e.t.error);
+  e.t.pending++;
   xrlab_engine_update_stack_async (engine, &spec, NULL, update_done, &e);
-  wait_for (&e);
-  g_assert_error (e.error, XRLAB_STACK_ERROR, XRLAB_STACK_ERROR_LIMIT);
+  xrlab_test_tally_wait (&e.t);
+  g_assert_error (e.t.error, XRLAB_STACK_ERROR, XRLAB_STACK_ERROR_LIMIT);
   g_assert_cmpint (e.error_column, >, 0);
   {
     guint id = 99;
     fetch (engine, "plot", &q, &id, 1, &r);
-    g_assert_no_error (r.error);
+    g_assert_no_error (r.t.error);
     g_assert_cmpint (r.curves->status[0], ==, XRLAB_ENGINE_VALUES_NONE);
     g_assert_nonnull (r.curves->messages[0]);
     g_assert_cmpint (r.curves->error_columns[0], ==, e.error_column);
@@ -603,10 +578,10 @@ test_invalid_keeps_last_valid (void)
   {
     XrlabStackSpec list[] = { three[0], { 5, NULL, "Rh/", XRLAB_STACK_REFLECT } };
     Replies s = { 0 };
-    s.pending++;
+    s.t.pending++;
     xrlab_engine_set_stacks_async (engine, list, 2, NULL, set_done, &s);
-    wait_for (&s);
-    g_assert_no_error (s.error);
+    xrlab_test_tally_wait (&s.t);
+    g_assert_no_error (s.t.error);
     g_assert_cmpuint (s.stack_errors->len, ==, 2);
     g_assert_null (g_ptr_array_index (s.stack_errors, 0));
     g_assert_nonnull (g_ptr_array_index (s.stack_errors, 1));
@@ -634,60 +609,60 @@ test_errors (void)
   set_stacks (engine, three, 3);
   {
     Replies e = { 0 };
-    e.pending++;
+    e.t.pending++;
     xrlab_engine_update_stack_async (engine, &filters[0], NULL, update_done, &e);
-    wait_for (&e);
-    g_assert_no_error (e.error);
+    xrlab_test_tally_wait (&e.t);
+    g_assert_no_error (e.t.error);
   }
 
   fetch (engine, "x", &q, &filter_id, 1, &r);
-  g_assert_error (r.error, XRLAB_ENGINE_ERROR, XRLAB_ENGINE_ERROR_INVALID);
-  g_clear_error (&r.error);
+  g_assert_error (r.t.error, XRLAB_ENGINE_ERROR, XRLAB_ENGINE_ERROR_INVALID);
+  g_clear_error (&r.t.error);
   fetch (engine, "x", &q, &unknown, 1, &r);
-  g_assert_error (r.error, XRLAB_ENGINE_ERROR, XRLAB_ENGINE_ERROR_NO_MATERIAL);
-  g_clear_error (&r.error);
+  g_assert_error (r.t.error, XRLAB_ENGINE_ERROR, XRLAB_ENGINE_ERROR_NO_MATERIAL);
+  g_clear_error (&r.t.error);
 
   bad = q;
   bad.table = XRLAB_TABLE_N_TABLES;
   fetch (engine, "x", &bad, NULL, 0, &r);
-  g_assert_error (r.error, XRLAB_ENGINE_ERROR, XRLAB_ENGINE_ERROR_INVALID);
-  g_clear_error (&r.error);
+  g_assert_error (r.t.error, XRLAB_ENGINE_ERROR, XRLAB_ENGINE_ERROR_INVALID);
+  g_clear_error (&r.t.error);
   /* A grid made for Henke's tables, curves asked of Chantler's. */
   bad = q;
   bad.curve = XRLAB_REFLECT_CURVE_ENERGIES;
   bad.grid = grid;
   bad.table = XRLAB_TABLE_CHANTLER;
   fetch (engine, "x", &bad, NULL, 0, &r);
-  g_assert_error (r.error, XRLAB_ENGINE_ERROR, XRLAB_ENGINE_ERROR_INVALID);
-  g_assert_nonnull (strstr (r.error->message, "Henke"));
-  g_assert_nonnull (strstr (r.error->message, "Chantler"));
-  g_clear_error (&r.error);
+  g_assert_error (r.t.error, XRLAB_ENGINE_ERROR, XRLAB_ENGINE_ERROR_INVALID);
+  g_assert_nonnull (strstr (r.t.error->message, "Henke"));
+  g_assert_nonnull (strstr (r.t.error->message, "Chantler"));
+  g_clear_error (&r.t.error);
   bad = q;
   bad.polarization = 1.5;
   fetch (engine, "x", &bad, NULL, 0, &r);
-  g_assert_error (r.error, XRLAB_REFLECT_ERROR, XRLAB_REFLECT_ERROR_POLARIZATION);
-  g_clear_error (&r.error);
+  g_assert_error (r.t.error, XRLAB_REFLECT_ERROR, XRLAB_REFLECT_ERROR_POLARIZATION);
+  g_clear_error (&r.t.error);
   bad = q;
   angles[1] = 2.0;
   fetch (engine, "x", &bad, NULL, 0, &r);
-  g_assert_error (r.error, XRLAB_REFLECT_ERROR, XRLAB_REFLECT_ERROR_ANGLE);
-  g_clear_error (&r.error);
+  g_assert_error (r.t.error, XRLAB_REFLECT_ERROR, XRLAB_REFLECT_ERROR_ANGLE);
+  g_clear_error (&r.t.error);
   angles[1] = 0.002;
   bad = q;
   bad.energy_kev = 50.0;
   fetch (engine, "x", &bad, NULL, 0, &r);
-  g_assert_error (r.error, XRLAB_OPTICS_ERROR, XRLAB_OPTICS_ERROR_ENERGY);
-  g_clear_error (&r.error);
+  g_assert_error (r.t.error, XRLAB_OPTICS_ERROR, XRLAB_OPTICS_ERROR_ENERGY);
+  g_clear_error (&r.t.error);
   bad = q;
   bad.values = 0;
   fetch (engine, "x", &bad, NULL, 0, &r);
-  g_assert_error (r.error, XRLAB_ENGINE_ERROR, XRLAB_ENGINE_ERROR_INVALID);
-  g_clear_error (&r.error);
+  g_assert_error (r.t.error, XRLAB_ENGINE_ERROR, XRLAB_ENGINE_ERROR_INVALID);
+  g_clear_error (&r.t.error);
   bad = q;
   bad.curve = XRLAB_REFLECT_CURVE_ENERGIES;
   fetch (engine, "x", &bad, NULL, 0, &r);
-  g_assert_error (r.error, XRLAB_ENGINE_ERROR, XRLAB_ENGINE_ERROR_NO_GRID);
-  g_clear_error (&r.error);
+  g_assert_error (r.t.error, XRLAB_ENGINE_ERROR, XRLAB_ENGINE_ERROR_NO_GRID);
+  g_clear_error (&r.t.error);
 
   /* An energy below one material's f1 table fails that stack alone. */
   {
@@ -704,7 +679,7 @@ test_errors (void)
         bad = q;
         bad.energy_kev = e;
         fetch (engine, "x", &bad, NULL, 0, &r);
-        g_assert_no_error (r.error);
+        g_assert_no_error (r.t.error);
         for (gsize s = 0; s < 2; s++)
           if (r.curves->status[s] == XRLAB_ENGINE_VALUES_NONE)
             g_assert_nonnull (strstr (r.curves->messages[s], "Stack material"));
@@ -716,10 +691,10 @@ test_errors (void)
   {
     XrlabStackSpec twice[] = { three[0], three[0] };
     Replies s = { 0 };
-    s.pending++;
+    s.t.pending++;
     xrlab_engine_set_stacks_async (engine, twice, 2, NULL, set_done, &s);
-    wait_for (&s);
-    g_assert_error (s.error, XRLAB_ENGINE_ERROR, XRLAB_ENGINE_ERROR_INVALID);
+    xrlab_test_tally_wait (&s.t);
+    g_assert_error (s.t.error, XRLAB_ENGINE_ERROR, XRLAB_ENGINE_ERROR_INVALID);
     replies_clear (&s);
   }
   replies_clear (&r);
@@ -748,21 +723,21 @@ test_map_job (void)
   XrlabStackSpec edit = { 1, "Rh", "Rh:12.0", XRLAB_STACK_REFLECT };
 
   set_stacks (engine, three, 3);
-  m.pending++;
+  m.t.pending++;
   xrlab_engine_reflect_map_async (engine, "map", &q, NULL, 0, map_progress, &m, NULL, curves_done, &m);
-  while (m.progress_calls == 0 && m.pending > 0)
+  while (m.progress_calls == 0 && m.t.pending > 0)
     g_main_context_iteration (NULL, TRUE);
 
   /* Answered on the worker while the map may still run; the map's reply,
    * for the stacks before the edit, is superseded if it comes after. */
-  f.pending++;
+  f.t.pending++;
   xrlab_engine_reflect_fetch_async (engine, "plot", &small, NULL, 0, NULL, curves_done, &f);
-  wait_for (&f);
-  g_assert_no_error (f.error);
+  xrlab_test_tally_wait (&f.t);
+  g_assert_no_error (f.t.error);
   g_assert_cmpint (f.n_curves, ==, 1);
 
-  wait_for (&m);
-  g_assert_no_error (m.error);
+  xrlab_test_tally_wait (&m.t);
+  g_assert_no_error (m.t.error);
   g_assert_nonnull (m.curves);
   g_assert_cmpuint (m.progress_total, ==, 3 * 60);
   g_assert_cmpuint (m.curves->n_points, ==, 60 * 2000);
@@ -780,16 +755,16 @@ test_map_job (void)
   /* The plans came back: a fetch of the big map again (no progress), then
    * an edit during a map makes its reply superseded. */
   replies_clear (&m);
-  m.pending++;
+  m.t.pending++;
   xrlab_engine_reflect_fetch_async (engine, "map", &q, NULL, 0, NULL, curves_done, &m);
-  e.pending++;
+  e.t.pending++;
   xrlab_engine_update_stack_async (engine, &edit, NULL, update_done, &e);
-  wait_for (&e);
-  wait_for (&m);
-  g_assert_no_error (e.error);
-  g_assert_no_error (m.error);
-  g_assert_cmpint (m.replies, ==, 1);
-  g_assert_cmpint (m.superseded + m.n_curves, ==, 1);
+  xrlab_test_tally_wait (&e.t);
+  xrlab_test_tally_wait (&m.t);
+  g_assert_no_error (e.t.error);
+  g_assert_no_error (m.t.error);
+  g_assert_cmpint (m.t.replies, ==, 1);
+  g_assert_cmpint (m.t.superseded + m.n_curves, ==, 1);
   replies_clear (&m);
   replies_clear (&e);
   replies_clear (&f);
@@ -813,31 +788,31 @@ test_map_cancel (void)
 
   set_stacks (engine, three, 3);
   m.cancel_on_progress = cancellable;
-  m.pending++;
+  m.t.pending++;
   xrlab_engine_reflect_map_async (engine, "map", &q, &ml, 1, map_progress, &m, cancellable,
                                   curves_done, &m);
-  next.pending++;
+  next.t.pending++;
   q.n_angles = 20;
   xrlab_engine_reflect_map_async (engine, "map2", &q, &ml, 1, NULL, NULL, NULL, curves_done, &next);
-  wait_for (&m);
-  g_assert_error (m.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  xrlab_test_tally_wait (&m.t);
+  g_assert_error (m.t.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   g_assert_null (m.curves);
   g_assert_cmpuint (m.progress_done, <, 2000);
-  wait_for (&next);
-  g_assert_no_error (next.error);
+  xrlab_test_tally_wait (&next.t);
+  g_assert_no_error (next.t.error);
   g_assert_cmpuint (next.curves->n_points, ==, 2000 * 20);
   assert_stack_values (next.curves, 0, &three[2], &q);
 
   /* Shut down while a map runs. */
   q.n_angles = 2000;
-  last.pending++;
+  last.t.pending++;
   xrlab_engine_reflect_map_async (engine, "map", &q, &ml, 1, map_progress, &last, NULL,
                                   curves_done, &last);
-  while (last.progress_calls == 0 && last.pending > 0)
+  while (last.progress_calls == 0 && last.t.pending > 0)
     g_main_context_iteration (NULL, TRUE);
   xrlab_engine_shutdown (engine);
-  wait_for (&last);
-  g_assert_error (last.error, XRLAB_ENGINE_ERROR, XRLAB_ENGINE_ERROR_SHUT_DOWN);
+  xrlab_test_tally_wait (&last.t);
+  g_assert_error (last.t.error, XRLAB_ENGINE_ERROR, XRLAB_ENGINE_ERROR_SHUT_DOWN);
   xrlab_test_iterate_for (80);
   g_assert_cmpuint (last.progress_after_reply, ==, 0);
   g_assert_cmpuint (m.progress_after_reply, ==, 0);
@@ -911,15 +886,15 @@ test_chantler (void)
   g_assert_cmpint (xrlab_energy_grid_get_table (grid), ==, XRLAB_TABLE_CHANTLER);
   set_stacks (engine, three, 3);
   fetch (engine, "angles", &q, NULL, 0, &r);
-  g_assert_no_error (r.error);
+  g_assert_no_error (r.t.error);
   g_assert_cmpint (r.curves->table, ==, XRLAB_TABLE_CHANTLER);
   for (gsize s = 0; s < 3; s++)
     assert_stack_values (r.curves, s, &three[s], &q);
   /* Henke stops at 30 keV. */
   q.table = XRLAB_TABLE_HENKE;
   fetch (engine, "angles", &q, NULL, 0, &r);
-  g_assert_error (r.error, XRLAB_OPTICS_ERROR, XRLAB_OPTICS_ERROR_ENERGY);
-  g_assert_nonnull (strstr (r.error->message, "Henke"));
+  g_assert_error (r.t.error, XRLAB_OPTICS_ERROR, XRLAB_OPTICS_ERROR_ENERGY);
+  g_assert_nonnull (strstr (r.t.error->message, "Henke"));
   replies_clear (&r);
 
   q.curve = XRLAB_REFLECT_CURVE_ENERGIES;
@@ -927,7 +902,7 @@ test_chantler (void)
   q.grid = grid;
   q.angle_rad = 0.001;
   fetch (engine, "energies", &q, NULL, 0, &r);
-  g_assert_no_error (r.error);
+  g_assert_no_error (r.t.error);
   g_assert_cmpint (r.curves->table, ==, XRLAB_TABLE_CHANTLER);
   g_assert_cmpint (r.curves->table_choice, ==, XRLAB_TABLE_CHOICE_AUTO);
   for (gsize s = 0; s < 3; s++)
@@ -937,11 +912,11 @@ test_chantler (void)
   set_stacks (engine, filters, 2);
   q.curve = XRLAB_REFLECT_CURVE_FILTER;
   fetch (engine, "filters", &q, NULL, 0, &r);
-  g_assert_no_error (r.error);
+  g_assert_no_error (r.t.error);
   g_assert_false (r.curves->photo_only);
   q.photo_only = TRUE;
   fetch (engine, "filters", &q, NULL, 0, &p);
-  g_assert_no_error (p.error);
+  g_assert_no_error (p.t.error);
   g_assert_true (p.curves->photo_only);
   for (gsize s = 0; s < 2; s++)
     {
@@ -984,10 +959,10 @@ test_export (void)
   guint k = 0;
 
   set_stacks (engine, three, 2);
-  r.pending++;
+  r.t.pending++;
   xrlab_engine_reflect_export_csv_async (engine, path, &q, ids, 2, NULL, export_done, &r);
-  wait_for (&r);
-  g_assert_no_error (r.error);
+  xrlab_test_tally_wait (&r.t);
+  g_assert_no_error (r.t.error);
   fetch (engine, "plot", &q, ids, 2, &f);
   g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
   lines = g_strsplit (text, "\n", -1);
@@ -1023,15 +998,15 @@ test_export (void)
     Replies e = { 0 };
     guint id = 9;
 
-    e.pending++;
+    e.t.pending++;
     xrlab_engine_update_stack_async (engine, &never, NULL, update_done, &e);
-    wait_for (&e);
-    g_clear_error (&e.error);
-    r.pending++;
+    xrlab_test_tally_wait (&e.t);
+    g_clear_error (&e.t.error);
+    r.t.pending++;
     xrlab_engine_reflect_export_csv_async (engine, bad, &q, &id, 1, NULL, export_done, &r);
-    wait_for (&r);
-    g_assert_error (r.error, XRLAB_ENGINE_ERROR, XRLAB_ENGINE_ERROR_INVALID);
-    g_assert_nonnull (strstr (r.error->message, "never"));
+    xrlab_test_tally_wait (&r.t);
+    g_assert_error (r.t.error, XRLAB_ENGINE_ERROR, XRLAB_ENGINE_ERROR_INVALID);
+    g_assert_nonnull (strstr (r.t.error->message, "never"));
     g_assert_false (g_file_test (bad, G_FILE_TEST_EXISTS));
   }
   g_remove (path);

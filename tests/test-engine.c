@@ -20,10 +20,7 @@
 /* ---- helpers --------------------------------------------------------------- */
 
 typedef struct {
-  int                pending;      /* replies still to come */
-  int                replies;
-  int                superseded;
-  GError            *error;        /* the last real error */
+  XrlabTestTally     t;
   XrlabEngineArrays *arrays;       /* the last arrays received */
   int                n_arrays;     /* how many arrays replies arrived */
   XrlabEngineBatch  *batch;
@@ -38,33 +35,10 @@ typedef struct {
 static void
 replies_clear (Replies *r)
 {
-  g_clear_error (&r->error);
+  g_clear_error (&r->t.error);
   g_clear_pointer (&r->arrays, xrlab_engine_arrays_free);
   g_clear_pointer (&r->batch, xrlab_engine_batch_free);
   memset (r, 0, sizeof *r);
-}
-
-static void
-note_error (Replies *r, GError *error)
-{
-  if (g_error_matches (error, XRLAB_ENGINE_ERROR, XRLAB_ENGINE_ERROR_SUPERSEDED))
-    {
-      r->superseded++;
-      g_error_free (error);
-      return;
-    }
-  g_clear_error (&r->error);
-  r->error = error;
-}
-
-/* The reply was answered: count it, keep a real error. */
-static void
-replied (Replies *r, GError *error)
-{
-  if (error != NULL)
-    note_error (r, error);
-  r->replies++;
-  r->pending--;
 }
 
 /* Replies without data: an edit of one material, the grid, an export. */
@@ -82,7 +56,7 @@ bool_done (GObject *source, GAsyncResult *result, gpointer data)
     xrlab_engine_export_csv_finish (engine, result, &error);
   else
     g_assert_not_reached ();
-  replied (data, error);
+  xrlab_test_tally_replied (&((Replies *) data)->t, error);
 }
 
 static void
@@ -95,8 +69,8 @@ set_materials_done (GObject *source, GAsyncResult *result, gpointer data)
   if (xrlab_engine_set_materials_finish (XRLAB_ENGINE (source), result, &errors, &error))
     for (guint i = 0; i < errors->len; i++)
       if (g_ptr_array_index (errors, i) != NULL)
-        note_error (r, g_error_copy (g_ptr_array_index (errors, i)));
-  replied (r, error);
+        xrlab_test_tally_note_error (&r->t, g_error_copy (g_ptr_array_index (errors, i)));
+  xrlab_test_tally_replied (&r->t, error);
 }
 
 /* Replies with arrays: a fetch on the grid or at one energy. */
@@ -117,7 +91,7 @@ arrays_done (GObject *source, GAsyncResult *result, gpointer data)
       r->arrays = a;
       r->n_arrays++;
     }
-  replied (r, error);
+  xrlab_test_tally_replied (&r->t, error);
 }
 
 static void
@@ -127,7 +101,7 @@ batch_done (GObject *source, GAsyncResult *result, gpointer data)
   GError *error = NULL;
 
   r->batch = xrlab_engine_batch_finish (XRLAB_ENGINE (source), result, &error);
-  replied (r, error);
+  xrlab_test_tally_replied (&r->t, error);
 }
 
 static void
@@ -135,7 +109,7 @@ batch_progress (gsize done, gsize total, gpointer data)
 {
   Replies *r = data;
 
-  if (r->replies > 0)
+  if (r->t.replies > 0)
     r->progress_after_reply++;
   r->progress_calls++;
   r->progress_done = done;
@@ -148,12 +122,6 @@ batch_progress (gsize done, gsize total, gpointer data)
     }
 }
 
-static void
-wait_for (Replies *r)
-{
-  while (r->pending > 0)
-    g_main_context_iteration (NULL, TRUE);
-}
 
 static XrlabEnergyGrid *
 make_grid (double start, double stop, gsize n)
@@ -168,10 +136,10 @@ make_grid (double start, double stop, gsize n)
 static void
 set_grid (XrlabEngine *engine, XrlabEnergyGrid *grid, Replies *r)
 {
-  r->pending++;
+  r->t.pending++;
   xrlab_engine_set_grid_async (engine, grid, NULL, bool_done, r);
-  wait_for (r);
-  g_assert_no_error (r->error);
+  xrlab_test_tally_wait (&r->t);
+  g_assert_no_error (r->t.error);
 }
 
 static const XrlabMaterialSpec five[] = {
@@ -225,23 +193,23 @@ test_one_transfer (void)
   XrlabMaterialSpec edit = five[2];
 
   set_grid (engine, grid, &r);
-  r.pending++;
+  r.t.pending++;
   xrlab_engine_set_materials_async (engine, five, G_N_ELEMENTS (five), NULL, set_materials_done, &r);
-  wait_for (&r);
-  g_assert_no_error (r.error);
+  xrlab_test_tally_wait (&r.t);
+  g_assert_no_error (r.t.error);
 
   /* An edit, then the plot redraws. */
   edit.density_g_cm3 = 18.0;
-  r.pending++;
+  r.t.pending++;
   xrlab_engine_update_material_async (engine, &edit, NULL, bool_done, &r);
-  wait_for (&r);
-  g_assert_no_error (r.error);
+  xrlab_test_tally_wait (&r.t);
+  g_assert_no_error (r.t.error);
 
   xrlab_engine_reset_stats (engine);
-  r.pending++;
+  r.t.pending++;
   xrlab_engine_fetch_async (engine, "plot", mask, NULL, 0, NULL, arrays_done, &r);
-  wait_for (&r);
-  g_assert_no_error (r.error);
+  xrlab_test_tally_wait (&r.t);
+  g_assert_no_error (r.t.error);
   g_assert_nonnull (r.arrays);
   g_assert_cmpuint (r.arrays->n_materials, ==, 5);
   g_assert_cmpuint (r.arrays->n_quantities, ==, 1);
@@ -278,27 +246,27 @@ test_pull_not_push (void)
   XrlabMaterialSpec spec = five[0];
 
   set_grid (engine, grid, &r);
-  r.pending++;
+  r.t.pending++;
   xrlab_engine_set_materials_async (engine, five, 3, NULL, set_materials_done, &r);
-  wait_for (&r);
+  xrlab_test_tally_wait (&r.t);
   for (int i = 0; i < 20; i++)
     {
       spec.density_g_cm3 = 2.0 + 0.01 * i;
-      r.pending++;
+      r.t.pending++;
       xrlab_engine_update_material_async (engine, &spec, NULL, bool_done, &r);
-      wait_for (&r);
+      xrlab_test_tally_wait (&r.t);
     }
   xrlab_engine_get_stats (engine, NULL, &st);
   g_assert_cmpuint (st.n_transfers, ==, 0);
   g_assert_cmpuint (st.bytes, ==, 0);
   g_assert_cmpfloat (st.compute_s, >, 0.0);  /* it did compute */
 
-  r.pending++;
+  r.t.pending++;
   xrlab_engine_fetch_async (engine, "plot", XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_BETA)
                             | XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_DELTA),
                             NULL, 0, NULL, arrays_done, &r);
-  wait_for (&r);
-  g_assert_no_error (r.error);
+  xrlab_test_tally_wait (&r.t);
+  g_assert_no_error (r.t.error);
   xrlab_engine_get_stats (engine, "plot", &st);
   g_assert_cmpuint (st.n_transfers, ==, 1);
   g_assert_cmpuint (st.bytes, ==, 500 * (1 + 3 * 2) * sizeof (double));
@@ -317,9 +285,9 @@ test_burst_coalesces (void)
   const char *typing[] = { "S", "Si", "SiO", "SiO2", "SiO2C", "SiO2", "Al", "Al2", "Al2O", "Al2O3" };
 
   set_grid (engine, grid, &r);
-  r.pending++;
+  r.t.pending++;
   xrlab_engine_set_materials_async (engine, five, 5, NULL, set_materials_done, &r);
-  wait_for (&r);
+  xrlab_test_tally_wait (&r.t);
   xrlab_engine_reset_stats (engine);
   replies_clear (&r);
 
@@ -328,25 +296,25 @@ test_burst_coalesces (void)
     {
       spec.formula = typing[i % G_N_ELEMENTS (typing)];
       spec.density_g_cm3 = 2.0 + 0.02 * i;
-      r.pending++;
+      r.t.pending++;
       xrlab_engine_update_material_async (engine, &spec, NULL, bool_done, &r);
-      f.pending++;
+      f.t.pending++;
       xrlab_engine_fetch_async (engine, "plot", XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_DELTA),
                                 &spec.id, 1, NULL, arrays_done, &f);
     }
-  wait_for (&r);
-  wait_for (&f);
+  xrlab_test_tally_wait (&r.t);
+  xrlab_test_tally_wait (&f.t);
 
   /* Every edit but the last was superseded; the last one is valid. */
-  g_assert_cmpint (r.replies, ==, 100);
-  g_assert_cmpint (r.superseded, ==, 99);
-  g_assert_no_error (r.error);
+  g_assert_cmpint (r.t.replies, ==, 100);
+  g_assert_cmpint (r.t.superseded, ==, 99);
+  g_assert_no_error (r.t.error);
 
   /* The consumer received arrays only for the newest state. */
-  g_assert_no_error (f.error);
-  g_assert_cmpint (f.replies, ==, 100);
+  g_assert_no_error (f.t.error);
+  g_assert_cmpint (f.t.replies, ==, 100);
   g_assert_cmpint (f.n_arrays, ==, 1);
-  g_assert_cmpint (f.superseded, ==, 99);
+  g_assert_cmpint (f.t.superseded, ==, 99);
   g_assert_cmpuint (f.arrays->generation, ==, xrlab_engine_get_generation (engine));
   g_assert_cmpint (f.arrays->status[0], ==, XRLAB_ENGINE_VALUES_CURRENT);
   {
@@ -369,22 +337,22 @@ test_bad_input_keeps_state (void)
   g_autofree double *gold = fresh_values (grid, &five[2], XRLAB_QUANTITY_BETA);
 
   set_grid (engine, grid, &r);
-  r.pending++;
+  r.t.pending++;
   xrlab_engine_set_materials_async (engine, five, 5, NULL, set_materials_done, &r);
-  wait_for (&r);
+  xrlab_test_tally_wait (&r.t);
 
   spec.formula = "Au(";
-  r.pending++;
+  r.t.pending++;
   xrlab_engine_update_material_async (engine, &spec, NULL, bool_done, &r);
-  wait_for (&r);
-  g_assert_error (r.error, XRLAB_FORMULA_ERROR, XRLAB_FORMULA_ERROR_UNBALANCED);
-  g_clear_error (&r.error);
+  xrlab_test_tally_wait (&r.t);
+  g_assert_error (r.t.error, XRLAB_FORMULA_ERROR, XRLAB_FORMULA_ERROR_UNBALANCED);
+  g_clear_error (&r.t.error);
 
-  r.pending++;
+  r.t.pending++;
   xrlab_engine_fetch_async (engine, "plot", XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_BETA),
                             &spec.id, 1, NULL, arrays_done, &r);
-  wait_for (&r);
-  g_assert_no_error (r.error);
+  xrlab_test_tally_wait (&r.t);
+  g_assert_no_error (r.t.error);
   g_assert_cmpint (r.arrays->status[0], ==, XRLAB_ENGINE_VALUES_STALE);
   g_assert_nonnull (r.arrays->messages[0]);
   g_assert_nonnull (strstr (r.arrays->messages[0], "column"));
@@ -393,61 +361,61 @@ test_bad_input_keeps_state (void)
   /* A bad density, too. */
   spec.formula = "Au";
   spec.density_g_cm3 = -1.0;
-  r.pending++;
+  r.t.pending++;
   xrlab_engine_update_material_async (engine, &spec, NULL, bool_done, &r);
-  wait_for (&r);
-  g_assert_error (r.error, XRLAB_OPTICS_ERROR, XRLAB_OPTICS_ERROR_MATERIAL);
-  g_clear_error (&r.error);
+  xrlab_test_tally_wait (&r.t);
+  g_assert_error (r.t.error, XRLAB_OPTICS_ERROR, XRLAB_OPTICS_ERROR_MATERIAL);
+  g_clear_error (&r.t.error);
   spec.density_g_cm3 = NAN;
-  r.pending++;
+  r.t.pending++;
   xrlab_engine_update_material_async (engine, &spec, NULL, bool_done, &r);
-  wait_for (&r);
-  g_assert_error (r.error, XRLAB_OPTICS_ERROR, XRLAB_OPTICS_ERROR_MATERIAL);
-  g_clear_error (&r.error);
+  xrlab_test_tally_wait (&r.t);
+  g_assert_error (r.t.error, XRLAB_OPTICS_ERROR, XRLAB_OPTICS_ERROR_MATERIAL);
+  g_clear_error (&r.t.error);
 
-  r.pending++;
+  r.t.pending++;
   xrlab_engine_fetch_async (engine, "plot", XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_BETA),
                             &spec.id, 1, NULL, arrays_done, &r);
-  wait_for (&r);
+  xrlab_test_tally_wait (&r.t);
   g_assert_cmpint (r.arrays->status[0], ==, XRLAB_ENGINE_VALUES_STALE);
   assert_same_values (xrlab_engine_arrays_get (r.arrays, 0, XRLAB_QUANTITY_BETA), gold, 200);
 
   /* Valid again: current values. */
   spec.density_g_cm3 = 19.3;
-  r.pending++;
+  r.t.pending++;
   xrlab_engine_update_material_async (engine, &spec, NULL, bool_done, &r);
-  wait_for (&r);
-  g_assert_no_error (r.error);
-  r.pending++;
+  xrlab_test_tally_wait (&r.t);
+  g_assert_no_error (r.t.error);
+  r.t.pending++;
   xrlab_engine_fetch_async (engine, "plot", XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_BETA),
                             &spec.id, 1, NULL, arrays_done, &r);
-  wait_for (&r);
+  xrlab_test_tally_wait (&r.t);
   g_assert_cmpint (r.arrays->status[0], ==, XRLAB_ENGINE_VALUES_CURRENT);
   g_assert_null (r.arrays->messages[0]);
 
   /* A new material that was never valid has no values. */
   spec.id = 77;
   spec.formula = "Xx";
-  r.pending++;
+  r.t.pending++;
   xrlab_engine_update_material_async (engine, &spec, NULL, bool_done, &r);
-  wait_for (&r);
-  g_assert_error (r.error, XRLAB_FORMULA_ERROR, XRLAB_FORMULA_ERROR_UNKNOWN_ELEMENT);
-  g_clear_error (&r.error);
-  r.pending++;
+  xrlab_test_tally_wait (&r.t);
+  g_assert_error (r.t.error, XRLAB_FORMULA_ERROR, XRLAB_FORMULA_ERROR_UNKNOWN_ELEMENT);
+  g_clear_error (&r.t.error);
+  r.t.pending++;
   xrlab_engine_fetch_async (engine, "plot", XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_BETA),
                             &spec.id, 1, NULL, arrays_done, &r);
-  wait_for (&r);
+  xrlab_test_tally_wait (&r.t);
   g_assert_cmpint (r.arrays->status[0], ==, XRLAB_ENGINE_VALUES_NONE);
   g_assert_true (isnan (xrlab_engine_arrays_get (r.arrays, 0, XRLAB_QUANTITY_BETA)[0]));
 
   /* An unknown id in a fetch. */
   {
     guint bad = 12345;
-    r.pending++;
+    r.t.pending++;
     xrlab_engine_fetch_async (engine, "plot", XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_BETA),
                               &bad, 1, NULL, arrays_done, &r);
-    wait_for (&r);
-    g_assert_error (r.error, XRLAB_ENGINE_ERROR, XRLAB_ENGINE_ERROR_NO_MATERIAL);
+    xrlab_test_tally_wait (&r.t);
+    g_assert_error (r.t.error, XRLAB_ENGINE_ERROR, XRLAB_ENGINE_ERROR_NO_MATERIAL);
   }
   replies_clear (&r);
 }
@@ -464,26 +432,26 @@ test_set_materials (void)
   XrlabMaterialSpec dup[2] = { five[0], five[0] };
 
   /* Materials before a grid: computed when the grid comes. */
-  r.pending++;
+  r.t.pending++;
   xrlab_engine_set_materials_async (engine, five, 5, NULL, set_materials_done, &r);
-  wait_for (&r);
-  g_assert_no_error (r.error);
-  r.pending++;
+  xrlab_test_tally_wait (&r.t);
+  g_assert_no_error (r.t.error);
+  r.t.pending++;
   xrlab_engine_fetch_async (engine, "plot", XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_F2), NULL, 0,
                             NULL, arrays_done, &r);
-  wait_for (&r);
-  g_assert_error (r.error, XRLAB_ENGINE_ERROR, XRLAB_ENGINE_ERROR_NO_GRID);
-  g_clear_error (&r.error);
+  xrlab_test_tally_wait (&r.t);
+  g_assert_error (r.t.error, XRLAB_ENGINE_ERROR, XRLAB_ENGINE_ERROR_NO_GRID);
+  g_clear_error (&r.t.error);
   set_grid (engine, grid, &r);
 
-  r.pending++;
+  r.t.pending++;
   xrlab_engine_set_materials_async (engine, reordered, 3, NULL, set_materials_done, &r);
-  wait_for (&r);
-  r.pending++;
+  xrlab_test_tally_wait (&r.t);
+  r.t.pending++;
   xrlab_engine_fetch_async (engine, "plot", XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_F2), NULL, 0,
                             NULL, arrays_done, &r);
-  wait_for (&r);
-  g_assert_no_error (r.error);
+  xrlab_test_tally_wait (&r.t);
+  g_assert_no_error (r.t.error);
   g_assert_cmpuint (r.arrays->n_materials, ==, 3);
   for (int i = 0; i < 3; i++)
     {
@@ -492,10 +460,10 @@ test_set_materials (void)
       assert_same_values (xrlab_engine_arrays_get (r.arrays, i, XRLAB_QUANTITY_F2), expect, 100);
     }
 
-  r.pending++;
+  r.t.pending++;
   xrlab_engine_set_materials_async (engine, dup, 2, NULL, set_materials_done, &r);
-  wait_for (&r);
-  g_assert_error (r.error, XRLAB_ENGINE_ERROR, XRLAB_ENGINE_ERROR_INVALID);
+  xrlab_test_tally_wait (&r.t);
+  g_assert_error (r.t.error, XRLAB_ENGINE_ERROR, XRLAB_ENGINE_ERROR_INVALID);
   replies_clear (&r);
 }
 
@@ -508,14 +476,14 @@ test_fetch_at (void)
   Replies r = { 0 };
 
   set_grid (engine, grid, &r);
-  r.pending++;
+  r.t.pending++;
   xrlab_engine_set_materials_async (engine, five, 5, NULL, set_materials_done, &r);
-  wait_for (&r);
-  r.pending++;
+  xrlab_test_tally_wait (&r.t);
+  r.t.pending++;
   xrlab_engine_fetch_at_async (engine, "table", 8.048, XRLAB_QUANTITY_MASK_ALL, NULL, 0,
                                NULL, arrays_done, &r);
-  wait_for (&r);
-  g_assert_no_error (r.error);
+  xrlab_test_tally_wait (&r.t);
+  g_assert_no_error (r.t.error);
   g_assert_cmpuint (r.arrays->n_energies, ==, 1);
   g_assert_cmpuint (r.arrays->n_quantities, ==, XRLAB_QUANTITY_N);
   for (gsize m = 0; m < 5; m++)
@@ -548,9 +516,9 @@ test_tables (void)
   Replies r = { 0 };
 
   g_assert_cmpint (xrlab_energy_grid_get_table (auto_soft), ==, XRLAB_TABLE_HENKE);
-  r.pending++;
+  r.t.pending++;
   xrlab_engine_set_materials_async (engine, five, 2, NULL, set_materials_done, &r);
-  wait_for (&r);
+  xrlab_test_tally_wait (&r.t);
 
   /* Henke's grid, then the same energies with Chantler's tables. */
   for (int pass = 0; pass < 2; pass++)
@@ -559,10 +527,10 @@ test_tables (void)
       g_autofree double *delta = fresh_values (grid, &five[1], XRLAB_QUANTITY_DELTA);
 
       set_grid (engine, grid, &r);
-      r.pending++;
+      r.t.pending++;
       xrlab_engine_fetch_async (engine, "plot", mask, NULL, 0, NULL, arrays_done, &r);
-      wait_for (&r);
-      g_assert_no_error (r.error);
+      xrlab_test_tally_wait (&r.t);
+      g_assert_no_error (r.t.error);
       g_assert_cmpint (r.arrays->table, ==, pass == 0 ? XRLAB_TABLE_HENKE : XRLAB_TABLE_CHANTLER);
       assert_same_values (xrlab_engine_arrays_get (r.arrays, 1, XRLAB_QUANTITY_DELTA), delta, 40);
     }
@@ -576,10 +544,10 @@ test_tables (void)
       XrlabOpticsMaterial om = { f, five[1].density_g_cm3, five[1].thickness_um };
       XrlabTable t = k == 0 ? XRLAB_TABLE_HENKE : XRLAB_TABLE_CHANTLER;
 
-      r.pending++;
+      r.t.pending++;
       xrlab_engine_fetch_at_async (engine, "table", e, mask, NULL, 0, NULL, arrays_done, &r);
-      wait_for (&r);
-      g_assert_no_error (r.error);
+      xrlab_test_tally_wait (&r.t);
+      g_assert_no_error (r.t.error);
       g_assert_cmpint (r.arrays->table, ==, t);
       g_assert_true (xrlab_optics_compute_point_for_table (&om, e, t, mask, expect, NULL));
       g_assert_cmpfloat (xrlab_engine_arrays_get (r.arrays, 1, XRLAB_QUANTITY_MU_TOTAL)[0], ==,
@@ -587,12 +555,12 @@ test_tables (void)
     }
   /* Henke's grid: 100 keV is refused, the table named. */
   set_grid (engine, henke, &r);
-  r.pending++;
+  r.t.pending++;
   xrlab_engine_fetch_at_async (engine, "table", 100.0, mask, (const guint[]) { 2 }, 1, NULL,
                                arrays_done, &r);
-  wait_for (&r);
-  g_assert_error (r.error, XRLAB_OPTICS_ERROR, XRLAB_OPTICS_ERROR_ENERGY);
-  g_assert_nonnull (strstr (r.error->message, "Henke"));
+  xrlab_test_tally_wait (&r.t);
+  g_assert_error (r.t.error, XRLAB_OPTICS_ERROR, XRLAB_OPTICS_ERROR_ENERGY);
+  g_assert_nonnull (strstr (r.t.error->message, "Henke"));
 
   /* A batch says which table its values are from. */
   b = xrlab_engine_batch_sync (engine, five, 2, chantler, mask, NULL, NULL, NULL, NULL);
@@ -621,19 +589,19 @@ test_export (void)
   gsize row = 0;
 
   set_grid (engine, grid, &r);
-  r.pending++;
+  r.t.pending++;
   xrlab_engine_set_materials_async (engine, five, 2, NULL, set_materials_done, &r);
-  wait_for (&r);
-  r.pending++;
+  xrlab_test_tally_wait (&r.t);
+  r.t.pending++;
   xrlab_engine_fetch_async (engine, "plot", mask, NULL, 0, NULL, arrays_done, &r);
-  wait_for (&r);
-  g_assert_no_error (r.error);
+  xrlab_test_tally_wait (&r.t);
+  g_assert_no_error (r.t.error);
   xrlab_engine_reset_stats (engine);
 
-  r.pending++;
+  r.t.pending++;
   xrlab_engine_export_csv_async (engine, path, mask, NULL, 0, NULL, bool_done, &r);
-  wait_for (&r);
-  g_assert_no_error (r.error);
+  xrlab_test_tally_wait (&r.t);
+  g_assert_no_error (r.t.error);
   xrlab_engine_get_stats (engine, NULL, &st);
   g_assert_cmpuint (st.n_transfers, ==, 0);   /* nothing went through the caller */
   g_assert_cmpuint (st.n_exports, ==, 1);
@@ -675,11 +643,11 @@ test_export (void)
   g_assert_cmpuint (row, ==, 301);
 
   /* A folder that does not exist: an error naming it, no file. */
-  r.pending++;
+  r.t.pending++;
   xrlab_engine_export_csv_async (engine, bad, mask, NULL, 0, NULL, bool_done, &r);
-  wait_for (&r);
-  g_assert_error (r.error, XRLAB_IO_ERROR, XRLAB_IO_ERROR_FAILED);
-  g_assert_nonnull (strstr (r.error->message, "missing"));
+  xrlab_test_tally_wait (&r.t);
+  g_assert_error (r.t.error, XRLAB_IO_ERROR, XRLAB_IO_ERROR_FAILED);
+  g_assert_nonnull (strstr (r.t.error->message, "missing"));
   g_assert_false (g_file_test (bad, G_FILE_TEST_EXISTS));
 
   g_unlink (path);
@@ -801,13 +769,13 @@ test_batch_cancel (void)
       specs[i].density_g_cm3 = 1.0 + 1e-4 * i;
     }
   r.cancel_on_progress = cancellable;
-  r.pending++;
+  r.t.pending++;
   t_start = xrlab_now ();
   xrlab_engine_batch_async (engine, specs, n, grid, XRLAB_QUANTITY_MASK_NO_THICKNESS,
                             batch_progress, &r, cancellable, batch_done, &r);
-  wait_for (&r);
+  xrlab_test_tally_wait (&r.t);
   elapsed = xrlab_now () - r.cancelled_at;
-  g_assert_error (r.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_error (r.t.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   g_assert_null (r.batch);
   g_assert_cmpuint (r.progress_calls, >=, 1);
   g_assert_cmpuint (r.progress_done, <, n);
@@ -819,18 +787,18 @@ test_batch_cancel (void)
   g_test_message ("cancelled batch returned %.1f ms after the cancel; the rest would have "
                   "taken about %.0f ms", elapsed * 1e3, remaining * 1e3);
   g_assert_cmpfloat (elapsed, <, 0.25 * remaining);
-  g_clear_error (&r.error);
+  g_clear_error (&r.t.error);
 
   /* Still usable. */
   set_grid (engine, grid, &r);
-  r.pending++;
+  r.t.pending++;
   xrlab_engine_set_materials_async (engine, five, 2, NULL, set_materials_done, &r);
-  wait_for (&r);
-  r.pending++;
+  xrlab_test_tally_wait (&r.t);
+  r.t.pending++;
   xrlab_engine_fetch_async (engine, "plot", XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_DELTA), NULL, 0,
                             NULL, arrays_done, &r);
-  wait_for (&r);
-  g_assert_no_error (r.error);
+  xrlab_test_tally_wait (&r.t);
+  g_assert_no_error (r.t.error);
   g_assert_cmpuint (r.arrays->n_materials, ==, 2);
   replies_clear (&r);
 }
@@ -852,30 +820,30 @@ test_shutdown_in_flight (void)
       specs[i].formula = "Al2O3";
       specs[i].density_g_cm3 = 3.95;
     }
-  b.pending++;
+  b.t.pending++;
   xrlab_engine_batch_async (engine, specs, n, grid, XRLAB_QUANTITY_MASK_NO_THICKNESS,
                             NULL, NULL, NULL, batch_done, &b);
-  r.pending++;
+  r.t.pending++;
   xrlab_engine_set_grid_async (engine, grid, NULL, bool_done, &r);
   for (int i = 0; i < 50; i++)
     {
       spec.density_g_cm3 = 2.0 + i;
-      r.pending++;
+      r.t.pending++;
       xrlab_engine_update_material_async (engine, &spec, NULL, bool_done, &r);
-      r.pending++;
+      r.t.pending++;
       xrlab_engine_fetch_async (engine, "plot", XRLAB_QUANTITY_MASK_ALL, NULL, 0, NULL,
                                 arrays_done, &r);
     }
   xrlab_engine_shutdown (engine);
 
   /* After shutdown: answered at once with an error. */
-  r.pending++;
+  r.t.pending++;
   xrlab_engine_fetch_async (engine, "plot", XRLAB_QUANTITY_MASK_ALL, NULL, 0, NULL, arrays_done, &r);
-  wait_for (&r);
-  wait_for (&b);
-  g_assert_error (r.error, XRLAB_ENGINE_ERROR, XRLAB_ENGINE_ERROR_SHUT_DOWN);
-  g_assert_cmpint (r.replies, ==, 102);
-  g_assert_cmpint (b.replies, ==, 1);
+  xrlab_test_tally_wait (&r.t);
+  xrlab_test_tally_wait (&b.t);
+  g_assert_error (r.t.error, XRLAB_ENGINE_ERROR, XRLAB_ENGINE_ERROR_SHUT_DOWN);
+  g_assert_cmpint (r.t.replies, ==, 102);
+  g_assert_cmpint (b.t.replies, ==, 1);
   g_object_unref (engine);
   replies_clear (&r);
   replies_clear (&b);
@@ -891,22 +859,22 @@ test_consumers_independent (void)
   XrlabEngineStats st;
 
   set_grid (engine, grid, &r);
-  r.pending++;
+  r.t.pending++;
   xrlab_engine_set_materials_async (engine, five, 5, NULL, set_materials_done, &r);
-  wait_for (&r);
+  xrlab_test_tally_wait (&r.t);
   xrlab_engine_reset_stats (engine);
   for (int i = 0; i < 3; i++)
     {
-      p.pending++;
+      p.t.pending++;
       xrlab_engine_fetch_async (engine, "plot", XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_MU), NULL, 0,
                                 NULL, arrays_done, &p);
     }
-  t.pending++;
+  t.t.pending++;
   xrlab_engine_fetch_at_async (engine, "table", 8.048, XRLAB_QUANTITY_MASK_ALL, NULL, 0, NULL,
                                arrays_done, &t);
-  wait_for (&p);
-  wait_for (&t);
-  g_assert_cmpint (p.n_arrays + p.superseded, ==, 3);
+  xrlab_test_tally_wait (&p.t);
+  xrlab_test_tally_wait (&t.t);
+  g_assert_cmpint (p.n_arrays + p.t.superseded, ==, 3);
   g_assert_cmpint (p.n_arrays, >=, 1);
   g_assert_cmpint (t.n_arrays, ==, 1);
   xrlab_engine_get_stats (engine, "table", &st);
@@ -945,7 +913,7 @@ many_specs (gsize n)
 static void
 wait_for_progress (Replies *b)
 {
-  while (b->progress_calls == 0 && b->pending > 0)
+  while (b->progress_calls == 0 && b->t.pending > 0)
     g_main_context_iteration (NULL, TRUE);
 }
 
@@ -1035,28 +1003,28 @@ test_edit_during_batch (void)
   XrlabMaterialSpec edit = five[1];
 
   set_grid (engine, grid, &r);
-  r.pending++;
+  r.t.pending++;
   xrlab_engine_set_materials_async (engine, five, 5, NULL, set_materials_done, &r);
-  wait_for (&r);
-  g_assert_no_error (r.error);
+  xrlab_test_tally_wait (&r.t);
+  g_assert_no_error (r.t.error);
 
-  b.pending++;
+  b.t.pending++;
   xrlab_engine_batch_async (engine, specs, n, grid, delta | XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_BETA),
                             batch_progress, &b, NULL, batch_done, &b);
   wait_for_progress (&b);
-  g_assert_cmpint (b.replies, ==, 0);
+  g_assert_cmpint (b.t.replies, ==, 0);
 
   edit.density_g_cm3 = 2.5;
-  e.pending++;
+  e.t.pending++;
   xrlab_engine_update_material_async (engine, &edit, NULL, bool_done, &e);
-  f.pending++;
+  f.t.pending++;
   xrlab_engine_fetch_async (engine, "plot", delta, &edit.id, 1, NULL, arrays_done, &f);
-  wait_for (&e);
-  wait_for (&f);
-  g_assert_cmpint (b.replies, ==, 0);   /* the batch has not replied yet */
-  g_assert_no_error (e.error);
-  g_assert_cmpint (e.superseded, ==, 0);
-  g_assert_no_error (f.error);
+  xrlab_test_tally_wait (&e.t);
+  xrlab_test_tally_wait (&f.t);
+  g_assert_cmpint (b.t.replies, ==, 0);   /* the batch has not replied yet */
+  g_assert_no_error (e.t.error);
+  g_assert_cmpint (e.t.superseded, ==, 0);
+  g_assert_no_error (f.t.error);
   g_assert_cmpint (f.n_arrays, ==, 1);
   g_assert_cmpuint (f.arrays->generation, ==, xrlab_engine_get_generation (engine));
   {
@@ -1064,8 +1032,8 @@ test_edit_during_batch (void)
     assert_same_values (xrlab_engine_arrays_get (f.arrays, 0, XRLAB_QUANTITY_DELTA), expect, 1000);
   }
 
-  wait_for (&b);
-  g_assert_no_error (b.error);
+  xrlab_test_tally_wait (&b.t);
+  g_assert_no_error (b.t.error);
   g_assert_nonnull (b.batch);
   g_assert_cmpuint (b.batch->n_materials, ==, n);
   assert_batch_values (grid, b.batch, specs, 0);
@@ -1092,30 +1060,30 @@ test_batch_cancel_running (void)
   XrlabQuantityMask mask = XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_DELTA) | XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_BETA);
   Replies b = { 0 }, next = { 0 }, e = { 0 };
 
-  b.pending++;
+  b.t.pending++;
   xrlab_engine_batch_async (engine, specs, n, grid, mask, batch_progress, &b, cancellable,
                             batch_done, &b);
-  next.pending++;
+  next.t.pending++;
   xrlab_engine_batch_async (engine, specs, 3, grid, XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_DELTA),
                             batch_progress, &next, NULL, batch_done, &next);
   wait_for_progress (&b);
-  g_assert_cmpint (b.replies, ==, 0);
+  g_assert_cmpint (b.t.replies, ==, 0);
 
-  e.pending++;
+  e.t.pending++;
   xrlab_engine_set_materials_async (engine, five, 2, NULL, set_materials_done, &e);
-  wait_for (&e);
-  g_assert_no_error (e.error);
-  g_assert_cmpint (b.replies, ==, 0);
-  g_assert_cmpint (next.replies, ==, 0);   /* it waits for the lane */
+  xrlab_test_tally_wait (&e.t);
+  g_assert_no_error (e.t.error);
+  g_assert_cmpint (b.t.replies, ==, 0);
+  g_assert_cmpint (next.t.replies, ==, 0);   /* it waits for the lane */
 
   g_cancellable_cancel (cancellable);
-  wait_for (&b);
-  g_assert_error (b.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  xrlab_test_tally_wait (&b.t);
+  g_assert_error (b.t.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   g_assert_null (b.batch);
   g_assert_cmpuint (b.progress_done, <, n);
 
-  wait_for (&next);
-  g_assert_no_error (next.error);
+  xrlab_test_tally_wait (&next.t);
+  g_assert_no_error (next.t.error);
   g_assert_nonnull (next.batch);
   for (gsize m = 0; m < 3; m++)
     assert_batch_values (grid, next.batch, specs, m);
@@ -1142,34 +1110,34 @@ test_shutdown_during_batch (void)
   XrlabMaterialSpec spec = five[0];
 
   set_grid (engine, grid, &r);
-  b.pending++;
+  b.t.pending++;
   xrlab_engine_batch_async (engine, specs, n, grid, mask, batch_progress, &b, NULL, batch_done, &b);
-  waiting.pending++;
+  waiting.t.pending++;
   xrlab_engine_batch_async (engine, specs, 10, grid, mask, batch_progress, &waiting, NULL,
                             batch_done, &waiting);
   wait_for_progress (&b);
-  g_assert_cmpint (b.replies, ==, 0);
+  g_assert_cmpint (b.t.replies, ==, 0);
   for (int i = 0; i < 20; i++)
     {
       spec.density_g_cm3 = 2.0 + i;
-      r.pending++;
+      r.t.pending++;
       xrlab_engine_update_material_async (engine, &spec, NULL, bool_done, &r);
-      r.pending++;
+      r.t.pending++;
       xrlab_engine_fetch_async (engine, "plot", XRLAB_QUANTITY_MASK_ALL, NULL, 0, NULL,
                                 arrays_done, &r);
     }
   xrlab_engine_shutdown (engine);
 
-  wait_for (&b);
-  wait_for (&waiting);
-  wait_for (&r);
-  g_assert_error (b.error, XRLAB_ENGINE_ERROR, XRLAB_ENGINE_ERROR_SHUT_DOWN);
+  xrlab_test_tally_wait (&b.t);
+  xrlab_test_tally_wait (&waiting.t);
+  xrlab_test_tally_wait (&r.t);
+  g_assert_error (b.t.error, XRLAB_ENGINE_ERROR, XRLAB_ENGINE_ERROR_SHUT_DOWN);
   g_assert_null (b.batch);
   g_assert_cmpuint (b.progress_done, <, n);
-  g_assert_error (waiting.error, XRLAB_ENGINE_ERROR, XRLAB_ENGINE_ERROR_SHUT_DOWN);
-  g_assert_cmpint (b.replies, ==, 1);
-  g_assert_cmpint (waiting.replies, ==, 1);
-  g_assert_cmpint (r.replies, ==, 1 + 40);
+  g_assert_error (waiting.t.error, XRLAB_ENGINE_ERROR, XRLAB_ENGINE_ERROR_SHUT_DOWN);
+  g_assert_cmpint (b.t.replies, ==, 1);
+  g_assert_cmpint (waiting.t.replies, ==, 1);
+  g_assert_cmpint (r.t.replies, ==, 1 + 40);
   xrlab_test_iterate_for (100);
   g_assert_cmpuint (b.progress_after_reply, ==, 0);
   g_assert_cmpuint (waiting.progress_after_reply, ==, 0);
@@ -1193,11 +1161,11 @@ test_progress_not_after_reply (void)
     {
       Replies b = { 0 };
 
-      b.pending++;
+      b.t.pending++;
       xrlab_engine_batch_async (engine, specs, sizes[i], grid, XRLAB_QUANTITY_BIT (XRLAB_QUANTITY_DELTA),
                                 batch_progress, &b, NULL, batch_done, &b);
-      wait_for (&b);
-      g_assert_no_error (b.error);
+      xrlab_test_tally_wait (&b.t);
+      g_assert_no_error (b.t.error);
       g_assert_nonnull (b.batch);
       xrlab_test_iterate_for (80);
       g_assert_cmpuint (b.progress_after_reply, ==, 0);
