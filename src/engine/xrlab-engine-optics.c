@@ -262,7 +262,7 @@ material_apply (XrlabEngineMaterial *m, const XrlabMaterialSpec *spec)
   m->pending = TRUE;
 }
 
-static XrlabEngineMaterial *
+static gpointer
 material_new (guint id)
 {
   XrlabEngineMaterial *m = g_new0 (XrlabEngineMaterial, 1);
@@ -272,52 +272,31 @@ material_new (guint id)
 }
 
 static void
+material_apply_cb (gpointer item, gconstpointer spec)
+{
+  material_apply (item, spec);
+}
+
+static void
 apply_set_materials (XrlabEngineWorker *worker, gpointer state, XrlabRequest *req)
 {
   XrlabEngineOptics *optics = state;
   SpecsPayload *p = req->payload;
-  GPtrArray *materials = g_ptr_array_new_with_free_func ((GDestroyNotify) material_free);
-  GHashTable *by_id = g_hash_table_new (NULL, NULL);
 
-  for (gsize i = 0; i < p->n; i++)
-    {
-      const XrlabMaterialSpec *spec = &p->specs[i];
-      XrlabEngineMaterial *m = g_hash_table_lookup (optics->by_id, GUINT_TO_POINTER (spec->id));
-
-      if (m != NULL)
-        {
-          /* Move it over, keeping its state. */
-          g_hash_table_remove (optics->by_id, GUINT_TO_POINTER (spec->id));
-          g_ptr_array_set_free_func (optics->materials, NULL);
-          g_ptr_array_remove_fast (optics->materials, m);
-          g_ptr_array_set_free_func (optics->materials, (GDestroyNotify) material_free);
-        }
-      else
-        m = material_new (spec->id);
-      material_apply (m, spec);
-      g_ptr_array_add (materials, m);
-      g_hash_table_insert (by_id, GUINT_TO_POINTER (m->id), m);
-    }
-  g_ptr_array_unref (optics->materials);
-  g_hash_table_unref (optics->by_id);
-  optics->materials = materials;
-  optics->by_id = by_id;
+  xrlab_engine_items_set (&optics->materials, &optics->by_id, p->specs, p->n, sizeof *p->specs,
+                          G_STRUCT_OFFSET (XrlabMaterialSpec, id), material_new,
+                          material_apply_cb, (GDestroyNotify) material_free);
 }
 
 static void
 apply_update_material (XrlabEngineWorker *worker, gpointer state, XrlabRequest *req)
 {
   XrlabEngineOptics *optics = state;
-  const XrlabMaterialSpec *spec = &((SpecsPayload *) req->payload)->specs[0];
-  XrlabEngineMaterial *m = g_hash_table_lookup (optics->by_id, GUINT_TO_POINTER (spec->id));
 
-  if (m == NULL)
-    {
-      m = material_new (spec->id);
-      g_ptr_array_add (optics->materials, m);
-      g_hash_table_insert (optics->by_id, GUINT_TO_POINTER (m->id), m);
-    }
-  material_apply (m, spec);
+  xrlab_engine_items_update (optics->materials, optics->by_id,
+                             &((SpecsPayload *) req->payload)->specs[0],
+                             G_STRUCT_OFFSET (XrlabMaterialSpec, id), material_new,
+                             material_apply_cb);
 }
 
 static void

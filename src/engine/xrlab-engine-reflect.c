@@ -471,7 +471,7 @@ stack_parse_pending (XrlabEngineStack *s)
   }
 }
 
-static XrlabEngineStack *
+static gpointer
 stack_new (guint id)
 {
   XrlabEngineStack *s = g_new0 (XrlabEngineStack, 1);
@@ -481,52 +481,29 @@ stack_new (guint id)
 }
 
 static void
+stack_apply_cb (gpointer item, gconstpointer spec)
+{
+  stack_apply (item, spec);
+}
+
+static void
 apply_set_stacks (XrlabEngineWorker *worker, gpointer state, XrlabRequest *req)
 {
   XrlabEngineReflect *r = state;
   StacksPayload *p = req->payload;
-  GPtrArray *stacks = g_ptr_array_new_with_free_func ((GDestroyNotify) stack_free);
-  GHashTable *by_id = g_hash_table_new (NULL, NULL);
 
-  for (gsize i = 0; i < p->n; i++)
-    {
-      const XrlabStackSpec *spec = &p->specs[i];
-      XrlabEngineStack *s = g_hash_table_lookup (r->by_id, GUINT_TO_POINTER (spec->id));
-
-      if (s != NULL)
-        {
-          /* Move it over, keeping its state. */
-          g_hash_table_remove (r->by_id, GUINT_TO_POINTER (spec->id));
-          g_ptr_array_set_free_func (r->stacks, NULL);
-          g_ptr_array_remove_fast (r->stacks, s);
-          g_ptr_array_set_free_func (r->stacks, (GDestroyNotify) stack_free);
-        }
-      else
-        s = stack_new (spec->id);
-      stack_apply (s, spec);
-      g_ptr_array_add (stacks, s);
-      g_hash_table_insert (by_id, GUINT_TO_POINTER (s->id), s);
-    }
-  g_ptr_array_unref (r->stacks);
-  g_hash_table_unref (r->by_id);
-  r->stacks = stacks;
-  r->by_id = by_id;
+  xrlab_engine_items_set (&r->stacks, &r->by_id, p->specs, p->n, sizeof *p->specs,
+                          G_STRUCT_OFFSET (XrlabStackSpec, id), stack_new, stack_apply_cb,
+                          (GDestroyNotify) stack_free);
 }
 
 static void
 apply_update_stack (XrlabEngineWorker *worker, gpointer state, XrlabRequest *req)
 {
   XrlabEngineReflect *r = state;
-  const XrlabStackSpec *spec = &((StacksPayload *) req->payload)->specs[0];
-  XrlabEngineStack *s = g_hash_table_lookup (r->by_id, GUINT_TO_POINTER (spec->id));
 
-  if (s == NULL)
-    {
-      s = stack_new (spec->id);
-      g_ptr_array_add (r->stacks, s);
-      g_hash_table_insert (r->by_id, GUINT_TO_POINTER (s->id), s);
-    }
-  stack_apply (s, spec);
+  xrlab_engine_items_update (r->stacks, r->by_id, &((StacksPayload *) req->payload)->specs[0],
+                             G_STRUCT_OFFSET (XrlabStackSpec, id), stack_new, stack_apply_cb);
 }
 
 /* After a burst of edits, once: parses every changed stack. */

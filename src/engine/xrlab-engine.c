@@ -1022,3 +1022,63 @@ xrlab_request_propagate_item_errors (GAsyncResult *result, GPtrArray **item_erro
     g_ptr_array_unref (errors);
   return TRUE;
 }
+
+static guint
+spec_id (gconstpointer spec, gsize id_offset)
+{
+  guint id;
+
+  memcpy (&id, (const guint8 *) spec + id_offset, sizeof id);
+  return id;
+}
+
+void
+xrlab_engine_items_set (GPtrArray **items, GHashTable **by_id, gconstpointer specs, gsize n,
+                        gsize stride, gsize id_offset, XrlabEngineItemNew item_new,
+                        XrlabEngineItemApply item_apply, GDestroyNotify item_free)
+{
+  GPtrArray *next = g_ptr_array_new_with_free_func (item_free);
+  GHashTable *next_by_id = g_hash_table_new (NULL, NULL);
+
+  for (gsize i = 0; i < n; i++)
+    {
+      gconstpointer spec = (const guint8 *) specs + i * stride;
+      guint id = spec_id (spec, id_offset);
+      gpointer item = g_hash_table_lookup (*by_id, GUINT_TO_POINTER (id));
+
+      if (item != NULL)
+        {
+          /* Move it over, keeping its state. */
+          g_hash_table_remove (*by_id, GUINT_TO_POINTER (id));
+          g_ptr_array_set_free_func (*items, NULL);
+          g_ptr_array_remove_fast (*items, item);
+          g_ptr_array_set_free_func (*items, item_free);
+        }
+      else
+        item = item_new (id);
+      item_apply (item, spec);
+      g_ptr_array_add (next, item);
+      g_hash_table_insert (next_by_id, GUINT_TO_POINTER (id), item);
+    }
+  g_ptr_array_unref (*items);
+  g_hash_table_unref (*by_id);
+  *items = next;
+  *by_id = next_by_id;
+}
+
+void
+xrlab_engine_items_update (GPtrArray *items, GHashTable *by_id, gconstpointer spec,
+                           gsize id_offset, XrlabEngineItemNew item_new,
+                           XrlabEngineItemApply item_apply)
+{
+  guint id = spec_id (spec, id_offset);
+  gpointer item = g_hash_table_lookup (by_id, GUINT_TO_POINTER (id));
+
+  if (item == NULL)
+    {
+      item = item_new (id);
+      g_ptr_array_add (items, item);
+      g_hash_table_insert (by_id, GUINT_TO_POINTER (id), item);
+    }
+  item_apply (item, spec);
+}

@@ -256,6 +256,22 @@ xrlab_engine_align8 (gsize n)
  * ("material", "stack"). */
 gboolean xrlab_engine_check_ids (gconstpointer items, gsize n, gsize stride, gsize id_offset,
                                  const char *what, GError **error);
+/* A service's items with ids (materials, stacks): @items in their order,
+ * @by_id from each id to its item. xrlab_engine_items_set(): the items
+ * become those of the @n specs (of @stride bytes, a guint id at
+ * @id_offset), in their order: an item whose id stays keeps its state and
+ * is changed by @item_apply, a new id gets @item_new, the others go with
+ * @item_free (the array's free function). xrlab_engine_items_update(): one spec, a new
+ * item added at the end. */
+typedef gpointer (*XrlabEngineItemNew)   (guint id);
+typedef void     (*XrlabEngineItemApply) (gpointer item, gconstpointer spec);
+void xrlab_engine_items_set    (GPtrArray **items, GHashTable **by_id, gconstpointer specs,
+                                gsize n, gsize stride, gsize id_offset,
+                                XrlabEngineItemNew item_new, XrlabEngineItemApply item_apply,
+                                GDestroyNotify item_free);
+void xrlab_engine_items_update (GPtrArray *items, GHashTable *by_id, gconstpointer spec,
+                                gsize id_offset, XrlabEngineItemNew item_new,
+                                XrlabEngineItemApply item_apply);
 /* Submits @req as an edit of the @n items (as above), each id a key of the
  * edit, with @payload (taken) -- or fails it when the ids are not valid. */
 void xrlab_request_submit_items_edit (XrlabRequest *req, gpointer payload, gconstpointer items,
