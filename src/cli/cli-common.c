@@ -15,6 +15,37 @@
 #include <string.h>
 #include <unistd.h>
 
+void
+xrlab_cli_optics_options_init (XrlabCliOpticsOptions *o)
+{
+  const GOptionEntry entries[G_N_ELEMENTS (o->entries)] = {
+    { "table", 0, 0, G_OPTION_ARG_STRING, &o->table,
+      N_("Scattering factors: henke, chantler or auto (default)"), N_("TABLE") },
+    { "energy", 'e', 0, G_OPTION_ARG_STRING, &o->energy,
+      N_("Energies: 10, 5,10,15, 5:15:11 or 1:30:100:log"), N_("SPEC") },
+    { "unit", 'u', 0, G_OPTION_ARG_STRING, &o->unit,
+      N_("Unit of the energies: keV (default), eV or A (wavelength)"), N_("UNIT") },
+    { "format", 'f', 0, G_OPTION_ARG_STRING, &o->format,
+      N_("Output: table (default), csv or json"), N_("FORMAT") },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o->output,
+      N_("Write to FILE (atomically) instead of stdout"), N_("FILE") },
+    G_OPTION_ENTRY_NULL
+  };
+
+  memset (o, 0, sizeof *o);
+  memcpy (o->entries, entries, sizeof entries);
+}
+
+void
+xrlab_cli_optics_options_clear (XrlabCliOpticsOptions *o)
+{
+  g_clear_pointer (&o->table, g_free);
+  g_clear_pointer (&o->energy, g_free);
+  g_clear_pointer (&o->unit, g_free);
+  g_clear_pointer (&o->format, g_free);
+  g_clear_pointer (&o->output, g_free);
+}
+
 gboolean
 xrlab_cli_parse_options (const XrlabCliSpec *spec, int *argc, char ***argv)
 {

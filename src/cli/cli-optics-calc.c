@@ -207,30 +207,21 @@ calc_append_json (const Calc *c, GString *s)
 int
 xrlab_cli_calc (int argc, char **argv)
 {
-  g_autofree char *density_text = NULL, *energy_text = NULL, *unit_text = NULL;
-  g_autofree char *thickness_text = NULL, *format_text = NULL, *fields_text = NULL;
-  g_autofree char *output = NULL, *table_text = NULL, *transmission_text = NULL;
+  g_auto(XrlabCliOpticsOptions) o = { 0 };
+  g_autofree char *density_text = NULL;
+  g_autofree char *thickness_text = NULL, *fields_text = NULL;
+  g_autofree char *transmission_text = NULL;
   g_auto(GStrv) rest = NULL;
   const GOptionEntry entries[] = {
     { "density", 'd', 0, G_OPTION_ARG_STRING, &density_text,
       N_("Mass density (g/cm³); a preset's when left out"), N_("RHO") },
-    { "table", 0, 0, G_OPTION_ARG_STRING, &table_text,
-      N_("Scattering factors: henke, chantler or auto (default)"), N_("TABLE") },
     { "transmission", 0, 0, G_OPTION_ARG_STRING, &transmission_text,
       N_("Transmission from the total attenuation (default) or photo(absorption) only"),
       N_("total|photo") },
-    { "energy", 'e', 0, G_OPTION_ARG_STRING, &energy_text,
-      N_("Energies: 10, 5,10,15, 5:15:11 or 1:30:100:log"), N_("SPEC") },
-    { "unit", 'u', 0, G_OPTION_ARG_STRING, &unit_text,
-      N_("Unit of SPEC: keV (default), eV or A (wavelength)"), N_("UNIT") },
     { "thickness", 't', 0, G_OPTION_ARG_STRING, &thickness_text,
       N_("Layer thickness (µm): adds the transmission"), N_("UM") },
-    { "format", 'f', 0, G_OPTION_ARG_STRING, &format_text,
-      N_("Output: table (default), csv or json"), N_("FORMAT") },
     { "fields", 0, 0, G_OPTION_ARG_STRING, &fields_text,
       N_("Columns to print, comma separated (default: all)"), N_("LIST") },
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
-      N_("Write to FILE (atomically) instead of stdout"), N_("FILE") },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &rest, NULL, N_("FORMULA") },
     G_OPTION_ENTRY_NULL
   };
@@ -252,7 +243,7 @@ xrlab_cli_calc (int argc, char **argv)
         "CSV and JSON numbers read back to the same doubles. The critical angle is\n"
         "nan (JSON null) where δ < 0.\n"
         "Exit status: 0 success, 1 bad input, 2 usage error."),
-    .entries = { entries },
+    .entries = { entries, o.entries },
   };
   g_auto(Calc) c = { 0, };
   g_autoptr(GError) error = NULL;
@@ -261,6 +252,7 @@ xrlab_cli_calc (int argc, char **argv)
   XrlabCliFormat format;
   int status;
 
+  xrlab_cli_optics_options_init (&o);
   if (!xrlab_cli_parse_options (&spec, &argc, &argv))
     return XRLAB_CLI_USAGE;
   if (rest == NULL || rest[0] == NULL)
@@ -268,11 +260,11 @@ xrlab_cli_calc (int argc, char **argv)
   if (rest[1] != NULL)
     return xrlab_cli_usage ("calc", _("one FORMULA only, got “%s” too (quote formulas with spaces)"),
                             rest[1]);
-  if (energy_text == NULL)
+  if (o.energy == NULL)
     return xrlab_cli_usage ("calc", _("missing -e SPEC (energies, e.g. -e 8.048)"));
-  if (!xrlab_cli_parse_format ("calc", format_text, &format)
-      || !xrlab_cli_parse_energy_unit ("calc", unit_text, &unit)
-      || !xrlab_cli_parse_table ("calc", table_text, &c.choice)
+  if (!xrlab_cli_parse_format ("calc", o.format, &format)
+      || !xrlab_cli_parse_energy_unit ("calc", o.unit, &unit)
+      || !xrlab_cli_parse_table ("calc", o.table, &c.choice)
       || !xrlab_cli_parse_transmission ("calc", transmission_text, &c.transmission)
       || !xrlab_cli_parse_fields ("calc", fields_text, thickness_text != NULL, c.transmission,
                                   &c.fields))
@@ -281,7 +273,7 @@ xrlab_cli_calc (int argc, char **argv)
   status = calc_read_material (&c, rest[0], density_text, thickness_text);
   if (status != XRLAB_CLI_OK)
     return status;
-  c.grid = xrlab_energy_grid_parse_for_table (energy_text, unit, c.choice, &error);
+  c.grid = xrlab_energy_grid_parse_for_table (o.energy, unit, c.choice, &error);
   if (c.grid == NULL)
     return xrlab_cli_fail (error);
   status = calc_compute (&c);
@@ -295,7 +287,7 @@ xrlab_cli_calc (int argc, char **argv)
     calc_append_json (&c, s);
   else
     calc_append_text (&c, s);
-  return xrlab_cli_write_output (output, s);
+  return xrlab_cli_write_output (o.output, s);
 }
 
 /* ---- compare -------------------------------------------------------------- */
@@ -404,17 +396,12 @@ compare_append_json (const XrlabCliTable *table, XrlabQuantity field, XrlabEnerg
 int
 xrlab_cli_compare (int argc, char **argv)
 {
-  g_autofree char *energy_text = NULL, *unit_text = NULL, *field_text = NULL;
-  g_autofree char *thickness_text = NULL, *format_text = NULL, *output = NULL;
-  g_autofree char *table_text = NULL, *transmission_text = NULL;
+  g_auto(XrlabCliOpticsOptions) o = { 0 };
+  g_autofree char *field_text = NULL;
+  g_autofree char *thickness_text = NULL;
+  g_autofree char *transmission_text = NULL;
   g_auto(GStrv) rest = NULL;
   const GOptionEntry entries[] = {
-    { "energy", 'e', 0, G_OPTION_ARG_STRING, &energy_text,
-      N_("Energies: 10, 5,10,15, 5:15:11 or 1:30:100:log"), N_("SPEC") },
-    { "unit", 'u', 0, G_OPTION_ARG_STRING, &unit_text,
-      N_("Unit of SPEC: keV (default), eV or A (wavelength)"), N_("UNIT") },
-    { "table", 0, 0, G_OPTION_ARG_STRING, &table_text,
-      N_("Scattering factors: henke, chantler or auto (default)"), N_("TABLE") },
     { "field", 0, 0, G_OPTION_ARG_STRING, &field_text,
       N_("The quantity to compare (default: delta)"), N_("FIELD") },
     { "transmission", 0, 0, G_OPTION_ARG_STRING, &transmission_text,
@@ -422,10 +409,6 @@ xrlab_cli_compare (int argc, char **argv)
       N_("total|photo") },
     { "thickness", 't', 0, G_OPTION_ARG_STRING, &thickness_text,
       N_("Layer thickness (µm), for --field transmission"), N_("UM") },
-    { "format", 'f', 0, G_OPTION_ARG_STRING, &format_text,
-      N_("Output: table (default), csv or json"), N_("FORMAT") },
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
-      N_("Write to FILE (atomically) instead of stdout"), N_("FILE") },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &rest, NULL, N_("FORMULA:RHO...") },
     G_OPTION_ENTRY_NULL
   };
@@ -437,7 +420,7 @@ xrlab_cli_compare (int argc, char **argv)
     .description =
       _("Example:\n  xrlab-cli compare Au:19.3 Pt:21.45 Ir:22.56 -e 5:20:4 --field critical_angle_mrad\n\n"
         "Exit status: 0 success, 1 bad input, 2 usage error."),
-    .entries = { entries },
+    .entries = { entries, o.entries },
   };
   g_autoptr(XrlabEnergyGrid) grid = NULL;
   g_autoptr(GError) error = NULL;
@@ -453,15 +436,16 @@ xrlab_cli_compare (int argc, char **argv)
   gsize n_mat;
   int status;
 
+  xrlab_cli_optics_options_init (&o);
   if (!xrlab_cli_parse_options (&spec, &argc, &argv))
     return XRLAB_CLI_USAGE;
   if (rest == NULL || rest[0] == NULL)
     return xrlab_cli_usage ("compare", _("missing FORMULA:RHO"));
-  if (energy_text == NULL)
+  if (o.energy == NULL)
     return xrlab_cli_usage ("compare", _("missing -e SPEC (energies, e.g. -e 5:15:11)"));
-  if (!xrlab_cli_parse_format ("compare", format_text, &format)
-      || !xrlab_cli_parse_energy_unit ("compare", unit_text, &unit)
-      || !xrlab_cli_parse_table ("compare", table_text, &choice)
+  if (!xrlab_cli_parse_format ("compare", o.format, &format)
+      || !xrlab_cli_parse_energy_unit ("compare", o.unit, &unit)
+      || !xrlab_cli_parse_table ("compare", o.table, &choice)
       || !xrlab_cli_parse_transmission ("compare", transmission_text, &transmission))
     return XRLAB_CLI_USAGE;
   if (field_text != NULL && !xrlab_quantity_from_column (field_text, &field))
@@ -480,7 +464,7 @@ xrlab_cli_compare (int argc, char **argv)
   status = xrlab_cli_read_materials (rest, thickness, formulas, materials);
   if (status != XRLAB_CLI_OK)
     return status;
-  grid = xrlab_energy_grid_parse_for_table (energy_text, unit, choice, &error);
+  grid = xrlab_energy_grid_parse_for_table (o.energy, unit, choice, &error);
   if (grid == NULL)
     return xrlab_cli_fail (error);
   status = compare_compute (rest, materials, n_mat, grid, field, table);
@@ -505,7 +489,7 @@ xrlab_cli_compare (int argc, char **argv)
       g_string_append_c (s, '\n');
       xrlab_cli_append_table_note (s, xrlab_energy_grid_get_table (grid), choice);
     }
-  return xrlab_cli_write_output (output, s);
+  return xrlab_cli_write_output (o.output, s);
 }
 
 /* ---- convert -------------------------------------------------------------- */

@@ -44,6 +44,18 @@ typedef struct {
  * returns FALSE (exit with XRLAB_CLI_USAGE). */
 gboolean xrlab_cli_parse_options (const XrlabCliSpec *spec, int *argc, char ***argv);
 
+/* The options the optics commands share (calc, compare, reflect, filter):
+ * --table, -e, -u, -f, -o. xrlab_cli_optics_options_init() fills @entries
+ * (a group for XrlabCliSpec.entries) pointing at the strings. */
+typedef struct {
+  char        *table, *energy, *unit, *format, *output;
+  GOptionEntry entries[6];
+} XrlabCliOpticsOptions;
+
+void xrlab_cli_optics_options_init  (XrlabCliOpticsOptions *o);
+void xrlab_cli_optics_options_clear (XrlabCliOpticsOptions *o);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (XrlabCliOpticsOptions, xrlab_cli_optics_options_clear)
+
 /* A number given on the command line; FALSE after printing @message (a
  * format with one %s, the text) when it is not one (exit with
  * XRLAB_CLI_BAD_INPUT). */

@@ -378,29 +378,19 @@ reflect_query (XrlabReflectQuery *q, XrlabEnergyGrid *grid, const double *angles
 int
 xrlab_cli_reflect (int argc, char **argv)
 {
-  g_autofree char *stack_text = NULL, *energy_text = NULL, *unit_text = NULL;
+  g_auto(XrlabCliOpticsOptions) o = { 0 };
+  g_autofree char *stack_text = NULL;
   g_autofree char *angle_text = NULL, *angle_unit_text = NULL, *pol_text = NULL;
-  g_autofree char *format_text = NULL, *output = NULL, *table_text = NULL;
   g_auto(GStrv) rest = NULL;
   const GOptionEntry entries[] = {
     { "stack", 's', 0, G_OPTION_ARG_STRING, &stack_text,
       N_("The stack: layers from the top, “/” between them, the substrate last"), N_("STACK") },
-    { "table", 0, 0, G_OPTION_ARG_STRING, &table_text,
-      N_("Scattering factors: henke, chantler or auto (default)"), N_("TABLE") },
-    { "energy", 'e', 0, G_OPTION_ARG_STRING, &energy_text,
-      N_("Energies: 10, 5,10,15, 5:15:11 or 1:30:100:log"), N_("SPEC") },
-    { "unit", 'u', 0, G_OPTION_ARG_STRING, &unit_text,
-      N_("Unit of the energies: keV (default), eV or A (wavelength)"), N_("UNIT") },
     { "angle", 'a', 0, G_OPTION_ARG_STRING, &angle_text,
       N_("Grazing angles: 5, 1,2,5, 0:10:101 or 0.1:10:50:log"), N_("SPEC") },
     { "angle-unit", 0, 0, G_OPTION_ARG_STRING, &angle_unit_text,
       N_("Unit of the angles: mrad (default) or deg"), N_("UNIT") },
     { "pol", 'p', 0, G_OPTION_ARG_STRING, &pol_text,
       N_("Polarization of R: s, p, unpolarized (default) or a degree from −1 to 1"), N_("POL") },
-    { "format", 'f', 0, G_OPTION_ARG_STRING, &format_text,
-      N_("Output: table (default), csv or json"), N_("FORMAT") },
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
-      N_("Write to FILE (atomically) instead of stdout"), N_("FILE") },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &rest, NULL, NULL },
     G_OPTION_ENTRY_NULL
   };
@@ -427,7 +417,7 @@ xrlab_cli_reflect (int argc, char **argv)
         "The optical constants come from --table: auto takes Henke's (30 eV – 30 keV)\n"
         "when every energy lies within them, Chantler's (to 966 keV) otherwise.\n"
         "Exit status: 0 success, 1 bad input, 2 usage error."),
-    .entries = { entries },
+    .entries = { entries, o.entries },
   };
   g_autoptr(XrlabEnergyGrid) grid = NULL;
   g_autoptr(XrlabEngineCurves) curves = NULL;
@@ -444,6 +434,7 @@ xrlab_cli_reflect (int argc, char **argv)
   gsize n_a = 0;
   int status;
 
+  xrlab_cli_optics_options_init (&o);
   if (!xrlab_cli_parse_options (&spec, &argc, &argv))
     return XRLAB_CLI_USAGE;
   if (rest != NULL && rest[0] != NULL)
@@ -451,20 +442,20 @@ xrlab_cli_reflect (int argc, char **argv)
                                          "(quote it for the shell)"), rest[0]);
   if (stack_text == NULL)
     return xrlab_cli_usage ("reflect", _("missing --stack STACK (e.g. --stack Rh)"));
-  if (energy_text == NULL)
+  if (o.energy == NULL)
     return xrlab_cli_usage ("reflect", _("missing -e SPEC (energies, e.g. -e 10)"));
   if (angle_text == NULL)
     return xrlab_cli_usage ("reflect", _("missing --angle SPEC (grazing angles, e.g. --angle 0:10:101)"));
   if (angle_unit_text != NULL && !xrlab_angle_unit_parse (angle_unit_text, &angle_unit))
     return xrlab_cli_usage ("reflect", _("--angle-unit must be mrad or deg, not “%s”"),
                             angle_unit_text);
-  if (!xrlab_cli_parse_format ("reflect", format_text, &format)
-      || !xrlab_cli_parse_energy_unit ("reflect", unit_text, &unit)
-      || !xrlab_cli_parse_table ("reflect", table_text, &choice)
+  if (!xrlab_cli_parse_format ("reflect", o.format, &format)
+      || !xrlab_cli_parse_energy_unit ("reflect", o.unit, &unit)
+      || !xrlab_cli_parse_table ("reflect", o.table, &choice)
       || !parse_polarization (pol_text, &polarization))
     return XRLAB_CLI_USAGE;
 
-  grid = xrlab_energy_grid_parse_for_table (energy_text, unit, choice, &error);
+  grid = xrlab_energy_grid_parse_for_table (o.energy, unit, choice, &error);
   if (grid == NULL)
     return xrlab_cli_fail (error);
   angles = xrlab_angle_spec_parse (angle_text, angle_unit, &n_a, &error);
@@ -488,7 +479,7 @@ xrlab_cli_reflect (int argc, char **argv)
     reflect_append_json (curves, stack_text, canonical, angles, angle_unit, choice, s);
   else
     reflect_append_text (curves, stack_text, angles, angle_unit, choice, s);
-  return xrlab_cli_write_output (output, s);
+  return xrlab_cli_write_output (o.output, s);
 }
 
 /* ---- filter ------------------------------------------------------------------- */
@@ -496,23 +487,13 @@ xrlab_cli_reflect (int argc, char **argv)
 int
 xrlab_cli_filter (int argc, char **argv)
 {
-  g_autofree char *energy_text = NULL, *unit_text = NULL, *format_text = NULL, *output = NULL;
-  g_autofree char *table_text = NULL, *transmission_text = NULL;
+  g_auto(XrlabCliOpticsOptions) o = { 0 };
+  g_autofree char *transmission_text = NULL;
   g_auto(GStrv) rest = NULL;
   const GOptionEntry entries[] = {
-    { "table", 0, 0, G_OPTION_ARG_STRING, &table_text,
-      N_("Scattering factors: henke, chantler or auto (default)"), N_("TABLE") },
     { "transmission", 0, 0, G_OPTION_ARG_STRING, &transmission_text,
       N_("Transmission from the total attenuation (default) or photo(absorption) only"),
       N_("total|photo") },
-    { "energy", 'e', 0, G_OPTION_ARG_STRING, &energy_text,
-      N_("Energies: 10, 5,10,15, 5:15:11 or 1:30:100:log"), N_("SPEC") },
-    { "unit", 'u', 0, G_OPTION_ARG_STRING, &unit_text,
-      N_("Unit of the energies: keV (default), eV or A (wavelength)"), N_("UNIT") },
-    { "format", 'f', 0, G_OPTION_ARG_STRING, &format_text,
-      N_("Output: table (default), csv or json"), N_("FORMAT") },
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
-      N_("Write to FILE (atomically) instead of stdout"), N_("FILE") },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &rest, NULL, N_("STACK") },
     G_OPTION_ENTRY_NULL
   };
@@ -542,7 +523,7 @@ xrlab_cli_filter (int argc, char **argv)
         "photo). The tables come from --table: auto takes Henke's (30 eV – 30 keV) when\n"
         "every energy lies within them, Chantler's (to 966 keV) otherwise.\n"
         "Exit status: 0 success, 1 bad input, 2 usage error."),
-    .entries = { entries },
+    .entries = { entries, o.entries },
   };
   g_autoptr(XrlabEnergyGrid) grid = NULL;
   g_autoptr(XrlabEngineCurves) curves = NULL;
@@ -556,6 +537,7 @@ xrlab_cli_filter (int argc, char **argv)
   XrlabQuantity transmission;
   int status;
 
+  xrlab_cli_optics_options_init (&o);
   if (!xrlab_cli_parse_options (&spec, &argc, &argv))
     return XRLAB_CLI_USAGE;
   if (rest == NULL || rest[0] == NULL)
@@ -563,15 +545,15 @@ xrlab_cli_filter (int argc, char **argv)
   if (rest[1] != NULL)
     return xrlab_cli_usage ("filter", _("one STACK only, got “%s” too (quote stacks with spaces)"),
                             rest[1]);
-  if (energy_text == NULL)
+  if (o.energy == NULL)
     return xrlab_cli_usage ("filter", _("missing -e SPEC (energies, e.g. -e 8.048)"));
-  if (!xrlab_cli_parse_format ("filter", format_text, &format)
-      || !xrlab_cli_parse_energy_unit ("filter", unit_text, &unit)
-      || !xrlab_cli_parse_table ("filter", table_text, &choice)
+  if (!xrlab_cli_parse_format ("filter", o.format, &format)
+      || !xrlab_cli_parse_energy_unit ("filter", o.unit, &unit)
+      || !xrlab_cli_parse_table ("filter", o.table, &choice)
       || !xrlab_cli_parse_transmission ("filter", transmission_text, &transmission))
     return XRLAB_CLI_USAGE;
 
-  grid = xrlab_energy_grid_parse_for_table (energy_text, unit, choice, &error);
+  grid = xrlab_energy_grid_parse_for_table (o.energy, unit, choice, &error);
   if (grid == NULL)
     return xrlab_cli_fail (error);
   query.grid = grid;
@@ -620,5 +602,5 @@ xrlab_cli_filter (int argc, char **argv)
       g_string_append_c (s, '\n');
       xrlab_cli_append_table_note (s, curves->table, choice);
     }
-  return xrlab_cli_write_output (output, s);
+  return xrlab_cli_write_output (o.output, s);
 }
