@@ -51,14 +51,20 @@ on_model_edited (GObject *source, GAsyncResult *result, gpointer data)
   g_signal_emit_by_name (self, "changed");
 }
 
-static void
-send_model_edit (XrlabFitPage *self, const XrlabModelEdit *edit)
+void
+xrlab_fit_page_send_model_edits (XrlabFitPage *self, const XrlabModelEdit *edits, gsize n)
 {
   if (self->setup == 0 || self->fitting)
     return;
   self->pending++;
-  xrlab_engine_fit_edit_model_async (self->engine, self->setup, XRLAB_FIT_MODEL_MAIN, edit, 1,
+  xrlab_engine_fit_edit_model_async (self->engine, self->setup, XRLAB_FIT_MODEL_MAIN, edits, n,
                                      self->cancellable, on_model_edited, g_object_ref (self));
+}
+
+static void
+send_model_edit (XrlabFitPage *self, const XrlabModelEdit *edit)
+{
+  xrlab_fit_page_send_model_edits (self, edit, 1);
 }
 
 void
@@ -301,6 +307,29 @@ on_palette_activated (GtkListBox *list, GtkListBoxRow *row, XrlabFitPage *self)
     gtk_popover_popdown (GTK_POPOVER (popover));
 }
 
+GtkWidget *
+xrlab_fit_page_palette_row (const XrlabModelPaletteEntry *p)
+{
+  GtkWidget *row = gtk_list_box_row_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+  GtkWidget *name = gtk_label_new (p->name);
+  GtkWidget *formula = gtk_label_new (p->formula);
+
+  gtk_label_set_xalign (GTK_LABEL (name), 0);
+  gtk_label_set_xalign (GTK_LABEL (formula), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (formula), PANGO_ELLIPSIZE_END);
+  gtk_label_set_max_width_chars (GTK_LABEL (formula), 48);
+  gtk_widget_add_css_class (formula, "dim-label");
+  gtk_widget_add_css_class (formula, "caption");
+  gtk_box_append (GTK_BOX (box), name);
+  gtk_box_append (GTK_BOX (box), formula);
+  gtk_widget_set_margin_top (box, 4);
+  gtk_widget_set_margin_bottom (box, 4);
+  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
+  g_object_set_data (G_OBJECT (row), "function", (gpointer) p->name);
+  return row;
+}
+
 /* The energy functions of the palette, each with its formula. */
 static GtkWidget *
 build_palette (XrlabFitPage *self)
@@ -313,29 +342,8 @@ build_palette (XrlabFitPage *self)
   const XrlabModelPaletteEntry *p = xrlab_model_palette (&n);
 
   for (gsize i = 0; i < n; i++)
-    {
-      GtkWidget *row, *box, *name, *formula;
-
-      if (p[i].kind != XRLAB_MODEL_FN_PEAK && p[i].kind != XRLAB_MODEL_FN_BACKGROUND)
-        continue;
-      row = gtk_list_box_row_new ();
-      box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
-      name = gtk_label_new (p[i].name);
-      formula = gtk_label_new (p[i].formula);
-      gtk_label_set_xalign (GTK_LABEL (name), 0);
-      gtk_label_set_xalign (GTK_LABEL (formula), 0);
-      gtk_label_set_ellipsize (GTK_LABEL (formula), PANGO_ELLIPSIZE_END);
-      gtk_label_set_max_width_chars (GTK_LABEL (formula), 48);
-      gtk_widget_add_css_class (formula, "dim-label");
-      gtk_widget_add_css_class (formula, "caption");
-      gtk_box_append (GTK_BOX (box), name);
-      gtk_box_append (GTK_BOX (box), formula);
-      gtk_widget_set_margin_top (box, 4);
-      gtk_widget_set_margin_bottom (box, 4);
-      gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
-      g_object_set_data (G_OBJECT (row), "function", (gpointer) p[i].name);
-      gtk_list_box_append (GTK_LIST_BOX (list), row);
-    }
+    if (p[i].kind == XRLAB_MODEL_FN_PEAK || p[i].kind == XRLAB_MODEL_FN_BACKGROUND)
+      gtk_list_box_append (GTK_LIST_BOX (list), xrlab_fit_page_palette_row (&p[i]));
   g_signal_connect (list, "row-activated", G_CALLBACK (on_palette_activated), self);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroll), list);
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroll), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);

@@ -16,6 +16,7 @@
 #include <adwaita.h>
 
 #include "xrlab-engine-fit.h"
+#include "xrlab-model-edit.h"
 
 G_BEGIN_DECLS
 
@@ -119,6 +120,22 @@ GtkWidget  *xrlab_fit_page_build_ranges (XrlabFitPage *self);
 GtkWidget  *xrlab_fit_page_model_build  (XrlabFitPage *self);
 /* A new setup: its tree fetched. */
 void        xrlab_fit_page_model_opened (XrlabFitPage *self);
+/* A row of a palette popover: the function's name and formula ("function"
+ * its name). */
+GtkWidget  *xrlab_fit_page_palette_row  (const XrlabModelPaletteEntry *p);
+/* One request of structure edits (in order, all or nothing); the reply
+ * fetches the tree and the table again, or shows its message. */
+void        xrlab_fit_page_send_model_edits (XrlabFitPage *self, const XrlabModelEdit *edits, gsize n);
+
+/* xrlab-fit-page-dynamics.c: the menu of a parameter's row (time
+ * dependence, profile: attach from a file or build, detach); NULL for a
+ * parameter that can have neither. */
+GtkWidget  *xrlab_fit_page_dynamics_row_menu (XrlabFitPage *self, const XrlabFitParamRow *p,
+                                              gboolean has_profile);
+/* Row @i of @t at grid line @line: the name of an attached parameter
+ * indented under the one it belongs to, the row's menu. */
+void        xrlab_fit_page_dynamics_decorate (XrlabFitPage *self, const XrlabFitParamTable *t, gsize i,
+                                              int line);
 
 /* xrlab-fit-page-data.c */
 /* Errors that are no news: superseded, cancelled, shut down. */

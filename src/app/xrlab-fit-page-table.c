@@ -317,7 +317,10 @@ xrlab_fit_page_table_set (XrlabFitPage *self, XrlabFitParamTable *t)
       xrlab_fit_page_table_clear (self);
       add_header (self);
       for (gsize i = 0; i < t->n_params; i++)
-        add_row (self, &t->params[i], 1 + 2 * (int) i);
+        {
+          add_row (self, &t->params[i], 1 + 2 * (int) i);
+          xrlab_fit_page_dynamics_decorate (self, t, i, 1 + 2 * (int) i);
+        }
     }
   else
     for (gsize i = 0; i < t->n_params; i++)

@@ -149,6 +149,25 @@ void        xrlab_fit_page_save_model       (XrlabFitPage *self, const char *pat
 gboolean    xrlab_fit_page_save_model_finish (XrlabFitPage *self, GAsyncResult *result,
                                               GError **error);
 
+/* Time dependence and profiles (xrlab-fit-page-dynamics.c): attached to
+ * the parameter @param (full name: GLP_01_x0) of the model, from the
+ * models @models of the trspecfit model file @file (time dependence: the
+ * first for the whole delay axis, the others subcycles repeating at
+ * @frequency, 0 without; a profile: one model), or built from the
+ * palette's functions: @cycles[0] the functions of the whole delay axis
+ * ("gaussCONV,expFun"), @cycles[k] those of subcycle k ("" or "none": an
+ * empty one); detached. Each is one structure edit: the table then shows
+ * the attached parameters under @param. */
+void        xrlab_fit_page_attach_file      (XrlabFitPage *self, const char *param, gboolean profile,
+                                             const char *file, const char *const *models,
+                                             double frequency);
+void        xrlab_fit_page_attach_new       (XrlabFitPage *self, const char *param, gboolean profile,
+                                             const char *const *cycles, double frequency);
+void        xrlab_fit_page_detach           (XrlabFitPage *self, const char *param, gboolean profile);
+/* The dialog that attaches time dependence (or a profile) to @param; it
+ * is returned (owned by the page's window) for tests. */
+GtkWindow  *xrlab_fit_page_show_attach_dialog (XrlabFitPage *self, const char *param, gboolean profile);
+
 XrlabMapView *xrlab_fit_page_get_map_view (XrlabFitPage *self);
 XrlabPlot    *xrlab_fit_page_get_spectrum (XrlabFitPage *self);
 XrlabPlot    *xrlab_fit_page_get_residual (XrlabFitPage *self);

@@ -1,0 +1,299 @@
+/* test-gui-fit-model.c -- the Fit page's model builder, driven like a user
+ * would: time dependence attached to a parameter from trspecfit's example
+ * 03 (IRF, MonoExpNeg, MonoExpPos at frequency 0.25) and built from the
+ * palette with subcycles, its parameters under the parameter in the table,
+ * one preview transfer; the model saved and read back by `xrlab-cli params`
+ * to the same parameters; detached; the dialog; the Fit tab's own icon
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <glib/gstdio.h>
+
+#include "gui-test-util.h"
+#include "xrlab-application.h"
+#include "xrlab-model.h"
+#include "xrlab-window.h"
+
+static XrlabApplication *app;
+static XrlabWindow *win;
+static char *tmpdir;
+static char *example03;     /* trspecfit's example 03, NULL: missing */
+
+static XrlabFitPage *
+page (void)
+{
+  return xrlab_window_get_fit_page (win);
+}
+
+static gboolean
+page_idle (gpointer data)
+{
+  return !xrlab_fit_page_is_busy (page ());
+}
+
+static void
+settle (void)
+{
+  for (int k = 0; k < 3; k++)
+    {
+      xrlab_test_wait_for (page_idle, NULL, 60, "the Fit page to compute");
+      xrlab_test_spin (0.05);
+    }
+}
+
+static guint64
+transfers (const char *consumer)
+{
+  XrlabEngineStats st = { 0 };
+
+  xrlab_engine_get_stats (xrlab_window_get_engine (win), consumer, &st);
+  return st.n_transfers;
+}
+
+static gboolean
+has_param (const char *name)
+{
+  double v;
+
+  return xrlab_fit_page_get_param_value (page (), name, &v, NULL);
+}
+
+static gboolean
+skip_without_data (void)
+{
+  if (example03 != NULL)
+    return FALSE;
+  g_test_skip ("trspecfit's example 03 ($XRLAB_SHARED_DATA/trspecfit-examples) is missing");
+  return TRUE;
+}
+
+static void
+open_example (void)
+{
+  g_autofree char *models = g_build_filename (example03, "models_energy.yaml", NULL);
+
+  XrlabFitWorkspace ws;
+
+  /* xrlab --models models_energy.yaml --model 2D 03_multi_cycle_dynamics */
+  xrlab_fit_workspace_init (&ws);
+  ws.data = g_strdup (example03);
+  ws.models = g_strdup (models);
+  ws.model = g_strdup ("2D");
+  adw_view_stack_set_visible_child_name (xrlab_window_get_view_stack (win), "fit");
+  xrlab_fit_page_open (page (), &ws);
+  xrlab_fit_workspace_clear (&ws);
+  settle ();
+  g_assert_null (xrlab_fit_page_get_message (page ()));
+  g_assert_cmpstr (xrlab_fit_page_get_workspace (page ())->models, ==, models);
+  g_assert_true (has_param ("GLP_01_x0"));
+}
+
+/* `xrlab-cli params` of @models, @model with --dynamics @dynamics (NULL
+ * terminated): its output. */
+static char *
+cli_params (const char *models, const char *model, char **dynamics)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *err = NULL;
+  char *out = NULL;
+  int status = -1;
+
+  g_ptr_array_add (argv, g_strdup (g_getenv ("XRLAB_CLI")));
+  g_ptr_array_add (argv, g_strdup ("params"));
+  g_ptr_array_add (argv, g_strdup_printf ("--models=%s", models));
+  g_ptr_array_add (argv, g_strdup_printf ("--model=%s", model));
+  for (guint i = 0; dynamics != NULL && dynamics[i] != NULL; i++)
+    g_ptr_array_add (argv, g_strdup_printf ("--dynamics=%s", dynamics[i]));
+  g_ptr_array_add (argv, NULL);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err,
+                               &status, &error));
+  g_assert_no_error (error);
+  if (status != 0)
+    g_test_message ("xrlab-cli params: %s", err);
+  g_assert_cmpint (status, ==, 0);
+  return out;
+}
+
+static void
+on_model_saved (GObject *source, GAsyncResult *result, gpointer data)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (xrlab_fit_page_save_model_finish (XRLAB_FIT_PAGE (source), result, &error));
+  g_assert_no_error (error);
+  *(gboolean *) data = TRUE;
+}
+
+static gboolean
+flag_set (gpointer data)
+{
+  return *(gboolean *) data;
+}
+
+/* ---- from a file ------------------------------------------------------------------ */
+
+static void
+test_attach_file (void)
+{
+  static const char *const names[] = {
+    "GLP_01_x0_gaussCONV_SD", "GLP_01_x0_expFun_01_A", "GLP_01_x0_expFun_01_tau",
+    "GLP_01_x0_expFun_02_A", "GLP_01_x0_expFun_02_tau",
+  };
+  static const char *const models[] = { "IRF", "MonoExpNeg", "MonoExpPos", NULL };
+  g_autofree char *time_models = NULL;
+  g_autofree char *energy_models = NULL;
+  g_autofree char *dyn = NULL;
+  g_autofree char *path = g_build_filename (tmpdir, "attached.yaml", NULL);
+  g_autofree char *expected = NULL;
+  g_autofree char *got = NULL;
+  gsize n;
+  guint64 before;
+  gboolean done = FALSE;
+
+  if (skip_without_data ())
+    return;
+  open_example ();
+  time_models = g_build_filename (example03, "models_time.yaml", NULL);
+  energy_models = g_build_filename (example03, "models_energy.yaml", NULL);
+  n = xrlab_fit_page_get_n_params (page ());
+  g_assert_false (has_param ("GLP_01_x0_gaussCONV_SD"));
+
+  /* Example 03's multi-cycle dynamics on the peak position: the rows of
+   * its parameters appear, the preview is fetched once. */
+  before = transfers ("fit-spectrum");
+  xrlab_fit_page_attach_file (page (), "GLP_01_x0", FALSE, time_models, models, 0.25);
+  settle ();
+  g_assert_null (xrlab_fit_page_get_message (page ()));
+  g_assert_cmpuint (xrlab_fit_page_get_n_params (page ()), ==, n + 7);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    g_assert_true (has_param (names[i]));
+  g_assert_cmpuint (transfers ("fit-spectrum"), ==, before + 1);
+
+  /* Saved: xrlab-cli reads the same model back as from the example's own
+   * files. */
+  xrlab_fit_page_save_model (page (), path, on_model_saved, &done);
+  xrlab_test_wait_for (flag_set, &done, 30, "the saved model");
+  settle ();
+  {
+    const XrlabFitWorkspace *ws = xrlab_fit_page_get_workspace (page ());
+    char *orig[] = { NULL, NULL };
+
+    g_assert_cmpstr (ws->models, ==, path);
+    g_assert_cmpuint (ws->dynamics != NULL ? g_strv_length (ws->dynamics) : 0, ==, 1);
+    dyn = g_strdup_printf ("GLP_01_x0=%s:IRF,MonoExpNeg,MonoExpPos@0.25", time_models);
+    orig[0] = dyn;
+    expected = cli_params (energy_models, "2D", orig);
+    got = cli_params (ws->models, ws->model, ws->dynamics);
+    g_assert_cmpstr (got, ==, expected);
+  }
+
+  /* Detached: the rows go. */
+  xrlab_fit_page_detach (page (), "GLP_01_x0", FALSE);
+  settle ();
+  g_assert_null (xrlab_fit_page_get_message (page ()));
+  g_assert_cmpuint (xrlab_fit_page_get_n_params (page ()), ==, n);
+  g_assert_false (has_param ("GLP_01_x0_gaussCONV_SD"));
+}
+
+/* ---- built from the palette ---------------------------------------------------------- */
+
+static void
+test_attach_new (void)
+{
+  static const char *const cycles[] = { "gaussCONV", "expFun", "expFun", NULL };
+  static const char *const bad[] = { "GLP", NULL };
+  gsize n;
+
+  if (skip_without_data ())
+    return;
+  open_example ();
+  n = xrlab_fit_page_get_n_params (page ());
+  xrlab_fit_page_attach_new (page (), "GLP_01_A", FALSE, cycles, 0.5);
+  settle ();
+  g_assert_null (xrlab_fit_page_get_message (page ()));
+  g_assert_true (has_param ("GLP_01_A_gaussCONV_SD"));
+  g_assert_true (has_param ("GLP_01_A_expFun_01_tau"));
+  g_assert_true (has_param ("GLP_01_A_expFun_02_tau"));
+  g_assert_cmpuint (xrlab_fit_page_get_n_params (page ()), >, n + 5);
+
+  /* Not a time function: refused with its message, the model kept. */
+  n = xrlab_fit_page_get_n_params (page ());
+  xrlab_fit_page_attach_new (page (), "GLP_01_F", FALSE, bad, 0);
+  settle ();
+  g_assert_nonnull (xrlab_fit_page_get_message (page ()));
+  g_assert_nonnull (strstr (xrlab_fit_page_get_message (page ()), "GLP"));
+  g_assert_cmpuint (xrlab_fit_page_get_n_params (page ()), ==, n);
+
+  xrlab_fit_page_detach (page (), "GLP_01_A", FALSE);
+  settle ();
+  g_assert_false (has_param ("GLP_01_A_gaussCONV_SD"));
+}
+
+/* ---- the dialog ------------------------------------------------------------------------ */
+
+static void
+test_dialog (void)
+{
+  GtkWindow *dialog;
+
+  if (skip_without_data ())
+    return;
+  open_example ();
+  dialog = xrlab_fit_page_show_attach_dialog (page (), "GLP_01_x0", FALSE);
+  g_assert_nonnull (dialog);
+  xrlab_test_spin (0.2);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (dialog)));
+  g_assert_nonnull (strstr (gtk_window_get_title (dialog), "GLP_01_x0"));
+  gtk_window_destroy (dialog);
+  xrlab_test_spin (0.1);
+}
+
+/* ---- the tab ----------------------------------------------------------------------------- */
+
+static void
+test_icon (void)
+{
+  AdwViewStack *stack = xrlab_window_get_view_stack (win);
+  AdwViewStackPage *fit = adw_view_stack_get_page (stack, adw_view_stack_get_child_by_name (stack, "fit"));
+  AdwViewStackPage *plot = adw_view_stack_get_page (stack, adw_view_stack_get_child_by_name (stack, "plot"));
+  GtkIconTheme *theme = gtk_icon_theme_get_for_display (gtk_widget_get_display (GTK_WIDGET (win)));
+
+  g_assert_cmpstr (adw_view_stack_page_get_icon_name (fit), !=, adw_view_stack_page_get_icon_name (plot));
+  g_assert_true (gtk_icon_theme_has_icon (theme, adw_view_stack_page_get_icon_name (fit)));
+}
+
+int
+main (int argc, char *argv[])
+{
+  const char *shared = g_getenv ("XRLAB_SHARED_DATA");
+  int status;
+
+  tmpdir = xrlab_test_private_state ("xrlab-fit-model-XXXXXX");
+  if (shared != NULL)
+    {
+      g_autofree char *path = g_build_filename (shared, "trspecfit-examples", "fitting_workflows",
+                                                "03_multi_cycle_dynamics", NULL);
+      example03 = g_canonicalize_filename (path, NULL);
+      if (!g_file_test (example03, G_FILE_TEST_IS_DIR))
+        g_clear_pointer (&example03, g_free);
+    }
+  g_test_init (&argc, &argv, NULL);
+  app = xrlab_test_app_start (FALSE, &win);
+  xrlab_test_spin (0.3);
+
+  g_test_add_func ("/fit-model/icon", test_icon);
+  g_test_add_func ("/fit-model/attach-file", test_attach_file);
+  g_test_add_func ("/fit-model/attach-new", test_attach_new);
+  g_test_add_func ("/fit-model/dialog", test_dialog);
+  status = g_test_run ();
+
+  xrlab_test_app_stop (&app, win, tmpdir);
+  g_free (example03);
+  return status;
+}
