@@ -3,7 +3,9 @@
  * 03 (IRF, MonoExpNeg, MonoExpPos at frequency 0.25) and built from the
  * palette with subcycles, its parameters under the parameter in the table,
  * one preview transfer; the model saved and read back by `xrlab-cli params`
- * to the same parameters; detached; the dialog; the Fit tab's own icon
+ * to the same parameters; detached; structure, vary, bounds and
+ * expression edits kept by the session and restored; the dialog; the Fit
+ * tab's own icon
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -17,6 +19,7 @@
 #include "gui-test-util.h"
 #include "xrlab-application.h"
 #include "xrlab-model.h"
+#include "xrlab-session.h"
 #include "xrlab-window.h"
 
 static XrlabApplication *app;
@@ -235,6 +238,119 @@ test_attach_new (void)
   g_assert_false (has_param ("GLP_01_A_gaussCONV_SD"));
 }
 
+/* ---- the session -------------------------------------------------------------------- */
+
+/* The widget of the parameter table at column @col of the row of @name
+ * (0 the name, 1 value, 2 vary, 3 min, 4 max, 5 expression). */
+static GtkWidget *
+table_cell (GtkWidget *w, const char *name, int col)
+{
+  GtkWidget *found = NULL;
+
+  if (GTK_IS_GRID (w))
+    for (int line = 1; line < 400 && found == NULL; line += 2)
+      {
+        GtkWidget *label = gtk_grid_get_child_at (GTK_GRID (w), 0, line);
+        const char *tip = label != NULL ? gtk_widget_get_tooltip_text (label) : NULL;
+
+        if (label == NULL)
+          break;
+        if (GTK_IS_LABEL (label)
+            && (g_strcmp0 (gtk_label_get_text (GTK_LABEL (label)), name) == 0 || g_strcmp0 (tip, name) == 0))
+          found = gtk_grid_get_child_at (GTK_GRID (w), col, line);
+      }
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c != NULL && found == NULL; c = gtk_widget_get_next_sibling (c))
+    found = table_cell (c, name, col);
+  return found;
+}
+
+static void
+type_into (const char *name, int col, const char *text)
+{
+  GtkWidget *entry = table_cell (GTK_WIDGET (page ()), name, col);
+
+  g_assert_true (GTK_IS_ENTRY (entry));
+  gtk_editable_set_text (GTK_EDITABLE (entry), text);
+  g_signal_emit_by_name (entry, "activate");
+}
+
+static void
+test_session (void)
+{
+  static const char *const models[] = { "IRF", "MonoExpNeg", "MonoExpPos", NULL };
+  g_autofree char *time_models = NULL;
+  g_autofree char *json = NULL;
+  g_autofree char *bad = NULL;
+  g_autofree char *state = g_build_filename (g_get_user_state_dir (), "xrlab", "fit-models", NULL);
+  g_autoptr(XrlabSession) saved = NULL;
+  g_autoptr(XrlabSession) loaded = NULL;
+  g_autoptr(GError) error = NULL;
+  const XrlabSessionFit *f;
+  GtkWidget *vary;
+
+  if (skip_without_data ())
+    return;
+  open_example ();
+  time_models = g_build_filename (example03, "models_time.yaml", NULL);
+
+  /* Structure edits: a component added, time dependence attached; then
+   * vary, bounds and an expression. */
+  xrlab_fit_page_add_component (page (), "Gauss");
+  settle ();
+  xrlab_fit_page_attach_file (page (), "GLP_01_x0", FALSE, time_models, models, 0.25);
+  settle ();
+  g_assert_true (has_param ("Gauss_01_A"));
+  g_assert_true (has_param ("GLP_01_x0_expFun_01_tau"));
+  vary = table_cell (GTK_WIDGET (page ()), "GLP_01_F", 2);
+  g_assert_true (GTK_IS_CHECK_BUTTON (vary));
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (vary), TRUE);
+  settle ();
+  type_into ("GLP_01_F", 3, "1");
+  settle ();
+  type_into ("GLP_01_F", 4, "2");
+  settle ();
+  type_into ("GLP_01_m", 5, "GLP_01_F / 5");
+  settle ();
+  g_assert_null (xrlab_fit_page_get_message (page ()));
+
+  /* The session names the kept model, which has them all. */
+  saved = xrlab_window_get_session (win);
+  f = xrlab_session_get_fit (saved);
+  g_assert_nonnull (f);
+  g_assert_true (g_str_has_prefix (f->models, state));
+  g_assert_cmpstr (f->model, ==, "2D");
+  g_assert_cmpuint (f->dynamics != NULL ? g_strv_length (f->dynamics) : 0, ==, 1);
+  json = xrlab_session_to_json (saved, NULL);
+  loaded = xrlab_session_from_json (json, -1, &error);
+  g_assert_no_error (error);
+  g_assert_true (xrlab_session_equal (saved, loaded));
+
+  /* Another workspace, then the session's again: the edits are back. */
+  xrlab_fit_page_open_path (page (), example03);
+  settle ();
+  g_assert_false (has_param ("Gauss_01_A"));
+  xrlab_window_apply_session (win, loaded);
+  settle ();
+  g_assert_null (xrlab_fit_page_get_message (page ()));
+  g_assert_true (has_param ("Gauss_01_A"));
+  g_assert_true (has_param ("GLP_01_x0_expFun_01_tau"));
+  g_assert_true (gtk_check_button_get_active (GTK_CHECK_BUTTON (table_cell (GTK_WIDGET (page ()), "GLP_01_F", 2))));
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (table_cell (GTK_WIDGET (page ()), "GLP_01_F", 3))), ==, "1");
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (table_cell (GTK_WIDGET (page ()), "GLP_01_F", 4))), ==, "2");
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (table_cell (GTK_WIDGET (page ()), "GLP_01_m", 5))), ==,
+                   "GLP_01_F / 5");
+
+  /* A corrupt member is refused, naming it. */
+  {
+    GString *b = g_string_new (json);
+    g_assert_cmpuint (g_string_replace (b, "\"dynamics\": [", "\"profiles\": 5, \"dynamics\": [", 1), ==, 1);
+    bad = g_string_free (b, FALSE);
+  }
+  g_assert_null (xrlab_session_from_json (bad, -1, &error));
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error->message, "fit.profiles"));
+}
+
 /* ---- the dialog ------------------------------------------------------------------------ */
 
 static void
@@ -290,6 +406,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/fit-model/icon", test_icon);
   g_test_add_func ("/fit-model/attach-file", test_attach_file);
   g_test_add_func ("/fit-model/attach-new", test_attach_new);
+  g_test_add_func ("/fit-model/session", test_session);
   g_test_add_func ("/fit-model/dialog", test_dialog);
   status = g_test_run ();
 

@@ -769,3 +769,24 @@ xrlab_fit_page_dynamics_decorate (XrlabFitPage *self, const XrlabFitParamTable *
   if (menu != NULL)
     gtk_grid_attach (self->table, menu, 7, line, 1, 1);
 }
+
+/* ---- the workspace ---------------------------------------------------------------------- */
+
+static char **
+profile_strings (const XrlabFitProfile *p, gsize n)
+{
+  char **out = g_new0 (char *, n + 1);
+
+  for (gsize i = 0; i < n; i++)
+    out[i] = g_strdup_printf ("%s=%s:%s", p[i].param, p[i].file, p[i].model);
+  return out;
+}
+
+void
+xrlab_fit_page_adopt_profiles (XrlabFitPage *self, const XrlabFitModelSaved *saved)
+{
+  g_strfreev (self->ws.profiles);
+  self->ws.profiles = profile_strings (saved->profiles, saved->n_profiles);
+  g_strfreev (self->ws.baseline_profiles);
+  self->ws.baseline_profiles = profile_strings (saved->baseline_profiles, saved->n_baseline_profiles);
+}

@@ -14,6 +14,8 @@
 
 #include "xrlab-fit-page-private.h"
 
+#include <string.h>
+
 #include <glib/gi18n-lib.h>
 
 #include "xrlab-engine-fit-model.h"
@@ -49,6 +51,7 @@ on_model_edited (GObject *source, GAsyncResult *result, gpointer data)
   self->spectrum_dirty = self->trace_dirty = self->params_dirty = TRUE;
   xrlab_fit_page_schedule (self);
   g_signal_emit_by_name (self, "changed");
+  xrlab_fit_page_keep_edits (self);
 }
 
 void
@@ -206,7 +209,7 @@ xrlab_fit_page_model_opened (XrlabFitPage *self)
 /* The workspace names the saved file from now on (a session restores the
  * edited model from it): its models, time dependence, values. */
 static void
-adopt_saved (XrlabFitPage *self, const XrlabFitModelSaved *saved)
+adopt_saved (XrlabFitPage *self, const XrlabFitModelSaved *saved, gboolean keep_values)
 {
   GPtrArray *dyn = g_ptr_array_new ();
 
@@ -231,9 +234,13 @@ adopt_saved (XrlabFitPage *self, const XrlabFitModelSaved *saved)
   g_ptr_array_add (dyn, NULL);
   g_strfreev (self->ws.dynamics);
   self->ws.dynamics = (char **) g_ptr_array_free (dyn, FALSE);
-  g_clear_pointer (&self->ws.value_names, g_strfreev);
-  g_clear_pointer (&self->ws.values, g_free);
-  self->ws.n_values = 0;
+  xrlab_fit_page_adopt_profiles (self, saved);
+  if (!keep_values)
+    {
+      g_clear_pointer (&self->ws.value_names, g_strfreev);
+      g_clear_pointer (&self->ws.values, g_free);
+      self->ws.n_values = 0;
+    }
   self->model_edited = FALSE;
   g_signal_emit_by_name (self, "changed");
 }
@@ -250,7 +257,7 @@ on_saved (GObject *source, GAsyncResult *result, gpointer data)
     g_task_return_error (task, error);
   else
     {
-      adopt_saved (g_task_get_source_object (task), saved);
+      adopt_saved (g_task_get_source_object (task), saved, FALSE);
       g_task_return_boolean (task, TRUE);
     }
   g_object_unref (task);
@@ -279,6 +286,77 @@ xrlab_fit_page_save_model_finish (XrlabFitPage *self, GAsyncResult *result, GErr
 {
   g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
   return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/* ---- keeping the edits ------------------------------------------------------------- */
+
+/* The edited model is saved after each edit of its structure, vary, bounds
+ * or expressions into a file of the state folder
+ * (XDG_STATE_HOME/xrlab/fit-models/), which the workspace names from then
+ * on as it names a model saved by hand: the session keeps the edits and
+ * the next start opens them. A page keeps one such file (the one its
+ * workspace came from when it is one). */
+static char *
+keep_path (XrlabFitPage *self)
+{
+  g_autofree char *dir = g_build_filename (g_get_user_state_dir (), "xrlab", "fit-models", NULL);
+  const char *kept = g_object_get_data (G_OBJECT (self), "xrlab-keep-path");
+  g_autofree char *name = NULL;
+
+  if (kept != NULL)
+    return g_strdup (kept);
+  if (self->ws.models != NULL && g_str_has_prefix (self->ws.models, dir)
+      && self->ws.models[strlen (dir)] == G_DIR_SEPARATOR)
+    name = g_path_get_basename (self->ws.models);
+  else
+    name = g_strdup_printf ("edited-%08x.yaml", g_random_int ());
+  g_mkdir_with_parents (dir, 0700);
+  g_object_set_data_full (G_OBJECT (self), "xrlab-keep-path", g_build_filename (dir, name, NULL), g_free);
+  return g_strdup (g_object_get_data (G_OBJECT (self), "xrlab-keep-path"));
+}
+
+static void
+on_kept (GObject *source, GAsyncResult *result, gpointer data)
+{
+  g_autoptr(XrlabFitPage) self = data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(XrlabFitModelSaved) saved = xrlab_engine_fit_save_model_finish (XRLAB_ENGINE (source), result,
+                                                                           &error);
+
+  self->pending--;
+  if (saved != NULL)
+    adopt_saved (self, saved, TRUE);
+  else if (!xrlab_fit_page_error_is_quiet (error))
+    g_warning ("the edited model was not kept: %s", error->message);
+}
+
+static gboolean
+keep_idle (gpointer data)
+{
+  XrlabFitPage *self = data;
+  g_autofree char *path = NULL;
+
+  g_object_set_data (G_OBJECT (self), "xrlab-keep-id", NULL);
+  self->pending--;
+  if (self->setup == 0 || g_cancellable_is_cancelled (self->cancellable))
+    return G_SOURCE_REMOVE;
+  path = keep_path (self);
+  self->pending++;
+  xrlab_engine_fit_save_model_async (self->engine, self->setup, path, self->cancellable, on_kept,
+                                     g_object_ref (self));
+  return G_SOURCE_REMOVE;
+}
+
+void
+xrlab_fit_page_keep_edits (XrlabFitPage *self)
+{
+  if (self->setup == 0 || g_object_get_data (G_OBJECT (self), "xrlab-keep-id") != NULL)
+    return;
+  /* after the edits of this turn of the main loop have been sent */
+  self->pending++;
+  g_object_set_data (G_OBJECT (self), "xrlab-keep-id",
+                     GUINT_TO_POINTER (g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, keep_idle, g_object_ref (self),
+                                                        g_object_unref)));
 }
 
 guint

@@ -188,6 +188,7 @@ parse_dynamics (const char *text, XrlabFitDynamics *d, GStrv *models_out, char *
 
 typedef struct {
   GArray *dyn;                 /* XrlabFitDynamics */
+  GArray *prof, *bprof;        /* XrlabFitProfile: of the model, of the baseline model */
   GArray *values;              /* XrlabFitValue (names borrowed from the workspace) */
   GPtrArray *keep;             /* the strings they point to */
 } Dynamics;
@@ -196,8 +197,34 @@ static void
 dynamics_clear (Dynamics *d)
 {
   g_clear_pointer (&d->dyn, g_array_unref);
+  g_clear_pointer (&d->prof, g_array_unref);
+  g_clear_pointer (&d->bprof, g_array_unref);
   g_clear_pointer (&d->values, g_array_unref);
   g_clear_pointer (&d->keep, g_ptr_array_unref);
+}
+
+/* "PAR=FILE:MODEL" each */
+static gboolean
+profiles_of (char **texts, GArray *out, GPtrArray *keep, GError **error)
+{
+  for (guint i = 0; texts != NULL && texts[i] != NULL; i++)
+    {
+      XrlabFitDynamics one;
+      XrlabFitProfile p;
+      GStrv models = NULL;
+      char *par = NULL, *file = NULL;
+
+      if (!parse_dynamics (texts[i], &one, &models, &par, &file, error))
+        return FALSE;
+      g_ptr_array_add (keep, par);
+      g_ptr_array_add (keep, file);
+      g_ptr_array_add (keep, models);
+      for (guint k = 0; models[k] != NULL; k++)
+        g_ptr_array_add (keep, models[k]);
+      p.param = par, p.file = file, p.model = models[0];
+      g_array_append_val (out, p);
+    }
+  return TRUE;
 }
 
 static gboolean
@@ -227,7 +254,10 @@ dynamics_of (const XrlabFitWorkspace *ws, Dynamics *d, GError **error)
         g_ptr_array_add (d->keep, models[k]);
       g_array_append_val (d->dyn, one);
     }
-  return TRUE;
+  d->prof = g_array_new (FALSE, TRUE, sizeof (XrlabFitProfile));
+  d->bprof = g_array_new (FALSE, TRUE, sizeof (XrlabFitProfile));
+  return profiles_of (ws->profiles, d->prof, d->keep, error)
+         && profiles_of (ws->baseline_profiles, d->bprof, d->keep, error);
 }
 
 static void
@@ -240,6 +270,10 @@ spec_of (const XrlabFitWorkspace *ws, const char *models, const char *model, gui
   spec->model = model;
   spec->dynamics = (const XrlabFitDynamics *) d->dyn->data;
   spec->n_dynamics = d->dyn->len;
+  spec->profiles = (const XrlabFitProfile *) d->prof->data;
+  spec->n_profiles = d->prof->len;
+  spec->baseline_profiles = (const XrlabFitProfile *) d->bprof->data;
+  spec->n_baseline_profiles = d->bprof->len;
   spec->baseline_model = ws->baseline_model;
   spec->e0 = ws->e0, spec->e1 = ws->e1, spec->t0 = ws->t0, spec->t1 = ws->t1;
   spec->b0 = ws->b0, spec->b1 = ws->b1;

@@ -16,7 +16,7 @@
 #include <adwaita.h>
 
 #include "xrlab-engine-fit.h"
-#include "xrlab-model-edit.h"
+#include "xrlab-engine-fit-model.h"
 
 G_BEGIN_DECLS
 
@@ -123,6 +123,12 @@ void        xrlab_fit_page_model_opened (XrlabFitPage *self);
 /* A row of a palette popover: the function's name and formula ("function"
  * its name). */
 GtkWidget  *xrlab_fit_page_palette_row  (const XrlabModelPaletteEntry *p);
+/* The edited model saved into the state folder after this turn of the
+ * main loop, and named by the workspace from then on (the session keeps the
+ * edits). */
+void        xrlab_fit_page_keep_edits   (XrlabFitPage *self);
+/* The profiles of @saved into the workspace (xrlab-fit-page-dynamics.c). */
+void        xrlab_fit_page_adopt_profiles (XrlabFitPage *self, const XrlabFitModelSaved *saved);
 /* One request of structure edits (in order, all or nothing); the reply
  * fetches the tree and the table again, or shows its message. */
 void        xrlab_fit_page_send_model_edits (XrlabFitPage *self, const XrlabModelEdit *edits, gsize n);

@@ -35,6 +35,8 @@ typedef struct {
   char *model;            /* a model of it; NULL: the file's first */
   char *baseline_model;   /* NULL: no baseline stage */
   char **dynamics;        /* "PAR=FILE:MODEL[,MODEL...][@FREQ]", as xrlab-cli fit's --dynamics */
+  char **profiles;        /* "PAR=FILE:MODEL", as --profile */
+  char **baseline_profiles;   /* of the baseline model, as --baseline-profile */
   double e0, e1, t0, t1;  /* the fit window (NaN: open) */
   double b0, b1;          /* the baseline delays (NaN: none) */
   gboolean pin_baseline;
