@@ -351,6 +351,116 @@ test_session (void)
   g_assert_nonnull (strstr (error->message, "fit.profiles"));
 }
 
+/* ---- a project of six files ----------------------------------------------------------- */
+
+static gboolean
+fit_done (gpointer data)
+{
+  return !xrlab_fit_page_is_fitting (page ()) && !xrlab_fit_page_is_busy (page ());
+}
+
+static void
+test_project (void)
+{
+  const char *shared = g_getenv ("XRLAB_SHARED_DATA");
+  g_autofree char *dir = NULL;
+  g_autofree char *dyn = NULL;
+  XrlabFitWorkspace ws;
+  double v = NAN, e = NAN;
+
+  /* (example 03 is opened in between; without it, XRLAB_SHARED_DATA is missing) */
+  if (skip_without_data ())
+    return;
+  {
+    g_autofree char *d = g_build_filename (shared, "trspecfit-examples", "fitting_workflows",
+                                           "21_multi_file_shared_fit", NULL);
+    dir = g_canonicalize_filename (d, NULL);
+  }
+  if (!g_file_test (dir, G_FILE_TEST_IS_DIR))
+    {
+      g_test_skip ("trspecfit's example 21 is missing");
+      return;
+    }
+  /* as docs/trspecfit.md fits it with xrlab-cli */
+  xrlab_fit_workspace_init (&ws);
+  ws.data = g_strdup (dir);
+  ws.models = g_build_filename (dir, "models_energy.yaml", NULL);
+  ws.model = g_strdup ("2D");
+  ws.baseline_model = g_strdup ("base");
+  dyn = g_strdup_printf ("GLP_01_x0=%s/models_time.yaml:MonoExpPosIRF", dir);
+  ws.dynamics = g_new0 (char *, 2);
+  ws.dynamics[0] = g_strdup (dyn);
+  ws.b0 = -20, ws.b1 = -9, ws.e0 = 5, ws.e1 = 18, ws.t0 = -20, ws.t1 = 99;
+  adw_view_stack_set_visible_child_name (xrlab_window_get_view_stack (win), "fit");
+  xrlab_fit_page_open (page (), &ws);
+  xrlab_fit_workspace_clear (&ws);
+  settle ();
+  g_assert_null (xrlab_fit_page_get_message (page ()));
+
+  /* The six files, the first shown. */
+  g_assert_cmpuint (xrlab_fit_page_get_n_files (page ()), ==, 6);
+  for (guint i = 0; i < 6; i++)
+    {
+      g_autofree char *base = g_path_get_basename (xrlab_fit_page_get_file (page (), i));
+      g_autofree char *want = g_strdup_printf ("data_%u.csv", i + 1);
+      g_assert_cmpstr (base, ==, want);
+    }
+  g_assert_cmpuint (xrlab_fit_page_get_shown_file (page ()), ==, 0);
+
+  /* Another file shown, with the same model; then the first again. */
+  xrlab_fit_page_select_file (page (), 2);
+  settle ();
+  g_assert_null (xrlab_fit_page_get_message (page ()));
+  g_assert_cmpstr (xrlab_fit_page_get_workspace (page ())->data, ==, xrlab_fit_page_get_file (page (), 2));
+  g_assert_cmpuint (xrlab_fit_page_get_n_files (page ()), ==, 6);
+  g_assert_cmpuint (xrlab_fit_page_get_shown_file (page ()), ==, 2);
+  g_assert_true (has_param ("GLP_01_x0_expFun_01_tau"));
+  /* a session names the file shown: opened alone, it is the project's */
+  {
+    XrlabFitWorkspace again;
+
+    xrlab_fit_workspace_copy (&again, xrlab_fit_page_get_workspace (page ()));
+    xrlab_fit_page_open_path (page (), example03);
+    settle ();
+    g_assert_cmpuint (xrlab_fit_page_get_n_files (page ()), ==, 0);
+    xrlab_fit_page_open (page (), &again);
+    xrlab_fit_workspace_clear (&again);
+    settle ();
+    g_assert_cmpuint (xrlab_fit_page_get_n_files (page ()), ==, 6);
+    g_assert_cmpuint (xrlab_fit_page_get_shown_file (page ()), ==, 2);
+  }
+  xrlab_fit_page_select_file (page (), 0);
+  settle ();
+  g_assert_cmpuint (xrlab_fit_page_get_shown_file (page ()), ==, 0);
+
+  /* The joint fit: the numbers of xrlab-cli fit (docs/trspecfit.md). */
+  xrlab_fit_page_run_project (page ());
+  g_assert_true (xrlab_fit_page_is_fitting (page ()));
+  xrlab_test_wait_for (fit_done, NULL, 300, "the project fit");
+  settle ();
+  g_assert_null (xrlab_fit_page_get_message (page ()));
+  g_assert_true (xrlab_fit_page_get_shared_value (page (), "GLP_01_x0_gaussCONV_SD", &v, &e));
+  g_assert_cmpfloat_with_epsilon (v, 2.988, 0.01);
+  g_assert_true (isfinite (e) && e > 0);
+  g_assert_true (xrlab_fit_page_get_shared_value (page (), "GLP_01_x0_expFun_01_tau", &v, NULL));
+  g_assert_cmpfloat_with_epsilon (v, 50.08, 0.1);
+  /* each file's own amplitude: the shown file's in the table, every file's
+   * in the summary */
+  g_assert_true (xrlab_fit_page_get_param_value (page (), "GLP_01_x0_expFun_01_A", &v, &e));
+  g_assert_cmpfloat_with_epsilon (v, 4.976, 0.01);
+  {
+    const char *summary = xrlab_fit_page_get_project_summary (page ());
+    guint n = 0;
+
+    for (const char *q = summary; (q = strstr (q, "GLP_01_x0_expFun_01_A =")) != NULL; q++)
+      n++;
+    g_assert_cmpuint (n, ==, 6);
+    g_assert_nonnull (strstr (summary, "data_1.csv:"));
+    g_assert_nonnull (strstr (summary, "data_6.csv:"));
+  }
+  g_assert_nonnull (strstr (xrlab_fit_page_get_project_summary (page ()), "GLP_01_x0_expFun_01_tau"));
+}
+
 /* ---- the dialog ------------------------------------------------------------------------ */
 
 static void
@@ -407,6 +517,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/fit-model/attach-file", test_attach_file);
   g_test_add_func ("/fit-model/attach-new", test_attach_new);
   g_test_add_func ("/fit-model/session", test_session);
+  g_test_add_func ("/fit-model/project", test_project);
   g_test_add_func ("/fit-model/dialog", test_dialog);
   status = g_test_run ();
 

@@ -441,6 +441,7 @@ xrlab_fit_page_model_build (XrlabFitPage *self)
   GtkWidget *title = gtk_label_new (_("Components"));
   GtkWidget *save = gtk_button_new_from_icon_name ("document-save-symbolic");
 
+  gtk_box_append (GTK_BOX (box), xrlab_fit_page_project_build (self));
   self->component_names = gtk_string_list_new (NULL);
   gtk_label_set_xalign (GTK_LABEL (title), 0);
   gtk_widget_set_hexpand (title, TRUE);

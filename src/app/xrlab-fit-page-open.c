@@ -638,3 +638,86 @@ xrlab_fit_page_build_ranges (XrlabFitPage *self)
   gtk_menu_button_set_popover (GTK_MENU_BUTTON (button), popover);
   return button;
 }
+
+/* ---- the other files of a project ------------------------------------------------- */
+
+typedef struct {
+  XrlabFitPage *self;
+  XrlabDatasetFiles files;
+  guint dataset, setup;
+  XrlabFitSiblingFunc done;
+  gpointer data;
+} SiblingOp;
+
+static void
+sibling_done (SiblingOp *op, const GError *error)
+{
+  op->self->pending--;
+  if (error != NULL)
+    {
+      if (op->setup != 0)
+        xrlab_engine_fit_setup_close (op->self->engine, op->setup);
+      if (op->dataset != 0)
+        xrlab_engine_dataset_close (op->self->engine, op->dataset);
+      op->dataset = op->setup = 0;
+    }
+  op->done (op->self, op->dataset, op->setup, error, op->data);
+  g_object_unref (op->self);
+  xrlab_dataset_files_clear (&op->files);
+  g_free (op);
+}
+
+static void
+on_sibling_setup (GObject *source, GAsyncResult *result, gpointer data)
+{
+  g_autoptr(GError) error = NULL;
+
+  xrlab_engine_fit_setup_finish (XRLAB_ENGINE (source), result, &error);
+  sibling_done (data, error);
+}
+
+static void
+on_sibling_dataset (GObject *source, GAsyncResult *result, gpointer data)
+{
+  SiblingOp *op = data;
+  XrlabFitPage *self = op->self;
+  g_autoptr(GError) error = NULL;
+  g_autofree XrlabDatasetInfo *info = xrlab_engine_dataset_open_finish (XRLAB_ENGINE (source), result, &error);
+  Dynamics d = { 0 };
+  XrlabFitSetupSpec spec;
+
+  if (info == NULL || !self->has_workspace || !dynamics_of (&self->ws, &d, &error))
+    {
+      if (error == NULL)
+        g_set_error (&error, XRLAB_ENGINE_FIT_ERROR, XRLAB_ENGINE_FIT_ERROR_NO_SETUP, _("No measurement is open"));
+      dynamics_clear (&d);
+      sibling_done (op, error);
+      return;
+    }
+  spec_of (&self->ws, self->ws.models != NULL ? self->ws.models : self->data_only_models, self->ws.model,
+           op->dataset, &d, &spec);
+  op->setup = xrlab_engine_fit_setup_new_async (self->engine, &spec, self->cancellable, on_sibling_setup, op);
+  dynamics_clear (&d);
+}
+
+void
+xrlab_fit_page_open_sibling (XrlabFitPage *self, const char *data, XrlabFitSiblingFunc done,
+                             gpointer user_data)
+{
+  SiblingOp *op = g_new0 (SiblingOp, 1);
+  XrlabDatasetSource source;
+  g_autoptr(GError) error = NULL;
+
+  op->self = g_object_ref (self);
+  op->done = done;
+  op->data = user_data;
+  self->pending++;
+  if (!find_source (data, &op->files, &source, &error))
+    {
+      sibling_done (op, error);
+      return;
+    }
+  source.max_values = 400000000;
+  op->dataset = xrlab_engine_dataset_open_async (self->engine, &source, self->cancellable, on_sibling_dataset,
+                                                 op);
+}

@@ -116,6 +116,18 @@ void        xrlab_fit_page_results_show  (XrlabFitPage *self, XrlabFitResults *r
 /* xrlab-fit-page-open.c: the Ranges button of the toolbar */
 GtkWidget  *xrlab_fit_page_build_ranges (XrlabFitPage *self);
 
+/* A setup like the shown one (its model file, model, attachments, values,
+ * ranges) on another measurement @data of a project: @done gets the
+ * dataset and setup (0 with @error; the caller closes them). */
+typedef void (*XrlabFitSiblingFunc) (XrlabFitPage *self, guint dataset, guint setup, const GError *error,
+                                     gpointer user_data);
+void        xrlab_fit_page_open_sibling (XrlabFitPage *self, const char *data, XrlabFitSiblingFunc done,
+                                         gpointer user_data);
+
+/* xrlab-fit-page-project.c: a folder of several measurements (data_1.csv,
+ * data_2.csv ...) as one project: the file shown, the joint fit */
+GtkWidget  *xrlab_fit_page_project_build (XrlabFitPage *self);
+
 /* xrlab-fit-page-model.c */
 GtkWidget  *xrlab_fit_page_model_build  (XrlabFitPage *self);
 /* A new setup: its tree fetched. */

@@ -170,6 +170,22 @@ void        xrlab_fit_page_detach           (XrlabFitPage *self, const char *par
  * is returned (owned by the page's window) for tests. */
 GtkWindow  *xrlab_fit_page_show_attach_dialog (XrlabFitPage *self, const char *param, gboolean profile);
 
+/* A project (xrlab-fit-page-project.c): a folder whose data/ holds
+ * several measurements (data_1.csv, data_2.csv ...) opens as one: its
+ * files (in order), the one shown (another is opened with the shown
+ * workspace's model, attachments, values and ranges), the joint fit of all
+ * (the engine's project fit: the parameters marked `project` shared, those
+ * marked `file` per file; the table then shows the shown file's result),
+ * its summary ("" before one) and its shared parameters. */
+guint       xrlab_fit_page_get_n_files      (XrlabFitPage *self);
+const char *xrlab_fit_page_get_file         (XrlabFitPage *self, guint i);
+guint       xrlab_fit_page_get_shown_file   (XrlabFitPage *self);
+void        xrlab_fit_page_select_file      (XrlabFitPage *self, guint i);
+void        xrlab_fit_page_run_project      (XrlabFitPage *self);
+const char *xrlab_fit_page_get_project_summary (XrlabFitPage *self);
+gboolean    xrlab_fit_page_get_shared_value (XrlabFitPage *self, const char *name, double *value,
+                                             double *error);
+
 XrlabMapView *xrlab_fit_page_get_map_view (XrlabFitPage *self);
 XrlabPlot    *xrlab_fit_page_get_spectrum (XrlabFitPage *self);
 XrlabPlot    *xrlab_fit_page_get_residual (XrlabFitPage *self);
