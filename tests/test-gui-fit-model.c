@@ -196,6 +196,19 @@ test_attach_file (void)
     g_assert_cmpstr (got, ==, expected);
   }
 
+  /* Built further like the energy model: a function added to subcycle 1
+   * (its three parameters), then removed again. */
+  xrlab_fit_page_add_time_function (page (), "GLP_01_x0", FALSE, 1, "expFun");
+  settle ();
+  g_assert_null (xrlab_fit_page_get_message (page ()));
+  g_assert_cmpuint (xrlab_fit_page_get_n_params (page ()), ==, n + 10);
+  g_assert_true (has_param ("GLP_01_x0_expFun_03_tau"));
+  xrlab_fit_page_remove_component (page (), "GLP_01_x0_expFun_02");
+  settle ();
+  g_assert_null (xrlab_fit_page_get_message (page ()));
+  g_assert_cmpuint (xrlab_fit_page_get_n_params (page ()), ==, n + 7);
+  g_assert_false (has_param ("GLP_01_x0_expFun_03_tau"));
+
   /* Detached: the rows go. */
   xrlab_fit_page_detach (page (), "GLP_01_x0", FALSE);
   settle ();

@@ -262,6 +262,7 @@ build_file_page (AttachDialog *d)
   gtk_box_append (GTK_BOX (row), GTK_WIDGET (d->file_label));
   gtk_box_append (GTK_BOX (row), choose);
   gtk_label_set_wrap (GTK_LABEL (hint), TRUE);
+  gtk_label_set_max_width_chars (GTK_LABEL (hint), 60);
   gtk_label_set_xalign (GTK_LABEL (hint), 0);
   gtk_widget_add_css_class (hint, "dim-label");
   d->model_list = GTK_LIST_BOX (gtk_list_box_new ());
@@ -302,44 +303,24 @@ show_cycles_later (AttachDialog *d)
 }
 
 static void
-on_function_chosen (GtkListBox *list, GtkListBoxRow *row, AttachDialog *d)
+on_function_chosen (GtkListBox *list, const char *function, gpointer data)
 {
-  guint k = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (list), "cycle"));
-  GtkWidget *popover = gtk_widget_get_ancestor (GTK_WIDGET (list), GTK_TYPE_POPOVER);
+  AttachDialog *d = data;
+  GtkWidget *button = gtk_widget_get_ancestor (GTK_WIDGET (list), GTK_TYPE_MENU_BUTTON);
+  guint k = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (button), "cycle"));
 
-  g_ptr_array_add (g_ptr_array_index (d->cycles, k), g_object_get_data (G_OBJECT (row), "function"));
-  if (popover != NULL)
-    gtk_popover_popdown (GTK_POPOVER (popover));
+  g_ptr_array_add (g_ptr_array_index (d->cycles, k), (gpointer) function);
   show_cycles_later (d);
 }
 
-static gboolean
-fits_part (XrlabModelFnKind kind, gboolean profile)
-{
-  return profile ? kind == XRLAB_MODEL_FN_PROFILE : kind == XRLAB_MODEL_FN_TIME || kind == XRLAB_MODEL_FN_KERNEL;
-}
-
 /* The time functions and kernels (or the profile functions) of the
- * palette, each with its formula, for cycle @k. */
+ * palette, for cycle @k. */
 static GtkWidget *
 function_palette (AttachDialog *d, guint k)
 {
-  GtkWidget *button = gtk_menu_button_new ();
-  GtkWidget *popover = gtk_popover_new ();
-  GtkWidget *list = gtk_list_box_new ();
-  gsize n;
-  const XrlabModelPaletteEntry *p = xrlab_model_palette (&n);
+  GtkWidget *button = xrlab_fit_page_time_palette (d->profile, on_function_chosen, d);
 
-  for (gsize i = 0; i < n; i++)
-    if (fits_part (p[i].kind, d->profile))
-      gtk_list_box_append (GTK_LIST_BOX (list), xrlab_fit_page_palette_row (&p[i]));
-  g_object_set_data (G_OBJECT (list), "cycle", GUINT_TO_POINTER (k));
-  g_signal_connect (list, "row-activated", G_CALLBACK (on_function_chosen), d);
-  gtk_popover_set_child (GTK_POPOVER (popover), list);
-  gtk_menu_button_set_popover (GTK_MENU_BUTTON (button), popover);
-  gtk_menu_button_set_icon_name (GTK_MENU_BUTTON (button), "list-add-symbolic");
-  gtk_widget_set_tooltip_text (button, d->profile ? _("Add a profile function") : _("Add a time function or kernel"));
-  gtk_widget_add_css_class (button, "flat");
+  g_object_set_data (G_OBJECT (button), "cycle", GUINT_TO_POINTER (k));
   return button;
 }
 
@@ -463,6 +444,7 @@ build_new_page (AttachDialog *d)
                                                   "it."));
 
   gtk_label_set_wrap (GTK_LABEL (hint), TRUE);
+  gtk_label_set_max_width_chars (GTK_LABEL (hint), 60);
   gtk_label_set_xalign (GTK_LABEL (hint), 0);
   gtk_widget_add_css_class (hint, "dim-label");
   d->cycles_box = GTK_BOX (gtk_box_new (GTK_ORIENTATION_VERTICAL, 0));
@@ -622,6 +604,7 @@ xrlab_fit_page_show_attach_dialog (XrlabFitPage *self, const char *param, gboole
     gtk_window_set_transient_for (d->window, GTK_WINDOW (root));
   d->message = GTK_LABEL (gtk_label_new (NULL));
   gtk_label_set_wrap (d->message, TRUE);
+  gtk_label_set_max_width_chars (d->message, 60);
   gtk_label_set_xalign (d->message, 0);
   gtk_widget_add_css_class (GTK_WIDGET (d->message), "error");
   gtk_widget_set_visible (GTK_WIDGET (d->message), FALSE);

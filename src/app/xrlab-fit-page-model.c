@@ -171,6 +171,7 @@ show_tree (XrlabFitPage *self, const XrlabModelDesc *desc)
       gtk_widget_set_margin_start (box, 6);
       gtk_widget_set_margin_end (box, 6);
       gtk_list_box_append (self->components, box);
+      xrlab_fit_page_attached_rows (self, c, self->components);
     }
 }
 

@@ -124,6 +124,16 @@ typedef void (*XrlabFitSiblingFunc) (XrlabFitPage *self, guint dataset, guint se
 void        xrlab_fit_page_open_sibling (XrlabFitPage *self, const char *data, XrlabFitSiblingFunc done,
                                          gpointer user_data);
 
+/* xrlab-fit-page-attached.c */
+typedef void (*XrlabFitPalettePicked) (GtkListBox *list, const char *function, gpointer data);
+/* A menu button of the palette's time functions and kernels (@profile:
+ * profile functions); @picked gets the function chosen. */
+GtkWidget  *xrlab_fit_page_time_palette (gboolean profile, XrlabFitPalettePicked picked, gpointer data);
+/* The rows of the time and profile models attached to the parameters of
+ * @c, appended to @list (the component list). */
+void        xrlab_fit_page_attached_rows (XrlabFitPage *self, const XrlabModelDescComponent *c,
+                                          GtkListBox *list);
+
 /* xrlab-fit-page-project.c: a folder of several measurements (data_1.csv,
  * data_2.csv ...) as one project: the file shown, the joint fit */
 GtkWidget  *xrlab_fit_page_project_build (XrlabFitPage *self);

@@ -166,6 +166,12 @@ void        xrlab_fit_page_attach_file      (XrlabFitPage *self, const char *par
 void        xrlab_fit_page_attach_new       (XrlabFitPage *self, const char *param, gboolean profile,
                                              const char *const *cycles, double frequency);
 void        xrlab_fit_page_detach           (XrlabFitPage *self, const char *param, gboolean profile);
+/* A function of the palette added to the time dependence of @param (its
+ * subcycle @subcycle, 0 the model of every delay) or to its profile; an
+ * attached component is removed with xrlab_fit_page_remove_component()
+ * and its full name (GLP_01_x0_expFun_01). */
+void        xrlab_fit_page_add_time_function (XrlabFitPage *self, const char *param, gboolean profile,
+                                              guint subcycle, const char *function);
 /* The dialog that attaches time dependence (or a profile) to @param; it
  * is returned (owned by the page's window) for tests. */
 GtkWindow  *xrlab_fit_page_show_attach_dialog (XrlabFitPage *self, const char *param, gboolean profile);
