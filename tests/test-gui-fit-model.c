@@ -2,9 +2,11 @@
  * would: time dependence attached to a parameter from trspecfit's example
  * 03 (IRF, MonoExpNeg, MonoExpPos at frequency 0.25) and built from the
  * palette with subcycles, its parameters under the parameter in the table,
- * one preview transfer; the model saved and read back by `xrlab-cli params`
+ * one preview transfer; a profile with time dependence of its parameter
+ * (example 04); the model saved and read back by `xrlab-cli params`
  * to the same parameters; detached; structure, vary, bounds and
- * expression edits kept by the session and restored; the dialog; the Fit
+ * expression edits kept by the session and restored; example 21 as one
+ * project of six files and its joint fit; the dialog filled in; the Fit
  * tab's own icon
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -99,7 +101,7 @@ open_example (void)
 /* `xrlab-cli params` of @models, @model with --dynamics @dynamics (NULL
  * terminated): its output. */
 static char *
-cli_params (const char *models, const char *model, char **dynamics)
+cli_params_full (const char *models, const char *model, char **dynamics, char **profiles)
 {
   g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GError) error = NULL;
@@ -113,6 +115,8 @@ cli_params (const char *models, const char *model, char **dynamics)
   g_ptr_array_add (argv, g_strdup_printf ("--model=%s", model));
   for (guint i = 0; dynamics != NULL && dynamics[i] != NULL; i++)
     g_ptr_array_add (argv, g_strdup_printf ("--dynamics=%s", dynamics[i]));
+  for (guint i = 0; profiles != NULL && profiles[i] != NULL; i++)
+    g_ptr_array_add (argv, g_strdup_printf ("--profile=%s", profiles[i]));
   g_ptr_array_add (argv, NULL);
   g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err,
                                &status, &error));
@@ -121,6 +125,12 @@ cli_params (const char *models, const char *model, char **dynamics)
     g_test_message ("xrlab-cli params: %s", err);
   g_assert_cmpint (status, ==, 0);
   return out;
+}
+
+static char *
+cli_params (const char *models, const char *model, char **dynamics)
+{
+  return cli_params_full (models, model, dynamics, NULL);
 }
 
 static void
@@ -215,6 +225,79 @@ test_attach_file (void)
   g_assert_null (xrlab_fit_page_get_message (page ()));
   g_assert_cmpuint (xrlab_fit_page_get_n_params (page ()), ==, n);
   g_assert_false (has_param ("GLP_01_x0_gaussCONV_SD"));
+}
+
+/* ---- a profile, and time dependence of its parameter ------------------------------------ */
+
+/* Example 04's 2D model as docs/trspecfit.md has it: the band bending
+ * profile of the peak position, whose gradient recovers in time. */
+static void
+test_profile (void)
+{
+  static const char *const bending[] = { "BandBending", NULL };
+  static const char *const recovery[] = { "BandBendingRecovery", NULL };
+  const char *shared = g_getenv ("XRLAB_SHARED_DATA");
+  g_autofree char *dir = NULL;
+  g_autofree char *profiles = NULL;
+  g_autofree char *times = NULL;
+  g_autofree char *path = g_build_filename (tmpdir, "profile.yaml", NULL);
+  XrlabFitWorkspace ws;
+  gboolean done = FALSE;
+  gsize n;
+
+  if (skip_without_data ())
+    return;
+  {
+    g_autofree char *d = g_build_filename (shared, "trspecfit-examples", "fitting_workflows",
+                                           "04_parameter_profiles", NULL);
+    dir = g_canonicalize_filename (d, NULL);
+  }
+  profiles = g_build_filename (dir, "models_profile.yaml", NULL);
+  times = g_build_filename (dir, "models_time.yaml", NULL);
+  xrlab_fit_workspace_init (&ws);
+  ws.data = g_strdup (dir);
+  ws.models = g_build_filename (dir, "models_energy.yaml", NULL);
+  ws.model = g_strdup ("2D");
+  xrlab_fit_page_open (page (), &ws);
+  xrlab_fit_workspace_clear (&ws);
+  settle ();
+  g_assert_null (xrlab_fit_page_get_message (page ()));
+  n = xrlab_fit_page_get_n_params (page ());
+
+  xrlab_fit_page_attach_file (page (), "GLP_01_x0", TRUE, profiles, bending, 0);
+  settle ();
+  g_assert_null (xrlab_fit_page_get_message (page ()));
+  g_assert_true (has_param ("GLP_01_x0_pLinear_01_m"));
+  xrlab_fit_page_attach_file (page (), "GLP_01_x0_pLinear_01_m", FALSE, times, recovery, 0);
+  settle ();
+  g_assert_null (xrlab_fit_page_get_message (page ()));
+  g_assert_cmpuint (xrlab_fit_page_get_n_params (page ()), >, n + 2);
+
+  /* Saved, and read back by xrlab-cli as from the example's own files. */
+  xrlab_fit_page_save_model (page (), path, on_model_saved, &done);
+  xrlab_test_wait_for (flag_set, &done, 30, "the saved model");
+  settle ();
+  {
+    const XrlabFitWorkspace *w = xrlab_fit_page_get_workspace (page ());
+    g_autofree char *prof = g_strdup_printf ("GLP_01_x0=%s:BandBending", profiles);
+    g_autofree char *dyn = g_strdup_printf ("GLP_01_x0_pLinear_01_m=%s:BandBendingRecovery", times);
+    char *orig_prof[] = { prof, NULL };
+    char *orig_dyn[] = { dyn, NULL };
+    g_autofree char *expected = NULL;
+    g_autofree char *got = NULL;
+    g_autofree char *energy = g_build_filename (dir, "models_energy.yaml", NULL);
+
+    g_assert_cmpuint (w->profiles != NULL ? g_strv_length (w->profiles) : 0, ==, 1);
+    expected = cli_params_full (energy, "2D", orig_dyn, orig_prof);
+    got = cli_params_full (w->models, w->model, w->dynamics, w->profiles);
+    g_assert_cmpstr (got, ==, expected);
+  }
+
+  /* The profile detached, with the time dependence of its parameter. */
+  xrlab_fit_page_detach (page (), "GLP_01_x0", TRUE);
+  settle ();
+  g_assert_null (xrlab_fit_page_get_message (page ()));
+  g_assert_cmpuint (xrlab_fit_page_get_n_params (page ()), ==, n);
 }
 
 /* ---- built from the palette ---------------------------------------------------------- */
@@ -476,21 +559,86 @@ test_project (void)
 
 /* ---- the dialog ------------------------------------------------------------------------ */
 
+/* The first widget under @w of @type whose label (a check button's, a
+ * button's) is @label; any of @type when @label is NULL. */
+static GtkWidget *
+find_widget (GtkWidget *w, GType type, const char *label)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (w, type))
+    {
+      const char *l = GTK_IS_CHECK_BUTTON (w) ? gtk_check_button_get_label (GTK_CHECK_BUTTON (w))
+                      : GTK_IS_BUTTON (w)     ? gtk_button_get_label (GTK_BUTTON (w))
+                                              : NULL;
+      if (label == NULL || g_strcmp0 (l, label) == 0)
+        return w;
+    }
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_widget (c, type, label);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static gboolean
+window_gone (gpointer data)
+{
+  return *(gboolean *) data;
+}
+
+static void
+on_gone (gpointer data, GObject *where)
+{
+  *(gboolean *) data = TRUE;
+}
+
+/* The dialog as a user fills it: example 03's three models, the frequency,
+ * Attach; without the frequency first, which it refuses. */
 static void
 test_dialog (void)
 {
+  static const char *const models[] = { "IRF", "MonoExpNeg", "MonoExpPos" };
   GtkWindow *dialog;
+  GtkWidget *attach, *entry;
+  gboolean gone = FALSE;
+  gsize n;
 
   if (skip_without_data ())
     return;
   open_example ();
+  n = xrlab_fit_page_get_n_params (page ());
   dialog = xrlab_fit_page_show_attach_dialog (page (), "GLP_01_x0", FALSE);
   g_assert_nonnull (dialog);
+  g_object_weak_ref (G_OBJECT (dialog), on_gone, &gone);
   xrlab_test_spin (0.2);
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (dialog)));
   g_assert_nonnull (strstr (gtk_window_get_title (dialog), "GLP_01_x0"));
-  gtk_window_destroy (dialog);
+  /* the time models beside the energy models: models_time.yaml */
+  for (guint i = 0; i < G_N_ELEMENTS (models); i++)
+    {
+      GtkWidget *check = find_widget (GTK_WIDGET (dialog), GTK_TYPE_CHECK_BUTTON, models[i]);
+      g_assert_nonnull (check);
+      gtk_check_button_set_active (GTK_CHECK_BUTTON (check), TRUE);
+    }
+  attach = find_widget (GTK_WIDGET (dialog), GTK_TYPE_BUTTON, "_Attach");
+  g_assert_nonnull (attach);
+  g_signal_emit_by_name (attach, "clicked");
   xrlab_test_spin (0.1);
+  g_assert_false (gone);
+  g_assert_cmpuint (xrlab_fit_page_get_n_params (page ()), ==, n);
+
+  entry = find_widget (GTK_WIDGET (dialog), GTK_TYPE_ENTRY, NULL);
+  g_assert_nonnull (entry);
+  gtk_editable_set_text (GTK_EDITABLE (entry), "0.25");
+  g_signal_emit_by_name (attach, "clicked");
+  xrlab_test_wait_for (window_gone, &gone, 10, "the dialog to close");
+  settle ();
+  g_assert_null (xrlab_fit_page_get_message (page ()));
+  g_assert_cmpuint (xrlab_fit_page_get_n_params (page ()), ==, n + 7);
+  g_assert_true (has_param ("GLP_01_x0_expFun_02_tau"));
+  xrlab_fit_page_detach (page (), "GLP_01_x0", FALSE);
+  settle ();
 }
 
 /* ---- the tab ----------------------------------------------------------------------------- */
@@ -529,6 +677,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/fit-model/icon", test_icon);
   g_test_add_func ("/fit-model/attach-file", test_attach_file);
   g_test_add_func ("/fit-model/attach-new", test_attach_new);
+  g_test_add_func ("/fit-model/profile", test_profile);
   g_test_add_func ("/fit-model/session", test_session);
   g_test_add_func ("/fit-model/project", test_project);
   g_test_add_func ("/fit-model/dialog", test_dialog);
