@@ -611,7 +611,6 @@ xrlab_fit_page_show_attach_dialog (XrlabFitPage *self, const char *param, gboole
   d->stack = GTK_STACK (gtk_stack_new ());
   gtk_stack_add_titled (d->stack, build_file_page (d), "file", _("From a File"));
   gtk_stack_add_titled (d->stack, build_new_page (d), "new", _("New"));
-  gtk_stack_set_vhomogeneous (d->stack, FALSE);
   gtk_stack_switcher_set_stack (GTK_STACK_SWITCHER (switcher), d->stack);
   adw_header_bar_set_title_widget (ADW_HEADER_BAR (header), switcher);
   adw_header_bar_set_show_end_title_buttons (ADW_HEADER_BAR (header), FALSE);
