@@ -360,6 +360,26 @@ table_cell (GtkWidget *w, const char *name, int col)
   return found;
 }
 
+/* The model menu of the toolbar: the drop-down that lists "2D". */
+static GtkWidget *
+model_menu (GtkWidget *w)
+{
+  if (GTK_IS_DROP_DOWN (w) && GTK_IS_STRING_LIST (gtk_drop_down_get_model (GTK_DROP_DOWN (w))))
+    {
+      GtkStringList *l = GTK_STRING_LIST (gtk_drop_down_get_model (GTK_DROP_DOWN (w)));
+      for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (l)); i++)
+        if (g_strcmp0 (gtk_string_list_get_string (l, i), "2D") == 0)
+          return w;
+    }
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = model_menu (c);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
 static void
 type_into (const char *name, int col, const char *text)
 {
@@ -420,6 +440,26 @@ test_session (void)
   loaded = xrlab_session_from_json (json, -1, &error);
   g_assert_no_error (error);
   g_assert_true (xrlab_session_equal (saved, loaded));
+
+  /* The model menu still offers the other models of the file the edits
+   * started from. */
+  {
+    GtkWidget *menu = model_menu (GTK_WIDGET (page ()));
+    GListModel *names;
+    guint k = 0;
+
+    g_assert_nonnull (menu);
+    names = gtk_drop_down_get_model (GTK_DROP_DOWN (menu));
+    while (k < g_list_model_get_n_items (names)
+           && g_strcmp0 (gtk_string_list_get_string (GTK_STRING_LIST (names), k), "SbS") != 0)
+      k++;
+    g_assert_cmpuint (k, <, g_list_model_get_n_items (names));
+    gtk_drop_down_set_selected (GTK_DROP_DOWN (menu), k);
+    settle ();
+    g_assert_null (xrlab_fit_page_get_message (page ()));
+    g_assert_cmpstr (xrlab_fit_page_get_workspace (page ())->model, ==, "SbS");
+    g_assert_false (has_param ("Gauss_01_A"));
+  }
 
   /* Another workspace, then the session's again: the edits are back. */
   xrlab_fit_page_open_path (page (), example03);

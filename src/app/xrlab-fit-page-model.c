@@ -200,6 +200,11 @@ fetch_tree (XrlabFitPage *self)
 void
 xrlab_fit_page_model_opened (XrlabFitPage *self)
 {
+  const char *kept = g_object_get_data (G_OBJECT (self), "xrlab-keep-path");
+
+  /* A workspace of another file: the edits start from it. */
+  if (g_strcmp0 (self->ws.models, kept) != 0)
+    g_object_set_data (G_OBJECT (self), "xrlab-source-models", NULL);
   self->model_edited = FALSE;
   show_tree (self, NULL);
   fetch_tree (self);
@@ -326,9 +331,25 @@ on_kept (GObject *source, GAsyncResult *result, gpointer data)
 
   self->pending--;
   if (saved != NULL)
-    adopt_saved (self, saved, TRUE);
+    {
+      /* the file the edits started from, for the model menu (its other models) */
+      if (g_object_get_data (G_OBJECT (self), "xrlab-source-models") == NULL
+          && g_strcmp0 (self->ws.models, saved->models) != 0)
+        g_object_set_data_full (G_OBJECT (self), "xrlab-source-models", g_strdup (self->ws.models), g_free);
+      adopt_saved (self, saved, TRUE);
+    }
   else if (!xrlab_fit_page_error_is_quiet (error))
-    g_warning ("the edited model was not kept: %s", error->message);
+    {
+      g_autofree char *m = g_strdup_printf (_("The edited model was not kept for the session: %s"),
+                                            error->message);
+      xrlab_fit_page_set_message (self, m);
+    }
+}
+
+const char *
+xrlab_fit_page_source_models (XrlabFitPage *self)
+{
+  return g_object_get_data (G_OBJECT (self), "xrlab-source-models");
 }
 
 static gboolean

@@ -472,6 +472,13 @@ xrlab_fit_page_update_model (XrlabFitPage *self)
   xrlab_fit_workspace_copy (&ws, &self->ws);
   g_free (ws.model);
   ws.model = g_strdup (name);
+  /* Another model of the file the edits started from (the kept file has
+   * the edited one only). */
+  if (xrlab_fit_page_source_models (self) != NULL)
+    {
+      g_free (ws.models);
+      ws.models = g_strdup (xrlab_fit_page_source_models (self));
+    }
   /* The values typed were the other model's. */
   g_clear_pointer (&ws.value_names, g_strfreev);
   g_clear_pointer (&ws.values, g_free);

@@ -149,6 +149,8 @@ GtkWidget  *xrlab_fit_page_palette_row  (const XrlabModelPaletteEntry *p);
  * main loop, and named by the workspace from then on (the session keeps the
  * edits). */
 void        xrlab_fit_page_keep_edits   (XrlabFitPage *self);
+/* The model file the kept edits started from (NULL: none, or not known). */
+const char *xrlab_fit_page_source_models (XrlabFitPage *self);
 /* The profiles of @saved into the workspace (xrlab-fit-page-dynamics.c). */
 void        xrlab_fit_page_adopt_profiles (XrlabFitPage *self, const XrlabFitModelSaved *saved);
 /* One request of structure edits (in order, all or nothing); the reply
