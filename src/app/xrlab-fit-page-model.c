@@ -14,6 +14,8 @@
 
 #include "xrlab-fit-page-private.h"
 
+#include <string.h>
+
 #include <glib/gi18n-lib.h>
 
 #include "xrlab-engine-fit-model.h"
@@ -49,16 +51,23 @@ on_model_edited (GObject *source, GAsyncResult *result, gpointer data)
   self->spectrum_dirty = self->trace_dirty = self->params_dirty = TRUE;
   xrlab_fit_page_schedule (self);
   g_signal_emit_by_name (self, "changed");
+  xrlab_fit_page_keep_edits (self);
+}
+
+void
+xrlab_fit_page_send_model_edits (XrlabFitPage *self, const XrlabModelEdit *edits, gsize n)
+{
+  if (self->setup == 0 || self->fitting)
+    return;
+  self->pending++;
+  xrlab_engine_fit_edit_model_async (self->engine, self->setup, XRLAB_FIT_MODEL_MAIN, edits, n,
+                                     self->cancellable, on_model_edited, g_object_ref (self));
 }
 
 static void
 send_model_edit (XrlabFitPage *self, const XrlabModelEdit *edit)
 {
-  if (self->setup == 0 || self->fitting)
-    return;
-  self->pending++;
-  xrlab_engine_fit_edit_model_async (self->engine, self->setup, XRLAB_FIT_MODEL_MAIN, edit, 1,
-                                     self->cancellable, on_model_edited, g_object_ref (self));
+  xrlab_fit_page_send_model_edits (self, edit, 1);
 }
 
 void
@@ -162,6 +171,7 @@ show_tree (XrlabFitPage *self, const XrlabModelDesc *desc)
       gtk_widget_set_margin_start (box, 6);
       gtk_widget_set_margin_end (box, 6);
       gtk_list_box_append (self->components, box);
+      xrlab_fit_page_attached_rows (self, c, self->components);
     }
 }
 
@@ -190,6 +200,11 @@ fetch_tree (XrlabFitPage *self)
 void
 xrlab_fit_page_model_opened (XrlabFitPage *self)
 {
+  const char *kept = g_object_get_data (G_OBJECT (self), "xrlab-keep-path");
+
+  /* A workspace of another file: the edits start from it. */
+  if (g_strcmp0 (self->ws.models, kept) != 0)
+    g_object_set_data (G_OBJECT (self), "xrlab-source-models", NULL);
   self->model_edited = FALSE;
   show_tree (self, NULL);
   fetch_tree (self);
@@ -200,7 +215,7 @@ xrlab_fit_page_model_opened (XrlabFitPage *self)
 /* The workspace names the saved file from now on (a session restores the
  * edited model from it): its models, time dependence, values. */
 static void
-adopt_saved (XrlabFitPage *self, const XrlabFitModelSaved *saved)
+adopt_saved (XrlabFitPage *self, const XrlabFitModelSaved *saved, gboolean keep_values)
 {
   GPtrArray *dyn = g_ptr_array_new ();
 
@@ -225,9 +240,13 @@ adopt_saved (XrlabFitPage *self, const XrlabFitModelSaved *saved)
   g_ptr_array_add (dyn, NULL);
   g_strfreev (self->ws.dynamics);
   self->ws.dynamics = (char **) g_ptr_array_free (dyn, FALSE);
-  g_clear_pointer (&self->ws.value_names, g_strfreev);
-  g_clear_pointer (&self->ws.values, g_free);
-  self->ws.n_values = 0;
+  xrlab_fit_page_adopt_profiles (self, saved);
+  if (!keep_values)
+    {
+      g_clear_pointer (&self->ws.value_names, g_strfreev);
+      g_clear_pointer (&self->ws.values, g_free);
+      self->ws.n_values = 0;
+    }
   self->model_edited = FALSE;
   g_signal_emit_by_name (self, "changed");
 }
@@ -244,7 +263,7 @@ on_saved (GObject *source, GAsyncResult *result, gpointer data)
     g_task_return_error (task, error);
   else
     {
-      adopt_saved (g_task_get_source_object (task), saved);
+      adopt_saved (g_task_get_source_object (task), saved, FALSE);
       g_task_return_boolean (task, TRUE);
     }
   g_object_unref (task);
@@ -275,6 +294,93 @@ xrlab_fit_page_save_model_finish (XrlabFitPage *self, GAsyncResult *result, GErr
   return g_task_propagate_boolean (G_TASK (result), error);
 }
 
+/* ---- keeping the edits ------------------------------------------------------------- */
+
+/* The edited model is saved after each edit of its structure, vary, bounds
+ * or expressions into a file of the state folder
+ * (XDG_STATE_HOME/xrlab/fit-models/), which the workspace names from then
+ * on as it names a model saved by hand: the session keeps the edits and
+ * the next start opens them. A page keeps one such file (the one its
+ * workspace came from when it is one). */
+static char *
+keep_path (XrlabFitPage *self)
+{
+  g_autofree char *dir = g_build_filename (g_get_user_state_dir (), "xrlab", "fit-models", NULL);
+  const char *kept = g_object_get_data (G_OBJECT (self), "xrlab-keep-path");
+  g_autofree char *name = NULL;
+
+  if (kept != NULL)
+    return g_strdup (kept);
+  if (self->ws.models != NULL && g_str_has_prefix (self->ws.models, dir)
+      && self->ws.models[strlen (dir)] == G_DIR_SEPARATOR)
+    name = g_path_get_basename (self->ws.models);
+  else
+    name = g_strdup_printf ("edited-%08x.yaml", g_random_int ());
+  g_mkdir_with_parents (dir, 0700);
+  g_object_set_data_full (G_OBJECT (self), "xrlab-keep-path", g_build_filename (dir, name, NULL), g_free);
+  return g_strdup (g_object_get_data (G_OBJECT (self), "xrlab-keep-path"));
+}
+
+static void
+on_kept (GObject *source, GAsyncResult *result, gpointer data)
+{
+  g_autoptr(XrlabFitPage) self = data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(XrlabFitModelSaved) saved = xrlab_engine_fit_save_model_finish (XRLAB_ENGINE (source), result,
+                                                                           &error);
+
+  self->pending--;
+  if (saved != NULL)
+    {
+      /* the file the edits started from, for the model menu (its other models) */
+      if (g_object_get_data (G_OBJECT (self), "xrlab-source-models") == NULL
+          && g_strcmp0 (self->ws.models, saved->models) != 0)
+        g_object_set_data_full (G_OBJECT (self), "xrlab-source-models", g_strdup (self->ws.models), g_free);
+      adopt_saved (self, saved, TRUE);
+    }
+  else if (!xrlab_fit_page_error_is_quiet (error))
+    {
+      g_autofree char *m = g_strdup_printf (_("The edited model was not kept for the session: %s"),
+                                            error->message);
+      xrlab_fit_page_set_message (self, m);
+    }
+}
+
+const char *
+xrlab_fit_page_source_models (XrlabFitPage *self)
+{
+  return g_object_get_data (G_OBJECT (self), "xrlab-source-models");
+}
+
+static gboolean
+keep_idle (gpointer data)
+{
+  XrlabFitPage *self = data;
+  g_autofree char *path = NULL;
+
+  g_object_set_data (G_OBJECT (self), "xrlab-keep-id", NULL);
+  self->pending--;
+  if (self->setup == 0 || g_cancellable_is_cancelled (self->cancellable))
+    return G_SOURCE_REMOVE;
+  path = keep_path (self);
+  self->pending++;
+  xrlab_engine_fit_save_model_async (self->engine, self->setup, path, self->cancellable, on_kept,
+                                     g_object_ref (self));
+  return G_SOURCE_REMOVE;
+}
+
+void
+xrlab_fit_page_keep_edits (XrlabFitPage *self)
+{
+  if (self->setup == 0 || g_object_get_data (G_OBJECT (self), "xrlab-keep-id") != NULL)
+    return;
+  /* after the edits of this turn of the main loop have been sent */
+  self->pending++;
+  g_object_set_data (G_OBJECT (self), "xrlab-keep-id",
+                     GUINT_TO_POINTER (g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, keep_idle, g_object_ref (self),
+                                                        g_object_unref)));
+}
+
 guint
 xrlab_fit_page_get_n_components (XrlabFitPage *self)
 {
@@ -301,6 +407,29 @@ on_palette_activated (GtkListBox *list, GtkListBoxRow *row, XrlabFitPage *self)
     gtk_popover_popdown (GTK_POPOVER (popover));
 }
 
+GtkWidget *
+xrlab_fit_page_palette_row (const XrlabModelPaletteEntry *p)
+{
+  GtkWidget *row = gtk_list_box_row_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+  GtkWidget *name = gtk_label_new (p->name);
+  GtkWidget *formula = gtk_label_new (p->formula);
+
+  gtk_label_set_xalign (GTK_LABEL (name), 0);
+  gtk_label_set_xalign (GTK_LABEL (formula), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (formula), PANGO_ELLIPSIZE_END);
+  gtk_label_set_max_width_chars (GTK_LABEL (formula), 48);
+  gtk_widget_add_css_class (formula, "dim-label");
+  gtk_widget_add_css_class (formula, "caption");
+  gtk_box_append (GTK_BOX (box), name);
+  gtk_box_append (GTK_BOX (box), formula);
+  gtk_widget_set_margin_top (box, 4);
+  gtk_widget_set_margin_bottom (box, 4);
+  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
+  g_object_set_data (G_OBJECT (row), "function", (gpointer) p->name);
+  return row;
+}
+
 /* The energy functions of the palette, each with its formula. */
 static GtkWidget *
 build_palette (XrlabFitPage *self)
@@ -313,29 +442,8 @@ build_palette (XrlabFitPage *self)
   const XrlabModelPaletteEntry *p = xrlab_model_palette (&n);
 
   for (gsize i = 0; i < n; i++)
-    {
-      GtkWidget *row, *box, *name, *formula;
-
-      if (p[i].kind != XRLAB_MODEL_FN_PEAK && p[i].kind != XRLAB_MODEL_FN_BACKGROUND)
-        continue;
-      row = gtk_list_box_row_new ();
-      box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
-      name = gtk_label_new (p[i].name);
-      formula = gtk_label_new (p[i].formula);
-      gtk_label_set_xalign (GTK_LABEL (name), 0);
-      gtk_label_set_xalign (GTK_LABEL (formula), 0);
-      gtk_label_set_ellipsize (GTK_LABEL (formula), PANGO_ELLIPSIZE_END);
-      gtk_label_set_max_width_chars (GTK_LABEL (formula), 48);
-      gtk_widget_add_css_class (formula, "dim-label");
-      gtk_widget_add_css_class (formula, "caption");
-      gtk_box_append (GTK_BOX (box), name);
-      gtk_box_append (GTK_BOX (box), formula);
-      gtk_widget_set_margin_top (box, 4);
-      gtk_widget_set_margin_bottom (box, 4);
-      gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
-      g_object_set_data (G_OBJECT (row), "function", (gpointer) p[i].name);
-      gtk_list_box_append (GTK_LIST_BOX (list), row);
-    }
+    if (p[i].kind == XRLAB_MODEL_FN_PEAK || p[i].kind == XRLAB_MODEL_FN_BACKGROUND)
+      gtk_list_box_append (GTK_LIST_BOX (list), xrlab_fit_page_palette_row (&p[i]));
   g_signal_connect (list, "row-activated", G_CALLBACK (on_palette_activated), self);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroll), list);
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroll), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
@@ -355,6 +463,7 @@ xrlab_fit_page_model_build (XrlabFitPage *self)
   GtkWidget *title = gtk_label_new (_("Components"));
   GtkWidget *save = gtk_button_new_from_icon_name ("document-save-symbolic");
 
+  gtk_box_append (GTK_BOX (box), xrlab_fit_page_project_build (self));
   self->component_names = gtk_string_list_new (NULL);
   gtk_label_set_xalign (GTK_LABEL (title), 0);
   gtk_widget_set_hexpand (title, TRUE);

@@ -188,6 +188,7 @@ parse_dynamics (const char *text, XrlabFitDynamics *d, GStrv *models_out, char *
 
 typedef struct {
   GArray *dyn;                 /* XrlabFitDynamics */
+  GArray *prof, *bprof;        /* XrlabFitProfile: of the model, of the baseline model */
   GArray *values;              /* XrlabFitValue (names borrowed from the workspace) */
   GPtrArray *keep;             /* the strings they point to */
 } Dynamics;
@@ -196,8 +197,34 @@ static void
 dynamics_clear (Dynamics *d)
 {
   g_clear_pointer (&d->dyn, g_array_unref);
+  g_clear_pointer (&d->prof, g_array_unref);
+  g_clear_pointer (&d->bprof, g_array_unref);
   g_clear_pointer (&d->values, g_array_unref);
   g_clear_pointer (&d->keep, g_ptr_array_unref);
+}
+
+/* "PAR=FILE:MODEL" each */
+static gboolean
+profiles_of (char **texts, GArray *out, GPtrArray *keep, GError **error)
+{
+  for (guint i = 0; texts != NULL && texts[i] != NULL; i++)
+    {
+      XrlabFitDynamics one;
+      XrlabFitProfile p;
+      GStrv models = NULL;
+      char *par = NULL, *file = NULL;
+
+      if (!parse_dynamics (texts[i], &one, &models, &par, &file, error))
+        return FALSE;
+      g_ptr_array_add (keep, par);
+      g_ptr_array_add (keep, file);
+      g_ptr_array_add (keep, models);
+      for (guint k = 0; models[k] != NULL; k++)
+        g_ptr_array_add (keep, models[k]);
+      p.param = par, p.file = file, p.model = models[0];
+      g_array_append_val (out, p);
+    }
+  return TRUE;
 }
 
 static gboolean
@@ -227,7 +254,10 @@ dynamics_of (const XrlabFitWorkspace *ws, Dynamics *d, GError **error)
         g_ptr_array_add (d->keep, models[k]);
       g_array_append_val (d->dyn, one);
     }
-  return TRUE;
+  d->prof = g_array_new (FALSE, TRUE, sizeof (XrlabFitProfile));
+  d->bprof = g_array_new (FALSE, TRUE, sizeof (XrlabFitProfile));
+  return profiles_of (ws->profiles, d->prof, d->keep, error)
+         && profiles_of (ws->baseline_profiles, d->bprof, d->keep, error);
 }
 
 static void
@@ -240,6 +270,10 @@ spec_of (const XrlabFitWorkspace *ws, const char *models, const char *model, gui
   spec->model = model;
   spec->dynamics = (const XrlabFitDynamics *) d->dyn->data;
   spec->n_dynamics = d->dyn->len;
+  spec->profiles = (const XrlabFitProfile *) d->prof->data;
+  spec->n_profiles = d->prof->len;
+  spec->baseline_profiles = (const XrlabFitProfile *) d->bprof->data;
+  spec->n_baseline_profiles = d->bprof->len;
   spec->baseline_model = ws->baseline_model;
   spec->e0 = ws->e0, spec->e1 = ws->e1, spec->t0 = ws->t0, spec->t1 = ws->t1;
   spec->b0 = ws->b0, spec->b1 = ws->b1;
@@ -438,6 +472,13 @@ xrlab_fit_page_update_model (XrlabFitPage *self)
   xrlab_fit_workspace_copy (&ws, &self->ws);
   g_free (ws.model);
   ws.model = g_strdup (name);
+  /* Another model of the file the edits started from (the kept file has
+   * the edited one only). */
+  if (xrlab_fit_page_source_models (self) != NULL)
+    {
+      g_free (ws.models);
+      ws.models = g_strdup (xrlab_fit_page_source_models (self));
+    }
   /* The values typed were the other model's. */
   g_clear_pointer (&ws.value_names, g_strfreev);
   g_clear_pointer (&ws.values, g_free);
@@ -603,4 +644,87 @@ xrlab_fit_page_build_ranges (XrlabFitPage *self)
   g_signal_connect_swapped (popover, "show", G_CALLBACK (on_ranges_shown), self);
   gtk_menu_button_set_popover (GTK_MENU_BUTTON (button), popover);
   return button;
+}
+
+/* ---- the other files of a project ------------------------------------------------- */
+
+typedef struct {
+  XrlabFitPage *self;
+  XrlabDatasetFiles files;
+  guint dataset, setup;
+  XrlabFitSiblingFunc done;
+  gpointer data;
+} SiblingOp;
+
+static void
+sibling_done (SiblingOp *op, const GError *error)
+{
+  op->self->pending--;
+  if (error != NULL)
+    {
+      if (op->setup != 0)
+        xrlab_engine_fit_setup_close (op->self->engine, op->setup);
+      if (op->dataset != 0)
+        xrlab_engine_dataset_close (op->self->engine, op->dataset);
+      op->dataset = op->setup = 0;
+    }
+  op->done (op->self, op->dataset, op->setup, error, op->data);
+  g_object_unref (op->self);
+  xrlab_dataset_files_clear (&op->files);
+  g_free (op);
+}
+
+static void
+on_sibling_setup (GObject *source, GAsyncResult *result, gpointer data)
+{
+  g_autoptr(GError) error = NULL;
+
+  xrlab_engine_fit_setup_finish (XRLAB_ENGINE (source), result, &error);
+  sibling_done (data, error);
+}
+
+static void
+on_sibling_dataset (GObject *source, GAsyncResult *result, gpointer data)
+{
+  SiblingOp *op = data;
+  XrlabFitPage *self = op->self;
+  g_autoptr(GError) error = NULL;
+  g_autofree XrlabDatasetInfo *info = xrlab_engine_dataset_open_finish (XRLAB_ENGINE (source), result, &error);
+  Dynamics d = { 0 };
+  XrlabFitSetupSpec spec;
+
+  if (info == NULL || !self->has_workspace || !dynamics_of (&self->ws, &d, &error))
+    {
+      if (error == NULL)
+        g_set_error (&error, XRLAB_ENGINE_FIT_ERROR, XRLAB_ENGINE_FIT_ERROR_NO_SETUP, _("No measurement is open"));
+      dynamics_clear (&d);
+      sibling_done (op, error);
+      return;
+    }
+  spec_of (&self->ws, self->ws.models != NULL ? self->ws.models : self->data_only_models, self->ws.model,
+           op->dataset, &d, &spec);
+  op->setup = xrlab_engine_fit_setup_new_async (self->engine, &spec, self->cancellable, on_sibling_setup, op);
+  dynamics_clear (&d);
+}
+
+void
+xrlab_fit_page_open_sibling (XrlabFitPage *self, const char *data, XrlabFitSiblingFunc done,
+                             gpointer user_data)
+{
+  SiblingOp *op = g_new0 (SiblingOp, 1);
+  XrlabDatasetSource source;
+  g_autoptr(GError) error = NULL;
+
+  op->self = g_object_ref (self);
+  op->done = done;
+  op->data = user_data;
+  self->pending++;
+  if (!find_source (data, &op->files, &source, &error))
+    {
+      sibling_done (op, error);
+      return;
+    }
+  source.max_values = 400000000;
+  op->dataset = xrlab_engine_dataset_open_async (self->engine, &source, self->cancellable, on_sibling_dataset,
+                                                 op);
 }

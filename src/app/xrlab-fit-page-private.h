@@ -16,6 +16,7 @@
 #include <adwaita.h>
 
 #include "xrlab-engine-fit.h"
+#include "xrlab-engine-fit-model.h"
 
 G_BEGIN_DECLS
 
@@ -115,10 +116,56 @@ void        xrlab_fit_page_results_show  (XrlabFitPage *self, XrlabFitResults *r
 /* xrlab-fit-page-open.c: the Ranges button of the toolbar */
 GtkWidget  *xrlab_fit_page_build_ranges (XrlabFitPage *self);
 
+/* A setup like the shown one (its model file, model, attachments, values,
+ * ranges) on another measurement @data of a project: @done gets the
+ * dataset and setup (0 with @error; the caller closes them). */
+typedef void (*XrlabFitSiblingFunc) (XrlabFitPage *self, guint dataset, guint setup, const GError *error,
+                                     gpointer user_data);
+void        xrlab_fit_page_open_sibling (XrlabFitPage *self, const char *data, XrlabFitSiblingFunc done,
+                                         gpointer user_data);
+
+/* xrlab-fit-page-attached.c */
+typedef void (*XrlabFitPalettePicked) (GtkListBox *list, const char *function, gpointer data);
+/* A menu button of the palette's time functions and kernels (@profile:
+ * profile functions); @picked gets the function chosen. */
+GtkWidget  *xrlab_fit_page_time_palette (gboolean profile, XrlabFitPalettePicked picked, gpointer data);
+/* The rows of the time and profile models attached to the parameters of
+ * @c, appended to @list (the component list). */
+void        xrlab_fit_page_attached_rows (XrlabFitPage *self, const XrlabModelDescComponent *c,
+                                          GtkListBox *list);
+
+/* xrlab-fit-page-project.c: a folder of several measurements (data_1.csv,
+ * data_2.csv ...) as one project: the file shown, the joint fit */
+GtkWidget  *xrlab_fit_page_project_build (XrlabFitPage *self);
+
 /* xrlab-fit-page-model.c */
 GtkWidget  *xrlab_fit_page_model_build  (XrlabFitPage *self);
 /* A new setup: its tree fetched. */
 void        xrlab_fit_page_model_opened (XrlabFitPage *self);
+/* A row of a palette popover: the function's name and formula ("function"
+ * its name). */
+GtkWidget  *xrlab_fit_page_palette_row  (const XrlabModelPaletteEntry *p);
+/* The edited model saved into the state folder after this turn of the
+ * main loop, and named by the workspace from then on (the session keeps the
+ * edits). */
+void        xrlab_fit_page_keep_edits   (XrlabFitPage *self);
+/* The model file the kept edits started from (NULL: none, or not known). */
+const char *xrlab_fit_page_source_models (XrlabFitPage *self);
+/* The profiles of @saved into the workspace (xrlab-fit-page-dynamics.c). */
+void        xrlab_fit_page_adopt_profiles (XrlabFitPage *self, const XrlabFitModelSaved *saved);
+/* One request of structure edits (in order, all or nothing); the reply
+ * fetches the tree and the table again, or shows its message. */
+void        xrlab_fit_page_send_model_edits (XrlabFitPage *self, const XrlabModelEdit *edits, gsize n);
+
+/* xrlab-fit-page-dynamics.c: the menu of a parameter's row (time
+ * dependence, profile: attach from a file or build, detach); NULL for a
+ * parameter that can have neither. */
+GtkWidget  *xrlab_fit_page_dynamics_row_menu (XrlabFitPage *self, const XrlabFitParamRow *p,
+                                              gboolean has_profile);
+/* Row @i of @t at grid line @line: the name of an attached parameter
+ * indented under the one it belongs to, the row's menu. */
+void        xrlab_fit_page_dynamics_decorate (XrlabFitPage *self, const XrlabFitParamTable *t, gsize i,
+                                              int line);
 
 /* xrlab-fit-page-data.c */
 /* Errors that are no news: superseded, cancelled, shut down. */

@@ -145,6 +145,7 @@ on_vary_toggled (GtkCheckButton *check, XrlabFitRow *row)
   edit.vary = gtk_check_button_get_active (check);
   xrlab_fit_page_send_edit (row->page, &edit);
   g_signal_emit_by_name (row->page, "changed");
+  xrlab_fit_page_keep_edits (row->page);
 }
 
 static void
@@ -165,6 +166,7 @@ on_bounds_activate (GtkEntry *entry, XrlabFitRow *row)
     }
   xrlab_fit_page_send_edit (row->page, &edit);
   g_signal_emit_by_name (row->page, "changed");
+  xrlab_fit_page_keep_edits (row->page);
 }
 
 static void
@@ -178,6 +180,7 @@ on_expr_activate (GtkEntry *entry, XrlabFitRow *row)
   edit.expr = *text != '\0' ? text : NULL;
   xrlab_fit_page_send_edit (row->page, &edit);
   g_signal_emit_by_name (row->page, "changed");
+  xrlab_fit_page_keep_edits (row->page);
 }
 
 static GtkWidget *
@@ -317,7 +320,10 @@ xrlab_fit_page_table_set (XrlabFitPage *self, XrlabFitParamTable *t)
       xrlab_fit_page_table_clear (self);
       add_header (self);
       for (gsize i = 0; i < t->n_params; i++)
-        add_row (self, &t->params[i], 1 + 2 * (int) i);
+        {
+          add_row (self, &t->params[i], 1 + 2 * (int) i);
+          xrlab_fit_page_dynamics_decorate (self, t, i, 1 + 2 * (int) i);
+        }
     }
   else
     for (gsize i = 0; i < t->n_params; i++)

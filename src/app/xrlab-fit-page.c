@@ -35,6 +35,8 @@ xrlab_fit_workspace_clear (XrlabFitWorkspace *ws)
   g_clear_pointer (&ws->model, g_free);
   g_clear_pointer (&ws->baseline_model, g_free);
   g_clear_pointer (&ws->dynamics, g_strfreev);
+  g_clear_pointer (&ws->profiles, g_strfreev);
+  g_clear_pointer (&ws->baseline_profiles, g_strfreev);
   g_clear_pointer (&ws->value_names, g_strfreev);
   g_clear_pointer (&ws->values, g_free);
   ws->n_values = 0;
@@ -67,6 +69,8 @@ xrlab_fit_workspace_copy (XrlabFitWorkspace *dst, const XrlabFitWorkspace *src)
   dst->model = g_strdup (src->model);
   dst->baseline_model = g_strdup (src->baseline_model);
   dst->dynamics = g_strdupv (src->dynamics);
+  dst->profiles = g_strdupv (src->profiles);
+  dst->baseline_profiles = g_strdupv (src->baseline_profiles);
   dst->value_names = g_strdupv (src->value_names);
   dst->values = src->n_values > 0 ? g_memdup2 (src->values, src->n_values * sizeof (double)) : NULL;
 }
@@ -402,6 +406,8 @@ on_chosen (GtkNativeDialog *native, int response, XrlabFitPage *self)
             g_clear_pointer (&ws.model, g_free);
             g_clear_pointer (&ws.baseline_model, g_free);
             g_clear_pointer (&ws.dynamics, g_strfreev);
+            g_clear_pointer (&ws.profiles, g_strfreev);
+            g_clear_pointer (&ws.baseline_profiles, g_strfreev);
             g_clear_pointer (&ws.value_names, g_strfreev);
             g_clear_pointer (&ws.values, g_free);
             ws.n_values = 0;

@@ -35,6 +35,8 @@ typedef struct {
   char *model;            /* a model of it; NULL: the file's first */
   char *baseline_model;   /* NULL: no baseline stage */
   char **dynamics;        /* "PAR=FILE:MODEL[,MODEL...][@FREQ]", as xrlab-cli fit's --dynamics */
+  char **profiles;        /* "PAR=FILE:MODEL", as --profile */
+  char **baseline_profiles;   /* of the baseline model, as --baseline-profile */
   double e0, e1, t0, t1;  /* the fit window (NaN: open) */
   double b0, b1;          /* the baseline delays (NaN: none) */
   gboolean pin_baseline;
@@ -148,6 +150,47 @@ void        xrlab_fit_page_save_model       (XrlabFitPage *self, const char *pat
                                              GAsyncReadyCallback callback, gpointer user_data);
 gboolean    xrlab_fit_page_save_model_finish (XrlabFitPage *self, GAsyncResult *result,
                                               GError **error);
+
+/* Time dependence and profiles (xrlab-fit-page-dynamics.c): attached to
+ * the parameter @param (full name: GLP_01_x0) of the model, from the
+ * models @models of the trspecfit model file @file (time dependence: the
+ * first for the whole delay axis, the others subcycles repeating at
+ * @frequency, 0 without; a profile: one model), or built from the
+ * palette's functions: @cycles[0] the functions of the whole delay axis
+ * ("gaussCONV,expFun"), @cycles[k] those of subcycle k ("" or "none": an
+ * empty one); detached. Each is one structure edit: the table then shows
+ * the attached parameters under @param. */
+void        xrlab_fit_page_attach_file      (XrlabFitPage *self, const char *param, gboolean profile,
+                                             const char *file, const char *const *models,
+                                             double frequency);
+void        xrlab_fit_page_attach_new       (XrlabFitPage *self, const char *param, gboolean profile,
+                                             const char *const *cycles, double frequency);
+void        xrlab_fit_page_detach           (XrlabFitPage *self, const char *param, gboolean profile);
+/* A function of the palette added to the time dependence of @param (its
+ * subcycle @subcycle, 0 the model of every delay) or to its profile; an
+ * attached component is removed with xrlab_fit_page_remove_component()
+ * and its full name (GLP_01_x0_expFun_01). */
+void        xrlab_fit_page_add_time_function (XrlabFitPage *self, const char *param, gboolean profile,
+                                              guint subcycle, const char *function);
+/* The dialog that attaches time dependence (or a profile) to @param; it
+ * is returned (owned by the page's window) for tests. */
+GtkWindow  *xrlab_fit_page_show_attach_dialog (XrlabFitPage *self, const char *param, gboolean profile);
+
+/* A project (xrlab-fit-page-project.c): a folder whose data/ holds
+ * several measurements (data_1.csv, data_2.csv ...) opens as one: its
+ * files (in order), the one shown (another is opened with the shown
+ * workspace's model, attachments, values and ranges), the joint fit of all
+ * (the engine's project fit: the parameters marked `project` shared, those
+ * marked `file` per file; the table then shows the shown file's result),
+ * its summary ("" before one) and its shared parameters. */
+guint       xrlab_fit_page_get_n_files      (XrlabFitPage *self);
+const char *xrlab_fit_page_get_file         (XrlabFitPage *self, guint i);
+guint       xrlab_fit_page_get_shown_file   (XrlabFitPage *self);
+void        xrlab_fit_page_select_file      (XrlabFitPage *self, guint i);
+void        xrlab_fit_page_run_project      (XrlabFitPage *self);
+const char *xrlab_fit_page_get_project_summary (XrlabFitPage *self);
+gboolean    xrlab_fit_page_get_shared_value (XrlabFitPage *self, const char *name, double *value,
+                                             double *error);
 
 XrlabMapView *xrlab_fit_page_get_map_view (XrlabFitPage *self);
 XrlabPlot    *xrlab_fit_page_get_spectrum (XrlabFitPage *self);

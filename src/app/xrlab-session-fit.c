@@ -4,10 +4,16 @@
  *   "fit": { "data": "/data/au4f", "models": "/data/au4f.yaml", "model": "2D",
  *            "baseline_model": "base",
  *            "dynamics": [ "GLP_01_x0=/data/au4f-time.yaml:SineWave" ],
+ *            "profiles": [ "GLP_01_A=/data/profiles.yaml:pLin" ],
+ *            "baseline_profiles": [],
  *            "energies": [81, 91], "delays": [-0.3, 16.5],
  *            "baseline_delays": [-0.4, -0.05], "pin_baseline": true,
  *            "values": { "GLP_01_A": 310 },
  *            "map": "data", "delay": 0, "energy": 84.2 }
+ *
+ * An edited model (its structure, vary, bounds, expressions, time
+ * dependence and profiles) is a model file the page saved (see
+ * xrlab-fit-page-model.c), named by "models" like any other.
  *
  * Only "data" is required; an open end of a range is null. The member is
  * optional (sessions written before the page have none) and is checked like
@@ -43,6 +49,8 @@ xrlab_session_fit_clear (XrlabSessionFit *fit)
   g_clear_pointer (&fit->model, g_free);
   g_clear_pointer (&fit->baseline_model, g_free);
   g_clear_pointer (&fit->dynamics, g_strfreev);
+  g_clear_pointer (&fit->profiles, g_strfreev);
+  g_clear_pointer (&fit->baseline_profiles, g_strfreev);
   g_clear_pointer (&fit->value_names, g_strfreev);
   g_clear_pointer (&fit->values, g_free);
   fit->n_values = 0;
@@ -70,6 +78,8 @@ xrlab_session_set_fit (XrlabSession *session, const XrlabSessionFit *fit)
       f->model = g_strdup (fit->model);
       f->baseline_model = g_strdup (fit->baseline_model);
       f->dynamics = g_strdupv (fit->dynamics);
+      f->profiles = g_strdupv (fit->profiles);
+      f->baseline_profiles = g_strdupv (fit->baseline_profiles);
       f->value_names = g_strdupv (fit->value_names);
       f->values = fit->n_values > 0 ? g_memdup2 (fit->values, fit->n_values * sizeof (double)) : NULL;
     }
@@ -125,7 +135,8 @@ xrlab_session_fit_equal (const XrlabSession *a, const XrlabSession *b)
     return x == y;
   if (g_strcmp0 (x->data, y->data) != 0 || g_strcmp0 (x->models, y->models) != 0
       || g_strcmp0 (x->model, y->model) != 0 || g_strcmp0 (x->baseline_model, y->baseline_model) != 0
-      || !same_strv (x->dynamics, y->dynamics) || !same_strv (x->value_names, y->value_names)
+      || !same_strv (x->dynamics, y->dynamics) || !same_strv (x->profiles, y->profiles)
+      || !same_strv (x->baseline_profiles, y->baseline_profiles) || !same_strv (x->value_names, y->value_names)
       || x->n_values != y->n_values || !x->pin_baseline != !y->pin_baseline || x->map != y->map)
     return FALSE;
   for (gsize i = 0; i < x->n_values; i++)
@@ -160,6 +171,20 @@ append_range (GString *out, const char *name, double a, double b)
   g_string_append (out, "],\n");
 }
 
+static void
+append_strings (GString *out, const char *name, char **strv)
+{
+  if (strv == NULL || strv[0] == NULL)
+    return;
+  g_string_append_printf (out, "    \"%s\": [", name);
+  for (guint i = 0; strv[i] != NULL; i++)
+    {
+      g_string_append (out, i == 0 ? " " : ", ");
+      xrlab_json_append_string (out, strv[i]);
+    }
+  g_string_append (out, " ],\n");
+}
+
 void
 xrlab_session_fit_append_json (const XrlabSession *session, GString *out)
 {
@@ -172,16 +197,9 @@ xrlab_session_fit_append_json (const XrlabSession *session, GString *out)
   append_string (out, "models", f->models);
   append_string (out, "model", f->model);
   append_string (out, "baseline_model", f->baseline_model);
-  if (f->dynamics != NULL && f->dynamics[0] != NULL)
-    {
-      g_string_append (out, "    \"dynamics\": [");
-      for (guint i = 0; f->dynamics[i] != NULL; i++)
-        {
-          g_string_append (out, i == 0 ? " " : ", ");
-          xrlab_json_append_string (out, f->dynamics[i]);
-        }
-      g_string_append (out, " ],\n");
-    }
+  append_strings (out, "dynamics", f->dynamics);
+  append_strings (out, "profiles", f->profiles);
+  append_strings (out, "baseline_profiles", f->baseline_profiles);
   append_range (out, "energies", f->e0, f->e1);
   append_range (out, "delays", f->t0, f->t1);
   append_range (out, "baseline_delays", f->b0, f->b1);
@@ -291,32 +309,35 @@ get_range (JsonObject *obj, const char *name, double *a, double *b, GError **err
          && number_of (json_array_get_element (arr, 1), path, b, error);
 }
 
+/* An array of strings ("PAR=FILE:MODEL..."). */
 static gboolean
-get_dynamics (JsonObject *obj, XrlabSessionFit *f, GError **error)
+get_strings (JsonObject *obj, const char *name, char ***out, GError **error)
 {
-  JsonNode *node = json_object_get_member (obj, "dynamics");
+  JsonNode *node = json_object_get_member (obj, name);
+  g_autofree char *path = g_strdup_printf ("fit.%s", name);
   JsonArray *arr;
   guint n;
 
   if (node == NULL)
     return TRUE;
   if (!JSON_NODE_HOLDS_ARRAY (node))
-    return fail (error, "fit.dynamics", _("expected %s"), _("an array"));
+    return fail (error, path, _("expected %s"), _("an array"));
   arr = json_node_get_array (node);
   n = json_array_get_length (arr);
   if (n > MAX_DYNAMICS)
-    return fail (error, "fit.dynamics", _("longer than %zu characters"), (gsize) MAX_DYNAMICS);
-  f->dynamics = g_new0 (char *, n + 1);
+    return fail (error, path, _("more than %d entries"), MAX_DYNAMICS);
+  g_strfreev (*out);
+  *out = g_new0 (char *, n + 1);
   for (guint i = 0; i < n; i++)
     {
       JsonNode *e = json_array_get_element (arr, i);
       if (!JSON_NODE_HOLDS_VALUE (e) || json_node_get_value_type (e) != G_TYPE_STRING
           || g_utf8_strlen (json_node_get_string (e), -1) > MAX_PATH_CHARS)
         {
-          g_autofree char *p = g_strdup_printf ("fit.dynamics[%u]", i);
+          g_autofree char *p = g_strdup_printf ("fit.%s[%u]", name, i);
           return fail (error, p, _("expected %s"), _("a string"));
         }
-      f->dynamics[i] = g_strdup (json_node_get_string (e));
+      (*out)[i] = g_strdup (json_node_get_string (e));
     }
   return TRUE;
 }
@@ -355,7 +376,8 @@ static gboolean
 parse_fit (JsonObject *obj, XrlabSessionFit *f, GError **error)
 {
   static const char *const allowed[] = {
-    "data", "models", "model", "baseline_model", "dynamics", "energies", "delays", "baseline_delays",
+    "data", "models", "model", "baseline_model", "dynamics", "profiles", "baseline_profiles",
+    "energies", "delays", "baseline_delays",
     "pin_baseline", "values", "map", "delay", "energy", NULL
   };
   g_autoptr(GList) members = json_object_get_members (obj);
@@ -373,7 +395,10 @@ parse_fit (JsonObject *obj, XrlabSessionFit *f, GError **error)
       || !get_string (obj, "model", FALSE, MAX_NAME_CHARS, &f->model, error)
       || !get_string (obj, "baseline_model", FALSE, MAX_NAME_CHARS, &f->baseline_model, error)
       || !get_string (obj, "map", FALSE, 16, &map, error)
-      || !get_dynamics (obj, f, error) || !get_values (obj, f, error)
+      || !get_strings (obj, "dynamics", &f->dynamics, error)
+      || !get_strings (obj, "profiles", &f->profiles, error)
+      || !get_strings (obj, "baseline_profiles", &f->baseline_profiles, error)
+      || !get_values (obj, f, error)
       || !get_range (obj, "energies", &f->e0, &f->e1, error)
       || !get_range (obj, "delays", &f->t0, &f->t1, error)
       || !get_range (obj, "baseline_delays", &f->b0, &f->b1, error)

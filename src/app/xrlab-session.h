@@ -113,6 +113,7 @@ typedef struct {
   char *data;
   char *models, *model, *baseline_model;   /* NULL: none */
   char **dynamics;                         /* "PAR=FILE:MODEL..." */
+  char **profiles, **baseline_profiles;    /* "PAR=FILE:MODEL" */
   double e0, e1, t0, t1, b0, b1;
   gboolean pin_baseline;
   char **value_names;

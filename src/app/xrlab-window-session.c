@@ -70,6 +70,8 @@ get_fit (XrlabWindow *self, XrlabSession *s)
   f.model = ws->model;
   f.baseline_model = ws->baseline_model;
   f.dynamics = ws->dynamics;
+  f.profiles = ws->profiles;
+  f.baseline_profiles = ws->baseline_profiles;
   f.e0 = ws->e0, f.e1 = ws->e1, f.t0 = ws->t0, f.t1 = ws->t1, f.b0 = ws->b0, f.b1 = ws->b1;
   f.pin_baseline = ws->pin_baseline;
   f.value_names = ws->value_names;
@@ -97,6 +99,8 @@ apply_fit (XrlabWindow *self, const XrlabSession *session)
   ws.model = g_strdup (f->model);
   ws.baseline_model = g_strdup (f->baseline_model);
   ws.dynamics = g_strdupv (f->dynamics);
+  ws.profiles = g_strdupv (f->profiles);
+  ws.baseline_profiles = g_strdupv (f->baseline_profiles);
   ws.e0 = f->e0, ws.e1 = f->e1, ws.t0 = f->t0, ws.t1 = f->t1, ws.b0 = f->b0, ws.b1 = f->b1;
   ws.pin_baseline = f->pin_baseline;
   for (gsize i = 0; i < f->n_values; i++)
