@@ -23,7 +23,9 @@
  * cumulative probabilities summed from e^−μ), μ ≥ 10 by Hörmann's
  * transformed rejection with squeeze (PTRS, 1993, the algorithm of numpy),
  * a mean of 0 is 0 without a draw. The data depend only on the seed, the
- * model and the axes, not on the number of threads or the machine.
+ * model and the axes, not on the number of threads (the rejection tests
+ * use the C library's log (), so another libm may, very rarely, decide
+ * one differently).
  *
  * Photon counting (trspecfit's detection='photon_counting'), with @level
  * the expected number of photons per delay C (counts_per_delay): the model
