@@ -15,6 +15,7 @@
 
 #include "xrlab-h5.h"
 #include "xrlab-init.h"
+#include "xrlab-parallel.h"
 
 static char *tmp_dir;
 
@@ -226,6 +227,95 @@ test_write_atomic (void)
   g_assert_error (error, XRLAB_H5_ERROR, XRLAB_H5_ERROR_WRITE);
   assert_message (error, "no-such-dir", NULL);
   g_clear_error (&error);
+  g_unlink (path);
+}
+
+/* Reserved datasets written in pieces, at the same time, from aligned and
+ * unaligned buffers (direct I/O where the file system takes it, ordinary
+ * writes for the rest), beside ordinary datasets: read back unchanged. */
+typedef struct {
+  XrlabH5Writer *w;
+  const XrlabH5Reserved *res;
+  const double *data;
+  gsize n, n_pieces;
+  int failed;
+} PieceJob;
+
+static void
+write_piece (gpointer data, guint part)
+{
+  PieceJob *j = data;
+  /* uneven pieces: none starts or ends on a block */
+  const gsize a = part == 0 ? 0 : part * j->n / j->n_pieces + 3;
+  const gsize b = part + 1 == j->n_pieces ? j->n : (part + 1) * j->n / j->n_pieces + 3;
+  g_autoptr(GError) error = NULL;
+
+  if (!xrlab_h5_writer_write_reserved (j->w, j->res, a * sizeof (double), j->data + a,
+                                       (b - a) * sizeof (double), &error))
+    g_atomic_int_set (&j->failed, 1);
+}
+
+static void
+test_write_reserved (void)
+{
+  g_autofree char *path = tmp_path ("reserved.h5");
+  g_autoptr(GError) error = NULL;
+  const gsize n = 300001, rows = 700, cols = 800;
+  const gsize d1[2] = { n, 1 }, d2[2] = { rows, cols }, d3[2] = { 5, 1 }, d4[2] = { 3, 1 };
+  double *aligned = g_aligned_alloc (n, sizeof (double), XRLAB_H5_DIRECT_ALIGN);
+  g_autofree double *raw = g_new (double, rows * cols + 1);
+  double *shifted = raw + 1, small[5] = { 1, 2, 3, 4, 5 }, plain[3] = { 7, 8, 9 };
+  XrlabH5Reserved r1, r2, r3;
+  XrlabH5Array a = { 0 };
+  XrlabH5Writer *w;
+
+  for (gsize i = 0; i < n; i++)
+    aligned[i] = sin ((double) i) * 1e3;
+  for (gsize i = 0; i < rows * cols; i++)
+    shifted[i] = (double) i / 7.0;
+  w = xrlab_h5_writer_new (path, &error);
+  g_assert_no_error (error);
+  g_assert_true (xrlab_h5_writer_add_dataset (w, "/before", plain, 1, d4, NULL, &error));
+  g_assert_true (xrlab_h5_writer_reserve_dataset (w, "/big/one", 1, d1, "counts", &r1, &error));
+  g_assert_true (xrlab_h5_writer_reserve_dataset (w, "/big/two", 2, d2, NULL, &r2, &error));
+  g_assert_true (xrlab_h5_writer_reserve_dataset (w, "/small", 1, d3, NULL, &r3, &error));
+  g_assert_true (xrlab_h5_writer_add_dataset (w, "/after", plain, 1, d4, NULL, &error));
+  g_assert_no_error (error);
+  /* 1 MiB and more: aligned in the file */
+  g_assert_cmpuint (r1.offset % XRLAB_H5_DIRECT_ALIGN, ==, 0);
+  g_assert_cmpuint (r2.offset % XRLAB_H5_DIRECT_ALIGN, ==, 0);
+  g_assert_cmpuint (r1.size, ==, n * sizeof (double));
+  g_assert_cmpuint (r2.size, ==, rows * cols * sizeof (double));
+  {
+    PieceJob j1 = { w, &r1, aligned, n, 7, 0 }, j2 = { w, &r2, shifted, rows * cols, 5, 0 };
+
+    xrlab_parallel_run (xrlab_parallel_default (), 7, write_piece, &j1);
+    xrlab_parallel_run (xrlab_parallel_default (), 5, write_piece, &j2);
+    g_assert_cmpint (j1.failed + j2.failed, ==, 0);
+  }
+  g_assert_true (xrlab_h5_writer_write_reserved (w, &r3, 0, small, sizeof small, &error));
+  g_assert_true (xrlab_h5_writer_commit (w, &error));
+  g_assert_no_error (error);
+
+  g_assert_true (xrlab_h5_read (path, "/big/one", &a, &error));
+  g_assert_cmpuint (a.dims[0], ==, n);
+  g_assert_cmpstr (a.units, ==, "counts");
+  g_assert_cmpmem (a.data, n * sizeof (double), aligned, n * sizeof (double));
+  xrlab_h5_array_clear (&a);
+  g_assert_true (xrlab_h5_read (path, "/big/two", &a, &error));
+  g_assert_cmpint (a.rank, ==, 2);
+  g_assert_cmpuint (a.dims[0], ==, rows);
+  g_assert_cmpuint (a.dims[1], ==, cols);
+  g_assert_cmpmem (a.data, rows * cols * sizeof (double), shifted, rows * cols * sizeof (double));
+  xrlab_h5_array_clear (&a);
+  g_assert_true (xrlab_h5_read (path, "/small", &a, &error));
+  g_assert_cmpmem (a.data, sizeof small, small, sizeof small);
+  xrlab_h5_array_clear (&a);
+  g_assert_true (xrlab_h5_read (path, "/after", &a, &error));
+  g_assert_cmpmem (a.data, sizeof plain, plain, sizeof plain);
+  xrlab_h5_array_clear (&a);
+  g_assert_no_error (error);
+  g_aligned_free (aligned);
   g_unlink (path);
 }
 
@@ -515,6 +605,7 @@ main (int argc, char **argv)
   g_test_add_func ("/h5/h5py-nexus", test_h5py_nexus);
   g_test_add_func ("/h5/write-read", test_write_read);
   g_test_add_func ("/h5/write-atomic", test_write_atomic);
+  g_test_add_func ("/h5/write-reserved", test_write_reserved);
   g_test_add_func ("/h5/legacy-nexus", test_legacy_nexus);
   g_test_add_func ("/h5/read-errors", test_read_errors);
   g_test_add_func ("/h5/nexus-axes-errors", test_nexus_axes_errors);

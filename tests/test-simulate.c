@@ -120,29 +120,33 @@ test_counting (void)
   }
 }
 
-/* Poisson counts of means below and above 10 (the two methods): mean,
- * variance and third central moment (all μ) within their sampling errors. */
+/* Poisson counts of means below 10 (inversion), at the switch and above
+ * (PTRS; 1e4 takes log k! from Stirling's series): mean, variance and third
+ * central moment (all μ) within their sampling errors; a mean of 0 gives
+ * 0. */
 static void
 test_poisson_moments (void)
 {
-  const double levels[] = { 0.5, 0.2, 0.05 };   /* means 1/L²: 4, 25, 400 */
+  const double means[] = { 0.05, 0.7, 4, 9.99, 10, 25, 400, 1e4 };
   const gsize n = 200000;
   g_autofree double *y = g_new (double, n);
 
-  for (gsize k = 0; k < G_N_ELEMENTS (levels); k++)
+  for (gsize k = 0; k < G_N_ELEMENTS (means); k++)
     {
       g_autoptr(GError) error = NULL;
-      double mu = 1.0 / (levels[k] * levels[k]), scale = 0, m1 = 0, m2 = 0, m3 = 0;
+      const double mu = means[k], level = 1.0 / sqrt (mu);
+      double scale = 0, m1 = 0, m2 = 0, m3 = 0;
 
       for (gsize i = 0; i < n; i++)
         y[i] = 1.0;
-      g_assert_true (xrlab_simulate_noise (y, n, XRLAB_NOISE_POISSON, levels[k], 3 + k, &scale,
+      g_assert_true (xrlab_simulate_noise (y, n, XRLAB_NOISE_POISSON, level, 3 + k, &scale,
                                            &error));
       g_assert_cmpfloat_with_epsilon (scale, mu, 1e-9 * mu);
       for (gsize i = 0; i < n; i++)
         {
           double c = y[i] * scale;
           g_assert_cmpfloat (fabs (c - round (c)), <, 1e-9 * MAX (1.0, c));
+          g_assert_cmpfloat (c, >=, 0);
           m1 += c / n;
         }
       for (gsize i = 0; i < n; i++)
@@ -153,9 +157,158 @@ test_poisson_moments (void)
         }
       g_test_message ("μ %g: mean %.4f, variance %.4f, third moment %.3f", mu, m1, m2, m3);
       g_assert_cmpfloat (fabs (m1 - mu), <, 5 * sqrt (mu / n));
-      g_assert_cmpfloat (fabs (m2 / mu - 1.0), <, 5 * sqrt (2.0 / n));
+      /* var (s²) ≈ (μ₄ − μ₂²)/n = (2μ² + μ)/n */
+      g_assert_cmpfloat (fabs (m2 / mu - 1.0), <, 5 * sqrt ((2.0 + 1 / mu) / n));
       /* var (m3) ≈ (μ₆ − μ₃² − 6μ₄μ₂ + 9μ₂³)/n = (6μ³ + 18μ² + μ)/n for Poisson counts */
       g_assert_cmpfloat (fabs (m3 / mu - 1.0), <, 5 * sqrt ((6 * mu + 18 + 1 / mu) / n));
+    }
+
+  /* a mean of 0 counts nothing, beside points that count */
+  {
+    g_autoptr(GError) error = NULL;
+    double scale = 0, m1 = 0;
+
+    for (gsize i = 0; i < n; i++)
+      y[i] = i % 2 ? 1.0 : 0.0;
+    g_assert_true (xrlab_simulate_noise (y, n, XRLAB_NOISE_POISSON, 0.5, 1, &scale, &error));
+    for (gsize i = 0; i < n; i += 2)
+      g_assert_cmpfloat (y[i], ==, 0);
+    for (gsize i = 1; i < n; i += 2)
+      m1 += y[i] * scale / (n / 2);
+    g_assert_cmpfloat (fabs (m1 - 4), <, 5 * sqrt (4.0 / (n / 2)));
+  }
+}
+
+/* The generator of the header, written out again: splitmix64, then
+ * xoshiro256++. */
+static guint64
+ref_splitmix (guint64 *x)
+{
+  guint64 z = (*x += G_GUINT64_CONSTANT (0x9e3779b97f4a7c15));
+
+  z = (z ^ (z >> 30)) * G_GUINT64_CONSTANT (0xbf58476d1ce4e5b9);
+  z = (z ^ (z >> 27)) * G_GUINT64_CONSTANT (0x94d049bb133111eb);
+  return z ^ (z >> 31);
+}
+
+static double
+ref_uniform (guint64 s[4])
+{
+  const guint64 out = ((s[0] + s[3]) << 23 | (s[0] + s[3]) >> 41) + s[0], t = s[1] << 17;
+
+  s[2] ^= s[0];
+  s[3] ^= s[1];
+  s[1] ^= s[2];
+  s[0] ^= s[3];
+  s[2] ^= t;
+  s[3] = s[3] << 45 | s[3] >> 19;
+  return (double) (out >> 11) / 9007199254740992.0;
+}
+
+/* The seed rule of the header, to the last count: a mean of 2 (inversion)
+ * on three blocks, the first points of blocks 0 and 2 drawn again here; the
+ * same in every call. */
+static void
+test_poisson_seed_rule (void)
+{
+  const gsize n = 2 * XRLAB_SIMULATE_BLOCK + 100;
+  const guint64 seed = 2024;
+  g_autofree double *y = g_new (double, n), *y2 = g_new (double, n);
+  g_autoptr(GError) error = NULL;
+  double scale = 0;
+
+  for (gsize i = 0; i < n; i++)
+    y[i] = 1.0;
+  g_assert_true (xrlab_simulate_noise (y, n, XRLAB_NOISE_POISSON, M_SQRT1_2, seed, &scale,
+                                       &error));
+  g_assert_cmpfloat_with_epsilon (scale, 2.0, 1e-12);
+  for (guint64 block = 0; block <= 2; block += 2)
+    {
+      guint64 x = seed, s[4];
+
+      x = ref_splitmix (&x) + block;
+      for (guint j = 0; j < 4; j++)
+        s[j] = ref_splitmix (&x);
+      for (gsize i = 0; i < 100; i++)
+        {
+          double u = ref_uniform (s), p = exp (-scale), f = p, k = 0;
+
+          while (u >= f)
+            {
+              k += 1;
+              p *= scale / k;
+              f += p;
+            }
+          g_assert_cmpfloat (round (y[block * XRLAB_SIMULATE_BLOCK + i] * scale), ==, k);
+        }
+    }
+  for (gsize i = 0; i < n; i++)
+    y2[i] = 1.0;
+  g_assert_true (xrlab_simulate_noise (y2, n, XRLAB_NOISE_POISSON, M_SQRT1_2, seed, NULL,
+                                       &error));
+  g_assert_cmpmem (y, n * sizeof (double), y2, n * sizeof (double));
+}
+
+/* The parts of xrlab_simulate_draws in any order give xrlab_simulate_n's
+ * data: many blocks and more realisations than a part takes. */
+static void
+test_draws_parts (void)
+{
+  const gsize n_e = 3 * XRLAB_SIMULATE_BLOCK + 17;
+  const guint n_real = XRLAB_SIMULATE_GROUP + 2;
+  const XrlabNoiseKind kinds[] = { XRLAB_NOISE_POISSON, XRLAB_NOISE_COUNTING,
+                                   XRLAB_NOISE_GAUSSIAN, XRLAB_NOISE_NONE };
+  const double levels[] = { 0.05, 1e4, 0.02, 0 };
+  g_autoptr(XrlabModel) m = xrlab_test_model_from_text (model_yaml, "peak");
+  g_autofree double *e = g_new (double, n_e), *clean = NULL, *want = NULL;
+  g_autofree double *buf = g_new (double, n_real * n_e);
+  double *out[XRLAB_SIMULATE_GROUP + 2];
+
+  for (gsize i = 0; i < n_e; i++)
+    e[i] = 20.0 * (double) i / (double) n_e;
+  for (guint r = 0; r < n_real; r++)
+    out[r] = buf + r * n_e;
+  for (gsize k = 0; k < G_N_ELEMENTS (kinds); k++)
+    {
+      g_autoptr(GError) error = NULL;
+      XrlabSimulateDraws d;
+      double scale = 0;
+      guint n_parts;
+      gsize n_data = 0;
+
+      g_clear_pointer (&clean, g_free);
+      g_clear_pointer (&want, g_free);
+      want = xrlab_simulate_n (m, e, n_e, NULL, 0, NULL, 0, kinds[k], levels[k], 5, n_real,
+                               &clean, &n_data, &scale, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (n_data, ==, n_e);
+      memset (buf, 0, n_real * n_e * sizeof (double));
+      g_assert_true (xrlab_simulate_draws_init (&d, clean, 1, n_e, kinds[k], levels[k], 5,
+                                                n_real, out, &error));
+      n_parts = xrlab_simulate_draws_n_parts (&d);
+      g_assert_cmpuint (n_parts, ==, kinds[k] == XRLAB_NOISE_GAUSSIAN ? n_real : 4 * 2);
+      for (guint p = n_parts; p-- > 0;)
+        {
+          gsize i0, i1;
+          guint r0, r1;
+
+          xrlab_simulate_draws_part (&d, p, &i0, &i1, &r0, &r1);
+          g_assert_cmpuint (i0, <, i1);
+          g_assert_cmpuint (r0, <, r1);
+          g_assert_cmpuint (r1 - r0, <=, XRLAB_SIMULATE_GROUP);
+        }
+      g_assert_cmpmem (buf, n_real * n_e * sizeof (double), want, n_real * n_e * sizeof (double));
+      if (kinds[k] == XRLAB_NOISE_NONE)
+        g_assert_true (isnan (d.scale));
+      else
+        g_assert_cmpfloat (d.scale, ==, scale);
+      /* realisation r is the single simulation with seed 5 + r */
+      for (guint r = 0; r < n_real; r += n_real - 1)
+        {
+          g_autofree double *one = xrlab_simulate (m, e, n_e, NULL, 0, NULL, 0, kinds[k],
+                                                   levels[k], 5 + r, NULL, &error);
+          g_assert_cmpmem (one, n_e * sizeof (double), want + r * n_e, n_e * sizeof (double));
+        }
     }
 }
 
@@ -361,6 +514,8 @@ main (int argc, char **argv)
   setup_axes ();
   g_test_add_func ("/simulate/counting", test_counting);
   g_test_add_func ("/simulate/poisson-moments", test_poisson_moments);
+  g_test_add_func ("/simulate/poisson-seed-rule", test_poisson_seed_rule);
+  g_test_add_func ("/simulate/draws-parts", test_draws_parts);
   g_test_add_func ("/simulate/n-realisations", test_n_realisations);
   g_test_add_func ("/simulate/sweep-trspecfit", test_sweep_trspecfit);
   g_test_add_func ("/simulate/sweep-apply", test_sweep_apply);

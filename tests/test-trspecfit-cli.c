@@ -25,6 +25,7 @@
 #include "xrlab-init.h"
 #include "xrlab-model.h"
 #include "xrlab-util.h"
+#include "test-common.h"
 
 static char *tmpdir;
 
@@ -801,6 +802,133 @@ test_sweep (void)
   }
 }
 
+/* The HDF5 file of a sweep on axes large enough for direct I/O (datasets
+ * over 1 MiB, blocks of XRLAB_SIMULATE_BLOCK points written as they are
+ * drawn): the numbers of the folder of CSV files, the same with one thread,
+ * and read by h5py as the notebook's load_training_data reads it. */
+static void
+test_sweep_h5 (void)
+{
+  g_autofree char *d = examples_path ("synthetic_data/02_ml_training_data");
+  g_autofree char *me = NULL, *dyn = NULL, *en = out_dir ("swh-energy.csv"),
+                   *ti = out_dir ("swh-time.csv"), *dir = out_dir ("sweep-h5-dir"),
+                   *h5 = out_dir ("sweep-big.h5"), *h5_1 = out_dir ("sweep-big-1.h5"),
+                   *out = NULL, *out1 = NULL, *pyout = NULL, *pyerr = NULL;
+  g_autoptr(GString) es = g_string_new (NULL), ts = g_string_new (NULL);
+  g_auto(GStrv) env1 = g_environ_setenv (g_get_environ (), "XRLAB_THREADS", "1", TRUE);
+  const char *s;
+  double per_unit;
+  int status;
+
+  if (d == NULL)
+    return;
+  for (int i = 0; i < 1000; i++)
+    g_string_append_printf (es, "%.17g\n", 0.02 * i);
+  for (int i = 0; i < 150; i++)
+    g_string_append_printf (ts, "%.17g\n", -10 + 0.8 * i);
+  g_assert_true (g_file_set_contents (en, es->str, -1, NULL));
+  g_assert_true (g_file_set_contents (ti, ts->str, -1, NULL));
+  me = ex (d, "models_energy.yaml");
+  dyn = g_strconcat ("GLP_01_x0=", d, "/models_time.yaml:MonoExpPosIRF", NULL);
+  {
+    const char *args[] = { g_getenv ("XRLAB_CLI"), "simulate", "--models", me, "--model",
+                           "single_peak", "--dynamics", dyn, "--energy", en, "--time", ti,
+                           "--noise", "poisson", "--level", "0.05", "--seed", "7", "--sweep",
+                           "GLP_01_x0_expFun_01_A=0.25,4", "--sweep",
+                           "GLP_01_x0_expFun_01_tau=uniform:5:25:1", "--sweep-strategy", "grid",
+                           "--realisations", "2",
+                           "-o", NULL, NULL };
+    const gsize last = G_N_ELEMENTS (args) - 2;
+
+    args[last] = dir;
+    g_assert_cmpint (xrlab_test_spawn (args, NULL, NULL, NULL), ==, 0);
+    args[last] = h5;
+    g_assert_cmpint (xrlab_test_spawn (args, NULL, &out, NULL), ==, 0);
+    args[last] = h5_1;
+    g_assert_cmpint (xrlab_test_spawn (args, (const char *const *) env1, &out1, NULL), ==, 0);
+  }
+  g_assert_cmpstr (out, ==, out1);
+  g_assert_true (g_str_has_prefix (out, "configurations=2\nrealisations=2\n"));
+  s = strstr (out, "noise_counts_per_unit=");
+  g_assert_nonnull (s);
+  per_unit = g_ascii_strtod (s + strlen ("noise_counts_per_unit="), NULL);
+  for (int c = 0; c < 2; c++)
+    for (int r = -1; r < 2; r++)
+      {
+        g_autofree char *ds = r < 0 ? g_strdup_printf ("/clean_data/config_%06d", c)
+                                    : g_strdup_printf ("/simulated_data/config_%06d/"
+                                                       "realization_%04d", c, r);
+        g_autofree char *csv = r < 0 ? g_strdup_printf ("config_%06d/clean.csv", c)
+                                     : g_strdup_printf ("config_%06d/noisy_%04d.csv", c, r);
+        g_autofree char *cpath = g_build_filename (dir, csv, NULL);
+        g_autoptr(GError) error = NULL;
+        XrlabH5Array a = { 0 }, a1 = { 0 };
+        gsize rows = 0, cols = 0;
+        g_autofree double *want = xrlab_read_csv_matrix (cpath, TRUE, &rows, &cols, &error);
+
+        g_assert_no_error (error);
+        g_assert_true (xrlab_h5_read (h5, ds, &a, &error));
+        g_assert_true (xrlab_h5_read (h5_1, ds, &a1, &error));
+        g_assert_no_error (error);
+        g_assert_cmpuint (a.dims[0], ==, 150);
+        g_assert_cmpuint (a.dims[1], ==, 1000);
+        g_assert_cmpuint (rows * cols, ==, 150 * 1000);
+        g_assert_cmpmem (a.data, rows * cols * sizeof (double), want, rows * cols * sizeof (double));
+        g_assert_cmpmem (a1.data, rows * cols * sizeof (double), want,
+                         rows * cols * sizeof (double));
+        xrlab_h5_array_clear (&a);
+        xrlab_h5_array_clear (&a1);
+      }
+  {
+    g_autofree char *su = g_strdup_printf ("%.17g", per_unit);
+    const char *script =
+      "import sys, h5py, numpy as np\n"
+      "def load_training_data(filepath, param_names):\n"
+      "    x_all, y = [], []\n"
+      "    with h5py.File(filepath, 'r') as f:\n"
+      "        n_configs = f['metadata'].attrs['n_configs']\n"
+      "        for config_idx in range(int(n_configs)):\n"
+      "            config_name = f'config_{config_idx:06d}'\n"
+      "            config_group = f['parameter_configs'][config_name]\n"
+      "            data_group = f['simulated_data'][config_name]\n"
+      "            targets = [config_group.attrs[name] for name in param_names]\n"
+      "            for real_key in sorted(data_group.keys()):\n"
+      "                x_all.append(data_group[real_key][:])\n"
+      "                y.append(targets)\n"
+      "    return np.array(x_all), np.array(y)\n"
+      "x, y = load_training_data(sys.argv[1], ['GLP_01_x0_expFun_01_A',\n"
+      "                                        'GLP_01_x0_expFun_01_tau'])\n"
+      "assert x.shape == (4, 150, 1000) and x.dtype == np.float64, x.shape\n"
+      "assert list(y[:, 0]) == [0.25, 0.25, 4, 4], y\n"
+      "f = h5py.File(sys.argv[1], 'r')\n"
+      "assert f['metadata'].attrs['n_realizations_per_config'] == 2\n"
+      "assert f['axes/energy'].shape == (1000,) and f['axes/time'].shape == (150,)\n"
+      "for i in range(4):\n"
+      "    m = f['clean_data/config_%06d' % (i // 2)][:]\n"
+      "    s = 1 / (0.05 ** 2 * m.max())\n"
+      "    assert i > 1 or abs(s / float(sys.argv[2]) - 1) < 1e-12\n"
+      "    k = x[i] * s\n"
+      "    assert np.all(abs(k - np.round(k)) < 1e-6 * (1 + k)), i\n"
+      "    chi2 = np.mean((k - m * s) ** 2 / (m * s))\n"
+      "    assert abs(chi2 - 1) < 0.02, chi2\n"
+      "print('ok')\n";
+    const char *probe[] = { "/usr/bin/python3", "-c", "import h5py, numpy", NULL };
+    const char *argv[] = { "/usr/bin/python3", "-c", script, h5, su, NULL };
+
+    if (!g_file_test (probe[0], G_FILE_TEST_IS_EXECUTABLE)
+        || xrlab_test_spawn (probe, NULL, NULL, NULL) != 0)
+      {
+        g_test_skip ("h5py is not installed (python3-h5py)");
+        return;
+      }
+    status = xrlab_test_spawn (argv, NULL, &pyout, &pyerr);
+    if (status != 0)
+      g_test_message ("h5py: %s", pyerr);
+    g_assert_cmpint (status, ==, 0);
+    g_assert_cmpstr (pyout, ==, "ok\n");
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -820,6 +948,7 @@ main (int argc, char **argv)
   g_test_add_func ("/trspecfit-cli/20", test_20);
   g_test_add_func ("/trspecfit-cli/21", test_21);
   g_test_add_func ("/trspecfit-cli/sweep", test_sweep);
+  g_test_add_func ("/trspecfit-cli/sweep-h5", test_sweep_h5);
   status = g_test_run ();
   remove_tree (tmpdir);
   g_free (tmpdir);

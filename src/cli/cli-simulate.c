@@ -212,10 +212,12 @@ xrlab_cli_simulate (int argc, char **argv)
       _("Writes the model at its parameter values plus noise, in the layout of eval and "
         "of the data of fit: one row per delay, one column per energy. Gaussian noise has "
         "σ = L·max|model|; Poisson noise draws counts N ~ Poisson(s·model) and writes N/s "
-        "with s = 1/(L²·max model), so the relative noise at the maximum is L. The random "
-        "numbers are GSL's MT19937 seeded with --seed (gsl_ran_gaussian, gsl_ran_poisson; "
-        "one draw per point, row by row): the same seed gives the same data. Prints "
-        "noise_sigma= (Gaussian) or noise_counts_per_unit= (Poisson) on stdout."),
+        "with s = 1/(L²·max model), so the relative noise at the maximum is L. Gaussian "
+        "noise comes from GSL's MT19937 seeded with --seed (gsl_ran_gaussian, one draw per "
+        "point, row by row), Poisson counts from one xoshiro256++ generator per block of "
+        "65536 points, seeded from --seed and the block, drawn in parallel: the same seed "
+        "gives the same data on any number of threads. Prints noise_sigma= (Gaussian) or "
+        "noise_counts_per_unit= (Poisson) on stdout."),
     .description = NULL,
     .entries = { entries, sim_entries },
   };

@@ -1,6 +1,9 @@
 /* xrlab-engine-fit-sweep.c -- noisy realisations and parameter sweeps of a
  * model (trspecfit's simulate_n and simulate_parameter_sweep), written by
- * the engine as a job
+ * the engine as a job: into a folder of CSV files, or into one HDF5 file
+ * where the parts that draw the realisations on the pool write their
+ * values as they are drawn, past the page cache where the file system
+ * allows (so the disk works while the processors draw)
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -16,6 +19,7 @@
 #include <glib/gstdio.h>
 
 #include "xrlab-h5.h"
+#include "xrlab-parallel.h"
 #include "xrlab-util.h"
 
 typedef struct {
@@ -161,66 +165,195 @@ out_begin (SetPayload *p, Out *o, XrlabSweep *sw, const double *energy, gsize n_
   return TRUE;
 }
 
-/* Configuration @c: its swept values @v, the model @clean and @n_real
- * realisations @noisy. */
+/* The HDF5 datasets of configuration @c, reserved: res[0] its model,
+ * res[1 + r] realisation r; its swept values @v as attributes. */
 static gboolean
-out_config (SetPayload *p, Out *o, XrlabSweep *sw, gsize c, const double *v,
-            const double *clean, const double *noisy, guint n_real, GError **error)
+out_reserve_h5 (Out *o, XrlabSweep *sw, gsize c, const double *v, guint n_real,
+                XrlabH5Reserved *res, GError **error)
 {
-  const gsize n = o->rows * o->cols;
   /* a delay axis: delays × energies; one spectrum: a vector */
   const int rank = o->rows > 1 ? 2 : 1;
   const gsize dims[2] = { rank == 2 ? o->rows : o->cols, rank == 2 ? o->cols : 1 };
-  g_autofree char *name = g_strdup_printf ("config_%06zu", c);
   const gsize n_par = sw ? xrlab_sweep_n_params (sw) : 0;
+  g_autofree char *pc = g_strdup_printf ("/parameter_configs/config_%06zu", c);
+  g_autofree char *cd = g_strdup_printf ("/clean_data/config_%06zu", c);
 
-  if (o->h5)
-    {
-      g_autofree char *pc = g_strdup_printf ("/parameter_configs/%s", name);
-      g_autofree char *cd = g_strdup_printf ("/clean_data/%s", name);
-
-      if (!xrlab_h5_writer_add_group (o->w, pc, NULL, error)
-          || !xrlab_h5_writer_add_dataset (o->w, cd, clean, rank, dims, NULL, error))
-        return FALSE;
-      for (gsize j = 0; j < n_par; j++)
-        if (!xrlab_h5_writer_set_double (o->w, pc, xrlab_sweep_param_name (sw, j), v[j], error))
-          return FALSE;
-      for (guint r = 0; r < n_real; r++)
-        {
-          g_autofree char *path = g_strdup_printf ("/simulated_data/%s/realization_%04u", name, r);
-
-          if (!xrlab_h5_writer_add_dataset (o->w, path, noisy + r * n, rank, dims, NULL, error))
-            return FALSE;
-        }
-      return TRUE;
-    }
-  {
-    g_autofree char *dir = g_build_filename (p->output, name, NULL);
-    g_autofree char *cpath = g_build_filename (dir, "clean.csv", NULL);
-    char b[XRLAB_DTOA_BUFSIZE];
-
-    g_string_append_printf (o->configs, "%zu", c);
-    for (gsize j = 0; j < n_par; j++)
-      g_string_append_printf (o->configs, ",%s", xrlab_format_double (v[j], b));
-    g_string_append_c (o->configs, '\n');
-    if (g_mkdir_with_parents (dir, 0777) != 0)
-      {
-        int e = errno;
-        g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (e),
-                     _("Cannot create the folder %s: %s"), dir, g_strerror (e));
-        return FALSE;
-      }
-    if (!xrlab_write_csv_matrix (cpath, clean, o->rows, o->cols, error))
+  if (!xrlab_h5_writer_add_group (o->w, pc, NULL, error)
+      || !xrlab_h5_writer_reserve_dataset (o->w, cd, rank, dims, NULL, &res[0], error))
+    return FALSE;
+  for (gsize j = 0; j < n_par; j++)
+    if (!xrlab_h5_writer_set_double (o->w, pc, xrlab_sweep_param_name (sw, j), v[j], error))
       return FALSE;
-    for (guint r = 0; r < n_real; r++)
-      {
-        g_autofree char *f = g_strdup_printf ("noisy_%04u.csv", r);
-        g_autofree char *path = g_build_filename (dir, f, NULL);
+  for (guint r = 0; r < n_real; r++)
+    {
+      g_autofree char *path = g_strdup_printf ("/simulated_data/config_%06zu/realization_%04u",
+                                               c, r);
 
-        if (!xrlab_write_csv_matrix (path, noisy + r * n, o->rows, o->cols, error))
-          return FALSE;
-      }
-  }
+      if (!xrlab_h5_writer_reserve_dataset (o->w, path, rank, dims, NULL, &res[1 + r], error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* Configuration @c in a folder: its swept values @v in configs.csv, the
+ * model @clean and @n_real realisations @noisy as CSV files. */
+static gboolean
+out_config_csv (SetPayload *p, Out *o, XrlabSweep *sw, gsize c, const double *v,
+                const double *clean, const double *noisy, guint n_real, GError **error)
+{
+  const gsize n = o->rows * o->cols;
+  const gsize n_par = sw ? xrlab_sweep_n_params (sw) : 0;
+  g_autofree char *name = g_strdup_printf ("config_%06zu", c);
+  g_autofree char *dir = g_build_filename (p->output, name, NULL);
+  g_autofree char *cpath = g_build_filename (dir, "clean.csv", NULL);
+  char b[XRLAB_DTOA_BUFSIZE];
+
+  g_string_append_printf (o->configs, "%zu", c);
+  for (gsize j = 0; j < n_par; j++)
+    g_string_append_printf (o->configs, ",%s", xrlab_format_double (v[j], b));
+  g_string_append_c (o->configs, '\n');
+  if (g_mkdir_with_parents (dir, 0777) != 0)
+    {
+      int e = errno;
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (e),
+                   _("Cannot create the folder %s: %s"), dir, g_strerror (e));
+      return FALSE;
+    }
+  if (!xrlab_write_csv_matrix (cpath, clean, o->rows, o->cols, error))
+    return FALSE;
+  for (guint r = 0; r < n_real; r++)
+    {
+      g_autofree char *f = g_strdup_printf ("noisy_%04u.csv", r);
+      g_autofree char *path = g_build_filename (dir, f, NULL);
+
+      if (!xrlab_write_csv_matrix (path, noisy + r * n, o->rows, o->cols, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* ---- one configuration into the HDF5 file ------------------------------------------
+ * The realisations are drawn in parts on the pool (xrlab_simulate_draws_part),
+ * and each part writes what it drew at once, past the page cache where the
+ * file system allows (xrlab_h5_writer_write_reserved): a part waiting for
+ * the disk leaves the processors to the parts still drawing. Parts that
+ * write the model itself are spread among them. */
+
+typedef struct {
+  XrlabH5Writer *w;
+  XrlabSimulateDraws d;
+  const double *clean;
+  double **noisy;
+  const XrlabH5Reserved *res;
+  guint n_draw, n_clean;
+  GMutex lock;
+  GError *error;
+  int failed;
+} H5Job;
+
+static void
+h5_part (gpointer data, guint part)
+{
+  H5Job *j = data;
+  const guint64 total = (guint64) j->n_draw + j->n_clean;
+  /* the model's pieces before @part: part is one when the count grows */
+  const guint c0 = (guint) ((guint64) part * j->n_clean / total);
+  const guint c1 = (guint) ((guint64) (part + 1) * j->n_clean / total);
+  const gsize z = sizeof (double);
+  GError *error = NULL;
+  gboolean ok = TRUE;
+
+  if (g_atomic_int_get (&j->failed))
+    return;
+  if (c1 > c0)
+    {
+      const gsize a = (gsize) c0 * XRLAB_SIMULATE_BLOCK;
+      const gsize b = MIN (a + XRLAB_SIMULATE_BLOCK, j->d.n);
+
+      ok = xrlab_h5_writer_write_reserved (j->w, &j->res[0], a * z, j->clean + a, (b - a) * z,
+                                           &error);
+    }
+  else
+    {
+      gsize i0, i1;
+      guint r0, r1;
+
+      xrlab_simulate_draws_part (&j->d, part - c0, &i0, &i1, &r0, &r1);
+      for (guint r = r0; ok && r < r1; r++)
+        ok = xrlab_h5_writer_write_reserved (j->w, &j->res[1 + r], i0 * z, j->noisy[r] + i0,
+                                             (i1 - i0) * z, &error);
+    }
+  if (!ok)
+    {
+      g_mutex_lock (&j->lock);
+      if (j->error == NULL)
+        j->error = g_steal_pointer (&error);
+      g_mutex_unlock (&j->lock);
+      g_clear_error (&error);
+      g_atomic_int_set (&j->failed, 1);
+    }
+}
+
+/* Buffers of one configuration, aligned for direct I/O. */
+typedef struct {
+  gsize n;
+  guint n_real;
+  double *clean;
+  double **noisy;
+  XrlabH5Reserved *res;
+} H5Buffers;
+
+static void
+h5_buffers_init (H5Buffers *b, gsize n, guint n_real)
+{
+  b->n = n;
+  b->n_real = n_real;
+  b->clean = g_aligned_alloc (MAX (n, 1), sizeof (double), XRLAB_H5_DIRECT_ALIGN);
+  b->noisy = g_new0 (double *, n_real);
+  for (guint r = 0; r < n_real; r++)
+    b->noisy[r] = g_aligned_alloc (MAX (n, 1), sizeof (double), XRLAB_H5_DIRECT_ALIGN);
+  b->res = g_new0 (XrlabH5Reserved, n_real + 1);
+}
+
+static void
+h5_buffers_clear (H5Buffers *b)
+{
+  g_aligned_free (b->clean);
+  for (guint r = 0; r < b->n_real; r++)
+    g_aligned_free (b->noisy[r]);
+  g_free (b->noisy);
+  g_free (b->res);
+}
+
+/* Configuration @c of the model @mc (its values set) into the file. */
+static gboolean
+h5_config (SetPayload *p, Out *o, XrlabSweep *sw, gsize c, const XrlabModel *mc,
+           const double *energy, gsize n_e, const double *time, gsize n_t, const double *aux,
+           gsize n_a, H5Buffers *b, double *scale, GError **error)
+{
+  const double *v = sw ? xrlab_sweep_configs (sw) + c * xrlab_sweep_n_params (sw) : NULL;
+  H5Job j = { 0 };
+
+  if (!xrlab_simulate_model_into (mc, energy, n_e, time, n_t, aux, n_a, b->clean, b->n, error)
+      || !xrlab_simulate_draws_init (&j.d, b->clean, o->rows, o->cols, p->noise, p->level,
+                                     p->seed + c * b->n_real, b->n_real, b->noisy, error)
+      || !out_reserve_h5 (o, sw, c, v, b->n_real, b->res, error))
+    return FALSE;
+  j.w = o->w;
+  j.clean = b->clean;
+  j.noisy = b->noisy;
+  j.res = b->res;
+  j.n_draw = xrlab_simulate_draws_n_parts (&j.d);
+  j.n_clean = (guint) ((b->n + XRLAB_SIMULATE_BLOCK - 1) / XRLAB_SIMULATE_BLOCK);
+  g_mutex_init (&j.lock);
+  xrlab_parallel_run (xrlab_parallel_default (), j.n_draw + j.n_clean, h5_part, &j);
+  g_mutex_clear (&j.lock);
+  *scale = j.d.scale;
+  if (j.error != NULL)
+    {
+      g_propagate_error (error, j.error);
+      return FALSE;
+    }
   return TRUE;
 }
 
@@ -261,6 +394,7 @@ set_run (XrlabRequest *req, GCancellable *cancellable)
   double t0 = xrlab_now ();
   gboolean ok = TRUE;
   Out o = { 0 };
+  H5Buffers b = { 0 };
 
   m = xrlab_fit_build_model (s->models, s->model, s->dynamics, s->n_dynamics, s->profiles,
                              s->n_profiles, s->values, s->n_values, FALSE, &p->error);
@@ -278,6 +412,8 @@ set_run (XrlabRequest *req, GCancellable *cancellable)
         xrlab_h5_writer_abort (o.w);
       return;
     }
+  if (o.h5)
+    h5_buffers_init (&b, o.rows * o.cols, n_real);
   for (gsize c = 0; ok && c < p->n_configs; c++)
     {
       g_autoptr(XrlabModel) mc = xrlab_model_copy (m);
@@ -286,14 +422,20 @@ set_run (XrlabRequest *req, GCancellable *cancellable)
       double scale = NAN;
 
       ok = !g_cancellable_set_error_if_cancelled (cancellable, &p->error)
-           && (sw == NULL || xrlab_sweep_apply (sw, c, mc, &p->error))
-           && (noisy = xrlab_simulate_n (mc, energy, n_e, time, n_t, aux, n_a, p->noise,
-                                         p->level, p->seed + c * n_real, n_real, &clean, NULL,
-                                         &scale, &p->error)) != NULL
-           && out_config (p, &o, sw, c, v, clean, noisy, n_real, &p->error);
+           && (sw == NULL || xrlab_sweep_apply (sw, c, mc, &p->error));
+      if (ok && o.h5)
+        ok = h5_config (p, &o, sw, c, mc, energy, n_e, time, n_t, aux, n_a, &b, &scale,
+                        &p->error);
+      else if (ok)
+        ok = (noisy = xrlab_simulate_n (mc, energy, n_e, time, n_t, aux, n_a, p->noise,
+                                        p->level, p->seed + c * n_real, n_real, &clean, NULL,
+                                        &scale, &p->error)) != NULL
+             && out_config_csv (p, &o, sw, c, v, clean, noisy, n_real, &p->error);
       if (ok && c == 0)
         p->scale = scale;
     }
+  if (o.h5)
+    h5_buffers_clear (&b);
   out_end (p, &o, ok, ok ? &p->error : NULL);
   p->compute_s = xrlab_now () - t0;
 }

@@ -2,6 +2,8 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+/* O_DIRECT */
+#define _GNU_SOURCE
 #include "config.h"
 
 #include "xrlab-h5.h"
@@ -25,7 +27,16 @@ struct _XrlabH5Writer {
   char *tmp_path;
   hid_t fid;
   hid_t lcpl;     /* creates missing parent groups */
+  /* reserved datasets: written past HDF5, through direct I/O where it
+   * works (direct_fd, -1 when the file system refuses it or a write
+   * failed with EINVAL), else through plain_fd */
+  int plain_fd, direct_fd;
+  int direct_ok;  /* atomic: direct_fd may still be used */
 };
+
+/* Datasets of at least this many bytes start at multiples of
+ * XRLAB_H5_DIRECT_ALIGN in the file. */
+#define ALIGN_THRESHOLD ((hsize_t) 1 << 20)
 
 static void
 writer_free (XrlabH5Writer *w)
@@ -59,8 +70,17 @@ xrlab_h5_writer_new (const char *path, GError **error)
   w->path = g_strdup (path);
   w->tmp_path = tmp_path;
   w->fid = w->lcpl = -1;
+  w->plain_fd = w->direct_fd = -1;
   xrlab_h5_enter ();
-  w->fid = H5Fcreate (w->tmp_path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  {
+    hid_t fapl = H5Pcreate (H5P_FILE_ACCESS);
+
+    if (fapl >= 0)
+      H5Pset_alignment (fapl, ALIGN_THRESHOLD, XRLAB_H5_DIRECT_ALIGN);
+    w->fid = H5Fcreate (w->tmp_path, H5F_ACC_TRUNC, H5P_DEFAULT,
+                        fapl >= 0 ? fapl : H5P_DEFAULT);
+    xrlab_h5_close_id (&fapl, H5Pclose);
+  }
   w->lcpl = H5Pcreate (H5P_LINK_CREATE);
   if (w->lcpl >= 0)
     H5Pset_create_intermediate_group (w->lcpl, 1);
@@ -78,6 +98,11 @@ xrlab_h5_writer_new (const char *path, GError **error)
 static void
 writer_close (XrlabH5Writer *w, gboolean *ok)
 {
+  if (w->plain_fd >= 0 && close (w->plain_fd) != 0 && ok != NULL)
+    *ok = FALSE;
+  if (w->direct_fd >= 0 && close (w->direct_fd) != 0 && ok != NULL)
+    *ok = FALSE;
+  w->plain_fd = w->direct_fd = -1;
   xrlab_h5_enter ();
   if (w->lcpl >= 0)
     H5Pclose (w->lcpl);
@@ -200,6 +225,134 @@ xrlab_h5_writer_add_dataset (XrlabH5Writer *w, const char *path,
   if (units != NULL)
     return xrlab_h5_writer_set_string (w, path, "units", units, error);
   return TRUE;
+}
+
+/* ---- reserved datasets ---------------------------------------------------- */
+
+/* The descriptors of reserved writes, opened at the first reservation. */
+static gboolean
+open_raw (XrlabH5Writer *w, GError **error)
+{
+  if (w->plain_fd >= 0)
+    return TRUE;
+  w->plain_fd = g_open (w->tmp_path, O_WRONLY | O_CLOEXEC, 0);
+  if (w->plain_fd < 0)
+    {
+      int e = errno;
+      g_set_error (error, XRLAB_H5_ERROR, XRLAB_H5_ERROR_WRITE, "%s %s: %s",
+                   _("Cannot write"), w->path, g_strerror (e));
+      return FALSE;
+    }
+  /* EINVAL where the file system has no direct I/O (tmpfs, some FUSE) */
+  w->direct_fd = g_open (w->tmp_path, O_WRONLY | O_CLOEXEC | O_DIRECT, 0);
+  w->direct_ok = w->direct_fd >= 0;
+  return TRUE;
+}
+
+gboolean
+xrlab_h5_writer_reserve_dataset (XrlabH5Writer *w, const char *path, int rank,
+                                 const gsize dims[2], const char *units,
+                                 XrlabH5Reserved *out, GError **error)
+{
+  hsize_t hdims[2] = { dims[0], rank == 2 ? dims[1] : 1 };
+  hid_t space = -1, dcpl = -1, did = -1;
+  haddr_t addr = HADDR_UNDEF;
+  const gsize size = (gsize) hdims[0] * (gsize) hdims[1] * sizeof (double);
+
+  g_return_val_if_fail (rank == 1 || rank == 2, FALSE);
+
+  if (!open_raw (w, error))
+    return FALSE;
+  xrlab_h5_enter ();
+  space = H5Screate_simple (rank, hdims, NULL);
+  dcpl = H5Pcreate (H5P_DATASET_CREATE);
+  /* contiguous (the default layout), its space allocated now, never
+   * filled: the bytes are the caller's */
+  if (space >= 0 && dcpl >= 0 && H5Pset_alloc_time (dcpl, H5D_ALLOC_TIME_EARLY) >= 0
+      && H5Pset_fill_time (dcpl, H5D_FILL_TIME_NEVER) >= 0)
+    did = H5Dcreate2 (w->fid, path, H5T_NATIVE_DOUBLE, space, w->lcpl, dcpl, H5P_DEFAULT);
+  if (did >= 0)
+    addr = H5Dget_offset (did);
+  xrlab_h5_close_id (&did, H5Dclose);
+  xrlab_h5_close_id (&dcpl, H5Pclose);
+  xrlab_h5_close_id (&space, H5Sclose);
+  xrlab_h5_leave ();
+  if (addr == HADDR_UNDEF && size > 0)
+    {
+      g_set_error (error, XRLAB_H5_ERROR, XRLAB_H5_ERROR_WRITE,
+                   _("Cannot write the dataset %s in %s"), path, w->path);
+      return FALSE;
+    }
+  out->offset = addr == HADDR_UNDEF ? 0 : (guint64) addr;
+  out->size = size;
+  if (units != NULL)
+    return xrlab_h5_writer_set_string (w, path, "units", units, error);
+  return TRUE;
+}
+
+/* pwrite() of all @n bytes; FALSE with *@err set. */
+static gboolean
+pwrite_all (int fd, const char *p, gsize n, guint64 off, int *err)
+{
+  while (n > 0)
+    {
+      ssize_t k = pwrite (fd, p, MIN (n, (gsize) 1 << 30), (off_t) off);
+
+      if (k < 0 && errno == EINTR)
+        continue;
+      if (k <= 0)
+        {
+          *err = k < 0 ? errno : EIO;
+          return FALSE;
+        }
+      p += k;
+      n -= (gsize) k;
+      off += (guint64) k;
+    }
+  return TRUE;
+}
+
+gboolean
+xrlab_h5_writer_write_reserved (XrlabH5Writer *w, const XrlabH5Reserved *r, gsize from,
+                                const void *data, gsize n_bytes, GError **error)
+{
+  const gsize a = XRLAB_H5_DIRECT_ALIGN;
+  const char *p = data;
+  const guint64 off = r->offset + from;
+  gsize head = n_bytes, mid = 0;
+  int err = 0;
+
+  g_return_val_if_fail (from <= r->size && n_bytes <= r->size - from, FALSE);
+
+  if (g_atomic_int_get (&w->direct_ok))
+    {
+      /* the whole blocks in the middle go direct when the data lies at the
+       * same place within a block as its bytes in the file */
+      head = MIN ((gsize) ((a - off % a) % a), n_bytes);
+      if (((guintptr) (p + head)) % a == 0)
+        mid = (n_bytes - head) / a * a;
+      else
+        head = n_bytes;
+    }
+  if (!pwrite_all (w->plain_fd, p, head, off, &err))
+    goto fail;
+  if (mid > 0 && !pwrite_all (w->direct_fd, p + head, mid, off + head, &err))
+    {
+      if (err != EINVAL)
+        goto fail;
+      /* a block size larger than XRLAB_H5_DIRECT_ALIGN: plain writes from now on */
+      g_atomic_int_set (&w->direct_ok, 0);
+      if (!pwrite_all (w->plain_fd, p + head, mid, off + head, &err))
+        goto fail;
+    }
+  if (!pwrite_all (w->plain_fd, p + head + mid, n_bytes - head - mid, off + head + mid, &err))
+    goto fail;
+  return TRUE;
+
+fail:
+  g_set_error (error, XRLAB_H5_ERROR, XRLAB_H5_ERROR_WRITE, "%s %s: %s",
+               _("Cannot write"), w->path, g_strerror (err));
+  return FALSE;
 }
 
 /* Writes the attribute @name of type @type and shape @space on the object at

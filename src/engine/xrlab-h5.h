@@ -125,6 +125,32 @@ gboolean xrlab_h5_writer_add_dataset (XrlabH5Writer *w, const char *path,
                                       const gsize dims[2], const char *units,
                                       GError **error);
 
+/* Large datasets from the caller's buffers. A reserved dataset (doubles,
+ * row-major, @rank and @dims as xrlab_h5_writer_add_dataset) is contiguous,
+ * has its place in the file from its creation and no fill value; its bytes
+ * are then written with xrlab_h5_writer_write_reserved, from any thread,
+ * without the HDF5 lock and without a copy: by direct I/O (O_DIRECT, past
+ * the page cache) for whole blocks of XRLAB_H5_DIRECT_ALIGN bytes whose
+ * data are aligned as their place in the file (where the file system
+ * takes it), by ordinary writes for the rest. Bytes never written read as
+ * zeros. Datasets of 1 MiB or more start at a multiple of
+ * XRLAB_H5_DIRECT_ALIGN in every file written here. */
+#define XRLAB_H5_DIRECT_ALIGN 4096
+
+typedef struct {
+  guint64 offset;       /* in the file */
+  gsize size;           /* bytes */
+} XrlabH5Reserved;
+
+gboolean xrlab_h5_writer_reserve_dataset (XrlabH5Writer *w, const char *path, int rank,
+                                          const gsize dims[2], const char *units,
+                                          XrlabH5Reserved *out, GError **error);
+/* Writes the @n_bytes of @data at byte @from of the dataset @r. Different
+ * ranges may be written at the same time. */
+gboolean xrlab_h5_writer_write_reserved (XrlabH5Writer *w, const XrlabH5Reserved *r,
+                                         gsize from, const void *data, gsize n_bytes,
+                                         GError **error);
+
 /* Writes @values as a 1D dataset of variable-length UTF-8 strings. */
 gboolean xrlab_h5_writer_add_strings_dataset (XrlabH5Writer *w, const char *path,
                                               const char *const *values, gsize n,

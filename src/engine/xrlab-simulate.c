@@ -86,107 +86,325 @@ check_noise (const double *y, gsize n, XrlabNoiseKind kind, double level, double
   return TRUE;
 }
 
-/* A Poisson count of mean @mu (≥ 0): the multiplication method below 10,
- * Hörmann's transformed rejection (PTRS, 1993) above, as numpy draws them;
- * a few uniform draws each, where gsl_ran_poisson's recursion over gamma
- * variates costs several times more at the means of a spectrum. */
-static double
-poisson (gsl_rng *rng, double mu)
+/* ---- counting noise ------------------------------------------------------------- */
+
+/* The generator of one block of points: xoshiro256++ (Blackman and Vigna),
+ * its four state words the splitmix64 outputs after splitmix64 (seed) +
+ * block (see the header). */
+typedef struct {
+  guint64 s[4];
+} Rng;
+
+static inline guint64
+splitmix64 (guint64 *x)
 {
-  if (!(mu > 0))
-    return 0.0;
-  if (mu < 10)
+  guint64 z = (*x += G_GUINT64_CONSTANT (0x9e3779b97f4a7c15));
+
+  z = (z ^ (z >> 30)) * G_GUINT64_CONSTANT (0xbf58476d1ce4e5b9);
+  z = (z ^ (z >> 27)) * G_GUINT64_CONSTANT (0x94d049bb133111eb);
+  return z ^ (z >> 31);
+}
+
+static void
+rng_seed (Rng *r, guint64 seed, guint64 block)
+{
+  guint64 x = seed;
+
+  x = splitmix64 (&x) + block;
+  for (guint j = 0; j < 4; j++)
+    r->s[j] = splitmix64 (&x);
+}
+
+static inline guint64
+rotl (guint64 x, int k)
+{
+  return (x << k) | (x >> (64 - k));
+}
+
+static inline guint64
+rng_next (Rng *r)
+{
+  guint64 *s = r->s;
+  const guint64 out = rotl (s[0] + s[3], 23) + s[0], t = s[1] << 17;
+
+  s[2] ^= s[0];
+  s[3] ^= s[1];
+  s[1] ^= s[2];
+  s[0] ^= s[3];
+  s[2] ^= t;
+  s[3] = rotl (s[3], 45);
+  return out;
+}
+
+/* [0, 1) and (0, 1), 53 bits */
+static inline double
+rng_uniform (Rng *r)
+{
+  return (double) (rng_next (r) >> 11) * 0x1.0p-53;
+}
+
+static inline double
+rng_uniform_pos (Rng *r)
+{
+  return ((double) (rng_next (r) >> 11) + 0.5) * 0x1.0p-53;
+}
+
+/* log k! for k < LOG_FACT_N from a table, else Stirling's series */
+#define LOG_FACT_N 1024
+static double log_fact_table[LOG_FACT_N];
+
+static gpointer
+log_fact_fill (gpointer data)
+{
+  (void) data;
+  for (guint k = 0; k < LOG_FACT_N; k++)
+    log_fact_table[k] = gsl_sf_lnfact (k);
+  return NULL;
+}
+
+static inline double
+log_fact (double k)
+{
+  double x, ix;
+
+  if (k < LOG_FACT_N)
+    return log_fact_table[(gsize) k];
+  /* lgamma (x) for x = k + 1 > 1024: the terms left out are < 1e-18 */
+  x = k + 1.0;
+  ix = 1.0 / x;
+  return (x - 0.5) * log (x) - x + 0.91893853320467274178
+         + ix * (1.0 / 12.0 - ix * ix * (1.0 / 360.0 - ix * ix / 1260.0));
+}
+
+/* What the draws of one mean μ share: inversion below 10 (one uniform, the
+ * cumulative probabilities from e^−μ up), Hörmann's transformed rejection
+ * with squeeze (PTRS, 1993) above. */
+typedef struct {
+  double mu;
+  double e;                                  /* e^−μ */
+  double b, a, inv_alpha, vr, log_mu;        /* PTRS */
+} Counts;
+
+#define PTRS_MIN_MEAN 10.0
+
+static inline void
+counts_init (Counts *c, double mu)
+{
+  c->mu = mu;
+  if (mu < PTRS_MIN_MEAN)
     {
-      const double e = exp (-mu);
-      double prod = gsl_rng_uniform (rng), k = 0.0;
-      while (prod > e)
+      c->e = exp (-mu);
+      return;
+    }
+  c->b = 0.931 + 2.53 * sqrt (mu);
+  c->a = -0.059 + 0.02483 * c->b;
+  c->inv_alpha = 1.1239 + 1.1328 / (c->b - 3.4);
+  c->vr = 0.9277 - 3.6224 / (c->b - 2.0);
+  c->log_mu = log (mu);
+}
+
+static inline double
+counts_draw (const Counts *c, Rng *r)
+{
+  if (c->mu < PTRS_MIN_MEAN)
+    {
+      const double u = rng_uniform (r);
+      double p = c->e, f = p, k = 0.0;
+
+      /* P (k > 100) < 1e-60 below a mean of 10: the bound only keeps a
+       * sum that rounding stops short of u from running on */
+      while (u >= f && k < 100.0)
         {
           k += 1.0;
-          prod *= gsl_rng_uniform (rng);
+          p *= c->mu / k;
+          f += p;
         }
       return k;
     }
-  {
-    const double slam = sqrt (mu), loglam = log (mu);
-    const double b = 0.931 + 2.53 * slam, a = -0.059 + 0.02483 * b;
-    const double invalpha = 1.1239 + 1.1328 / (b - 3.4), vr = 0.9277 - 3.6224 / (b - 2.0);
+  for (;;)
+    {
+      const double u = rng_uniform (r) - 0.5, v = rng_uniform_pos (r);
+      const double us = 0.5 - fabs (u);
+      const double t = (2.0 * c->a / us + c->b) * u + c->mu + 0.43;
+      double k;
 
-    for (;;)
-      {
-        double u = gsl_rng_uniform (rng) - 0.5, v = gsl_rng_uniform_pos (rng);
-        double us = 0.5 - fabs (u);
-        double k = floor ((2.0 * a / us + b) * u + mu + 0.43);
-
-        if (us >= 0.07 && v <= vr)
-          return k;
-        if (k < 0 || (us < 0.013 && v > us))
-          continue;
-        if (log (v) + log (invalpha) - log (a / (us * us) + b)
-            <= -mu + k * loglam - gsl_sf_lngamma (k + 1.0))
-          return k;
-      }
-  }
+      /* k = ⌊t⌋ < 0 is rejected (the quick acceptance below never meets
+       * one); a cast floors t ≥ 0 faster than floor () without SSE 4.1 */
+      if (!(t >= 0))
+        continue;
+      k = t < 0x1p52 ? (double) (guint64) t : floor (t);
+      if (us >= 0.07 && v <= c->vr)
+        return k;
+      if (us < 0.013 && v > us)
+        continue;
+      if (log (v * c->inv_alpha / (c->a / (us * us) + c->b))
+          <= -c->mu + k * c->log_mu - log_fact (k))
+        return k;
+    }
 }
 
-/* The noise on a checked model (see the header). */
+/* Points [i0, i1) of realisations [r0, r1): counts of mean s·|m|, back in
+ * the model's units (signs kept for photon counting). */
 static void
-apply_noise (double *y, gsize n_rows, gsize n_cols, XrlabNoiseKind kind, double level,
-             double m, guint64 seed, double *scale)
+draw_counts (const XrlabSimulateDraws *d, gsize i0, gsize i1, guint r0, guint r1)
 {
-  const gsize n = n_rows * n_cols;
-  gsl_rng *rng;
+  Rng rng[XRLAB_SIMULATE_GROUP];
+  const double s = d->scale;
+  const guint nr = r1 - r0;
 
-  if (scale)
-    *scale = NAN;
-  if (kind == XRLAB_NOISE_NONE || level == 0 || m == 0)
-    return;
-  rng = gsl_rng_alloc (gsl_rng_mt19937);
-  gsl_rng_set (rng, (unsigned long) seed);
+  for (guint r = 0; r < nr; r++)
+    rng_seed (&rng[r], d->seed + r0 + r, i0 / XRLAB_SIMULATE_BLOCK);
+  for (gsize i = i0; i < i1; i++)
+    {
+      const double m = d->clean[i], mu = s * fabs (m);
+      Counts c;
+
+      if (!(mu > 0))
+        {
+          for (guint r = 0; r < nr; r++)
+            d->out[r0 + r][i] = 0.0;
+          continue;
+        }
+      counts_init (&c, mu);
+      for (guint r = 0; r < nr; r++)
+        {
+          const double y = counts_draw (&c, &rng[r]) / s;
+          d->out[r0 + r][i] = m < 0 ? -y : y;
+        }
+    }
+}
+
+/* Realisation @r with Gaussian noise: one MT19937 stream over every point. */
+static void
+draw_gaussian (const XrlabSimulateDraws *d, guint r)
+{
+  gsl_rng *rng = gsl_rng_alloc (gsl_rng_mt19937);
+  double *out = d->out[r];
+
+  gsl_rng_set (rng, (unsigned long) (d->seed + r));
+  for (gsize i = 0; i < d->n; i++)
+    out[i] = d->clean[i] + gsl_ran_gaussian (rng, d->scale);
+  gsl_rng_free (rng);
+}
+
+static gboolean
+has_noise (const XrlabSimulateDraws *d)
+{
+  return d->kind != XRLAB_NOISE_NONE && d->level != 0 && d->max != 0;
+}
+
+gboolean
+xrlab_simulate_draws_init (XrlabSimulateDraws *d, const double *clean, gsize n_rows,
+                           gsize n_cols, XrlabNoiseKind kind, double level, guint64 seed,
+                           guint n_real, double *const *out, GError **error)
+{
+  static GOnce once = G_ONCE_INIT;
+
+  memset (d, 0, sizeof *d);
+  d->scale = NAN;
+  n_rows = MAX (n_rows, 1);
+  if (!check_noise (clean, n_rows * n_cols, kind, level, &d->max, error))
+    return FALSE;
+  g_once (&once, log_fact_fill, NULL);
+  d->clean = clean;
+  d->out = out;
+  d->n = n_rows * n_cols;
+  d->kind = kind;
+  d->level = level;
+  d->seed = seed;
+  d->n_real = n_real;
+  d->n_blocks = (guint) MAX ((d->n + XRLAB_SIMULATE_BLOCK - 1) / XRLAB_SIMULATE_BLOCK, 1);
+  d->n_groups = (n_real + XRLAB_SIMULATE_GROUP - 1) / XRLAB_SIMULATE_GROUP;
+  if (!has_noise (d))
+    return TRUE;
   if (kind == XRLAB_NOISE_GAUSSIAN)
-    {
-      const double sigma = level * m;
-      for (gsize i = 0; i < n; i++)
-        y[i] += gsl_ran_gaussian (rng, sigma);
-      if (scale)
-        *scale = sigma;
-    }
+    d->scale = level * d->max;
   else if (kind == XRLAB_NOISE_POISSON)
-    {
-      const double s = 1.0 / (level * level * m);
-      for (gsize i = 0; i < n; i++)
-        y[i] = poisson (rng, s * y[i]) / s;
-      if (scale)
-        *scale = s;
-    }
+    d->scale = 1.0 / (level * level * d->max);
   else
     {
       /* photons per data unit: the mean row holds @level photons */
-      double total = 0.0, s;
-      for (gsize i = 0; i < n; i++)
-        total += fabs (y[i]);
-      s = level / (total / (double) n_rows);
-      for (gsize i = 0; i < n; i++)
-        {
-          double c = poisson (rng, s * fabs (y[i])) / s;
-          y[i] = y[i] > 0 ? c : y[i] < 0 ? -c : 0.0;
-        }
-      if (scale)
-        *scale = s;
+      double total = 0.0;
+      for (gsize i = 0; i < d->n; i++)
+        total += fabs (clean[i]);
+      d->scale = level / (total / (double) n_rows);
     }
-  gsl_rng_free (rng);
+  return TRUE;
+}
+
+guint
+xrlab_simulate_draws_n_parts (const XrlabSimulateDraws *d)
+{
+  if (d->n_real == 0)
+    return 0;
+  if (has_noise (d) && d->kind == XRLAB_NOISE_GAUSSIAN)
+    return d->n_real;
+  return d->n_blocks * d->n_groups;
+}
+
+void
+xrlab_simulate_draws_part (const XrlabSimulateDraws *d, guint part, gsize *i0, gsize *i1,
+                           guint *r0, guint *r1)
+{
+  gsize a = 0, b = d->n;
+  guint ra = part, rb = part + 1;
+
+  if (!(has_noise (d) && d->kind == XRLAB_NOISE_GAUSSIAN))
+    {
+      const guint block = part % d->n_blocks, group = part / d->n_blocks;
+
+      a = MIN ((gsize) block * XRLAB_SIMULATE_BLOCK, d->n);
+      b = MIN (a + XRLAB_SIMULATE_BLOCK, d->n);
+      ra = group * XRLAB_SIMULATE_GROUP;
+      rb = MIN (ra + XRLAB_SIMULATE_GROUP, d->n_real);
+    }
+  if (!has_noise (d))
+    for (guint r = ra; r < rb; r++)
+      {
+        if (d->out[r] != d->clean)
+          memcpy (d->out[r] + a, d->clean + a, (b - a) * sizeof (double));
+      }
+  else if (d->kind == XRLAB_NOISE_GAUSSIAN)
+    draw_gaussian (d, part);
+  else
+    draw_counts (d, a, b, ra, rb);
+  if (i0)
+    *i0 = a;
+  if (i1)
+    *i1 = b;
+  if (r0)
+    *r0 = ra;
+  if (r1)
+    *r1 = rb;
+}
+
+static void
+draws_part (gpointer data, guint part)
+{
+  xrlab_simulate_draws_part (data, part, NULL, NULL, NULL, NULL);
+}
+
+/* Draws every part of @d on the pool. */
+static void
+draws_run (const XrlabSimulateDraws *d)
+{
+  xrlab_parallel_run (xrlab_parallel_default (), xrlab_simulate_draws_n_parts (d), draws_part,
+                      (gpointer) d);
 }
 
 gboolean
 xrlab_simulate_noise_rows (double *y, gsize n_rows, gsize n_cols, XrlabNoiseKind kind,
                            double level, guint64 seed, double *scale, GError **error)
 {
-  double m;
+  XrlabSimulateDraws d;
 
   if (scale)
     *scale = NAN;
-  if (!check_noise (y, n_rows * n_cols, kind, level, &m, error))
+  if (!xrlab_simulate_draws_init (&d, y, n_rows, n_cols, kind, level, seed, 1, &y, error))
     return FALSE;
-  apply_noise (y, MAX (n_rows, 1), n_cols, kind, level, m, seed, scale);
+  draws_run (&d);
+  if (scale)
+    *scale = d.scale;
   return TRUE;
 }
 
@@ -197,24 +415,58 @@ xrlab_simulate_noise (double *y, gsize n, XrlabNoiseKind kind, double level, gui
   return xrlab_simulate_noise_rows (y, 1, n, kind, level, seed, scale, error);
 }
 
+/* The plan of @model on the axes and its initial θ. */
+static XrlabPlan *
+clean_plan (const XrlabModel *model, const double *energy, gsize n_energy, const double *time,
+            gsize n_time, const double *aux, gsize n_aux, double **theta, GError **error)
+{
+  XrlabPlan *plan = xrlab_plan_new (model, energy, n_energy, time, n_time, aux, n_aux, error);
+
+  if (plan == NULL)
+    return NULL;
+  *theta = g_new (double, MAX (xrlab_plan_n_theta (plan), 1));
+  xrlab_plan_theta_initial (plan, *theta);
+  return plan;
+}
+
 /* The model at its values on the axes: a new array; *@n_rows its rows. */
 static double *
 clean_model (const XrlabModel *model, const double *energy, gsize n_energy, const double *time,
              gsize n_time, const double *aux, gsize n_aux, gsize *n_rows, GError **error)
 {
-  g_autoptr(XrlabPlan) plan = xrlab_plan_new (model, energy, n_energy, time, n_time, aux,
-                                              n_aux, error);
   g_autofree double *theta = NULL;
+  g_autoptr(XrlabPlan) plan = clean_plan (model, energy, n_energy, time, n_time, aux, n_aux,
+                                          &theta, error);
   double *y;
 
   if (plan == NULL)
     return NULL;
-  theta = g_new (double, MAX (xrlab_plan_n_theta (plan), 1));
-  y = g_new (double, xrlab_plan_n_data (plan));
-  xrlab_plan_theta_initial (plan, theta);
+  y = g_new (double, MAX (xrlab_plan_n_data (plan), 1));
   xrlab_plan_eval (plan, theta, y);
   *n_rows = xrlab_plan_n_rows (plan);
   return y;
+}
+
+gboolean
+xrlab_simulate_model_into (const XrlabModel *model, const double *energy, gsize n_energy,
+                           const double *time, gsize n_time, const double *aux, gsize n_aux,
+                           double *out, gsize n_out, GError **error)
+{
+  g_autofree double *theta = NULL;
+  g_autoptr(XrlabPlan) plan = clean_plan (model, energy, n_energy, time, n_time, aux, n_aux,
+                                          &theta, error);
+
+  if (plan == NULL)
+    return FALSE;
+  if (xrlab_plan_n_data (plan) != n_out)
+    {
+      g_set_error (error, XRLAB_SIMULATE_ERROR, XRLAB_SIMULATE_ERROR_INVALID,
+                   _("The model has %zu values on these axes, not %zu"),
+                   xrlab_plan_n_data (plan), n_out);
+      return FALSE;
+    }
+  xrlab_plan_eval (plan, theta, out);
+  return TRUE;
 }
 
 double *
@@ -234,59 +486,38 @@ xrlab_simulate (const XrlabModel *model, const double *energy, gsize n_energy,
   return g_steal_pointer (&y);
 }
 
-typedef struct {
-  const double *clean;
-  double *out;
-  gsize n_rows, n_cols;
-  XrlabNoiseKind kind;
-  double level, max;
-  guint64 seed;
-  double scale;
-} NJob;
-
-static void
-n_part (gpointer data, guint r)
-{
-  NJob *job = data;
-  const gsize n = job->n_rows * job->n_cols;
-  double scale;
-
-  memcpy (job->out + (gsize) r * n, job->clean, n * sizeof (double));
-  apply_noise (job->out + (gsize) r * n, job->n_rows, job->n_cols, job->kind, job->level,
-               job->max, job->seed + r, &scale);
-  if (r == 0)
-    job->scale = scale;
-}
-
 double *
 xrlab_simulate_n (const XrlabModel *model, const double *energy, gsize n_energy,
                   const double *time, gsize n_time, const double *aux, gsize n_aux,
                   XrlabNoiseKind kind, double level, guint64 seed, guint n_real,
                   double **clean, gsize *n_data, double *scale, GError **error)
 {
-  NJob job = { 0 };
-  g_autofree double *y = NULL;
+  XrlabSimulateDraws d;
+  g_autofree double *y = NULL, *all = NULL;
+  g_autofree double **out = NULL;
+  gsize n_rows = 1, n;
 
   if (scale)
     *scale = NAN;
-  y = clean_model (model, energy, n_energy, time, n_time, aux, n_aux, &job.n_rows, error);
-  if (y == NULL || !check_noise (y, job.n_rows * n_energy, kind, level, &job.max, error))
+  y = clean_model (model, energy, n_energy, time, n_time, aux, n_aux, &n_rows, error);
+  if (y == NULL)
     return NULL;
-  job.clean = y;
-  job.n_cols = n_energy;
-  job.kind = kind;
-  job.level = level;
-  job.seed = seed;
-  job.scale = NAN;
-  job.out = g_new (double, MAX ((gsize) n_real, 1) * job.n_rows * n_energy);
-  xrlab_parallel_run (xrlab_parallel_default (), n_real, n_part, &job);
+  n = n_rows * n_energy;
+  all = g_new (double, MAX ((gsize) n_real * n, 1));
+  out = g_new (double *, MAX (n_real, 1));
+  for (guint r = 0; r < n_real; r++)
+    out[r] = all + (gsize) r * n;
+  if (!xrlab_simulate_draws_init (&d, y, n_rows, n_energy, kind, level, seed, n_real, out,
+                                  error))
+    return NULL;
+  draws_run (&d);
   if (n_data)
-    *n_data = job.n_rows * n_energy;
+    *n_data = n;
   if (scale)
-    *scale = job.scale;
+    *scale = d.scale;
   if (clean)
     *clean = g_steal_pointer (&y);
-  return job.out;
+  return g_steal_pointer (&all);
 }
 
 /* ---- parameter sweeps ------------------------------------------------------------ */

@@ -8,14 +8,24 @@
  *   Poisson   y_i = N_i / s,  N_i ~ Poisson(s·m_i),  s = 1/(L²·M)
  *             (counts per data unit chosen so that the relative noise at
  *             the maximum is L; every m_i must be ≥ 0)
- * The random numbers come from GSL's MT19937 generator (gsl_rng_mt19937)
- * seeded with gsl_rng_set (@seed) (GSL replaces seed 0 by 4357), one draw
- * per point in row-major order (delay by delay, energies in axis order):
- * gsl_ran_gaussian (the Kinderman–Monahan–Leva ratio method) for Gaussian
- * noise; for Poisson counts the multiplication method below a mean of 10
- * and Hörmann's transformed rejection (PTRS) above, the algorithms numpy
- * uses, on GSL's uniforms. The same seed, model and axes give the same data
- * on every machine.
+ * Gaussian noise: GSL's MT19937 generator (gsl_rng_mt19937) seeded with
+ * gsl_rng_set (@seed) (GSL replaces seed 0 by 4357), one gsl_ran_gaussian
+ * draw (the Kinderman–Monahan–Leva ratio method) per point in row-major
+ * order (delay by delay, energies in axis order).
+ *
+ * Poisson counts (and photon counting below) are drawn in parallel: the
+ * points, in row-major order, fall into blocks of XRLAB_SIMULATE_BLOCK,
+ * and block b (from 0) has a generator of its own, xoshiro256++ whose four
+ * state words are the next four outputs of splitmix64 started from state
+ * x₀ + b, where x₀ is splitmix64's first output from state @seed; uniforms
+ * are the top 53 bits of an output (× 2⁻⁵³, and + ½ ulp where 0 must be
+ * excluded). A mean μ < 10 is drawn by inversion (one uniform, the
+ * cumulative probabilities summed from e^−μ), μ ≥ 10 by Hörmann's
+ * transformed rejection with squeeze (PTRS, 1993, the algorithm of numpy),
+ * a mean of 0 is 0 without a draw. The data depend only on the seed, the
+ * model and the axes, not on the number of threads (the rejection tests
+ * use the C library's log (), so another libm may, very rarely, decide
+ * one differently).
  *
  * Photon counting (trspecfit's detection='photon_counting'), with @level
  * the expected number of photons per delay C (counts_per_delay): the model
@@ -82,6 +92,14 @@ double *xrlab_simulate (const XrlabModel *model, const double *energy, gsize n_e
                         XrlabNoiseKind kind, double level, guint64 seed, double *scale,
                         GError **error);
 
+/* The model at its parameter values on the axes into @out, which holds
+ * @n_out values (n_time × n_energy, or n_energy without a delay axis; an
+ * error otherwise). */
+gboolean xrlab_simulate_model_into (const XrlabModel *model, const double *energy,
+                                    gsize n_energy, const double *time, gsize n_time,
+                                    const double *aux, gsize n_aux, double *out, gsize n_out,
+                                    GError **error);
+
 /* @n_real noisy realisations of one model evaluation (trspecfit's
  * simulate_n): a new array of @n_real × n_data values, realisation r at
  * r × n_data, drawn with seed @seed + r (realisation 0 is xrlab_simulate's
@@ -92,6 +110,42 @@ double *xrlab_simulate_n (const XrlabModel *model, const double *energy, gsize n
                           const double *time, gsize n_time, const double *aux, gsize n_aux,
                           XrlabNoiseKind kind, double level, guint64 seed, guint n_real,
                           double **clean, gsize *n_data, double *scale, GError **error);
+
+/* ---- realisations in parts -------------------------------------------------------
+ * The draws of xrlab_simulate_n from a model already evaluated, cut into
+ * parts for a parallel loop of the caller's (the sweep job writes each
+ * part's values as soon as they are drawn). A part of Poisson or counting
+ * noise draws points [i0, i1) (one block) of up to XRLAB_SIMULATE_GROUP
+ * realisations [r0, r1), sharing the set-up of each mean among them; a part
+ * of Gaussian noise is one realisation, every point; without noise a part
+ * copies a block. The parts may run in any order and at the same time. */
+
+#define XRLAB_SIMULATE_BLOCK ((gsize) 65536)
+#define XRLAB_SIMULATE_GROUP 4u
+
+typedef struct {
+  const double *clean;
+  double *const *out;     /* n_real arrays of n values (out[0] may be clean) */
+  gsize n;
+  XrlabNoiseKind kind;
+  double level;
+  double max;             /* max |clean| */
+  double scale;           /* σ or counts per data unit; NaN without noise */
+  guint64 seed;           /* realisation r: seed + r */
+  guint n_real, n_blocks, n_groups;
+} XrlabSimulateDraws;
+
+/* Checks @clean (@n_rows × @n_cols) for noise of @kind and @level (as
+ * xrlab_simulate_noise_rows) and fills @d; @clean and @out must outlive it. */
+gboolean xrlab_simulate_draws_init    (XrlabSimulateDraws *d, const double *clean, gsize n_rows,
+                                       gsize n_cols, XrlabNoiseKind kind, double level,
+                                       guint64 seed, guint n_real, double *const *out,
+                                       GError **error);
+guint    xrlab_simulate_draws_n_parts (const XrlabSimulateDraws *d);
+/* Draws part @part; what it wrote, when not NULL: points [*@i0, *@i1) of
+ * realisations [*@r0, *@r1). */
+void     xrlab_simulate_draws_part    (const XrlabSimulateDraws *d, guint part, gsize *i0,
+                                       gsize *i1, guint *r0, guint *r1);
 
 /* ---- parameter sweeps ---------------------------------------------------------- */
 

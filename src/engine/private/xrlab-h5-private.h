@@ -37,12 +37,14 @@ G_BEGIN_DECLS
   F (H5Sget_simple_extent_npoints) \
   F (H5Tcopy) F (H5Tclose) F (H5Tget_class) F (H5Tget_cset) F (H5Tget_size) \
   F (H5Tis_variable_str) F (H5Tset_cset) F (H5Tset_size) F (H5Tset_strpad) \
-  F (H5Pcreate) F (H5Pclose) F (H5Pset_create_intermediate_group)
+  F (H5Pcreate) F (H5Pclose) F (H5Pset_create_intermediate_group) \
+  F (H5Pset_alignment) F (H5Pset_alloc_time) F (H5Pset_fill_time) F (H5Dget_offset)
 
 /* The global ids behind H5T_NATIVE_DOUBLE, H5P_LINK_CREATE, ... */
 #define XRLAB_H5_VARIABLES(V) \
   V (H5T_NATIVE_DOUBLE_g) V (H5T_NATIVE_INT_g) V (H5T_C_S1_g) \
-  V (H5T_IEEE_F64LE_g) V (H5P_CLS_LINK_CREATE_ID_g)
+  V (H5T_IEEE_F64LE_g) V (H5P_CLS_LINK_CREATE_ID_g) V (H5P_CLS_FILE_ACCESS_ID_g) \
+  V (H5P_CLS_DATASET_CREATE_ID_g)
 
 #define XRLAB_H5_FIELD_FN(name) __typeof__ (name) *name##_fn;
 #define XRLAB_H5_FIELD_VAR(name) __typeof__ (name) *name##_var;
@@ -136,12 +138,18 @@ xrlab_h5_close_id (hid_t *id, herr_t (*close_fn) (hid_t))
 #define H5Pcreate (xrlab_h5_api.H5Pcreate_fn)
 #define H5Pclose (xrlab_h5_api.H5Pclose_fn)
 #define H5Pset_create_intermediate_group (xrlab_h5_api.H5Pset_create_intermediate_group_fn)
+#define H5Pset_alignment (xrlab_h5_api.H5Pset_alignment_fn)
+#define H5Pset_alloc_time (xrlab_h5_api.H5Pset_alloc_time_fn)
+#define H5Pset_fill_time (xrlab_h5_api.H5Pset_fill_time_fn)
+#define H5Dget_offset (xrlab_h5_api.H5Dget_offset_fn)
 
 #define H5T_NATIVE_DOUBLE_g (*xrlab_h5_api.H5T_NATIVE_DOUBLE_g_var)
 #define H5T_NATIVE_INT_g (*xrlab_h5_api.H5T_NATIVE_INT_g_var)
 #define H5T_C_S1_g (*xrlab_h5_api.H5T_C_S1_g_var)
 #define H5T_IEEE_F64LE_g (*xrlab_h5_api.H5T_IEEE_F64LE_g_var)
 #define H5P_CLS_LINK_CREATE_ID_g (*xrlab_h5_api.H5P_CLS_LINK_CREATE_ID_g_var)
+#define H5P_CLS_FILE_ACCESS_ID_g (*xrlab_h5_api.H5P_CLS_FILE_ACCESS_ID_g_var)
+#define H5P_CLS_DATASET_CREATE_ID_g (*xrlab_h5_api.H5P_CLS_DATASET_CREATE_ID_g_var)
 #endif /* !XRLAB_H5_FILLING_API */
 
 G_END_DECLS
