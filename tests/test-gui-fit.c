@@ -162,6 +162,18 @@ model_max (void)
   return mx;
 }
 
+static gboolean
+spectrum_drawn (gpointer data)
+{
+  return !xrlab_plot_get_redraw_pending (xrlab_fit_page_get_spectrum (page ()));
+}
+
+static gboolean
+layers_kept (gpointer data)
+{
+  return xrlab_plot_get_layers_kept (xrlab_fit_page_get_spectrum (page ()));
+}
+
 static void
 test_edit (void)
 {
@@ -204,6 +216,28 @@ test_edit (void)
   m = series_named (xrlab_fit_page_get_spectrum (page ()), "Model");
   g_assert_false (m->stale);
   g_assert_cmpfloat_with_epsilon (model_max (), peak, 1e-9 * fabs (peak));
+
+  /* A small step: the model's curves only (the data and axes are kept from
+   * the last fetch at this delay, and so are the plots' layers). */
+  {
+    XrlabEngineStats st0 = { 0 }, st1 = { 0 };
+    const XrlabPlotSeries *data_before = series_named (xrlab_fit_page_get_spectrum (page ()), "Data");
+    const double *data_y = data_before->y;
+    gsize n_e = data_before->n;
+
+    xrlab_test_wait_for (spectrum_drawn, NULL, 10, "the spectrum to be drawn");
+    xrlab_engine_get_stats (xrlab_window_get_engine (win), "fit-spectrum", &st0);
+    g_assert_true (xrlab_fit_page_set_param_text (page (), "GLP_01_A", "303"));
+    settle ();
+    /* the frame after the reply: the curves between the kept layers */
+    xrlab_test_wait_for (layers_kept, NULL, 10, "a frame of the spectrum with its layers kept");
+    xrlab_engine_get_stats (xrlab_window_get_engine (win), "fit-spectrum", &st1);
+    g_assert_cmpuint (st1.n_transfers, ==, st0.n_transfers + 1);
+    /* model, residual and the components: no energies, no data */
+    g_assert_cmpuint (st1.bytes - st0.bytes, <, (2 + 8) * n_e * sizeof (double));
+    g_assert_true (series_named (xrlab_fit_page_get_spectrum (page ()), "Data")->y == data_y);
+    g_assert_cmpfloat (model_max (), >, peak);
+  }
 }
 
 /* ---- fitting ---------------------------------------------------------------------- */

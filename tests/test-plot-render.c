@@ -417,6 +417,100 @@ test_one_thread (void)
   g_test_trap_assert_stderr ("*second thread*");
 }
 
+
+/* ---- layers ------------------------------------------------------------------------ */
+
+static cairo_surface_t *
+draw_layered (XrlabPlotRenderer *r, const XrlabPlotScene *scene, gboolean keep, XrlabPlotFrame *frame)
+{
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, W, H);
+  cairo_t *cr = cairo_create (s);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (xrlab_plot_renderer_draw_layered (r, scene, keep, cr, W, H, frame, &error));
+  g_assert_no_error (error);
+  cairo_destroy (cr);
+  cairo_surface_flush (s);
+  return s;
+}
+
+/* Pixels where @a and @b differ by more than @tolerance in a channel. */
+static guint
+count_different (cairo_surface_t *a, cairo_surface_t *b, int tolerance)
+{
+  XrlabTestImage ia = xrlab_test_image (a), ib = xrlab_test_image (b);
+  guint n = 0;
+
+  for (int y = 0; y < ia.height; y++)
+    for (int x = 0; x < ia.width; x++)
+      if (!xrlab_test_rgb_close (xrlab_test_pixel (&ia, x, y), xrlab_test_pixel (&ib, x, y), tolerance))
+        n++;
+  return n;
+}
+
+/* A static curve (the data) and a live one (the model): the layered frame
+ * looks as the full one; new live values inside the y range are drawn
+ * between the kept layers, values beyond it draw everything again. */
+static void
+test_layers (void)
+{
+  g_autoptr(XrlabPlotRenderer) r = xrlab_plot_renderer_new ();
+  static double live[N];
+  XrlabPlotScene scene;
+  XrlabPlotFrame f1, f2, f3;
+  cairo_surface_t *full, *layered, *moved;
+  guint orange;
+
+  if (!xrlab_plot_check_driver (NULL))
+    {
+      g_test_skip ("PLplot's extcairo driver is missing");
+      return;
+    }
+  for (int i = 0; i < N; i++)
+    live[i] = 2.5 / xs[i];
+  make_scene (&scene);
+  curves[0].y = yb;
+  curves[1].y = live;
+  curves[1].live = TRUE;
+  scene.x.log = scene.y.log = FALSE;
+  scene.n_markers = 0;
+
+  full = draw (r, &scene, NULL);
+  layered = draw_layered (r, &scene, TRUE, &f1);
+  /* keep_layers after a plain draw: drawn again all the same */
+  g_assert_false (xrlab_plot_renderer_get_layers_kept (r));
+  g_assert_true (f1.valid);
+  g_assert_cmpuint (count_different (full, layered, 48), <, W * H / 500);
+  orange = count_near (layered, ORANGE, 40, f1.px0, f1.py0, f1.px1, f1.py1);
+  g_assert_cmpuint (orange, >, 300);
+
+  /* The model a little lower: the layers kept, the curve moved. */
+  for (int i = 0; i < N; i++)
+    live[i] = 2.4 / xs[i];
+  moved = draw_layered (r, &scene, TRUE, &f2);
+  g_assert_true (xrlab_plot_renderer_get_layers_kept (r));
+  g_assert_cmpfloat (f2.wy0, ==, f1.wy0);
+  g_assert_cmpfloat (f2.wy1, ==, f1.wy1);
+  g_assert_cmpuint (count_different (layered, moved, 48), >, 100);
+  g_assert_cmpuint (count_near (moved, ORANGE, 40, f2.px0, f2.py0, f2.px1, f2.py1), >, orange / 2);
+  cairo_surface_destroy (moved);
+
+  /* Without the caller's word: drawn again. */
+  cairo_surface_destroy (draw_layered (r, &scene, FALSE, NULL));
+  g_assert_false (xrlab_plot_renderer_get_layers_kept (r));
+
+  /* Beyond the y range drawn: drawn again, on a wider range. */
+  for (int i = 0; i < N; i++)
+    live[i] = 9.0 / xs[i];
+  cairo_surface_destroy (draw_layered (r, &scene, TRUE, &f3));
+  g_assert_false (xrlab_plot_renderer_get_layers_kept (r));
+  g_assert_cmpfloat (f3.wy1, >, f1.wy1);
+
+  curves[1].live = FALSE;
+  cairo_surface_destroy (full);
+  cairo_surface_destroy (layered);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -432,6 +526,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/plot-render/nothing-to-draw", test_nothing_to_draw);
   g_test_add_func ("/plot-render/linear-and-sizes", test_linear_and_sizes);
   g_test_add_func ("/plot-render/write", test_write);
+  g_test_add_func ("/plot-render/layers", test_layers);
   g_test_add_func ("/plot-render/one-thread", test_one_thread);
   return g_test_run ();
 }

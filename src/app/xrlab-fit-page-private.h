@@ -85,6 +85,7 @@ struct _XrlabFitPage {
   guint pump_id;                   /* dispatches them after the round's budget */
   guint64 serial[4];               /* of the newest fetch of each consumer */
   gpointer last_spectrum;          /* the reply drawn (again, stale, while a value is invalid) */
+  gpointer curve_base[2];          /* the axes and data of the spectrum and the trace (xrlab-fit-page-data.c) */
   gboolean stale;
 
   /* parameters and results */

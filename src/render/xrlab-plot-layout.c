@@ -145,6 +145,12 @@ data_ranges (XrlabPlotLayout *l, const XrlabPlotScene *scene)
   return TRUE;
 }
 
+gboolean
+xrlab_plot_layout_ranges (XrlabPlotLayout *l, const XrlabPlotScene *scene)
+{
+  return data_ranges (l, scene);
+}
+
 /* ---- ticks and margins -------------------------------------------------------- */
 
 static void

@@ -145,6 +145,9 @@ XrlabPlotLayoutResult
                                     XrlabPlotText        *text,
                                     int                   width,
                                     int                   height);
+/* Only the world window of @scene (x0, x1, y0, y1, y_abs), as the full
+ * layout computes it; FALSE when there is nothing to show. */
+gboolean xrlab_plot_layout_ranges (XrlabPlotLayout *layout, const XrlabPlotScene *scene);
 /* Labels the markers inside the x range (xrlab-plot-markers.c): rows and
  * the notes for groups left without a label. Sets @layout->top. */
 void     xrlab_plot_layout_markers (XrlabPlotLayout      *layout,
