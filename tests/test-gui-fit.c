@@ -425,6 +425,110 @@ test_ranges (void)
   g_assert_cmpfloat (ws->b1, ==, -0.05);
 }
 
+
+static gboolean
+map_drawn (gpointer data)
+{
+  return xrlab_map_view_get_frame (xrlab_fit_page_get_map_view (page ()))->valid;
+}
+
+/* Drags on the map: an edge of the fit window resizes it, its title moves
+ * it (the engine takes the new limits), Ctrl pans, the secondary button
+ * zooms, a plain drag moves the cursor. */
+static void
+test_map_drag (void)
+{
+  XrlabMapView *map;
+  const XrlabFitWorkspace *ws;
+  double px0, py0, px1, py1, ea, eb, ta, tb, x0, x1, y0, y1, delay, energy;
+
+  if (skip_without_data ())
+    return;
+  map = xrlab_fit_page_get_map_view (page ());
+  xrlab_fit_page_set_ranges (page (), 81, 91, 2, 12, -0.4, -0.05);
+  settle ();
+  xrlab_test_wait_for (map_drawn, NULL, 10, "the map to be drawn");
+
+  /* The edge at 91 eV, 40 pixels sideways: only that edge moves. */
+  g_assert_true (xrlab_fit_page_map_to_px (page (), 91, 7, &px0, &py0));
+  g_assert_true (xrlab_map_view_pick (map, px0, py0, &ea, &ta));
+  g_assert_true (xrlab_map_view_pick (map, px0 - 40, py0, &eb, &tb));
+  xrlab_fit_page_map_drag (page (), GDK_BUTTON_PRIMARY, 0, px0, py0, px0 - 40, py0);
+  settle ();
+  ws = xrlab_fit_page_get_workspace (page ());
+  g_assert_null (xrlab_fit_page_get_message (page ()));
+  g_assert_cmpfloat (ws->e0, ==, 81);
+  g_assert_cmpfloat_with_epsilon (ws->e1, 91 + (eb - ea), 1e-9);
+  g_assert_cmpfloat (fabs (ws->e1 - 91), >, 0.5);
+  g_assert_cmpfloat (ws->t0, ==, 2);
+  g_assert_cmpfloat (ws->t1, ==, 12);
+
+  /* A corner: both of its edges. */
+  g_assert_true (xrlab_fit_page_map_to_px (page (), ws->e1, 12, &px0, &py0));
+  xrlab_fit_page_map_drag (page (), GDK_BUTTON_PRIMARY, 0, px0, py0, px0 + 20, py0 - 20);
+  settle ();
+  g_assert_cmpfloat (ws->e0, ==, 81);
+  g_assert_cmpfloat (ws->t1, >, 12);
+  g_assert_cmpfloat (ws->t0, ==, 2);
+
+  /* The title, inside the top left corner: the whole window moves. */
+  {
+    double span_e = ws->e1 - ws->e0, span_t = ws->t1 - ws->t0, e0 = ws->e0, t0 = ws->t0;
+    double left = 0, top = 0, pxa, pya, pxb, pyb;
+
+    g_assert_true (xrlab_fit_page_map_to_px (page (), ws->e0, ws->t0, &pxa, &pya));
+    g_assert_true (xrlab_fit_page_map_to_px (page (), ws->e1, ws->t1, &pxb, &pyb));
+    left = MIN (pxa, pxb), top = MIN (pya, pyb);
+    xrlab_fit_page_map_drag (page (), GDK_BUTTON_PRIMARY, 0, left + 20, top + 10, left + 50, top + 40);
+    settle ();
+    g_assert_null (xrlab_fit_page_get_message (page ()));
+    g_assert_cmpfloat_with_epsilon (ws->e1 - ws->e0, span_e, 1e-6);
+    g_assert_cmpfloat_with_epsilon (ws->t1 - ws->t0, span_t, 1e-6);
+    g_assert_cmpfloat (fabs (ws->e0 - e0), >, 0.1);
+    g_assert_cmpfloat (ws->t0, <, t0);
+  }
+
+  /* Ctrl + drag pans: the same width, elsewhere. */
+  {
+    const XrlabPlotFrame *f = xrlab_map_view_get_frame (map);
+    double w0 = fabs (f->wx1 - f->wx0), c0 = (f->wx0 + f->wx1) / 2;
+
+    xrlab_fit_page_map_drag (page (), GDK_BUTTON_PRIMARY, GDK_CONTROL_MASK, f->px0 + 100, f->py0 + 100,
+                             f->px0 + 160, f->py0 + 100);
+    g_assert_true (xrlab_map_view_get_limits (map, &x0, &x1, &y0, &y1));
+    g_assert_cmpfloat_with_epsilon (x1 - x0, w0, 1e-6 * w0);
+    g_assert_cmpfloat (fabs ((x0 + x1) / 2 - c0), >, 0.01 * w0);
+    xrlab_map_view_set_limits (map, NAN, NAN, NAN, NAN);
+  }
+
+  /* The secondary button zooms to the rectangle. */
+  xrlab_test_spin (0.2);
+  {
+    const XrlabPlotFrame *f = xrlab_map_view_get_frame (map);
+    double w0 = fabs (f->wx1 - f->wx0);
+
+    xrlab_fit_page_map_drag (page (), GDK_BUTTON_SECONDARY, 0, f->px0 + 50, f->py0 + 30, f->px0 + 150,
+                             f->py0 + 90);
+    g_assert_true (xrlab_map_view_get_limits (map, &x0, &x1, &y0, &y1));
+    g_assert_cmpfloat (x1 - x0, <, w0 / 2);
+    g_assert_cmpfloat (y0, <, y1);
+    xrlab_map_view_set_limits (map, NAN, NAN, NAN, NAN);
+  }
+
+  /* A plain drag outside the window moves the cursor. */
+  xrlab_test_spin (0.2);
+  g_assert_true (xrlab_fit_page_map_to_px (page (), 78, -0.2, &px1, &py1));
+  xrlab_fit_page_map_drag (page (), GDK_BUTTON_PRIMARY, 0, px1, py1, px1 + 5, py1);
+  xrlab_fit_page_get_cursor (page (), &delay, &energy);
+  g_assert_true (xrlab_map_view_pick (map, px1 + 5, py1, &ea, &ta));
+  g_assert_cmpfloat_with_epsilon (energy, ea, 1e-9);
+  g_assert_cmpfloat_with_epsilon (delay, ta, 1e-9);
+
+  xrlab_fit_page_set_ranges (page (), 81, 91, -0.3, 16.5, -0.4, -0.05);
+  settle ();
+  g_assert_null (xrlab_fit_page_get_message (page ()));
+}
+
 /* ---- sessions --------------------------------------------------------------------- */
 
 static void
@@ -725,6 +829,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/fit/export", test_export);
   g_test_add_func ("/fit/cancel", test_cancel);
   g_test_add_func ("/fit/ranges", test_ranges);
+  g_test_add_func ("/fit/map-drag", test_map_drag);
   g_test_add_func ("/fit/model", test_model);
   g_test_add_func ("/fit/session", test_session);
   g_test_add_func ("/fit/broken", test_broken);

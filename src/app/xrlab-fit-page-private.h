@@ -1,7 +1,7 @@
 /* xrlab-fit-page-private.h -- what the files of XrlabFitPage share
  *
- * xrlab-fit-page.c         construction, the toolbar, the map's input, the
- *                          public API
+ * xrlab-fit-page.c         construction, the toolbar, the public API
+ * xrlab-fit-page-map.c     the map's overlays and input
  * xrlab-fit-page-table.c   the parameter table and the result summary
  * xrlab-fit-page-open.c    opening a workspace: files, models, the setup
  * xrlab-fit-page-data.c    the link to the engine: edits, fetches, fit
@@ -20,6 +20,7 @@
 G_BEGIN_DECLS
 
 typedef struct _XrlabFitRow XrlabFitRow;
+typedef struct _XrlabFitMapInput XrlabFitMapInput;
 
 struct _XrlabFitPage {
   GtkBox parent_instance;
@@ -74,7 +75,7 @@ struct _XrlabFitPage {
   XrlabFitMapKind map_kind;
   double delay, energy;
   double pointer_x, pointer_y;     /* over the map */
-  gboolean window_drag;            /* Shift-drag on the map: a new fit window */
+  XrlabFitMapInput *map_input;     /* a drag on the map (xrlab-fit-page-map.c) */
   double *energies, *delays;       /* the axes of the data (from the first map) */
   gsize n_energies, n_delays;
   gboolean map_dirty, spectrum_dirty, trace_dirty, params_dirty, results_dirty;
@@ -99,7 +100,10 @@ struct _XrlabFitPage {
 /* xrlab-fit-page.c */
 void        xrlab_fit_page_set_message (XrlabFitPage *self, const char *text);
 void        xrlab_fit_page_sync_controls (XrlabFitPage *self);
+
+/* xrlab-fit-page-map.c */
 void        xrlab_fit_page_update_overlays (XrlabFitPage *self);
+void        xrlab_fit_page_map_input_init  (XrlabFitPage *self);
 
 /* xrlab-fit-page-table.c */
 void        xrlab_fit_page_table_init    (XrlabFitPage *self);

@@ -92,6 +92,16 @@ gboolean   xrlab_fit_parse_range     (const char *text, double *a, double *b);
 
 /* The selected delay and energy (data units). */
 void       xrlab_fit_page_set_cursor (XrlabFitPage *self, double delay, double energy);
+/* A drag on the map from widget pixel (@x0, @y0) to (@x1, @y1) with mouse
+ * @button and modifiers @state, as the map's gesture handles it (moves the
+ * cursor, moves or resizes the fit window, pans or zooms: see
+ * xrlab-fit-page-map.c). */
+void       xrlab_fit_page_map_drag   (XrlabFitPage *self, guint button, GdkModifierType state,
+                                      double x0, double y0, double x1, double y1);
+/* Where the map draws (@energy, @delay), in widget pixels; FALSE before
+ * the map was drawn. */
+gboolean   xrlab_fit_page_map_to_px  (XrlabFitPage *self, double energy, double delay,
+                                      double *px, double *py);
 void       xrlab_fit_page_get_cursor (XrlabFitPage *self, double *delay, double *energy);
 void       xrlab_fit_page_set_map_kind (XrlabFitPage *self, XrlabFitMapKind kind);
 
