@@ -238,6 +238,93 @@ test_edit (void)
     g_assert_true (series_named (xrlab_fit_page_get_spectrum (page ()), "Data")->y == data_y);
     g_assert_cmpfloat (model_max (), >, peak);
   }
+  g_assert_true (xrlab_fit_page_set_param_text (page (), "GLP_01_A", "300"));
+  settle ();
+}
+
+static gboolean
+spectrum_has_frame (gpointer data)
+{
+  return xrlab_plot_get_frame (xrlab_fit_page_get_spectrum (page ()))->valid;
+}
+
+/* A peak dragged on the spectrum: its position and height follow the
+ * pointer into the table; a number dragged in the table changes it by a
+ * step of its magnitude. */
+static void
+test_peak_drag (void)
+{
+  XrlabPlot *spectrum;
+  XrlabPlotData *data;
+  const XrlabPlotFrame *f;
+  g_autofree char *x0_text = NULL;
+  double x0, a, px, py, px1, py1, want_x0, want_a;
+  guint k = G_MAXUINT;
+  GtkWidget *entry;
+  GtkEventController *drag = NULL;
+
+  if (skip_without_data ())
+    return;
+  settle ();
+  xrlab_test_wait_for (spectrum_has_frame, NULL, 10, "the spectrum to be drawn");
+  spectrum = xrlab_fit_page_get_spectrum (page ());
+  data = xrlab_plot_get_data (spectrum);
+  for (guint i = 1; i + 1 < xrlab_plot_data_get_n_series (data); i++)
+    if (g_strcmp0 (xrlab_plot_data_get_series (data, i)->label, "GLP_01") == 0)
+      k = i - 1;
+  g_assert_cmpuint (k, !=, G_MAXUINT);
+  x0 = param ("GLP_01_x0");
+  a = param ("GLP_01_A");
+  x0_text = g_strdup (gtk_editable_get_text (GTK_EDITABLE (xrlab_fit_page_get_param_entry (page (), "GLP_01_x0"))));
+  g_assert_true (xrlab_fit_page_peak_at (page (), k, &px, &py));
+  f = xrlab_plot_get_frame (spectrum);
+  /* Far from every peak: the plot's own drags have it. */
+  g_assert_false (xrlab_fit_page_spectrum_drag (page (), f->px0 + 2, f->py0 + 2, f->px0 + 40, f->py0 + 2));
+
+  px1 = px + 8;
+  py1 = py - 0.2 * (f->py1 - py);
+  want_x0 = x0 + xrlab_plot_frame_px_to_x (f, px1) - xrlab_plot_frame_px_to_x (f, px);
+  want_a = a * xrlab_plot_frame_py_to_y (f, py1) / xrlab_plot_frame_py_to_y (f, py);
+  /* pressed a little beside the top: it moves by the pointer's move */
+  g_assert_true (xrlab_fit_page_spectrum_drag (page (), px + 3, py + 2, px1 + 3, py1 + 2));
+  settle ();
+  g_assert_null (xrlab_fit_page_get_param_error (page (), "GLP_01_x0"));
+  g_assert_null (xrlab_fit_page_get_param_error (page (), "GLP_01_A"));
+  g_assert_cmpfloat_with_epsilon (param ("GLP_01_x0"), want_x0, 1e-5 * fabs (want_x0));
+  g_assert_cmpfloat_with_epsilon (param ("GLP_01_A"), want_a, 1e-5 * want_a);
+  g_assert_cmpfloat (param ("GLP_01_A"), >, a * 1.1);
+  /* The peak is drawn where it was dragged. */
+  xrlab_test_wait_for (spectrum_has_frame, NULL, 10, "the spectrum to be drawn");
+  g_assert_true (xrlab_fit_page_peak_at (page (), k, &px, &py));
+  g_assert_cmpfloat (fabs (px - px1), <, 3);
+
+  /* 40 pixels to the right on the table's 300: 40 steps of 1. */
+  g_assert_true (xrlab_fit_page_set_param_text (page (), "GLP_01_A", "300"));
+  settle ();
+  entry = xrlab_fit_page_get_param_entry (page (), "GLP_01_A");
+  g_assert_nonnull (entry);
+  {
+    g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (entry);
+    for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+      {
+        g_autoptr(GtkEventController) c = g_list_model_get_item (controllers, i);
+        if (g_object_get_data (G_OBJECT (c), "xrlab-value-drag") != NULL)
+          drag = c;
+      }
+  }
+  g_assert_nonnull (drag);
+  g_signal_emit_by_name (drag, "drag-update", 4.0, 1.0);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (entry)), ==, "300");
+  g_signal_emit_by_name (drag, "drag-update", 40.0, 2.0);
+  g_signal_emit_by_name (drag, "drag-end", 40.0, 2.0);
+  settle ();
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (entry)), ==, "340");
+  g_assert_cmpfloat_with_epsilon (param ("GLP_01_A"), 340, 1e-9);
+
+  g_assert_true (xrlab_fit_page_set_param_text (page (), "GLP_01_A", "300"));
+  g_assert_true (xrlab_fit_page_set_param_text (page (), "GLP_01_x0", x0_text));
+  settle ();
+  g_assert_cmpfloat (param ("GLP_01_A"), ==, 300);
 }
 
 /* ---- fitting ---------------------------------------------------------------------- */
@@ -823,6 +910,7 @@ main (int argc, char *argv[])
 
   g_test_add_func ("/fit/open", test_open);
   g_test_add_func ("/fit/edit", test_edit);
+  g_test_add_func ("/fit/peak-drag", test_peak_drag);
   g_test_add_func ("/fit/fit", test_fit);
   g_test_add_func ("/fit/ci", test_ci);
   g_test_add_func ("/fit/sbs", test_sbs);

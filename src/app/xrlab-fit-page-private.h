@@ -2,6 +2,8 @@
  *
  * xrlab-fit-page.c         construction, the toolbar, the public API
  * xrlab-fit-page-map.c     the map's overlays and input
+ * xrlab-fit-page-drag.c    peaks dragged on the spectrum, numbers dragged in
+ *                          the table
  * xrlab-fit-page-table.c   the parameter table and the result summary
  * xrlab-fit-page-open.c    opening a workspace: files, models, the setup
  * xrlab-fit-page-data.c    the link to the engine: edits, fetches, fit
@@ -21,6 +23,7 @@ G_BEGIN_DECLS
 
 typedef struct _XrlabFitRow XrlabFitRow;
 typedef struct _XrlabFitMapInput XrlabFitMapInput;
+typedef struct _XrlabFitPeakDrag XrlabFitPeakDrag;
 
 struct _XrlabFitPage {
   GtkBox parent_instance;
@@ -76,6 +79,7 @@ struct _XrlabFitPage {
   double delay, energy;
   double pointer_x, pointer_y;     /* over the map */
   XrlabFitMapInput *map_input;     /* a drag on the map (xrlab-fit-page-map.c) */
+  XrlabFitPeakDrag *peak_drag;     /* a peak dragged on the spectrum (xrlab-fit-page-drag.c) */
   double *energies, *delays;       /* the axes of the data (from the first map) */
   gsize n_energies, n_delays;
   gboolean map_dirty, spectrum_dirty, trace_dirty, params_dirty, results_dirty;
@@ -104,6 +108,12 @@ void        xrlab_fit_page_sync_controls (XrlabFitPage *self);
 /* xrlab-fit-page-map.c */
 void        xrlab_fit_page_update_overlays (XrlabFitPage *self);
 void        xrlab_fit_page_map_input_init  (XrlabFitPage *self);
+
+/* xrlab-fit-page-drag.c */
+void        xrlab_fit_page_drag_init       (XrlabFitPage *self);
+void        xrlab_fit_page_drag_dispose    (XrlabFitPage *self);
+/* A horizontal drag on the number of a value @entry of the table changes it. */
+void        xrlab_fit_page_drag_attach_value (GtkWidget *entry);
 
 /* xrlab-fit-page-table.c */
 void        xrlab_fit_page_table_init    (XrlabFitPage *self);

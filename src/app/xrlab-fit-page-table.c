@@ -262,6 +262,7 @@ add_row (XrlabFitPage *self, const XrlabFitParamRow *p, int line)
   gtk_grid_attach (self->table, row->message, 0, line + 1, 7, 1);
   row_update (row, p);
   g_signal_connect (row->value, "changed", G_CALLBACK (on_value_changed), row);
+  xrlab_fit_page_drag_attach_value (row->value);
   g_signal_connect (row->vary, "toggled", G_CALLBACK (on_vary_toggled), row);
   g_signal_connect (row->min, "activate", G_CALLBACK (on_bounds_activate), row);
   g_signal_connect (row->max, "activate", G_CALLBACK (on_bounds_activate), row);

@@ -432,6 +432,7 @@ build_plots (XrlabFitPage *self)
   self->spectrum = new_plot (_("Energy"), "eV", _("Intensity"), 0);
   self->residual = new_plot (_("Energy"), "eV", _("Residual"), 110);
   xrlab_plot_set_show_legend (self->residual, FALSE);
+  xrlab_fit_page_drag_init (self);
   gtk_box_append (GTK_BOX (spectrum_box), GTK_WIDGET (self->spectrum));
   gtk_box_append (GTK_BOX (spectrum_box), GTK_WIDGET (self->residual));
   gtk_box_append (GTK_BOX (curves), spectrum_box);
@@ -520,6 +521,7 @@ xrlab_fit_page_dispose (GObject *object)
 
   xrlab_fit_page_data_dispose (self);
   g_clear_pointer (&self->map_input, g_free);
+  xrlab_fit_page_drag_dispose (self);
   g_clear_object (&self->engine);
   g_clear_object (&self->cancellable);
   g_clear_object (&self->job_cancellable);
