@@ -327,6 +327,44 @@ test_peak_drag (void)
   g_assert_cmpfloat (param ("GLP_01_A"), ==, 300);
 }
 
+
+/* Descending energies (binding energies) are drawn as the map draws them:
+ * high on the left, zoom and the frame's window alike. */
+static void
+test_reversed (void)
+{
+  XrlabPlot *spectrum;
+  const XrlabPlotSeries *d;
+  const XrlabPlotFrame *f;
+  gboolean desc;
+  double a, b, mid;
+
+  if (skip_without_data ())
+    return;
+  settle ();
+  spectrum = xrlab_fit_page_get_spectrum (page ());
+  d = series_named (spectrum, "Data");
+  g_assert_nonnull (d);
+  desc = d->x[0] > d->x[d->n - 1];
+  g_assert_cmpint (xrlab_plot_get_x_reversed (spectrum), ==, desc);
+  g_assert_cmpint (xrlab_plot_get_x_reversed (xrlab_fit_page_get_residual (page ())), ==, desc);
+  xrlab_test_wait_for (spectrum_drawn, NULL, 10, "the spectrum to be drawn");
+  f = xrlab_plot_get_frame (spectrum);
+  g_assert_cmpint (f->wx0 > f->wx1, ==, desc);
+  /* The left half of the plot: its energies, in order. */
+  mid = (d->x[0] + d->x[d->n - 1]) / 2;
+  g_assert_true (xrlab_plot_zoom_to_rect (spectrum, f->px0 + 1, f->py0 + 10, (f->px0 + f->px1) / 2, f->py1 - 10));
+  g_assert_true (xrlab_plot_get_x_limits (spectrum, &a, &b));
+  g_assert_cmpfloat (a, <, b);
+  if (desc)
+    g_assert_cmpfloat (a, >, mid - 1e-9);
+  else
+    g_assert_cmpfloat (b, <, mid + 1e-9);
+  xrlab_test_wait_for (spectrum_drawn, NULL, 10, "the spectrum to be drawn");
+  g_assert_cmpint (f->wx0 > f->wx1, ==, desc);
+  xrlab_plot_reset_view (spectrum);
+}
+
 /* ---- fitting ---------------------------------------------------------------------- */
 
 static void
@@ -911,6 +949,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/fit/open", test_open);
   g_test_add_func ("/fit/edit", test_edit);
   g_test_add_func ("/fit/peak-drag", test_peak_drag);
+  g_test_add_func ("/fit/reversed", test_reversed);
   g_test_add_func ("/fit/fit", test_fit);
   g_test_add_func ("/fit/ci", test_ci);
   g_test_add_func ("/fit/sbs", test_sbs);

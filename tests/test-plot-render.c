@@ -418,6 +418,64 @@ test_one_thread (void)
 }
 
 
+/* A reversed x axis: high values on the left, the ticks' labels falling
+ * from left to right, the frame's window reversed with them. */
+static void
+test_reversed (void)
+{
+  g_autoptr(XrlabPlotRenderer) r = xrlab_plot_renderer_new ();
+  static double lin[N];
+  XrlabPlotScene scene;
+  XrlabPlotFrame f;
+  const XrlabPlotTextBox *texts;
+  guint n, n_ticks = 0;
+  double last_x = INFINITY, last_v = -INFINITY, lo, hi;
+  cairo_surface_t *s;
+  guint left, right;
+
+  if (!xrlab_plot_check_driver (NULL))
+    {
+      g_test_skip ("PLplot's extcairo driver is missing");
+      return;
+    }
+  /* a line rising with x: on a reversed axis it falls to the right */
+  for (int i = 0; i < N; i++)
+    lin[i] = xs[i];
+  make_scene (&scene);
+  scene.n_curves = 1;
+  curves[0].y = lin;
+  scene.n_markers = 0;
+  scene.x.log = scene.y.log = FALSE;
+  scene.x.reversed = TRUE;
+  scene.show_legend = FALSE;
+  s = draw (r, &scene, &f);
+  g_assert_true (f.valid);
+  g_assert_cmpfloat (f.wx0, >, f.wx1);
+  g_assert_cmpfloat_with_epsilon (xrlab_plot_frame_px_to_x (&f, xrlab_plot_frame_x_to_px (&f, 12.0)), 12.0, 1e-9);
+  g_assert_cmpfloat (xrlab_plot_frame_x_to_px (&f, 25.0), <, xrlab_plot_frame_x_to_px (&f, 5.0));
+  xrlab_plot_frame_get_limits (&f, &lo, &hi, NULL, NULL);
+  g_assert_cmpfloat (lo, <, hi);
+  n = xrlab_plot_renderer_get_texts (r, &texts);
+  for (guint i = 0; i < n; i++)
+    if (texts[i].role == XRLAB_PLOT_TEXT_TICK_X)
+      {
+        double v = g_ascii_strtod (texts[i].text, NULL);
+        /* written by value: each further left */
+        g_assert_cmpfloat (v, >, last_v);
+        g_assert_cmpfloat (texts[i].x0, <, last_x);
+        last_x = texts[i].x0, last_v = v;
+        n_ticks++;
+      }
+  g_assert_cmpuint (n_ticks, >=, 3);
+  /* The curve's high end (top) is at the left: blue in the top left
+   * quarter of the plot area, none in the top right one. */
+  left = count_near (s, BLUE, 40, f.px0, f.py0, (f.px0 + f.px1) / 2, (f.py0 + f.py1) / 2);
+  right = count_near (s, BLUE, 40, (f.px0 + f.px1) / 2 + 1, f.py0, f.px1 - 2, (f.py0 + f.py1) / 2 - 2);
+  g_assert_cmpuint (left, >, 100);
+  g_assert_cmpuint (right, <, 10);
+  cairo_surface_destroy (s);
+}
+
 /* ---- layers ------------------------------------------------------------------------ */
 
 static cairo_surface_t *
@@ -527,6 +585,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/plot-render/linear-and-sizes", test_linear_and_sizes);
   g_test_add_func ("/plot-render/write", test_write);
   g_test_add_func ("/plot-render/layers", test_layers);
+  g_test_add_func ("/plot-render/reversed", test_reversed);
   g_test_add_func ("/plot-render/one-thread", test_one_thread);
   return g_test_run ();
 }

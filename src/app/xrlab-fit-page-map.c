@@ -152,6 +152,7 @@ xrlab_fit_page_update_overlays (XrlabFitPage *self)
   guint n = 0;
   const XrlabFitWorkspace *ws = &self->ws;
   gboolean dragged = in->drag == MAP_DRAG_MOVE || in->drag == MAP_DRAG_RESIZE || in->drag == MAP_DRAG_NEW;
+  gboolean descending = self->info != NULL && self->info->energy_first > self->info->energy_last;
 
   if (!self->has_workspace)
     return;
@@ -170,8 +171,11 @@ xrlab_fit_page_update_overlays (XrlabFitPage *self)
     o[n++] = (XrlabMapOverlay) { XRLAB_MAP_OVERLAY_RECT, in->zoom[0], in->zoom[1], in->zoom[2], in->zoom[3],
                                  NULL, { 1.0, 1.0, 1.0, 1.0 }, TRUE };
   xrlab_map_view_set_overlays (self->map_view, o, n);
-  xrlab_map_view_set_reversed (self->map_view,
-                               self->info != NULL && self->info->energy_first > self->info->energy_last, FALSE);
+  /* Descending energies (binding energies) are drawn as the data have
+   * them, on the map and the spectrum alike. */
+  xrlab_map_view_set_reversed (self->map_view, descending, FALSE);
+  xrlab_plot_set_x_reversed (self->spectrum, descending);
+  xrlab_plot_set_x_reversed (self->residual, descending);
 }
 
 /* ---- the cursor ---------------------------------------------------------------- */

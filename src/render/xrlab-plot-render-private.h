@@ -98,7 +98,8 @@ typedef struct {
 
 typedef struct {
   int    width, height;
-  double x0, x1, y0, y1;         /* world window */
+  double x0, x1, y0, y1;         /* world window (x0 < x1 also on a reversed x axis) */
+  gboolean x_reversed;           /* x drawn from x1 on the left to x0 */
   double left, right, top, bottom;
   double plot_w, plot_h;
   double fs_tick, fs_title, fs_marker, fs_note, fs_legend;   /* type sizes (units) */

@@ -133,10 +133,12 @@ xrlab_plot_frame_get_limits (const XrlabPlotFrame *f,
                              double *x_min, double *x_max,
                              double *y_min, double *y_max)
 {
+  double lo = MIN (f->wx0, f->wx1), hi = MAX (f->wx0, f->wx1);   /* a reversed x axis: wx0 > wx1 */
+
   if (x_min != NULL)
-    *x_min = f->x_log ? pow (10, f->wx0) : f->wx0;
+    *x_min = f->x_log ? pow (10, lo) : lo;
   if (x_max != NULL)
-    *x_max = f->x_log ? pow (10, f->wx1) : f->wx1;
+    *x_max = f->x_log ? pow (10, hi) : hi;
   if (y_min != NULL)
     *y_min = f->y_log ? pow (10, f->wy0) : f->wy0;
   if (y_max != NULL)
@@ -151,8 +153,8 @@ fill_frame (const XrlabPlotLayout *l, const XrlabPlotScene *scene, XrlabPlotFram
   f->px1 = l->width - l->right;
   f->py0 = l->top;
   f->py1 = l->height - l->bottom;
-  f->wx0 = l->x0;
-  f->wx1 = l->x1;
+  f->wx0 = l->x_reversed ? l->x1 : l->x0;
+  f->wx1 = l->x_reversed ? l->x0 : l->x1;
   f->wy0 = l->y0;
   f->wy1 = l->y1;
   f->x_log = scene->x.log;
@@ -366,6 +368,10 @@ pass_frame (const XrlabPlotLayout *l)
   double tx_major = (l->y1 - l->y0) * major / l->plot_h, tx_minor = (l->y1 - l->y0) * minor / l->plot_h;
   double ty_major = (l->x1 - l->x0) * major / l->plot_w, ty_minor = (l->x1 - l->x0) * minor / l->plot_w;
 
+  /* On a reversed x axis x0 is the right side: its ticks point left. */
+  if (l->x_reversed)
+    ty_major = -ty_major, ty_minor = -ty_minor;
+
   plcol0 (XRLAB_PLOT_COL_FRAME);
   plwidth (1.0);
   for (guint i = 0; i < l->xa.n; i++)
@@ -388,7 +394,9 @@ pass_frame (const XrlabPlotLayout *l)
 static double
 px_of (const XrlabPlotLayout *l, double wx)
 {
-  return l->left + (wx - l->x0) / (l->x1 - l->x0) * l->plot_w;
+  double f = (wx - l->x0) / (l->x1 - l->x0);
+
+  return l->left + (l->x_reversed ? 1 - f : f) * l->plot_w;
 }
 
 static double
@@ -453,7 +461,8 @@ pass_marker_labels (const XrlabPlotLayout *l, XrlabPlotText *text, const XrlabPl
         continue;
       esc = xrlab_plot_text_escape (v->label);
       xrlab_plot_text_show (text, XRLAB_PLOT_TEXT_MARKER, esc, l->fs_marker, FALSE, &pal->muted,
-                            (v->lx0 + v->lx1) / 2, l->top - 4 - v->row * (l->h_marker + 2), 0.5, 1.0, FALSE);
+                            l->x_reversed ? 2 * l->left + l->plot_w - (v->lx0 + v->lx1) / 2 : (v->lx0 + v->lx1) / 2,
+                            l->top - 4 - v->row * (l->h_marker + 2), 0.5, 1.0, FALSE);
     }
 }
 
@@ -498,7 +507,10 @@ plplot_passes (XrlabPlotRenderer *r, const XrlabPlotScene *scene, const XrlabPlo
   pladv (0);
   pass_colors (scene, pal);
   plvpor (l->left / width, 1.0 - l->right / width, l->bottom / height, 1.0 - l->top / height);
-  plwind (l->x0, l->x1, l->y0, l->y1);
+  if (l->x_reversed)
+    plwind (l->x1, l->x0, l->y0, l->y1);
+  else
+    plwind (l->x0, l->x1, l->y0, l->y1);
   if (what & DRAW_GRID)
     {
       pass_grid (l);

@@ -103,6 +103,7 @@ typedef struct {
   gboolean    log;
   double      min, max;      /* data units; min >= max (e.g. 0, 0): automatic */
   const char *symbol;        /* "δ", for notes about the axis; NULL: none */
+  gboolean    reversed;      /* x only: high values on the left (binding energies) */
 } XrlabPlotAxisSpec;
 
 /* Whether @axis has limits of its own (see XrlabPlotAxisSpec). */

@@ -23,6 +23,7 @@ struct _XrlabPlot {
   XrlabPlotData *data;
   char *x_name, *x_unit, *y_name, *y_unit, *y_symbol;
   gboolean x_log, y_log;
+  gboolean x_reversed;           /* high x values on the left */
   GArray *markers;               /* XrlabPlotMarker */
   char *watermark;
   char *note;              /* the caller's note under the plot */

@@ -114,7 +114,8 @@ xrlab_plot_build_scene (XrlabPlot *self, XrlabPlotScene *scene, gboolean dark)
   scene->n_curves = ns;
   scene->markers = (const XrlabPlotMarker *) (const void *) self->markers->data;
   scene->n_markers = self->markers->len;
-  scene->x = (XrlabPlotAxisSpec) { self->x_name, self->x_unit, self->x_log, self->x_min, self->x_max, NULL };
+  scene->x = (XrlabPlotAxisSpec) { self->x_name, self->x_unit, self->x_log, self->x_min, self->x_max, NULL,
+                                   self->x_reversed };
   scene->y = (XrlabPlotAxisSpec) { self->y_name, self->y_unit, self->y_log, self->y_min, self->y_max,
                                    self->y_symbol };
   scene->watermark = self->watermark;
@@ -627,6 +628,23 @@ xrlab_plot_set_x_log (XrlabPlot *self, gboolean x_log)
     }
   xrlab_plot_invalidate (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_X_LOG]);
+}
+
+void
+xrlab_plot_set_x_reversed (XrlabPlot *self, gboolean reversed)
+{
+  g_return_if_fail (XRLAB_IS_PLOT (self));
+  if (self->x_reversed == !!reversed)
+    return;
+  self->x_reversed = !!reversed;
+  xrlab_plot_view_changed (self);
+}
+
+gboolean
+xrlab_plot_get_x_reversed (XrlabPlot *self)
+{
+  g_return_val_if_fail (XRLAB_IS_PLOT (self), FALSE);
+  return self->x_reversed;
 }
 
 gboolean

@@ -202,6 +202,10 @@ double         xrlab_plot_get_data_to_frame_ms (XrlabPlot *self);
 /* Whether the last frame kept the layers under and over the live curves
  * (xrlab_plot_data_set_live()): only those curves were drawn. */
 gboolean       xrlab_plot_get_layers_kept (XrlabPlot *self);
+/* The x axis drawn from high values on the left to low ones on the right
+ * (binding energies): ticks, crosshair, zoom and pan follow. */
+void           xrlab_plot_set_x_reversed (XrlabPlot *self, gboolean reversed);
+gboolean       xrlab_plot_get_x_reversed (XrlabPlot *self);
 /* Whether a change waits for the next frame to be drawn. */
 gboolean       xrlab_plot_get_redraw_pending (XrlabPlot *self);
 
