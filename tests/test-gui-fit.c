@@ -427,11 +427,32 @@ test_sbs (void)
   g_assert_true (gtk_widget_get_visible (gtk_widget_get_parent (GTK_WIDGET (xrlab_fit_page_get_sbs_plot (page ())))));
   data = xrlab_plot_get_data (xrlab_fit_page_get_sbs_plot (page ()));
   g_assert_nonnull (data);
-  g_assert_cmpuint (xrlab_plot_data_get_n_series (data), ==, 3);
+  /* the values and their error band (and a 2D fit's time dependence) */
+  g_assert_cmpuint (xrlab_plot_data_get_n_series (data), >=, 3);
   g_assert_cmpuint (xrlab_plot_data_get_series (data, 0)->n, >, 100);
   g_assert_nonnull (strstr (xrlab_fit_page_get_summary (page ()), "Slice by slice"));
   /* The 2D result stays. */
   g_assert_true (xrlab_fit_page_has_main_result (page ()));
+
+  /* A time-dependent parameter: the 2D fit's time dependence over the
+   * slices. */
+  g_assert_true (xrlab_fit_page_set_sbs_param (page (), "GLP_01_x0"));
+  data = xrlab_plot_get_data (xrlab_fit_page_get_sbs_plot (page ()));
+  g_assert_cmpuint (xrlab_plot_data_get_n_series (data), ==, 4);
+  {
+    const XrlabPlotSeries *fit = xrlab_plot_data_get_series (data, 3);
+    double lo = INFINITY, hi = -INFINITY;
+
+    g_assert_cmpstr (fit->label, ==, "2D fit");
+    g_assert_cmpuint (fit->n, ==, 212);
+    for (gsize i = 0; i < fit->n; i++)
+      lo = MIN (lo, fit->y[i]), hi = MAX (hi, fit->y[i]);
+    /* the sine of the model, about 84.2 eV */
+    g_assert_cmpfloat (hi - lo, >, 0.5);
+    g_assert_cmpfloat (lo, >, 82);
+    g_assert_cmpfloat (hi, <, 88);
+  }
+  g_assert_false (xrlab_fit_page_set_sbs_param (page (), "no such parameter"));
 }
 
 static void

@@ -21,7 +21,7 @@
 #include <glib/gi18n-lib.h>
 
 
-enum { C_MAP, C_SPECTRUM, C_TRACE, C_PARAMS };
+enum { C_MAP, C_SPECTRUM, C_TRACE, C_PARAMS, C_TRACES };
 
 /* How long a round waits for its replies before the frame is painted. */
 #define ROUND_BUDGET_MS 12
@@ -484,15 +484,81 @@ on_params (GObject *source, GAsyncResult *result, gpointer data)
   closure_free (c);
 }
 
+/* ---- the time dependence of a fit ------------------------------------------------ */
+
+static void
+on_traces (GObject *source, GAsyncResult *result, gpointer data)
+{
+  Closure *c = data;
+  XrlabFitPage *self = c->self;
+  g_autoptr(GError) error = NULL;
+  XrlabFitParamTraces *t = xrlab_engine_fit_param_traces_finish (XRLAB_ENGINE (source), result, &error);
+
+  if (t != NULL && closure_current (c))
+    {
+      g_free (self->param_traces);
+      self->param_traces = g_steal_pointer (&t);
+      self->traces_setup = self->setup;
+      xrlab_fit_page_draw_sbs (self);
+    }
+  g_free (t);
+  closure_free (c);
+}
+
+void
+xrlab_fit_page_sbs_overlay (XrlabFitPage *self, XrlabPlotData *data, const char *name)
+{
+  const XrlabFitParamTraces *t = self->param_traces;
+  double *buf;
+  gsize k, n;
+  GdkRGBA c;
+
+  if (t == NULL || self->traces_setup != self->setup || t->n_delays == 0)
+    return;
+  for (k = 0; k < t->n_params && g_strcmp0 (t->names[k], name) != 0; k++)
+    ;
+  if (k == t->n_params)
+    return;
+  n = t->n_delays;
+  buf = g_new (double, 2 * n);
+  memcpy (buf, t->delay, n * sizeof (double));
+  memcpy (buf + n, t->values + k * n, n * sizeof (double));
+  xrlab_plot_data_take_buffer (data, buf, g_free);
+  c = rgba (MODEL_COLOR);
+  /* TRANSLATORS: a parameter's time dependence as the 2D fit has it */
+  xrlab_plot_data_add_series (data, _("2D fit"), &c, buf, buf + n, n, FALSE);
+}
+
+gboolean
+xrlab_fit_page_set_sbs_param (XrlabFitPage *self, const char *name)
+{
+  g_return_val_if_fail (XRLAB_IS_FIT_PAGE (self), FALSE);
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (self->sbs_names)); i++)
+    if (g_strcmp0 (gtk_string_list_get_string (self->sbs_names, i), name) == 0)
+      {
+        gtk_drop_down_set_selected (self->sbs_choice, i);
+        return TRUE;
+      }
+  return FALSE;
+}
+
 static void
 on_results (GObject *source, GAsyncResult *result, gpointer data)
 {
   Closure *c = data;
+  XrlabFitPage *self = c->self;
   g_autoptr(GError) error = NULL;
   XrlabFitResults *r = xrlab_engine_fit_results_finish (XRLAB_ENGINE (source), result, &error);
+  gboolean fitted_2d = r != NULL && r->main != NULL && self->info != NULL && self->info->has_time;
 
   if (r != NULL)
-    xrlab_fit_page_results_show (c->self, r);
+    xrlab_fit_page_results_show (self, r);
+  /* After a 2D fit: its time dependence, for the slice-by-slice plot. */
+  if (fitted_2d)
+    xrlab_engine_fit_param_traces_async (self->engine, self->setup, "fit-traces", XRLAB_FIT_MODEL_MAIN,
+                                         self->cancellable, on_traces, round_closure_new (self, C_TRACES));
+  else
+    g_clear_pointer (&self->param_traces, g_free);
   closure_free (c);
 }
 
@@ -747,5 +813,6 @@ xrlab_fit_page_data_dispose (XrlabFitPage *self)
   self->setup = self->dataset = 0;
   g_clear_pointer (&self->last_spectrum, xrlab_fit_preview_ref_release);
   g_clear_pointer (&self->curve_base[BASE_SPECTRUM], curve_base_free);
+  g_clear_pointer (&self->param_traces, g_free);
   g_clear_pointer (&self->curve_base[BASE_TRACE], curve_base_free);
 }

@@ -88,8 +88,10 @@ struct _XrlabFitPage {
   guint round_pending;             /* fetches of rounds not answered yet */
   GMainContext *replies;           /* where they are answered */
   guint pump_id;                   /* dispatches them after the round's budget */
-  guint64 serial[4];               /* of the newest fetch of each consumer */
+  guint64 serial[5];               /* of the newest fetch of each consumer */
   gpointer last_spectrum;          /* the reply drawn (again, stale, while a value is invalid) */
+  XrlabFitParamTraces *param_traces;   /* the main model's time dependence, after a fit */
+  guint traces_setup;              /* the setup they are of */
   gpointer curve_base[2];          /* the axes and data of the spectrum and the trace (xrlab-fit-page-data.c) */
   gboolean stale;
 
@@ -126,6 +128,8 @@ XrlabFitRow *xrlab_fit_page_table_find   (XrlabFitPage *self, const char *name);
 GtkEditable *xrlab_fit_row_get_value_entry (XrlabFitRow *row);
 const char *xrlab_fit_row_get_error      (XrlabFitRow *row);
 void        xrlab_fit_page_results_show  (XrlabFitPage *self, XrlabFitResults *results);
+/* The slice-by-slice plot drawn again (the chosen parameter). */
+void        xrlab_fit_page_draw_sbs      (XrlabFitPage *self);
 
 /* xrlab-fit-page-open.c: the Ranges button of the toolbar */
 GtkWidget  *xrlab_fit_page_build_ranges (XrlabFitPage *self);
@@ -146,5 +150,8 @@ void        xrlab_fit_page_send_edit     (XrlabFitPage *self, const XrlabFitPara
 void        xrlab_fit_page_redraw_spectrum (XrlabFitPage *self);
 void        xrlab_fit_page_update_model  (XrlabFitPage *self);
 void        xrlab_fit_preview_ref_release (gpointer ref);
+/* The main model's time dependence of parameter @name as a series of
+ * @data (the slice-by-slice plot), when a fit gave it one. */
+void        xrlab_fit_page_sbs_overlay   (XrlabFitPage *self, XrlabPlotData *data, const char *name);
 
 G_END_DECLS

@@ -109,6 +109,9 @@ gboolean   xrlab_fit_page_peak_at    (XrlabFitPage *self, guint k, double *px, d
  * plot's gesture does it (its position and height into the table); FALSE
  * when no peak is within reach of (@x0, @y0). */
 gboolean   xrlab_fit_page_spectrum_drag (XrlabFitPage *self, double x0, double y0, double x1, double y1);
+/* The parameter the slice-by-slice plot shows (with the 2D fit's time
+ * dependence over it when it has one); FALSE when it is not one of them. */
+gboolean   xrlab_fit_page_set_sbs_param (XrlabFitPage *self, const char *name);
 /* The value entry of parameter @name in the table, or NULL. */
 GtkWidget *xrlab_fit_page_get_param_entry (XrlabFitPage *self, const char *name);
 void       xrlab_fit_page_get_cursor (XrlabFitPage *self, double *delay, double *energy);
