@@ -432,6 +432,53 @@ test_previews (void)
   }
 }
 
+
+/* Each time-dependent parameter against delay: the table's value at a
+ * delay is the trace's at that row; an unknown setup is an error. */
+static void
+test_param_traces (void)
+{
+  g_autoptr(XrlabEngine) e = xrlab_engine_new ();
+  guint s = expirf_setup (e, open_synthetic (e, 61, 201, 0.02));
+  g_autofree XrlabFitParamTraces *t = NULL;
+  g_autofree XrlabFitParamTable *table = params_table (e, s, XRLAB_FIT_MODEL_MAIN, 52);
+  g_autoptr(GError) error = NULL;
+  Reply r = { 0 };
+  gsize row = 0, n_dynamic = 0;
+
+  xrlab_engine_fit_param_traces_async (e, s, "traces", XRLAB_FIT_MODEL_MAIN, NULL, on_reply, &r);
+  t = xrlab_engine_fit_param_traces_finish (e, wait_for (&r), &error);
+  reply_clear (&r);
+  g_assert_no_error (error);
+  g_assert_nonnull (t);
+  g_assert_cmpuint (t->n_delays, ==, 61);
+  g_assert_cmpfloat (t->delay[0], ==, -20);
+  for (gsize i = 0; i < table->n_params; i++)
+    n_dynamic += table->params[i].time_dependent;
+  g_assert_cmpuint (t->n_params, ==, n_dynamic);
+  g_assert_cmpuint (t->n_params, >=, 1);
+  for (gsize i = 1; i < t->n_delays; i++)
+    if (fabs (t->delay[i] - table->delay) < fabs (t->delay[row] - table->delay))
+      row = i;
+  for (gsize k = 0; k < t->n_params; k++)
+    {
+      const XrlabFitParamRow *p = row_named (table, t->names[k]);
+      double lo = INFINITY, hi = -INFINITY;
+
+      g_assert_true (p->time_dependent);
+      g_assert_cmpfloat_with_epsilon (t->values[k * t->n_delays + row], p->value_at_delay,
+                                      1e-12 * MAX (fabs (p->value_at_delay), 1e-300));
+      for (gsize i = 0; i < t->n_delays; i++)
+        lo = MIN (lo, t->values[k * t->n_delays + i]), hi = MAX (hi, t->values[k * t->n_delays + i]);
+      g_assert_cmpfloat (hi, >, lo);
+    }
+
+  xrlab_engine_fit_param_traces_async (e, 9999, "traces", XRLAB_FIT_MODEL_MAIN, NULL, on_reply, &r);
+  g_assert_null (xrlab_engine_fit_param_traces_finish (e, wait_for (&r), &error));
+  reply_clear (&r);
+  g_assert_nonnull (error);
+}
+
 /* ---- setups ---------------------------------------------------------------------------- */
 
 static void
@@ -954,6 +1001,7 @@ main (int argc, char **argv)
   g_test_add_func ("/engine-fit/burst", test_burst);
   g_test_add_func ("/engine-fit/rebuilds", test_rebuilds);
   g_test_add_func ("/engine-fit/previews", test_previews);
+  g_test_add_func ("/engine-fit/param-traces", test_param_traces);
   g_test_add_func ("/engine-fit/setup-errors", test_setup_errors);
   g_test_add_func ("/engine-fit/sources", test_sources);
   g_test_add_func ("/engine-fit/workflow", test_workflow);

@@ -162,6 +162,18 @@ model_max (void)
   return mx;
 }
 
+static gboolean
+spectrum_drawn (gpointer data)
+{
+  return !xrlab_plot_get_redraw_pending (xrlab_fit_page_get_spectrum (page ()));
+}
+
+static gboolean
+layers_kept (gpointer data)
+{
+  return xrlab_plot_get_layers_kept (xrlab_fit_page_get_spectrum (page ()));
+}
+
 static void
 test_edit (void)
 {
@@ -204,6 +216,153 @@ test_edit (void)
   m = series_named (xrlab_fit_page_get_spectrum (page ()), "Model");
   g_assert_false (m->stale);
   g_assert_cmpfloat_with_epsilon (model_max (), peak, 1e-9 * fabs (peak));
+
+  /* A small step: the model's curves only (the data and axes are kept from
+   * the last fetch at this delay, and so are the plots' layers). */
+  {
+    XrlabEngineStats st0 = { 0 }, st1 = { 0 };
+    const XrlabPlotSeries *data_before = series_named (xrlab_fit_page_get_spectrum (page ()), "Data");
+    const double *data_y = data_before->y;
+    gsize n_e = data_before->n;
+
+    xrlab_test_wait_for (spectrum_drawn, NULL, 10, "the spectrum to be drawn");
+    xrlab_engine_get_stats (xrlab_window_get_engine (win), "fit-spectrum", &st0);
+    g_assert_true (xrlab_fit_page_set_param_text (page (), "GLP_01_A", "303"));
+    settle ();
+    /* the frame after the reply: the curves between the kept layers */
+    xrlab_test_wait_for (layers_kept, NULL, 10, "a frame of the spectrum with its layers kept");
+    xrlab_engine_get_stats (xrlab_window_get_engine (win), "fit-spectrum", &st1);
+    g_assert_cmpuint (st1.n_transfers, ==, st0.n_transfers + 1);
+    /* model, residual and the components: no energies, no data */
+    g_assert_cmpuint (st1.bytes - st0.bytes, <, (2 + 8) * n_e * sizeof (double));
+    g_assert_true (series_named (xrlab_fit_page_get_spectrum (page ()), "Data")->y == data_y);
+    g_assert_cmpfloat (model_max (), >, peak);
+  }
+  g_assert_true (xrlab_fit_page_set_param_text (page (), "GLP_01_A", "300"));
+  settle ();
+}
+
+static gboolean
+spectrum_has_frame (gpointer data)
+{
+  return xrlab_plot_get_frame (xrlab_fit_page_get_spectrum (page ()))->valid;
+}
+
+/* A peak dragged on the spectrum: its position and height follow the
+ * pointer into the table; a number dragged in the table changes it by a
+ * step of its magnitude. */
+static void
+test_peak_drag (void)
+{
+  XrlabPlot *spectrum;
+  XrlabPlotData *data;
+  const XrlabPlotFrame *f;
+  g_autofree char *x0_text = NULL;
+  double x0, a, px, py, px1, py1, want_x0, want_a;
+  guint k = G_MAXUINT;
+  GtkWidget *entry;
+  GtkEventController *drag = NULL;
+
+  if (skip_without_data ())
+    return;
+  settle ();
+  xrlab_test_wait_for (spectrum_has_frame, NULL, 10, "the spectrum to be drawn");
+  spectrum = xrlab_fit_page_get_spectrum (page ());
+  data = xrlab_plot_get_data (spectrum);
+  for (guint i = 1; i + 1 < xrlab_plot_data_get_n_series (data); i++)
+    if (g_strcmp0 (xrlab_plot_data_get_series (data, i)->label, "GLP_01") == 0)
+      k = i - 1;
+  g_assert_cmpuint (k, !=, G_MAXUINT);
+  x0 = param ("GLP_01_x0");
+  a = param ("GLP_01_A");
+  x0_text = g_strdup (gtk_editable_get_text (GTK_EDITABLE (xrlab_fit_page_get_param_entry (page (), "GLP_01_x0"))));
+  g_assert_true (xrlab_fit_page_peak_at (page (), k, &px, &py));
+  f = xrlab_plot_get_frame (spectrum);
+  /* Far from every peak: the plot's own drags have it. */
+  g_assert_false (xrlab_fit_page_spectrum_drag (page (), f->px0 + 2, f->py0 + 2, f->px0 + 40, f->py0 + 2));
+
+  px1 = px + 8;
+  py1 = py - 0.2 * (f->py1 - py);
+  want_x0 = x0 + xrlab_plot_frame_px_to_x (f, px1) - xrlab_plot_frame_px_to_x (f, px);
+  want_a = a * xrlab_plot_frame_py_to_y (f, py1) / xrlab_plot_frame_py_to_y (f, py);
+  /* pressed a little beside the top: it moves by the pointer's move */
+  g_assert_true (xrlab_fit_page_spectrum_drag (page (), px + 3, py + 2, px1 + 3, py1 + 2));
+  settle ();
+  g_assert_null (xrlab_fit_page_get_param_error (page (), "GLP_01_x0"));
+  g_assert_null (xrlab_fit_page_get_param_error (page (), "GLP_01_A"));
+  g_assert_cmpfloat_with_epsilon (param ("GLP_01_x0"), want_x0, 1e-5 * fabs (want_x0));
+  g_assert_cmpfloat_with_epsilon (param ("GLP_01_A"), want_a, 1e-5 * want_a);
+  g_assert_cmpfloat (param ("GLP_01_A"), >, a * 1.1);
+  /* The peak is drawn where it was dragged. */
+  xrlab_test_wait_for (spectrum_has_frame, NULL, 10, "the spectrum to be drawn");
+  g_assert_true (xrlab_fit_page_peak_at (page (), k, &px, &py));
+  g_assert_cmpfloat (fabs (px - px1), <, 3);
+
+  /* 40 pixels to the right on the table's 300: 40 steps of 1. */
+  g_assert_true (xrlab_fit_page_set_param_text (page (), "GLP_01_A", "300"));
+  settle ();
+  entry = xrlab_fit_page_get_param_entry (page (), "GLP_01_A");
+  g_assert_nonnull (entry);
+  {
+    g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (entry);
+    for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+      {
+        g_autoptr(GtkEventController) c = g_list_model_get_item (controllers, i);
+        if (g_object_get_data (G_OBJECT (c), "xrlab-value-drag") != NULL)
+          drag = c;
+      }
+  }
+  g_assert_nonnull (drag);
+  g_signal_emit_by_name (drag, "drag-update", 4.0, 1.0);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (entry)), ==, "300");
+  g_signal_emit_by_name (drag, "drag-update", 40.0, 2.0);
+  g_signal_emit_by_name (drag, "drag-end", 40.0, 2.0);
+  settle ();
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (entry)), ==, "340");
+  g_assert_cmpfloat_with_epsilon (param ("GLP_01_A"), 340, 1e-9);
+
+  g_assert_true (xrlab_fit_page_set_param_text (page (), "GLP_01_A", "300"));
+  g_assert_true (xrlab_fit_page_set_param_text (page (), "GLP_01_x0", x0_text));
+  settle ();
+  g_assert_cmpfloat (param ("GLP_01_A"), ==, 300);
+}
+
+
+/* Descending energies (binding energies) are drawn as the map draws them:
+ * high on the left, zoom and the frame's window alike. */
+static void
+test_reversed (void)
+{
+  XrlabPlot *spectrum;
+  const XrlabPlotSeries *d;
+  const XrlabPlotFrame *f;
+  gboolean desc;
+  double a, b, mid;
+
+  if (skip_without_data ())
+    return;
+  settle ();
+  spectrum = xrlab_fit_page_get_spectrum (page ());
+  d = series_named (spectrum, "Data");
+  g_assert_nonnull (d);
+  desc = d->x[0] > d->x[d->n - 1];
+  g_assert_cmpint (xrlab_plot_get_x_reversed (spectrum), ==, desc);
+  g_assert_cmpint (xrlab_plot_get_x_reversed (xrlab_fit_page_get_residual (page ())), ==, desc);
+  xrlab_test_wait_for (spectrum_drawn, NULL, 10, "the spectrum to be drawn");
+  f = xrlab_plot_get_frame (spectrum);
+  g_assert_cmpint (f->wx0 > f->wx1, ==, desc);
+  /* The left half of the plot: its energies, in order. */
+  mid = (d->x[0] + d->x[d->n - 1]) / 2;
+  g_assert_true (xrlab_plot_zoom_to_rect (spectrum, f->px0 + 1, f->py0 + 10, (f->px0 + f->px1) / 2, f->py1 - 10));
+  g_assert_true (xrlab_plot_get_x_limits (spectrum, &a, &b));
+  g_assert_cmpfloat (a, <, b);
+  if (desc)
+    g_assert_cmpfloat (a, >, mid - 1e-9);
+  else
+    g_assert_cmpfloat (b, <, mid + 1e-9);
+  xrlab_test_wait_for (spectrum_drawn, NULL, 10, "the spectrum to be drawn");
+  g_assert_cmpint (f->wx0 > f->wx1, ==, desc);
+  xrlab_plot_reset_view (spectrum);
 }
 
 /* ---- fitting ---------------------------------------------------------------------- */
@@ -268,11 +427,32 @@ test_sbs (void)
   g_assert_true (gtk_widget_get_visible (gtk_widget_get_parent (GTK_WIDGET (xrlab_fit_page_get_sbs_plot (page ())))));
   data = xrlab_plot_get_data (xrlab_fit_page_get_sbs_plot (page ()));
   g_assert_nonnull (data);
-  g_assert_cmpuint (xrlab_plot_data_get_n_series (data), ==, 3);
+  /* the values and their error band (and a 2D fit's time dependence) */
+  g_assert_cmpuint (xrlab_plot_data_get_n_series (data), >=, 3);
   g_assert_cmpuint (xrlab_plot_data_get_series (data, 0)->n, >, 100);
   g_assert_nonnull (strstr (xrlab_fit_page_get_summary (page ()), "Slice by slice"));
   /* The 2D result stays. */
   g_assert_true (xrlab_fit_page_has_main_result (page ()));
+
+  /* A time-dependent parameter: the 2D fit's time dependence over the
+   * slices. */
+  g_assert_true (xrlab_fit_page_set_sbs_param (page (), "GLP_01_x0"));
+  data = xrlab_plot_get_data (xrlab_fit_page_get_sbs_plot (page ()));
+  g_assert_cmpuint (xrlab_plot_data_get_n_series (data), ==, 4);
+  {
+    const XrlabPlotSeries *fit = xrlab_plot_data_get_series (data, 3);
+    double lo = INFINITY, hi = -INFINITY;
+
+    g_assert_cmpstr (fit->label, ==, "2D fit");
+    g_assert_cmpuint (fit->n, ==, 212);
+    for (gsize i = 0; i < fit->n; i++)
+      lo = MIN (lo, fit->y[i]), hi = MAX (hi, fit->y[i]);
+    /* the sine of the model, about 84.2 eV */
+    g_assert_cmpfloat (hi - lo, >, 0.5);
+    g_assert_cmpfloat (lo, >, 82);
+    g_assert_cmpfloat (hi, <, 88);
+  }
+  g_assert_false (xrlab_fit_page_set_sbs_param (page (), "no such parameter"));
 }
 
 static void
@@ -389,6 +569,110 @@ test_ranges (void)
   ws = xrlab_fit_page_get_workspace (page ());
   g_assert_cmpfloat (ws->e0, ==, 81);
   g_assert_cmpfloat (ws->b1, ==, -0.05);
+}
+
+
+static gboolean
+map_drawn (gpointer data)
+{
+  return xrlab_map_view_get_frame (xrlab_fit_page_get_map_view (page ()))->valid;
+}
+
+/* Drags on the map: an edge of the fit window resizes it, its title moves
+ * it (the engine takes the new limits), Ctrl pans, the secondary button
+ * zooms, a plain drag moves the cursor. */
+static void
+test_map_drag (void)
+{
+  XrlabMapView *map;
+  const XrlabFitWorkspace *ws;
+  double px0, py0, px1, py1, ea, eb, ta, tb, x0, x1, y0, y1, delay, energy;
+
+  if (skip_without_data ())
+    return;
+  map = xrlab_fit_page_get_map_view (page ());
+  xrlab_fit_page_set_ranges (page (), 81, 91, 2, 12, -0.4, -0.05);
+  settle ();
+  xrlab_test_wait_for (map_drawn, NULL, 10, "the map to be drawn");
+
+  /* The edge at 91 eV, 40 pixels sideways: only that edge moves. */
+  g_assert_true (xrlab_fit_page_map_to_px (page (), 91, 7, &px0, &py0));
+  g_assert_true (xrlab_map_view_pick (map, px0, py0, &ea, &ta));
+  g_assert_true (xrlab_map_view_pick (map, px0 - 40, py0, &eb, &tb));
+  xrlab_fit_page_map_drag (page (), GDK_BUTTON_PRIMARY, 0, px0, py0, px0 - 40, py0);
+  settle ();
+  ws = xrlab_fit_page_get_workspace (page ());
+  g_assert_null (xrlab_fit_page_get_message (page ()));
+  g_assert_cmpfloat (ws->e0, ==, 81);
+  g_assert_cmpfloat_with_epsilon (ws->e1, 91 + (eb - ea), 1e-9);
+  g_assert_cmpfloat (fabs (ws->e1 - 91), >, 0.5);
+  g_assert_cmpfloat (ws->t0, ==, 2);
+  g_assert_cmpfloat (ws->t1, ==, 12);
+
+  /* A corner: both of its edges. */
+  g_assert_true (xrlab_fit_page_map_to_px (page (), ws->e1, 12, &px0, &py0));
+  xrlab_fit_page_map_drag (page (), GDK_BUTTON_PRIMARY, 0, px0, py0, px0 + 20, py0 - 20);
+  settle ();
+  g_assert_cmpfloat (ws->e0, ==, 81);
+  g_assert_cmpfloat (ws->t1, >, 12);
+  g_assert_cmpfloat (ws->t0, ==, 2);
+
+  /* The title, inside the top left corner: the whole window moves. */
+  {
+    double span_e = ws->e1 - ws->e0, span_t = ws->t1 - ws->t0, e0 = ws->e0, t0 = ws->t0;
+    double left = 0, top = 0, pxa, pya, pxb, pyb;
+
+    g_assert_true (xrlab_fit_page_map_to_px (page (), ws->e0, ws->t0, &pxa, &pya));
+    g_assert_true (xrlab_fit_page_map_to_px (page (), ws->e1, ws->t1, &pxb, &pyb));
+    left = MIN (pxa, pxb), top = MIN (pya, pyb);
+    xrlab_fit_page_map_drag (page (), GDK_BUTTON_PRIMARY, 0, left + 20, top + 10, left + 50, top + 40);
+    settle ();
+    g_assert_null (xrlab_fit_page_get_message (page ()));
+    g_assert_cmpfloat_with_epsilon (ws->e1 - ws->e0, span_e, 1e-6);
+    g_assert_cmpfloat_with_epsilon (ws->t1 - ws->t0, span_t, 1e-6);
+    g_assert_cmpfloat (fabs (ws->e0 - e0), >, 0.1);
+    g_assert_cmpfloat (ws->t0, <, t0);
+  }
+
+  /* Ctrl + drag pans: the same width, elsewhere. */
+  {
+    const XrlabPlotFrame *f = xrlab_map_view_get_frame (map);
+    double w0 = fabs (f->wx1 - f->wx0), c0 = (f->wx0 + f->wx1) / 2;
+
+    xrlab_fit_page_map_drag (page (), GDK_BUTTON_PRIMARY, GDK_CONTROL_MASK, f->px0 + 100, f->py0 + 100,
+                             f->px0 + 160, f->py0 + 100);
+    g_assert_true (xrlab_map_view_get_limits (map, &x0, &x1, &y0, &y1));
+    g_assert_cmpfloat_with_epsilon (x1 - x0, w0, 1e-6 * w0);
+    g_assert_cmpfloat (fabs ((x0 + x1) / 2 - c0), >, 0.01 * w0);
+    xrlab_map_view_set_limits (map, NAN, NAN, NAN, NAN);
+  }
+
+  /* The secondary button zooms to the rectangle. */
+  xrlab_test_spin (0.2);
+  {
+    const XrlabPlotFrame *f = xrlab_map_view_get_frame (map);
+    double w0 = fabs (f->wx1 - f->wx0);
+
+    xrlab_fit_page_map_drag (page (), GDK_BUTTON_SECONDARY, 0, f->px0 + 50, f->py0 + 30, f->px0 + 150,
+                             f->py0 + 90);
+    g_assert_true (xrlab_map_view_get_limits (map, &x0, &x1, &y0, &y1));
+    g_assert_cmpfloat (x1 - x0, <, w0 / 2);
+    g_assert_cmpfloat (y0, <, y1);
+    xrlab_map_view_set_limits (map, NAN, NAN, NAN, NAN);
+  }
+
+  /* A plain drag outside the window moves the cursor. */
+  xrlab_test_spin (0.2);
+  g_assert_true (xrlab_fit_page_map_to_px (page (), 78, -0.2, &px1, &py1));
+  xrlab_fit_page_map_drag (page (), GDK_BUTTON_PRIMARY, 0, px1, py1, px1 + 5, py1);
+  xrlab_fit_page_get_cursor (page (), &delay, &energy);
+  g_assert_true (xrlab_map_view_pick (map, px1 + 5, py1, &ea, &ta));
+  g_assert_cmpfloat_with_epsilon (energy, ea, 1e-9);
+  g_assert_cmpfloat_with_epsilon (delay, ta, 1e-9);
+
+  xrlab_fit_page_set_ranges (page (), 81, 91, -0.3, 16.5, -0.4, -0.05);
+  settle ();
+  g_assert_null (xrlab_fit_page_get_message (page ()));
 }
 
 /* ---- sessions --------------------------------------------------------------------- */
@@ -685,12 +969,15 @@ main (int argc, char *argv[])
 
   g_test_add_func ("/fit/open", test_open);
   g_test_add_func ("/fit/edit", test_edit);
+  g_test_add_func ("/fit/peak-drag", test_peak_drag);
+  g_test_add_func ("/fit/reversed", test_reversed);
   g_test_add_func ("/fit/fit", test_fit);
   g_test_add_func ("/fit/ci", test_ci);
   g_test_add_func ("/fit/sbs", test_sbs);
   g_test_add_func ("/fit/export", test_export);
   g_test_add_func ("/fit/cancel", test_cancel);
   g_test_add_func ("/fit/ranges", test_ranges);
+  g_test_add_func ("/fit/map-drag", test_map_drag);
   g_test_add_func ("/fit/model", test_model);
   g_test_add_func ("/fit/session", test_session);
   g_test_add_func ("/fit/broken", test_broken);

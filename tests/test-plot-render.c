@@ -417,6 +417,158 @@ test_one_thread (void)
   g_test_trap_assert_stderr ("*second thread*");
 }
 
+
+/* A reversed x axis: high values on the left, the ticks' labels falling
+ * from left to right, the frame's window reversed with them. */
+static void
+test_reversed (void)
+{
+  g_autoptr(XrlabPlotRenderer) r = xrlab_plot_renderer_new ();
+  static double lin[N];
+  XrlabPlotScene scene;
+  XrlabPlotFrame f;
+  const XrlabPlotTextBox *texts;
+  guint n, n_ticks = 0;
+  double last_x = INFINITY, last_v = -INFINITY, lo, hi;
+  cairo_surface_t *s;
+  guint left, right;
+
+  if (!xrlab_plot_check_driver (NULL))
+    {
+      g_test_skip ("PLplot's extcairo driver is missing");
+      return;
+    }
+  /* a line rising with x: on a reversed axis it falls to the right */
+  for (int i = 0; i < N; i++)
+    lin[i] = xs[i];
+  make_scene (&scene);
+  scene.n_curves = 1;
+  curves[0].y = lin;
+  scene.n_markers = 0;
+  scene.x.log = scene.y.log = FALSE;
+  scene.x.reversed = TRUE;
+  scene.show_legend = FALSE;
+  s = draw (r, &scene, &f);
+  g_assert_true (f.valid);
+  g_assert_cmpfloat (f.wx0, >, f.wx1);
+  g_assert_cmpfloat_with_epsilon (xrlab_plot_frame_px_to_x (&f, xrlab_plot_frame_x_to_px (&f, 12.0)), 12.0, 1e-9);
+  g_assert_cmpfloat (xrlab_plot_frame_x_to_px (&f, 25.0), <, xrlab_plot_frame_x_to_px (&f, 5.0));
+  xrlab_plot_frame_get_limits (&f, &lo, &hi, NULL, NULL);
+  g_assert_cmpfloat (lo, <, hi);
+  n = xrlab_plot_renderer_get_texts (r, &texts);
+  for (guint i = 0; i < n; i++)
+    if (texts[i].role == XRLAB_PLOT_TEXT_TICK_X)
+      {
+        double v = g_ascii_strtod (texts[i].text, NULL);
+        /* written by value: each further left */
+        g_assert_cmpfloat (v, >, last_v);
+        g_assert_cmpfloat (texts[i].x0, <, last_x);
+        last_x = texts[i].x0, last_v = v;
+        n_ticks++;
+      }
+  g_assert_cmpuint (n_ticks, >=, 3);
+  /* The curve's high end (top) is at the left: blue in the top left
+   * quarter of the plot area, none in the top right one. */
+  left = count_near (s, BLUE, 40, f.px0, f.py0, (f.px0 + f.px1) / 2, (f.py0 + f.py1) / 2);
+  right = count_near (s, BLUE, 40, (f.px0 + f.px1) / 2 + 1, f.py0, f.px1 - 2, (f.py0 + f.py1) / 2 - 2);
+  g_assert_cmpuint (left, >, 100);
+  g_assert_cmpuint (right, <, 10);
+  cairo_surface_destroy (s);
+}
+
+/* ---- layers ------------------------------------------------------------------------ */
+
+static cairo_surface_t *
+draw_layered (XrlabPlotRenderer *r, const XrlabPlotScene *scene, gboolean keep, XrlabPlotFrame *frame)
+{
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, W, H);
+  cairo_t *cr = cairo_create (s);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (xrlab_plot_renderer_draw_layered (r, scene, keep, cr, W, H, frame, &error));
+  g_assert_no_error (error);
+  cairo_destroy (cr);
+  cairo_surface_flush (s);
+  return s;
+}
+
+/* Pixels where @a and @b differ by more than @tolerance in a channel. */
+static guint
+count_different (cairo_surface_t *a, cairo_surface_t *b, int tolerance)
+{
+  XrlabTestImage ia = xrlab_test_image (a), ib = xrlab_test_image (b);
+  guint n = 0;
+
+  for (int y = 0; y < ia.height; y++)
+    for (int x = 0; x < ia.width; x++)
+      if (!xrlab_test_rgb_close (xrlab_test_pixel (&ia, x, y), xrlab_test_pixel (&ib, x, y), tolerance))
+        n++;
+  return n;
+}
+
+/* A static curve (the data) and a live one (the model): the layered frame
+ * looks as the full one; new live values inside the y range are drawn
+ * between the kept layers, values beyond it draw everything again. */
+static void
+test_layers (void)
+{
+  g_autoptr(XrlabPlotRenderer) r = xrlab_plot_renderer_new ();
+  static double live[N];
+  XrlabPlotScene scene;
+  XrlabPlotFrame f1, f2, f3;
+  cairo_surface_t *full, *layered, *moved;
+  guint orange;
+
+  if (!xrlab_plot_check_driver (NULL))
+    {
+      g_test_skip ("PLplot's extcairo driver is missing");
+      return;
+    }
+  for (int i = 0; i < N; i++)
+    live[i] = 2.5 / xs[i];
+  make_scene (&scene);
+  curves[0].y = yb;
+  curves[1].y = live;
+  curves[1].live = TRUE;
+  scene.x.log = scene.y.log = FALSE;
+  scene.n_markers = 0;
+
+  full = draw (r, &scene, NULL);
+  layered = draw_layered (r, &scene, TRUE, &f1);
+  /* keep_layers after a plain draw: drawn again all the same */
+  g_assert_false (xrlab_plot_renderer_get_layers_kept (r));
+  g_assert_true (f1.valid);
+  g_assert_cmpuint (count_different (full, layered, 48), <, W * H / 500);
+  orange = count_near (layered, ORANGE, 40, f1.px0, f1.py0, f1.px1, f1.py1);
+  g_assert_cmpuint (orange, >, 300);
+
+  /* The model a little lower: the layers kept, the curve moved. */
+  for (int i = 0; i < N; i++)
+    live[i] = 2.4 / xs[i];
+  moved = draw_layered (r, &scene, TRUE, &f2);
+  g_assert_true (xrlab_plot_renderer_get_layers_kept (r));
+  g_assert_cmpfloat (f2.wy0, ==, f1.wy0);
+  g_assert_cmpfloat (f2.wy1, ==, f1.wy1);
+  g_assert_cmpuint (count_different (layered, moved, 48), >, 100);
+  g_assert_cmpuint (count_near (moved, ORANGE, 40, f2.px0, f2.py0, f2.px1, f2.py1), >, orange / 2);
+  cairo_surface_destroy (moved);
+
+  /* Without the caller's word: drawn again. */
+  cairo_surface_destroy (draw_layered (r, &scene, FALSE, NULL));
+  g_assert_false (xrlab_plot_renderer_get_layers_kept (r));
+
+  /* Beyond the y range drawn: drawn again, on a wider range. */
+  for (int i = 0; i < N; i++)
+    live[i] = 9.0 / xs[i];
+  cairo_surface_destroy (draw_layered (r, &scene, TRUE, &f3));
+  g_assert_false (xrlab_plot_renderer_get_layers_kept (r));
+  g_assert_cmpfloat (f3.wy1, >, f1.wy1);
+
+  curves[1].live = FALSE;
+  cairo_surface_destroy (full);
+  cairo_surface_destroy (layered);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -432,6 +584,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/plot-render/nothing-to-draw", test_nothing_to_draw);
   g_test_add_func ("/plot-render/linear-and-sizes", test_linear_and_sizes);
   g_test_add_func ("/plot-render/write", test_write);
+  g_test_add_func ("/plot-render/layers", test_layers);
+  g_test_add_func ("/plot-render/reversed", test_reversed);
   g_test_add_func ("/plot-render/one-thread", test_one_thread);
   return g_test_run ();
 }

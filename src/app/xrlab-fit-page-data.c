@@ -21,7 +21,7 @@
 #include <glib/gi18n-lib.h>
 
 
-enum { C_MAP, C_SPECTRUM, C_TRACE, C_PARAMS };
+enum { C_MAP, C_SPECTRUM, C_TRACE, C_PARAMS, C_TRACES };
 
 /* How long a round waits for its replies before the frame is painted. */
 #define ROUND_BUDGET_MS 12
@@ -53,6 +53,7 @@ typedef struct {
   gboolean in_round;           /* a fetch of a round (replies on self->replies) */
   gboolean is_value;           /* a value edit of @value */
   double value;
+  double at;                   /* the delay of a spectrum, the energy of a trace */
 } Closure;
 
 static Closure *
@@ -164,6 +165,66 @@ preview_ref_new (XrlabFitPreview *pv)
   return ref;
 }
 
+/* The axes and the data of a spectrum or a trace, fetched once per
+ * position: the edits that follow fetch only what the model changes. */
+typedef struct {
+  PreviewRef *ref;
+  guint setup;
+  double at;
+} CurveBase;
+
+enum { BASE_SPECTRUM, BASE_TRACE };
+
+static void
+curve_base_free (CurveBase *b)
+{
+  if (b == NULL)
+    return;
+  xrlab_fit_preview_ref_release (b->ref);
+  g_free (b);
+}
+
+static gboolean
+same_position (double a, double b)
+{
+  return a == b || (isnan (a) && isnan (b));
+}
+
+/* The base for a curve at @at, or NULL. */
+static CurveBase *
+curve_base_get (XrlabFitPage *self, int which, double at)
+{
+  CurveBase *b = self->curve_base[which];
+
+  return b != NULL && b->setup == self->setup && same_position (b->at, at) ? b : NULL;
+}
+
+static void
+curve_base_set (XrlabFitPage *self, int which, PreviewRef *ref, double at)
+{
+  CurveBase *b = g_new0 (CurveBase, 1);
+
+  b->ref = g_rc_box_acquire (ref);
+  b->setup = self->setup;
+  b->at = at;
+  curve_base_free (self->curve_base[which]);
+  self->curve_base[which] = b;
+}
+
+/* The base a reply without axes is drawn with: of the same block, or NULL
+ * (then it is fetched again, whole). */
+static CurveBase *
+curve_base_match (XrlabFitPage *self, int which, const XrlabFitPreview *pv, double at)
+{
+  CurveBase *b = curve_base_get (self, which, at);
+
+  if (b != NULL && b->ref->pv->row0 == pv->row0 && b->ref->pv->n_rows == pv->n_rows
+      && b->ref->pv->col0 == pv->col0 && b->ref->pv->n_cols == pv->n_cols)
+    return b;
+  g_clear_pointer (&self->curve_base[which], curve_base_free);
+  return NULL;
+}
+
 /* ---- the map ---------------------------------------------------------------------- */
 
 static void
@@ -243,37 +304,59 @@ rgba (const char *spec)
   return c;
 }
 
-static void
-draw_spectrum (XrlabFitPage *self, PreviewRef *ref)
+/* Plot data that keep the replies @ref and @base alive. */
+static XrlabPlotData *
+plot_data_new (PreviewRef *ref, PreviewRef *base)
 {
-  g_autoptr(XrlabPlotData) data = xrlab_plot_data_new ();
-  g_autoptr(XrlabPlotData) res = xrlab_plot_data_new ();
+  XrlabPlotData *d = xrlab_plot_data_new ();
+
+  xrlab_plot_data_take_buffer (d, g_rc_box_acquire (ref), xrlab_fit_preview_ref_release);
+  xrlab_plot_data_take_buffer (d, g_rc_box_acquire (base), xrlab_fit_preview_ref_release);
+  return d;
+}
+
+/* @ref's model with the axes and data of @base (which may be @ref). */
+static void
+draw_spectrum (XrlabFitPage *self, PreviewRef *ref, PreviewRef *base)
+{
+  g_autoptr(XrlabPlotData) data = plot_data_new (ref, base);
+  g_autoptr(XrlabPlotData) res = plot_data_new (ref, base);
   XrlabFitPreview *pv = ref->pv;
+  const double *energy = base->pv->energy;
   GdkRGBA c;
 
-  xrlab_plot_data_take_buffer (data, g_rc_box_acquire (ref), xrlab_fit_preview_ref_release);
-  xrlab_plot_data_take_buffer (res, g_rc_box_acquire (ref), xrlab_fit_preview_ref_release);
   c = rgba (DATA_COLOR);
-  xrlab_plot_data_add_series (data, _("Data"), &c, pv->energy, pv->data, pv->n_cols, FALSE);
+  xrlab_plot_data_add_series (data, _("Data"), &c, energy, base->pv->data, pv->n_cols, FALSE);
   for (gsize k = 0; k < pv->n_components; k++)
     {
       c = rgba (component_colors[k % G_N_ELEMENTS (component_colors)]);
-      xrlab_plot_data_add_series (data, pv->component_names[k], &c, pv->energy,
+      xrlab_plot_data_add_series (data, pv->component_names[k], &c, energy,
                                   pv->components + k * pv->n_cols, pv->n_cols, self->stale);
     }
   c = rgba (MODEL_COLOR);
-  xrlab_plot_data_add_series (data, _("Model"), &c, pv->energy, pv->model, pv->n_cols, self->stale);
+  xrlab_plot_data_add_series (data, _("Model"), &c, energy, pv->model, pv->n_cols, self->stale);
+  /* The model's curves change with each edit, the data's do not. */
+  for (guint i = 1; i < xrlab_plot_data_get_n_series (data); i++)
+    xrlab_plot_data_set_live (data, i, TRUE);
   xrlab_plot_set_data (self->spectrum, data);
   c = rgba (RESIDUAL_COLOR);
-  xrlab_plot_data_add_series (res, _("Residual"), &c, pv->energy, pv->residual, pv->n_cols, self->stale);
+  xrlab_plot_data_add_series (res, _("Residual"), &c, energy, pv->residual, pv->n_cols, self->stale);
+  xrlab_plot_data_set_live (res, 0, TRUE);
   xrlab_plot_set_data (self->residual, res);
 }
 
 void
 xrlab_fit_page_redraw_spectrum (XrlabFitPage *self)
 {
-  if (self->last_spectrum != NULL)
-    draw_spectrum (self, self->last_spectrum);
+  PreviewRef *ref = self->last_spectrum;
+  CurveBase *b = self->curve_base[BASE_SPECTRUM];
+
+  if (ref == NULL)
+    return;
+  if (ref->pv->data != NULL)
+    draw_spectrum (self, ref, ref);
+  else if (b != NULL && b->ref->pv->n_cols == ref->pv->n_cols)
+    draw_spectrum (self, ref, b->ref);
 }
 
 static void
@@ -286,8 +369,19 @@ on_spectrum (GObject *source, GAsyncResult *result, gpointer data)
 
   if (pv != NULL && closure_current (c))
     {
+      if (pv->data == NULL && curve_base_match (self, BASE_SPECTRUM, pv, c->at) == NULL)
+        {
+          /* The block moved under the kept data: fetched again, whole. */
+          self->spectrum_dirty = TRUE;
+          xrlab_fit_page_schedule (self);
+          g_free (pv);
+          closure_free (c);
+          return;
+        }
       g_clear_pointer (&self->last_spectrum, xrlab_fit_preview_ref_release);
       self->last_spectrum = preview_ref_new (pv);
+      if (pv->data != NULL)
+        curve_base_set (self, BASE_SPECTRUM, self->last_spectrum, c->at);
       pv = NULL;
       xrlab_fit_page_redraw_spectrum (self);
     }
@@ -298,35 +392,56 @@ on_spectrum (GObject *source, GAsyncResult *result, gpointer data)
 }
 
 static void
+draw_trace (XrlabFitPage *self, PreviewRef *ref, PreviewRef *base)
+{
+  g_autoptr(XrlabPlotData) d = plot_data_new (ref, base);
+  XrlabFitPreview *pv = ref->pv;
+  const double *delay = base->pv->delay;
+  GdkRGBA col;
+
+  col = rgba (DATA_COLOR);
+  xrlab_plot_data_add_series (d, _("Data"), &col, delay, base->pv->data, pv->n_rows, FALSE);
+  col = rgba (MODEL_COLOR);
+  xrlab_plot_data_add_series (d, _("Model"), &col, delay, pv->model, pv->n_rows, self->stale);
+  col = rgba (RESIDUAL_COLOR);
+  xrlab_plot_data_add_series (d, _("Residual"), &col, delay, pv->residual, pv->n_rows, self->stale);
+  xrlab_plot_data_set_live (d, 1, TRUE);
+  xrlab_plot_data_set_live (d, 2, TRUE);
+  xrlab_plot_set_data (self->trace, d);
+}
+
+static void
 on_trace (GObject *source, GAsyncResult *result, gpointer data)
 {
   Closure *c = data;
   XrlabFitPage *self = c->self;
   g_autoptr(GError) error = NULL;
   XrlabFitPreview *pv = xrlab_engine_fit_preview_finish (XRLAB_ENGINE (source), result, &error);
+  CurveBase *b = NULL;
 
-  if (pv != NULL && closure_current (c) && pv->delay != NULL)
-    {
-      g_autoptr(XrlabPlotData) d = xrlab_plot_data_new ();
-      GdkRGBA col;
-
-      xrlab_plot_data_take_buffer (d, pv, g_free);
-      col = rgba (DATA_COLOR);
-      xrlab_plot_data_add_series (d, _("Data"), &col, pv->delay, pv->data, pv->n_rows, FALSE);
-      col = rgba (MODEL_COLOR);
-      xrlab_plot_data_add_series (d, _("Model"), &col, pv->delay, pv->model, pv->n_rows, self->stale);
-      col = rgba (RESIDUAL_COLOR);
-      xrlab_plot_data_add_series (d, _("Residual"), &col, pv->delay, pv->residual, pv->n_rows, self->stale);
-      xrlab_plot_set_data (self->trace, d);
-    }
-  else
+  if (pv == NULL || !closure_current (c))
     {
       if (pv == NULL && !xrlab_fit_page_error_is_quiet (error) && closure_current (c))
         xrlab_plot_set_message (self->trace, error->message);
-      else if (pv != NULL && pv->delay == NULL)
-        xrlab_plot_set_message (self->trace, _("A single spectrum: no delay axis"));
-      g_free (pv);
     }
+  else if (pv->data != NULL && pv->delay == NULL)
+    xrlab_plot_set_message (self->trace, _("A single spectrum: no delay axis"));
+  else if (pv->data == NULL && (b = curve_base_match (self, BASE_TRACE, pv, c->at)) == NULL)
+    {
+      /* The block moved under the kept data: fetched again, whole. */
+      self->trace_dirty = TRUE;
+      xrlab_fit_page_schedule (self);
+    }
+  else
+    {
+      PreviewRef *ref = preview_ref_new (g_steal_pointer (&pv));
+
+      if (b == NULL)
+        curve_base_set (self, BASE_TRACE, ref, c->at);
+      draw_trace (self, ref, b != NULL ? b->ref : ref);
+      xrlab_fit_preview_ref_release (ref);
+    }
+  g_free (pv);
   closure_free (c);
 }
 
@@ -336,16 +451,22 @@ fetch_curve (XrlabFitPage *self, XrlabFitView view)
   XrlabFitPreviewSpec spec = { 0 };
   int consumer = view == XRLAB_FIT_VIEW_SPECTRUM ? C_SPECTRUM : C_TRACE;
 
+  int which = view == XRLAB_FIT_VIEW_SPECTRUM ? BASE_SPECTRUM : BASE_TRACE;
+  double at = view == XRLAB_FIT_VIEW_SPECTRUM ? self->delay : self->energy;
+  Closure *c;
+
   spec.model = XRLAB_FIT_MODEL_MAIN;
   spec.view = view;
-  spec.series = XRLAB_FIT_SERIES_AXES | XRLAB_FIT_SERIES_DATA | XRLAB_FIT_SERIES_MODEL
-                | XRLAB_FIT_SERIES_RESIDUAL
+  /* The axes and the data only once per position: an edit changes the model. */
+  spec.series = (curve_base_get (self, which, at) == NULL ? XRLAB_FIT_SERIES_AXES | XRLAB_FIT_SERIES_DATA : 0)
+                | XRLAB_FIT_SERIES_MODEL | XRLAB_FIT_SERIES_RESIDUAL
                 | (view == XRLAB_FIT_VIEW_SPECTRUM ? XRLAB_FIT_SERIES_COMPONENTS : 0);
   spec.delay = isfinite (self->delay) ? self->delay : 0.0;
   spec.energy = self->energy;
+  c = round_closure_new (self, consumer);
+  c->at = at;
   xrlab_engine_fit_preview_async (self->engine, self->setup, consumers[consumer], &spec, self->cancellable,
-                                  view == XRLAB_FIT_VIEW_SPECTRUM ? on_spectrum : on_trace,
-                                  round_closure_new (self, consumer));
+                                  view == XRLAB_FIT_VIEW_SPECTRUM ? on_spectrum : on_trace, c);
 }
 
 /* ---- the parameter table and the results ---------------------------------------------- */
@@ -363,15 +484,81 @@ on_params (GObject *source, GAsyncResult *result, gpointer data)
   closure_free (c);
 }
 
+/* ---- the time dependence of a fit ------------------------------------------------ */
+
+static void
+on_traces (GObject *source, GAsyncResult *result, gpointer data)
+{
+  Closure *c = data;
+  XrlabFitPage *self = c->self;
+  g_autoptr(GError) error = NULL;
+  XrlabFitParamTraces *t = xrlab_engine_fit_param_traces_finish (XRLAB_ENGINE (source), result, &error);
+
+  if (t != NULL && closure_current (c))
+    {
+      g_free (self->param_traces);
+      self->param_traces = g_steal_pointer (&t);
+      self->traces_setup = self->setup;
+      xrlab_fit_page_draw_sbs (self);
+    }
+  g_free (t);
+  closure_free (c);
+}
+
+void
+xrlab_fit_page_sbs_overlay (XrlabFitPage *self, XrlabPlotData *data, const char *name)
+{
+  const XrlabFitParamTraces *t = self->param_traces;
+  double *buf;
+  gsize k, n;
+  GdkRGBA c;
+
+  if (t == NULL || self->traces_setup != self->setup || t->n_delays == 0)
+    return;
+  for (k = 0; k < t->n_params && g_strcmp0 (t->names[k], name) != 0; k++)
+    ;
+  if (k == t->n_params)
+    return;
+  n = t->n_delays;
+  buf = g_new (double, 2 * n);
+  memcpy (buf, t->delay, n * sizeof (double));
+  memcpy (buf + n, t->values + k * n, n * sizeof (double));
+  xrlab_plot_data_take_buffer (data, buf, g_free);
+  c = rgba (MODEL_COLOR);
+  /* TRANSLATORS: a parameter's time dependence as the 2D fit has it */
+  xrlab_plot_data_add_series (data, _("2D fit"), &c, buf, buf + n, n, FALSE);
+}
+
+gboolean
+xrlab_fit_page_set_sbs_param (XrlabFitPage *self, const char *name)
+{
+  g_return_val_if_fail (XRLAB_IS_FIT_PAGE (self), FALSE);
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (self->sbs_names)); i++)
+    if (g_strcmp0 (gtk_string_list_get_string (self->sbs_names, i), name) == 0)
+      {
+        gtk_drop_down_set_selected (self->sbs_choice, i);
+        return TRUE;
+      }
+  return FALSE;
+}
+
 static void
 on_results (GObject *source, GAsyncResult *result, gpointer data)
 {
   Closure *c = data;
+  XrlabFitPage *self = c->self;
   g_autoptr(GError) error = NULL;
   XrlabFitResults *r = xrlab_engine_fit_results_finish (XRLAB_ENGINE (source), result, &error);
+  gboolean fitted_2d = r != NULL && r->main != NULL && self->info != NULL && self->info->has_time;
 
   if (r != NULL)
-    xrlab_fit_page_results_show (c->self, r);
+    xrlab_fit_page_results_show (self, r);
+  /* After a 2D fit: its time dependence, for the slice-by-slice plot. */
+  if (fitted_2d)
+    xrlab_engine_fit_param_traces_async (self->engine, self->setup, "fit-traces", XRLAB_FIT_MODEL_MAIN,
+                                         self->cancellable, on_traces, round_closure_new (self, C_TRACES));
+  else
+    g_clear_pointer (&self->param_traces, g_free);
   closure_free (c);
 }
 
@@ -625,4 +812,7 @@ xrlab_fit_page_data_dispose (XrlabFitPage *self)
     }
   self->setup = self->dataset = 0;
   g_clear_pointer (&self->last_spectrum, xrlab_fit_preview_ref_release);
+  g_clear_pointer (&self->curve_base[BASE_SPECTRUM], curve_base_free);
+  g_clear_pointer (&self->param_traces, g_free);
+  g_clear_pointer (&self->curve_base[BASE_TRACE], curve_base_free);
 }

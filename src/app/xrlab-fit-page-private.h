@@ -1,7 +1,9 @@
 /* xrlab-fit-page-private.h -- what the files of XrlabFitPage share
  *
- * xrlab-fit-page.c         construction, the toolbar, the map's input, the
- *                          public API
+ * xrlab-fit-page.c         construction, the toolbar, the public API
+ * xrlab-fit-page-map.c     the map's overlays and input
+ * xrlab-fit-page-drag.c    peaks dragged on the spectrum, numbers dragged in
+ *                          the table
  * xrlab-fit-page-table.c   the parameter table and the result summary
  * xrlab-fit-page-open.c    opening a workspace: files, models, the setup
  * xrlab-fit-page-data.c    the link to the engine: edits, fetches, fit
@@ -21,6 +23,8 @@
 G_BEGIN_DECLS
 
 typedef struct _XrlabFitRow XrlabFitRow;
+typedef struct _XrlabFitMapInput XrlabFitMapInput;
+typedef struct _XrlabFitPeakDrag XrlabFitPeakDrag;
 
 struct _XrlabFitPage {
   GtkBox parent_instance;
@@ -75,7 +79,8 @@ struct _XrlabFitPage {
   XrlabFitMapKind map_kind;
   double delay, energy;
   double pointer_x, pointer_y;     /* over the map */
-  gboolean window_drag;            /* Shift-drag on the map: a new fit window */
+  XrlabFitMapInput *map_input;     /* a drag on the map (xrlab-fit-page-map.c) */
+  XrlabFitPeakDrag *peak_drag;     /* a peak dragged on the spectrum (xrlab-fit-page-drag.c) */
   double *energies, *delays;       /* the axes of the data (from the first map) */
   gsize n_energies, n_delays;
   gboolean map_dirty, spectrum_dirty, trace_dirty, params_dirty, results_dirty;
@@ -84,8 +89,11 @@ struct _XrlabFitPage {
   guint round_pending;             /* fetches of rounds not answered yet */
   GMainContext *replies;           /* where they are answered */
   guint pump_id;                   /* dispatches them after the round's budget */
-  guint64 serial[4];               /* of the newest fetch of each consumer */
+  guint64 serial[5];               /* of the newest fetch of each consumer */
   gpointer last_spectrum;          /* the reply drawn (again, stale, while a value is invalid) */
+  XrlabFitParamTraces *param_traces;   /* the main model's time dependence, after a fit */
+  guint traces_setup;              /* the setup they are of */
+  gpointer curve_base[2];          /* the axes and data of the spectrum and the trace (xrlab-fit-page-data.c) */
   gboolean stale;
 
   /* parameters and results */
@@ -99,7 +107,16 @@ struct _XrlabFitPage {
 /* xrlab-fit-page.c */
 void        xrlab_fit_page_set_message (XrlabFitPage *self, const char *text);
 void        xrlab_fit_page_sync_controls (XrlabFitPage *self);
+
+/* xrlab-fit-page-map.c */
 void        xrlab_fit_page_update_overlays (XrlabFitPage *self);
+void        xrlab_fit_page_map_input_init  (XrlabFitPage *self);
+
+/* xrlab-fit-page-drag.c */
+void        xrlab_fit_page_drag_init       (XrlabFitPage *self);
+void        xrlab_fit_page_drag_dispose    (XrlabFitPage *self);
+/* A horizontal drag on the number of a value @entry of the table changes it. */
+void        xrlab_fit_page_drag_attach_value (GtkWidget *entry);
 
 /* xrlab-fit-page-table.c */
 void        xrlab_fit_page_table_init    (XrlabFitPage *self);
@@ -112,6 +129,8 @@ XrlabFitRow *xrlab_fit_page_table_find   (XrlabFitPage *self, const char *name);
 GtkEditable *xrlab_fit_row_get_value_entry (XrlabFitRow *row);
 const char *xrlab_fit_row_get_error      (XrlabFitRow *row);
 void        xrlab_fit_page_results_show  (XrlabFitPage *self, XrlabFitResults *results);
+/* The slice-by-slice plot drawn again (the chosen parameter). */
+void        xrlab_fit_page_draw_sbs      (XrlabFitPage *self);
 
 /* xrlab-fit-page-open.c: the Ranges button of the toolbar */
 GtkWidget  *xrlab_fit_page_build_ranges (XrlabFitPage *self);
@@ -178,5 +197,8 @@ void        xrlab_fit_page_send_edit     (XrlabFitPage *self, const XrlabFitPara
 void        xrlab_fit_page_redraw_spectrum (XrlabFitPage *self);
 void        xrlab_fit_page_update_model  (XrlabFitPage *self);
 void        xrlab_fit_preview_ref_release (gpointer ref);
+/* The main model's time dependence of parameter @name as a series of
+ * @data (the slice-by-slice plot), when a fit gave it one. */
+void        xrlab_fit_page_sbs_overlay   (XrlabFitPage *self, XrlabPlotData *data, const char *name);
 
 G_END_DECLS

@@ -265,6 +265,7 @@ add_row (XrlabFitPage *self, const XrlabFitParamRow *p, int line)
   gtk_grid_attach (self->table, row->message, 0, line + 1, 7, 1);
   row_update (row, p);
   g_signal_connect (row->value, "changed", G_CALLBACK (on_value_changed), row);
+  xrlab_fit_page_drag_attach_value (row->value);
   g_signal_connect (row->vary, "toggled", G_CALLBACK (on_vary_toggled), row);
   g_signal_connect (row->min, "activate", G_CALLBACK (on_bounds_activate), row);
   g_signal_connect (row->max, "activate", G_CALLBACK (on_bounds_activate), row);
@@ -367,8 +368,8 @@ append_ci (GString *s, const XrlabFitCI *ci, const XrlabFitflowResult *main)
     }
 }
 
-static void
-draw_sbs (XrlabFitPage *self)
+void
+xrlab_fit_page_draw_sbs (XrlabFitPage *self)
 {
   const XrlabFitflowSbs *sbs = self->results != NULL ? self->results->sbs : NULL;
   guint k = gtk_drop_down_get_selected (self->sbs_choice);
@@ -407,6 +408,7 @@ draw_sbs (XrlabFitPage *self)
   /* The error bars as the band they span. */
   xrlab_plot_data_add_series (data, _("− error"), &c, buf, buf + 2 * n, n, TRUE);
   xrlab_plot_data_add_series (data, _("+ error"), &c, buf, buf + 3 * n, n, TRUE);
+  xrlab_fit_page_sbs_overlay (self, data, name);
   xrlab_plot_set_axes (self->sbs_plot, _("Delay"), NULL, name, NULL);
   xrlab_plot_set_data (self->sbs_plot, data);
 }
@@ -458,7 +460,7 @@ static void
 on_sbs_choice (XrlabFitPage *self)
 {
   if (!self->building)
-    draw_sbs (self);
+    xrlab_fit_page_draw_sbs (self);
 }
 
 void
@@ -502,7 +504,7 @@ xrlab_fit_page_results_show (XrlabFitPage *self, XrlabFitResults *r)
         gtk_string_list_append (self->sbs_names, r->sbs->names[j]);
   self->building = FALSE;
   gtk_widget_set_visible (gtk_widget_get_parent (GTK_WIDGET (self->sbs_plot)), r != NULL && r->sbs != NULL);
-  draw_sbs (self);
+  xrlab_fit_page_draw_sbs (self);
 }
 
 void

@@ -122,28 +122,6 @@ xrlab_fit_page_sync_controls (XrlabFitPage *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "fit.save-model", open && !self->fitting);
 }
 
-void
-xrlab_fit_page_update_overlays (XrlabFitPage *self)
-{
-  XrlabMapOverlay o[3];
-  guint n = 0;
-  const XrlabFitWorkspace *ws = &self->ws;
-
-  if (!self->has_workspace)
-    return;
-  if (isfinite (ws->e0) || isfinite (ws->e1) || isfinite (ws->t0) || isfinite (ws->t1))
-    o[n++] = (XrlabMapOverlay) { XRLAB_MAP_OVERLAY_RECT, ws->e0, ws->e1, ws->t0, ws->t1,
-                                 _("Fit window"), { 1.0, 0.47, 0.0, 1.0 }, FALSE };
-  if (isfinite (ws->b0) && isfinite (ws->b1))
-    o[n++] = (XrlabMapOverlay) { XRLAB_MAP_OVERLAY_HBAND, NAN, NAN, ws->b0, ws->b1,
-                                 _("Baseline"), { 0.88, 0.88, 0.88, 1.0 }, TRUE };
-  o[n++] = (XrlabMapOverlay) { XRLAB_MAP_OVERLAY_CURSOR, self->energy, NAN, self->delay, NAN,
-                               NULL, { 1.0, 1.0, 1.0, 1.0 }, FALSE };
-  xrlab_map_view_set_overlays (self->map_view, o, n);
-  xrlab_map_view_set_reversed (self->map_view,
-                               self->info != NULL && self->info->energy_first > self->info->energy_last, FALSE);
-}
-
 /* ---- the cursor ----------------------------------------------------------------- */
 
 void
@@ -172,155 +150,6 @@ xrlab_fit_page_get_cursor (XrlabFitPage *self, double *delay, double *energy)
     *delay = self->delay;
   if (energy != NULL)
     *energy = self->energy;
-}
-
-/* The index of the point of @v nearest @x. */
-static gsize
-nearest (const double *v, gsize n, double x)
-{
-  gsize best = 0;
-
-  for (gsize i = 1; i < n; i++)
-    if (fabs (v[i] - x) < fabs (v[best] - x))
-      best = i;
-  return best;
-}
-
-static void
-pick_at (XrlabFitPage *self, double px, double py)
-{
-  double e, t;
-
-  if (self->info != NULL && self->info->has_time
-      && xrlab_map_view_pick (self->map_view, px, py, &e, &t))
-    xrlab_fit_page_set_cursor (self, t, e);
-}
-
-/* Shift and a drag: a new fit window, drawn as it is dragged. */
-static void
-window_drag_overlay (XrlabFitPage *self, double e0, double t0, double e1, double t1)
-{
-  XrlabMapOverlay o = { XRLAB_MAP_OVERLAY_RECT, e0, e1, t0, t1, _("Fit window"), { 1.0, 0.47, 0.0, 1.0 },
-                        TRUE };
-
-  xrlab_map_view_set_overlays (self->map_view, &o, 1);
-}
-
-static void
-on_drag_begin (GtkGestureDrag *drag, double x, double y, XrlabFitPage *self)
-{
-  GdkModifierType state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (drag));
-
-  gtk_widget_grab_focus (GTK_WIDGET (self->map_view));
-  self->window_drag = (state & GDK_SHIFT_MASK) != 0 && self->has_workspace && self->info->has_time;
-  if (!self->window_drag)
-    pick_at (self, x, y);
-}
-
-static void
-on_drag_update (GtkGestureDrag *drag, double dx, double dy, XrlabFitPage *self)
-{
-  double x0, y0, e0, t0, e1, t1;
-
-  if (!gtk_gesture_drag_get_start_point (drag, &x0, &y0))
-    return;
-  if (!self->window_drag)
-    pick_at (self, x0 + dx, y0 + dy);
-  else if (xrlab_map_view_pick (self->map_view, x0, y0, &e0, &t0)
-           && xrlab_map_view_pick (self->map_view, x0 + dx, y0 + dy, &e1, &t1))
-    window_drag_overlay (self, e0, t0, e1, t1);
-}
-
-static void
-on_drag_end (GtkGestureDrag *drag, double dx, double dy, XrlabFitPage *self)
-{
-  double x0, y0, e0, t0, e1, t1;
-
-  if (!self->window_drag)
-    return;
-  self->window_drag = FALSE;
-  if (fabs (dx) > 3 && fabs (dy) > 3 && gtk_gesture_drag_get_start_point (drag, &x0, &y0)
-      && xrlab_map_view_pick (self->map_view, x0, y0, &e0, &t0)
-      && xrlab_map_view_pick (self->map_view, x0 + dx, y0 + dy, &e1, &t1))
-    xrlab_fit_page_set_ranges (self, MIN (e0, e1), MAX (e0, e1), MIN (t0, t1), MAX (t0, t1), self->ws.b0,
-                               self->ws.b1);
-  else
-    xrlab_fit_page_update_overlays (self);
-}
-
-static void
-on_map_pressed (GtkGestureClick *click, int n_press, double x, double y, XrlabFitPage *self)
-{
-  if (n_press == 2)
-    xrlab_map_view_set_limits (self->map_view, NAN, NAN, NAN, NAN);
-}
-
-static void
-on_map_motion (GtkEventControllerMotion *motion, double x, double y, XrlabFitPage *self)
-{
-  self->pointer_x = x;
-  self->pointer_y = y;
-}
-
-/* Zooms both axes about the pointer. */
-static gboolean
-on_map_scroll (GtkEventControllerScroll *scroll, double dx, double dy, XrlabFitPage *self)
-{
-  const XrlabPlotFrame *f = xrlab_map_view_get_frame (self->map_view);
-  double factor = dy < 0 ? 1 / 1.25 : 1.25, wx, wy;
-  double x0, x1, y0, y1;
-
-  if (!f->valid || f->x_log || f->y_log
-      || !xrlab_map_view_pick (self->map_view, self->pointer_x, self->pointer_y, &wx, &wy))
-    return FALSE;
-  x0 = MIN (f->wx0, f->wx1), x1 = MAX (f->wx0, f->wx1);
-  y0 = MIN (f->wy0, f->wy1), y1 = MAX (f->wy0, f->wy1);
-  xrlab_map_view_set_limits (self->map_view, wx + (x0 - wx) * factor, wx + (x1 - wx) * factor,
-                             wy + (y0 - wy) * factor, wy + (y1 - wy) * factor);
-  return TRUE;
-}
-
-/* Arrows step the cursor a column (energy) or a row (delay). */
-static gboolean
-on_map_key (GtkEventControllerKey *key, guint keyval, guint keycode, GdkModifierType state,
-            XrlabFitPage *self)
-{
-  int de = 0, dt = 0;
-  gsize i;
-
-  switch (keyval)
-    {
-    case GDK_KEY_Left: case GDK_KEY_KP_Left: de = -1; break;
-    case GDK_KEY_Right: case GDK_KEY_KP_Right: de = 1; break;
-    case GDK_KEY_Up: case GDK_KEY_KP_Up: dt = 1; break;
-    case GDK_KEY_Down: case GDK_KEY_KP_Down: dt = -1; break;
-    default: return FALSE;
-    }
-  if (self->energies == NULL)
-    return FALSE;
-  if (de != 0)
-    {
-      /* Left and right as drawn: a descending axis is drawn reversed. */
-      i = nearest (self->energies, self->n_energies, self->energy);
-      if (i + de < self->n_energies)
-        {
-          /* A descending axis is drawn reversed: right is the next column either way. */
-          gssize j = (gssize) i + de;
-          if (j >= 0 && (gsize) j < self->n_energies)
-            xrlab_fit_page_set_cursor (self, self->delay, self->energies[j]);
-        }
-    }
-  if (dt != 0 && self->delays != NULL)
-    {
-      gssize j;
-      gboolean desc = self->n_delays > 1 && self->delays[0] > self->delays[1];
-
-      i = nearest (self->delays, self->n_delays, self->delay);
-      j = (gssize) i + (desc ? -dt : dt);
-      if (j >= 0 && (gsize) j < self->n_delays)
-        xrlab_fit_page_set_cursor (self, self->delays[j], self->energy);
-    }
-  return TRUE;
 }
 
 /* ---- files ------------------------------------------------------------------------ */
@@ -591,31 +420,6 @@ new_plot (const char *x_name, const char *x_unit, const char *y_name, int height
   return plot;
 }
 
-static void
-attach_map_input (XrlabFitPage *self)
-{
-  GtkGesture *drag = gtk_gesture_drag_new ();
-  GtkGesture *click = gtk_gesture_click_new ();
-  GtkEventController *scroll = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_VERTICAL);
-  GtkEventController *key = gtk_event_controller_key_new ();
-  GtkEventController *motion = gtk_event_controller_motion_new ();
-
-  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (drag), GDK_BUTTON_PRIMARY);
-  g_signal_connect (drag, "drag-begin", G_CALLBACK (on_drag_begin), self);
-  g_signal_connect (drag, "drag-update", G_CALLBACK (on_drag_update), self);
-  g_signal_connect (drag, "drag-end", G_CALLBACK (on_drag_end), self);
-  gtk_widget_add_controller (GTK_WIDGET (self->map_view), GTK_EVENT_CONTROLLER (drag));
-  g_signal_connect (click, "pressed", G_CALLBACK (on_map_pressed), self);
-  gtk_widget_add_controller (GTK_WIDGET (self->map_view), GTK_EVENT_CONTROLLER (click));
-  g_signal_connect (scroll, "scroll", G_CALLBACK (on_map_scroll), self);
-  gtk_widget_add_controller (GTK_WIDGET (self->map_view), scroll);
-  g_signal_connect (key, "key-pressed", G_CALLBACK (on_map_key), self);
-  gtk_widget_add_controller (GTK_WIDGET (self->map_view), key);
-  g_signal_connect (motion, "motion", G_CALLBACK (on_map_motion), self);
-  gtk_widget_add_controller (GTK_WIDGET (self->map_view), motion);
-  gtk_widget_set_focusable (GTK_WIDGET (self->map_view), TRUE);
-}
-
 static GtkWidget *
 build_plots (XrlabFitPage *self)
 {
@@ -627,13 +431,14 @@ build_plots (XrlabFitPage *self)
   xrlab_map_view_set_axes (self->map_view, _("Energy"), "eV", FALSE, _("Delay"), NULL, FALSE);
   xrlab_map_view_set_message (self->map_view, _("Loading…"));
   gtk_widget_set_size_request (GTK_WIDGET (self->map_view), 300, 220);
-  attach_map_input (self);
+  xrlab_fit_page_map_input_init (self);
   gtk_paned_set_start_child (GTK_PANED (vpaned), GTK_WIDGET (self->map_view));
   gtk_paned_set_resize_start_child (GTK_PANED (vpaned), TRUE);
 
   self->spectrum = new_plot (_("Energy"), "eV", _("Intensity"), 0);
   self->residual = new_plot (_("Energy"), "eV", _("Residual"), 110);
   xrlab_plot_set_show_legend (self->residual, FALSE);
+  xrlab_fit_page_drag_init (self);
   gtk_box_append (GTK_BOX (spectrum_box), GTK_WIDGET (self->spectrum));
   gtk_box_append (GTK_BOX (spectrum_box), GTK_WIDGET (self->residual));
   gtk_box_append (GTK_BOX (curves), spectrum_box);
@@ -721,6 +526,8 @@ xrlab_fit_page_dispose (GObject *object)
   XrlabFitPage *self = XRLAB_FIT_PAGE (object);
 
   xrlab_fit_page_data_dispose (self);
+  g_clear_pointer (&self->map_input, g_free);
+  xrlab_fit_page_drag_dispose (self);
   g_clear_object (&self->engine);
   g_clear_object (&self->cancellable);
   g_clear_object (&self->job_cancellable);

@@ -94,6 +94,28 @@ gboolean   xrlab_fit_parse_range     (const char *text, double *a, double *b);
 
 /* The selected delay and energy (data units). */
 void       xrlab_fit_page_set_cursor (XrlabFitPage *self, double delay, double energy);
+/* A drag on the map from widget pixel (@x0, @y0) to (@x1, @y1) with mouse
+ * @button and modifiers @state, as the map's gesture handles it (moves the
+ * cursor, moves or resizes the fit window, pans or zooms: see
+ * xrlab-fit-page-map.c). */
+void       xrlab_fit_page_map_drag   (XrlabFitPage *self, guint button, GdkModifierType state,
+                                      double x0, double y0, double x1, double y1);
+/* Where the map draws (@energy, @delay), in widget pixels; FALSE before
+ * the map was drawn. */
+gboolean   xrlab_fit_page_map_to_px  (XrlabFitPage *self, double energy, double delay,
+                                      double *px, double *py);
+/* Where the spectrum plot draws the maximum of component @k (widget
+ * pixels); FALSE when it has none. */
+gboolean   xrlab_fit_page_peak_at    (XrlabFitPage *self, guint k, double *px, double *py);
+/* A peak dragged on the spectrum from (@x0, @y0) to (@x1, @y1), as the
+ * plot's gesture does it (its position and height into the table); FALSE
+ * when no peak is within reach of (@x0, @y0). */
+gboolean   xrlab_fit_page_spectrum_drag (XrlabFitPage *self, double x0, double y0, double x1, double y1);
+/* The parameter the slice-by-slice plot shows (with the 2D fit's time
+ * dependence over it when it has one); FALSE when it is not one of them. */
+gboolean   xrlab_fit_page_set_sbs_param (XrlabFitPage *self, const char *name);
+/* The value entry of parameter @name in the table, or NULL. */
+GtkWidget *xrlab_fit_page_get_param_entry (XrlabFitPage *self, const char *name);
 void       xrlab_fit_page_get_cursor (XrlabFitPage *self, double *delay, double *energy);
 void       xrlab_fit_page_set_map_kind (XrlabFitPage *self, XrlabFitMapKind kind);
 

@@ -427,6 +427,29 @@ XrlabFitParamTable *xrlab_engine_fit_params_finish (XrlabEngine   *self,
                                                     GAsyncResult  *result,
                                                     GError       **error);
 
+/* The time-dependent parameters of a setup's model against delay: each
+ * one's value at every delay of the data, at the model's values (after a
+ * 2D fit, its fitted time dependence; a profiled parameter's mean over the
+ * aux axis). One allocation (g_free); no parameters for a 1D measurement. */
+typedef struct {
+  guint64 generation;
+  gsize n_delays, n_params;
+  const double *delay;              /* n_delays */
+  const char *const *names;         /* n_params, model order */
+  const double *values;             /* n_params rows of n_delays */
+} XrlabFitParamTraces;
+
+void                 xrlab_engine_fit_param_traces_async  (XrlabEngine         *self,
+                                                           guint                setup,
+                                                           const char          *consumer,
+                                                           XrlabFitModelRole    model,
+                                                           GCancellable        *cancellable,
+                                                           GAsyncReadyCallback  callback,
+                                                           gpointer             user_data);
+XrlabFitParamTraces *xrlab_engine_fit_param_traces_finish (XrlabEngine   *self,
+                                                           GAsyncResult  *result,
+                                                           GError       **error);
+
 /* ---- fit jobs ------------------------------------------------------------ */
 
 typedef enum {

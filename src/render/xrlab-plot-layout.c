@@ -145,6 +145,12 @@ data_ranges (XrlabPlotLayout *l, const XrlabPlotScene *scene)
   return TRUE;
 }
 
+gboolean
+xrlab_plot_layout_ranges (XrlabPlotLayout *l, const XrlabPlotScene *scene)
+{
+  return data_ranges (l, scene);
+}
+
 /* ---- ticks and margins -------------------------------------------------------- */
 
 static void
@@ -470,6 +476,7 @@ xrlab_plot_layout_compute (XrlabPlotLayout      *l,
 {
   l->width = width;
   l->height = height;
+  l->x_reversed = scene->x.reversed;
   l->legend_w = l->legend_h = 0;
   l->legend_right = l->legend_top = TRUE;
   l->legend_outside = l->legend_below = FALSE;
@@ -546,7 +553,8 @@ xrlab_plot_layout_legend_corner (XrlabPlotLayout      *l,
           double y = shown_y (xrlab_plot_curve_y (c, i), scene->y.log), px, py;
           if (!xrlab_plot_usable (c->x[i], scene->x.log) || !xrlab_plot_usable (y, scene->y.log))
             continue;
-          px = l->left + (to_world (c->x[i], scene->x.log) - l->x0) / (l->x1 - l->x0) * l->plot_w;
+          px = (to_world (c->x[i], scene->x.log) - l->x0) / (l->x1 - l->x0) * l->plot_w;
+          px = l->left + (l->x_reversed ? l->plot_w - px : px);
           py = l->top + (l->y1 - to_world (y, scene->y.log)) / (l->y1 - l->y0) * l->plot_h;
           for (guint k = 0; k < 4; k++)
             {

@@ -98,7 +98,8 @@ typedef struct {
 
 typedef struct {
   int    width, height;
-  double x0, x1, y0, y1;         /* world window */
+  double x0, x1, y0, y1;         /* world window (x0 < x1 also on a reversed x axis) */
+  gboolean x_reversed;           /* x drawn from x1 on the left to x0 */
   double left, right, top, bottom;
   double plot_w, plot_h;
   double fs_tick, fs_title, fs_marker, fs_note, fs_legend;   /* type sizes (units) */
@@ -145,6 +146,9 @@ XrlabPlotLayoutResult
                                     XrlabPlotText        *text,
                                     int                   width,
                                     int                   height);
+/* Only the world window of @scene (x0, x1, y0, y1, y_abs), as the full
+ * layout computes it; FALSE when there is nothing to show. */
+gboolean xrlab_plot_layout_ranges (XrlabPlotLayout *layout, const XrlabPlotScene *scene);
 /* Labels the markers inside the x range (xrlab-plot-markers.c): rows and
  * the notes for groups left without a label. Sets @layout->top. */
 void     xrlab_plot_layout_markers (XrlabPlotLayout      *layout,

@@ -22,6 +22,21 @@ struct _XrlabPlotRenderer {
   /* transformed coordinates of one curve */
   double *wx, *wy;
   gsize work_len;
+
+  /* the layers of xrlab_plot_renderer_draw_layered(): NULL when none */
+  cairo_surface_t *below, *above;
+  XrlabPlotFrame layer_frame;
+  guint layer_n_curves;
+  gboolean layers_kept;
+};
+
+/* What a PLplot pass draws. */
+enum {
+  DRAW_GRID = 1 << 0,            /* the grid and the marker lines */
+  DRAW_STATIC = 1 << 1,          /* the curves that are not live */
+  DRAW_LIVE = 1 << 2,            /* the live curves */
+  DRAW_FRAME = 1 << 3,
+  DRAW_ALL = DRAW_GRID | DRAW_STATIC | DRAW_LIVE | DRAW_FRAME,
 };
 
 void
@@ -60,6 +75,8 @@ xrlab_plot_renderer_free (XrlabPlotRenderer *r)
         g_critical ("xrlab_plot_renderer_free: PLplot belongs to another thread; its stream is left open");
     }
   xrlab_plot_layout_clear (&r->layout);
+  g_clear_pointer (&r->below, cairo_surface_destroy);
+  g_clear_pointer (&r->above, cairo_surface_destroy);
   g_array_unref (r->texts);
   g_free (r->wx);
   g_free (r->wy);
@@ -116,10 +133,12 @@ xrlab_plot_frame_get_limits (const XrlabPlotFrame *f,
                              double *x_min, double *x_max,
                              double *y_min, double *y_max)
 {
+  double lo = MIN (f->wx0, f->wx1), hi = MAX (f->wx0, f->wx1);   /* a reversed x axis: wx0 > wx1 */
+
   if (x_min != NULL)
-    *x_min = f->x_log ? pow (10, f->wx0) : f->wx0;
+    *x_min = f->x_log ? pow (10, lo) : lo;
   if (x_max != NULL)
-    *x_max = f->x_log ? pow (10, f->wx1) : f->wx1;
+    *x_max = f->x_log ? pow (10, hi) : hi;
   if (y_min != NULL)
     *y_min = f->y_log ? pow (10, f->wy0) : f->wy0;
   if (y_max != NULL)
@@ -134,8 +153,8 @@ fill_frame (const XrlabPlotLayout *l, const XrlabPlotScene *scene, XrlabPlotFram
   f->px1 = l->width - l->right;
   f->py0 = l->top;
   f->py1 = l->height - l->bottom;
-  f->wx0 = l->x0;
-  f->wx1 = l->x1;
+  f->wx0 = l->x_reversed ? l->x1 : l->x0;
+  f->wx1 = l->x_reversed ? l->x0 : l->x1;
   f->wy0 = l->y0;
   f->wy1 = l->y1;
   f->x_log = scene->x.log;
@@ -319,16 +338,17 @@ draw_curve (XrlabPlotRenderer *r, const XrlabPlotScene *scene, const XrlabPlotCu
     }
 }
 
-/* Stale curves first, so valid curves are drawn over them. */
+/* Stale curves first, so valid curves are drawn over them; of @what, the
+ * static or the live ones or both. */
 static void
-pass_curves (XrlabPlotRenderer *r, const XrlabPlotScene *scene, const XrlabPlotLayout *l)
+pass_curves (XrlabPlotRenderer *r, const XrlabPlotScene *scene, const XrlabPlotLayout *l, guint what)
 {
   for (int pass = 0; pass < 2; pass++)
     for (guint s = 0; s < scene->n_curves; s++)
       {
         const XrlabPlotCurve *c = &scene->curves[s];
         XrlabPlotLineStyle style = c->stale ? XRLAB_PLOT_LINE_STALE : l->styles[s];
-        if (c->stale != (pass == 0))
+        if (c->stale != (pass == 0) || !(what & (c->live ? DRAW_LIVE : DRAW_STATIC)))
           continue;
         plcol0 (XRLAB_PLOT_COL_SERIES0 + s);
         plwidth (l->line_width);
@@ -347,6 +367,10 @@ pass_frame (const XrlabPlotLayout *l)
   double major = 5.0 * l->fs_tick / XRLAB_PLOT_DEFAULT_FONT, minor = major / 2;
   double tx_major = (l->y1 - l->y0) * major / l->plot_h, tx_minor = (l->y1 - l->y0) * minor / l->plot_h;
   double ty_major = (l->x1 - l->x0) * major / l->plot_w, ty_minor = (l->x1 - l->x0) * minor / l->plot_w;
+
+  /* On a reversed x axis x0 is the right side: its ticks point left. */
+  if (l->x_reversed)
+    ty_major = -ty_major, ty_minor = -ty_minor;
 
   plcol0 (XRLAB_PLOT_COL_FRAME);
   plwidth (1.0);
@@ -370,7 +394,9 @@ pass_frame (const XrlabPlotLayout *l)
 static double
 px_of (const XrlabPlotLayout *l, double wx)
 {
-  return l->left + (wx - l->x0) / (l->x1 - l->x0) * l->plot_w;
+  double f = (wx - l->x0) / (l->x1 - l->x0);
+
+  return l->left + (l->x_reversed ? 1 - f : f) * l->plot_w;
 }
 
 static double
@@ -435,7 +461,8 @@ pass_marker_labels (const XrlabPlotLayout *l, XrlabPlotText *text, const XrlabPl
         continue;
       esc = xrlab_plot_text_escape (v->label);
       xrlab_plot_text_show (text, XRLAB_PLOT_TEXT_MARKER, esc, l->fs_marker, FALSE, &pal->muted,
-                            (v->lx0 + v->lx1) / 2, l->top - 4 - v->row * (l->h_marker + 2), 0.5, 1.0, FALSE);
+                            l->x_reversed ? 2 * l->left + l->plot_w - (v->lx0 + v->lx1) / 2 : (v->lx0 + v->lx1) / 2,
+                            l->top - 4 - v->row * (l->h_marker + 2), 0.5, 1.0, FALSE);
     }
 }
 
@@ -467,10 +494,10 @@ check_status (cairo_t *cr, GError **error)
   return TRUE;
 }
 
-/* The PLplot passes: grid, marker lines, curves, frame. */
+/* The PLplot passes of @what: grid, marker lines, curves, frame. */
 static void
 plplot_passes (XrlabPlotRenderer *r, const XrlabPlotScene *scene, const XrlabPlotPalette *pal,
-               cairo_t *cr, int width, int height)
+               cairo_t *cr, int width, int height, guint what)
 {
   XrlabPlotLayout *l = &r->layout;
 
@@ -480,45 +507,41 @@ plplot_passes (XrlabPlotRenderer *r, const XrlabPlotScene *scene, const XrlabPlo
   pladv (0);
   pass_colors (scene, pal);
   plvpor (l->left / width, 1.0 - l->right / width, l->bottom / height, 1.0 - l->top / height);
-  plwind (l->x0, l->x1, l->y0, l->y1);
-  pass_grid (l);
-  pass_marker_lines (l);
-  pass_curves (r, scene, l);
-  pass_frame (l);
+  if (l->x_reversed)
+    plwind (l->x1, l->x0, l->y0, l->y1);
+  else
+    plwind (l->x0, l->x1, l->y0, l->y1);
+  if (what & DRAW_GRID)
+    {
+      pass_grid (l);
+      pass_marker_lines (l);
+    }
+  pass_curves (r, scene, l, what);
+  if (what & DRAW_FRAME)
+    pass_frame (l);
   cairo_restore (cr);
 }
 
-gboolean
-xrlab_plot_renderer_draw_full (XrlabPlotRenderer    *r,
-                               const XrlabPlotScene *scene,
-                               cairo_t              *cr,
-                               int                   width,
-                               int                   height,
-                               XrlabPlotFrame       *frame_out,
-                               GString              *svg_text,
-                               GError              **error)
+/* A frame: the background and the passes below the live curves on
+ * @below, the frame and the texts on @above (the same context, or the
+ * layers of a layered draw, without the live curves). Returns whether a
+ * chart was drawn (the layout was OK). */
+static gboolean
+draw_frame (XrlabPlotRenderer *r, const XrlabPlotScene *scene, cairo_t *below, cairo_t *above,
+            int width, int height, XrlabPlotFrame *frame_out, GString *svg_text, GError **error)
 {
-  const XrlabPlotPalette *pal;
-  XrlabPlotLayout *l;
+  const XrlabPlotPalette *pal = xrlab_plot_palette_get (scene->dark);
+  XrlabPlotLayout *l = &r->layout;
   XrlabPlotText text;
   GError *local_error = NULL;
-  gboolean ok = TRUE;
+  gboolean chart = FALSE;
 
-  g_return_val_if_fail (r != NULL, FALSE);
-  g_return_val_if_fail (scene != NULL, FALSE);
-  g_return_val_if_fail (scene->n_curves == 0 || scene->curves != NULL, FALSE);
-  g_return_val_if_fail (scene->n_markers == 0 || scene->markers != NULL, FALSE);
-  g_return_val_if_fail (cr != NULL, FALSE);
-  g_return_val_if_fail (width > 0 && height > 0, FALSE);
-
-  pal = xrlab_plot_palette_get (scene->dark);
-  l = &r->layout;
   if (frame_out != NULL)
     frame_out->valid = FALSE;
   g_array_set_size (r->texts, 0);
 
-  pass_background (cr, pal);
-  xrlab_plot_text_init (&text, cr, r->texts, svg_text);
+  pass_background (below, pal);
+  xrlab_plot_text_init (&text, above, r->texts, svg_text);
   if (!xrlab_plot_check_driver (&local_error))
     {
       pass_message (&text, width, height, pal, local_error->message);
@@ -544,19 +567,55 @@ xrlab_plot_renderer_draw_full (XrlabPlotRenderer    *r,
       break;
     }
 
-  plplot_passes (r, scene, pal, cr, width, height);
+  if (below == above)
+    plplot_passes (r, scene, pal, below, width, height, DRAW_ALL);
+  else
+    {
+      plplot_passes (r, scene, pal, below, width, height, DRAW_GRID | DRAW_STATIC);
+      plplot_passes (r, scene, pal, above, width, height, DRAW_FRAME);
+    }
   pass_tick_labels (l, &text, pal);
   pass_titles (l, &text, pal);
   pass_marker_labels (l, &text, pal);
-  xrlab_plot_legend_draw (l, scene, &text, cr);
+  xrlab_plot_legend_draw (l, scene, &text, above);
   pass_watermark (l, scene, &text, pal);
   if (frame_out != NULL)
     fill_frame (l, scene, frame_out);
+  chart = TRUE;
 
 done:
   xrlab_plot_text_clear (&text);
-  ok = check_status (cr, error);
-  return ok;
+  return chart;
+}
+
+gboolean
+xrlab_plot_renderer_draw_full (XrlabPlotRenderer    *r,
+                               const XrlabPlotScene *scene,
+                               cairo_t              *cr,
+                               int                   width,
+                               int                   height,
+                               XrlabPlotFrame       *frame_out,
+                               GString              *svg_text,
+                               GError              **error)
+{
+  GError *local_error = NULL;
+
+  g_return_val_if_fail (r != NULL, FALSE);
+  g_return_val_if_fail (scene != NULL, FALSE);
+  g_return_val_if_fail (scene->n_curves == 0 || scene->curves != NULL, FALSE);
+  g_return_val_if_fail (scene->n_markers == 0 || scene->markers != NULL, FALSE);
+  g_return_val_if_fail (cr != NULL, FALSE);
+  g_return_val_if_fail (width > 0 && height > 0, FALSE);
+
+  /* The layout is this frame's now: the layers are not the next one's. */
+  r->layer_frame.valid = FALSE;
+  draw_frame (r, scene, cr, cr, width, height, frame_out, svg_text, &local_error);
+  if (local_error != NULL)
+    {
+      g_propagate_error (error, local_error);
+      return FALSE;
+    }
+  return check_status (cr, error);
 }
 
 gboolean
@@ -569,4 +628,141 @@ xrlab_plot_renderer_draw (XrlabPlotRenderer    *r,
                           GError              **error)
 {
   return xrlab_plot_renderer_draw_full (r, scene, cr, width, height, frame_out, NULL, error);
+}
+
+/* ---- layered frames --------------------------------------------------------------- */
+
+/* Whether the kept layers can show @scene: the same x window, and the
+ * values of its curves inside the y window drawn, filling at least 80 % of
+ * it. (The automatic window pads the values by 4.5 % of their span on
+ * either side: xrlab-plot-layout.c.) */
+static gboolean
+layers_hold (XrlabPlotRenderer *r, const XrlabPlotScene *scene)
+{
+  const XrlabPlotLayout *l = &r->layout;
+  XrlabPlotLayout w = { 0 };
+  double span, lo, hi;
+
+  if (!r->layer_frame.valid || r->layer_n_curves != scene->n_curves || !xrlab_plot_layout_ranges (&w, scene))
+    return FALSE;
+  if (w.x0 != l->x0 || w.x1 != l->x1 || w.y_abs != l->y_abs)
+    return FALSE;
+  if (xrlab_plot_axis_is_fixed (&scene->y))
+    return w.y0 == l->y0 && w.y1 == l->y1;
+  span = (w.y1 - w.y0) / 1.09;
+  lo = w.y0 + 0.045 * span;
+  hi = w.y1 - 0.045 * span;
+  return span > 0 && lo >= l->y0 && hi <= l->y1 && w.y1 - w.y0 >= 0.8 * (l->y1 - l->y0);
+}
+
+static cairo_surface_t *
+layer_new (cairo_surface_t *target, int width, int height)
+{
+  double sx = 1, sy = 1;
+  cairo_surface_t *s;
+
+  cairo_surface_get_device_scale (target, &sx, &sy);
+  s = cairo_surface_create_similar_image (target, CAIRO_FORMAT_ARGB32, (int) ceil (width * sx),
+                                          (int) ceil (height * sy));
+  cairo_surface_set_device_scale (s, sx, sy);
+  return s;
+}
+
+static gboolean
+layer_fits (cairo_surface_t *layer, cairo_surface_t *target, int width, int height)
+{
+  double sx = 1, sy = 1, lx = 0, ly = 0;
+
+  if (layer == NULL)
+    return FALSE;
+  cairo_surface_get_device_scale (target, &sx, &sy);
+  cairo_surface_get_device_scale (layer, &lx, &ly);
+  return sx == lx && sy == ly && cairo_image_surface_get_width (layer) == (int) ceil (width * sx)
+         && cairo_image_surface_get_height (layer) == (int) ceil (height * sy);
+}
+
+/* The layers drawn again for @scene. */
+static void
+draw_layers (XrlabPlotRenderer *r, const XrlabPlotScene *scene, cairo_surface_t *target, int width,
+             int height, GError **error)
+{
+  cairo_t *below, *above;
+
+  if (!layer_fits (r->below, target, width, height))
+    {
+      g_clear_pointer (&r->below, cairo_surface_destroy);
+      g_clear_pointer (&r->above, cairo_surface_destroy);
+      r->below = layer_new (target, width, height);
+      r->above = layer_new (target, width, height);
+    }
+  below = cairo_create (r->below);
+  above = cairo_create (r->above);
+  cairo_set_operator (above, CAIRO_OPERATOR_CLEAR);
+  cairo_paint (above);
+  cairo_set_operator (above, CAIRO_OPERATOR_OVER);
+  if (!draw_frame (r, scene, below, above, width, height, &r->layer_frame, NULL, error))
+    r->layer_frame.valid = FALSE;
+  r->layer_n_curves = scene->n_curves;
+  cairo_destroy (below);
+  cairo_destroy (above);
+  cairo_surface_flush (r->below);
+  cairo_surface_flush (r->above);
+}
+
+gboolean
+xrlab_plot_renderer_draw_layered (XrlabPlotRenderer    *r,
+                                  const XrlabPlotScene *scene,
+                                  gboolean              keep_layers,
+                                  cairo_t              *cr,
+                                  int                   width,
+                                  int                   height,
+                                  XrlabPlotFrame       *frame_out,
+                                  GError              **error)
+{
+  cairo_surface_t *target;
+  GError *local_error = NULL;
+
+  g_return_val_if_fail (r != NULL, FALSE);
+  g_return_val_if_fail (scene != NULL, FALSE);
+  g_return_val_if_fail (scene->n_curves == 0 || scene->curves != NULL, FALSE);
+  g_return_val_if_fail (cr != NULL, FALSE);
+  g_return_val_if_fail (width > 0 && height > 0, FALSE);
+
+  target = cairo_get_target (cr);
+  r->layers_kept = FALSE;
+  if (cairo_surface_get_type (target) != CAIRO_SURFACE_TYPE_IMAGE)
+    {
+      g_clear_pointer (&r->below, cairo_surface_destroy);
+      g_clear_pointer (&r->above, cairo_surface_destroy);
+      return xrlab_plot_renderer_draw (r, scene, cr, width, height, frame_out, error);
+    }
+  if (keep_layers && layer_fits (r->below, target, width, height) && layers_hold (r, scene))
+    r->layers_kept = TRUE;
+  else
+    draw_layers (r, scene, target, width, height, &local_error);
+
+  cairo_save (cr);
+  cairo_set_operator (cr, CAIRO_OPERATOR_SOURCE);
+  cairo_set_source_surface (cr, r->below, 0, 0);
+  cairo_paint (cr);
+  cairo_restore (cr);
+  if (r->layer_frame.valid)
+    plplot_passes (r, scene, xrlab_plot_palette_get (scene->dark), cr, width, height, DRAW_LIVE);
+  cairo_set_source_surface (cr, r->above, 0, 0);
+  cairo_paint (cr);
+  if (frame_out != NULL)
+    *frame_out = r->layer_frame;
+  if (local_error != NULL)
+    {
+      g_propagate_error (error, local_error);
+      return FALSE;
+    }
+  return check_status (cr, error);
+}
+
+gboolean
+xrlab_plot_renderer_get_layers_kept (XrlabPlotRenderer *r)
+{
+  g_return_val_if_fail (r != NULL, FALSE);
+  return r->layers_kept;
 }

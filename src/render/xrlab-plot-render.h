@@ -89,6 +89,7 @@ typedef struct {
   double          y_scale;   /* drawn value = y[i] × y_scale */
   gboolean        stale;     /* drawn dashed and faded, "(last valid)" */
   XrlabPlotLineStyle style;  /* default AUTO */
+  gboolean        live;      /* changes between frames (xrlab_plot_renderer_draw_layered()) */
 } XrlabPlotCurve;
 
 /* An axis. Its title reads "name (unit)"; a common factor of the tick
@@ -102,6 +103,7 @@ typedef struct {
   gboolean    log;
   double      min, max;      /* data units; min >= max (e.g. 0, 0): automatic */
   const char *symbol;        /* "δ", for notes about the axis; NULL: none */
+  gboolean    reversed;      /* x only: high values on the left (binding energies) */
 } XrlabPlotAxisSpec;
 
 /* Whether @axis has limits of its own (see XrlabPlotAxisSpec). */
@@ -206,6 +208,27 @@ gboolean xrlab_plot_renderer_draw  (XrlabPlotRenderer    *renderer,
                                     XrlabPlotFrame       *frame_out,
                                     GError              **error);
 
+/* Draws @scene as xrlab_plot_renderer_draw() does, keeping two layers
+ * for the next call: below the curves (background, grid, marker lines, the
+ * curves that are not live) and above them (frame, ticks, texts, legend).
+ * With @keep_layers -- the caller vouches that nothing but the values of
+ * the live curves changed since the last layered draw: same axes, size,
+ * palette, markers, texts, curves and static values -- only the live
+ * curves are drawn between the kept layers, as long as the x range is the
+ * same and the automatic y range of the new values fits in the one drawn
+ * and fills at least 80 % of it (the axes do not jump while a value is
+ * dragged); otherwise everything is drawn again. @cr must draw on an image
+ * surface (else this is xrlab_plot_renderer_draw()). */
+gboolean xrlab_plot_renderer_draw_layered (XrlabPlotRenderer    *renderer,
+                                           const XrlabPlotScene *scene,
+                                           gboolean              keep_layers,
+                                           cairo_t              *cr,
+                                           int                   width,
+                                           int                   height,
+                                           XrlabPlotFrame       *frame_out,
+                                           GError              **error);
+/* Whether the last layered draw kept its layers (drew the live curves only). */
+gboolean xrlab_plot_renderer_get_layers_kept (XrlabPlotRenderer *renderer);
 /* Whether a figure of @width x @height points (and, for PNG, @scale pixels
  * per point) can be written: 120 × 90 … 20000 × 20000, scale 0.25 … 8. */
 gboolean xrlab_plot_output_check   (XrlabPlotFormat       format,

@@ -7,6 +7,7 @@
 #include "xrlab-plot-data.h"
 
 #include <math.h>
+#include <string.h>
 
 typedef struct {
   gpointer       buffer;
@@ -180,4 +181,37 @@ xrlab_plot_series_value_at (const XrlabPlotSeries *series,
   else
     t = (x - xs[lo]) / (xs[hi] - xs[lo]);
   return (series->y[lo] + t * (series->y[hi] - series->y[lo])) * series->y_scale;
+}
+
+void
+xrlab_plot_data_set_live (XrlabPlotData *data, guint i, gboolean live)
+{
+  g_return_if_fail (data != NULL);
+  g_return_if_fail (i < data->series->len);
+  g_array_index (data->series, XrlabPlotSeries, i).live = live;
+}
+
+static gboolean
+same_values (const double *a, const double *b, gsize n)
+{
+  return a == b || memcmp (a, b, n * sizeof (double)) == 0;
+}
+
+gboolean
+xrlab_plot_data_same_static (const XrlabPlotData *a, const XrlabPlotData *b)
+{
+  g_return_val_if_fail (a != NULL && b != NULL, FALSE);
+  if (a->series->len != b->series->len)
+    return FALSE;
+  for (guint i = 0; i < a->series->len; i++)
+    {
+      const XrlabPlotSeries *p = &g_array_index (a->series, XrlabPlotSeries, i);
+      const XrlabPlotSeries *q = &g_array_index (b->series, XrlabPlotSeries, i);
+
+      if (p->live != q->live || p->stale != q->stale || p->n != q->n || p->y_scale != q->y_scale
+          || g_strcmp0 (p->label, q->label) != 0 || !gdk_rgba_equal (&p->color, &q->color)
+          || !same_values (p->x, q->x, p->n) || (!p->live && !same_values (p->y, q->y, p->n)))
+        return FALSE;
+    }
+  return TRUE;
 }

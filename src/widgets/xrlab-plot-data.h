@@ -24,6 +24,7 @@ typedef struct {
   gsize          n;
   gboolean       stale;     /* last valid curve of an input that is now invalid */
   double         y_scale;   /* shown value = y[i] × y_scale (display units) */
+  gboolean       live;      /* its values change often (a model previewed) */
 } XrlabPlotSeries;
 
 typedef struct _XrlabPlotData XrlabPlotData;
@@ -62,6 +63,19 @@ void xrlab_plot_data_add_series_scaled (XrlabPlotData *data,
                                         gsize          n,
                                         gboolean       stale,
                                         double         y_scale);
+
+/* Marks series @i live: a plot given new data that differ from its old
+ * data only in the values of live series draws just those again, between
+ * the layers it kept. */
+void xrlab_plot_data_set_live (XrlabPlotData *data,
+                               guint          i,
+                               gboolean       live);
+
+/* Whether @a and @b differ at most in the y values of their live series:
+ * the same series (labels, colours, flags, sizes, scales), the same x
+ * values, the same y values of the other series. */
+gboolean xrlab_plot_data_same_static (const XrlabPlotData *a,
+                                      const XrlabPlotData *b);
 
 guint                  xrlab_plot_data_get_n_series (const XrlabPlotData *data);
 const XrlabPlotSeries *xrlab_plot_data_get_series   (const XrlabPlotData *data,

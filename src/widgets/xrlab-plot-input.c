@@ -82,8 +82,9 @@ frame_follow (XrlabPlot *self, gboolean y)
     }
   else
     {
-      f->wx0 = log ? log10 (min) : min;
-      f->wx1 = log ? log10 (max) : max;
+      /* a reversed axis has its high end at px0 */
+      f->wx0 = log ? log10 (self->x_reversed ? max : min) : self->x_reversed ? max : min;
+      f->wx1 = log ? log10 (self->x_reversed ? min : max) : self->x_reversed ? min : max;
     }
 }
 
@@ -160,11 +161,13 @@ xrlab_plot_reset_view (XrlabPlot *self)
     xrlab_plot_view_changed (self);
 }
 
-/* World window [@w0, @w1] of one axis as data limits. */
+/* World window [@w0, @w1] of one axis as data limits (either order: a
+ * reversed axis gives its high end first). */
 static gboolean
-set_world (XrlabPlot *self, gboolean y, double w0, double w1)
+set_world (XrlabPlot *self, gboolean y, double a, double b)
 {
   gboolean log = y ? self->y_log : self->x_log;
+  double w0 = MIN (a, b), w1 = MAX (a, b);
   double span = w1 - w0, mid = (w0 + w1) / 2;
 
   /* Not narrower than the numbers can tell apart, nor wider than sense. */

@@ -5,6 +5,7 @@
  *                         limits popover, the context menu, plot.* actions
  * xrlab-plot-pins.c       the pinned x values and their table
  * xrlab-plot-crosshair.c  the crosshair, the pins and their readouts
+ * xrlab-plot-export.c     PNG, SVG and PDF files, figure previews
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -22,6 +23,7 @@ struct _XrlabPlot {
   XrlabPlotData *data;
   char *x_name, *x_unit, *y_name, *y_unit, *y_symbol;
   gboolean x_log, y_log;
+  gboolean x_reversed;           /* high x values on the left */
   GArray *markers;               /* XrlabPlotMarker */
   char *watermark;
   char *note;              /* the caller's note under the plot */
@@ -40,6 +42,8 @@ struct _XrlabPlot {
   /* offscreen frame, and its geometry for the crosshair */
   cairo_surface_t *cache;
   gboolean dirty;
+  gboolean layers_stale;         /* more changed than the data */
+  XrlabPlotData *drawn_data;     /* of the last frame */
   XrlabPlotFrame frame;
 
   /* crosshair */
@@ -62,6 +66,8 @@ struct _XrlabPlot {
 };
 
 /* xrlab-plot.c */
+/* What the renderer draws: the widget's state, borrowing its data. */
+void  xrlab_plot_build_scene       (XrlabPlot *self, XrlabPlotScene *scene, gboolean dark);
 /* Re-renders the chart at the next frame. */
 void  xrlab_plot_invalidate        (XrlabPlot *self);
 /* The view or the pins changed: redraw, notify "zoomed", emit

@@ -88,8 +88,8 @@ draw_overlay_text (XrlabPlot *self, cairo_t *cr, int width, int height, const Xr
 /* ---- the scene ------------------------------------------------------------------ */
 
 /* What the renderer draws: the widget's state, borrowing its data. */
-static void
-build_scene (XrlabPlot *self, XrlabPlotScene *scene, gboolean dark)
+void
+xrlab_plot_build_scene (XrlabPlot *self, XrlabPlotScene *scene, gboolean dark)
 {
   guint ns = self->data != NULL ? xrlab_plot_data_get_n_series (self->data) : 0;
 
@@ -105,6 +105,7 @@ build_scene (XrlabPlot *self, XrlabPlotScene *scene, gboolean dark)
         .n = ser->n,
         .y_scale = ser->y_scale,
         .stale = ser->stale,
+        .live = ser->live,
       };
     }
 
@@ -113,7 +114,8 @@ build_scene (XrlabPlot *self, XrlabPlotScene *scene, gboolean dark)
   scene->n_curves = ns;
   scene->markers = (const XrlabPlotMarker *) (const void *) self->markers->data;
   scene->n_markers = self->markers->len;
-  scene->x = (XrlabPlotAxisSpec) { self->x_name, self->x_unit, self->x_log, self->x_min, self->x_max, NULL };
+  scene->x = (XrlabPlotAxisSpec) { self->x_name, self->x_unit, self->x_log, self->x_min, self->x_max, NULL,
+                                   self->x_reversed };
   scene->y = (XrlabPlotAxisSpec) { self->y_name, self->y_unit, self->y_log, self->y_min, self->y_max,
                                    self->y_symbol };
   scene->watermark = self->watermark;
@@ -136,7 +138,7 @@ render_chart (XrlabPlot      *self,
 {
   XrlabPlotScene scene;
 
-  build_scene (self, &scene, dark);
+  xrlab_plot_build_scene (self, &scene, dark);
   return xrlab_plot_renderer_draw (self->renderer, &scene, cr, width, height, frame_out, error);
 }
 
@@ -163,7 +165,9 @@ xrlab_plot_draw (GtkDrawingArea *area,
 
   if (self->cache == NULL || self->dirty)
     {
+      XrlabPlotScene scene;
       cairo_t *ccr;
+      gboolean keep;
       double t0 = xrlab_now ();
 
       if (self->cache == NULL)
@@ -172,7 +176,16 @@ xrlab_plot_draw (GtkDrawingArea *area,
           cairo_surface_set_device_scale (self->cache, scale, scale);
         }
       ccr = cairo_create (self->cache);
-      render_chart (self, ccr, width, height, self->dark, &self->frame, NULL);
+      /* The layers below and above the live curves are kept while only
+       * their values changed since the last frame. */
+      keep = !self->layers_stale && self->data != NULL && self->drawn_data != NULL
+             && xrlab_plot_data_same_static (self->drawn_data, self->data);
+      xrlab_plot_build_scene (self, &scene, self->dark);
+      xrlab_plot_renderer_draw_layered (self->renderer, &scene, keep, ccr, width, height, &self->frame, NULL);
+      self->layers_stale = FALSE;
+      g_clear_pointer (&self->drawn_data, xrlab_plot_data_unref);
+      if (self->data != NULL)
+        self->drawn_data = xrlab_plot_data_ref (self->data);
       cairo_destroy (ccr);
       cairo_surface_flush (self->cache);
       self->dirty = FALSE;
@@ -205,6 +218,7 @@ void
 xrlab_plot_invalidate (XrlabPlot *self)
 {
   self->dirty = TRUE;
+  self->layers_stale = TRUE;
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -290,6 +304,7 @@ xrlab_plot_dispose (GObject *object)
   g_clear_pointer (&self->renderer, xrlab_plot_renderer_free);
   g_clear_pointer (&self->cache, cairo_surface_destroy);
   g_clear_pointer (&self->data, xrlab_plot_data_unref);
+  g_clear_pointer (&self->drawn_data, xrlab_plot_data_unref);
 
   G_OBJECT_CLASS (xrlab_plot_parent_class)->dispose (object);
 }
@@ -531,7 +546,8 @@ xrlab_plot_set_data (XrlabPlot     *self,
   g_clear_pointer (&self->data, xrlab_plot_data_unref);
   self->data = data;
   self->data_set_time = xrlab_now ();
-  xrlab_plot_invalidate (self);
+  self->dirty = TRUE;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DATA]);
 }
 
@@ -612,6 +628,23 @@ xrlab_plot_set_x_log (XrlabPlot *self, gboolean x_log)
     }
   xrlab_plot_invalidate (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_X_LOG]);
+}
+
+void
+xrlab_plot_set_x_reversed (XrlabPlot *self, gboolean reversed)
+{
+  g_return_if_fail (XRLAB_IS_PLOT (self));
+  if (self->x_reversed == !!reversed)
+    return;
+  self->x_reversed = !!reversed;
+  xrlab_plot_view_changed (self);
+}
+
+gboolean
+xrlab_plot_get_x_reversed (XrlabPlot *self)
+{
+  g_return_val_if_fail (XRLAB_IS_PLOT (self), FALSE);
+  return self->x_reversed;
 }
 
 gboolean
@@ -840,129 +873,6 @@ xrlab_plot_render (XrlabPlot *self,
   return TRUE;
 }
 
-static cairo_status_t
-write_to_file (void *closure, const unsigned char *data, unsigned int length)
-{
-  FILE *f = closure;
-
-  if (fwrite (data, 1, length, f) != length)
-    return CAIRO_STATUS_WRITE_ERROR;
-  return CAIRO_STATUS_SUCCESS;
-}
-
-/* Writes @scene on @page to @path atomically. */
-static gboolean
-write_scene (XrlabPlot *self, const XrlabPlotScene *scene, const XrlabPlotPage *page,
-             const char *path, GError **error)
-{
-  XrlabAtomicFile *af;
-  gboolean ok;
-
-  af = xrlab_atomic_file_open (path, error);
-  if (af == NULL)
-    return FALSE;
-  ok = xrlab_plot_renderer_write_page (self->renderer, scene, page, write_to_file,
-                                       xrlab_atomic_file_stream (af), path, error);
-  /* The stream now has the export size; the next frame re-opens it. */
-  xrlab_plot_invalidate (self);
-  if (!ok)
-    {
-      xrlab_atomic_file_abort (af);
-      return FALSE;
-    }
-  return xrlab_atomic_file_commit (af, error);
-}
-
-gboolean
-xrlab_plot_export (XrlabPlot       *self,
-                   const char      *path,
-                   XrlabPlotFormat  format,
-                   int              width,
-                   int              height,
-                   double           scale,
-                   gboolean         dark,
-                   GError         **error)
-{
-  XrlabPlotPage page = { format, width, height, format == XRLAB_PLOT_FORMAT_PNG ? 72.0 * scale : 72.0 };
-  XrlabPlotScene scene;
-
-  g_return_val_if_fail (XRLAB_IS_PLOT (self), FALSE);
-  g_return_val_if_fail (path != NULL, FALSE);
-
-  /* Refused before anything is written. */
-  if (!xrlab_plot_output_check (format, width, height, scale, error) ||
-      !xrlab_plot_check_driver (error))
-    return FALSE;
-  build_scene (self, &scene, dark);
-  return write_scene (self, &scene, &page, path, error);
-}
-
-/* The scene of @figure: its type and lines in points. */
-static void
-figure_scene (XrlabPlot *self, const XrlabPlotFigure *figure, XrlabPlotScene *scene)
-{
-  build_scene (self, scene, figure->dark);
-  scene->font_size = figure->font_size_pt > 0 ? figure->font_size_pt : 9.0;
-  scene->line_width = figure->line_width_pt > 0 ? figure->line_width_pt : self->line_width * 0.5;
-}
-
-GdkTexture *
-xrlab_plot_render_figure_preview (XrlabPlot             *self,
-                                  const XrlabPlotFigure *figure,
-                                  int                    max_width,
-                                  int                    max_height)
-{
-  XrlabPlotScene scene;
-  cairo_surface_t *s;
-  cairo_t *cr;
-  GBytes *bytes;
-  GdkTexture *texture;
-  int uw, uh, w, h;
-  double k;
-
-  g_return_val_if_fail (XRLAB_IS_PLOT (self), NULL);
-  g_return_val_if_fail (figure != NULL, NULL);
-  if (!xrlab_plot_page_check (&figure->page, NULL))
-    return NULL;
-  uw = (int) ceil (figure->page.width_pt - 1e-6);
-  uh = (int) ceil (figure->page.height_pt - 1e-6);
-  k = MIN ((double) max_width / uw, (double) max_height / uh);
-  w = MAX (1, (int) ceil (uw * k));
-  h = MAX (1, (int) ceil (uh * k));
-  figure_scene (self, figure, &scene);
-  s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
-  cr = cairo_create (s);
-  cairo_scale (cr, k, k);
-  xrlab_plot_renderer_draw (self->renderer, &scene, cr, uw, uh, NULL, NULL);
-  cairo_destroy (cr);
-  cairo_surface_flush (s);
-  /* The stream now has the page's size; the next frame re-opens it. */
-  xrlab_plot_invalidate (self);
-  bytes = g_bytes_new (cairo_image_surface_get_data (s), (gsize) cairo_image_surface_get_stride (s) * h);
-  texture = gdk_memory_texture_new (w, h, GDK_MEMORY_DEFAULT, bytes, (gsize) cairo_image_surface_get_stride (s));
-  g_bytes_unref (bytes);
-  cairo_surface_destroy (s);
-  return texture;
-}
-
-gboolean
-xrlab_plot_export_figure (XrlabPlot               *self,
-                          const char              *path,
-                          const XrlabPlotFigure   *figure,
-                          GError                 **error)
-{
-  XrlabPlotScene scene;
-
-  g_return_val_if_fail (XRLAB_IS_PLOT (self), FALSE);
-  g_return_val_if_fail (path != NULL, FALSE);
-  g_return_val_if_fail (figure != NULL, FALSE);
-
-  if (!xrlab_plot_page_check (&figure->page, error) || !xrlab_plot_check_driver (error))
-    return FALSE;
-  figure_scene (self, figure, &scene);
-  return write_scene (self, &scene, &figure->page, path, error);
-}
-
 const XrlabPlotFrame *
 xrlab_plot_get_frame (XrlabPlot *self)
 {
@@ -982,6 +892,20 @@ xrlab_plot_get_last_render_ms (XrlabPlot *self)
 {
   g_return_val_if_fail (XRLAB_IS_PLOT (self), 0);
   return self->last_render_ms;
+}
+
+gboolean
+xrlab_plot_get_layers_kept (XrlabPlot *self)
+{
+  g_return_val_if_fail (XRLAB_IS_PLOT (self), FALSE);
+  return xrlab_plot_renderer_get_layers_kept (self->renderer);
+}
+
+gboolean
+xrlab_plot_get_redraw_pending (XrlabPlot *self)
+{
+  g_return_val_if_fail (XRLAB_IS_PLOT (self), FALSE);
+  return self->dirty || self->cache == NULL;
 }
 
 double

@@ -199,5 +199,14 @@ const XrlabPlotFrame *xrlab_plot_get_frame (XrlabPlot *self);
 guint          xrlab_plot_get_render_count   (XrlabPlot *self);
 double         xrlab_plot_get_last_render_ms (XrlabPlot *self);
 double         xrlab_plot_get_data_to_frame_ms (XrlabPlot *self);
+/* Whether the last frame kept the layers under and over the live curves
+ * (xrlab_plot_data_set_live()): only those curves were drawn. */
+gboolean       xrlab_plot_get_layers_kept (XrlabPlot *self);
+/* The x axis drawn from high values on the left to low ones on the right
+ * (binding energies): ticks, crosshair, zoom and pan follow. */
+void           xrlab_plot_set_x_reversed (XrlabPlot *self, gboolean reversed);
+gboolean       xrlab_plot_get_x_reversed (XrlabPlot *self);
+/* Whether a change waits for the next frame to be drawn. */
+gboolean       xrlab_plot_get_redraw_pending (XrlabPlot *self);
 
 G_END_DECLS
