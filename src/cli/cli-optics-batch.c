@@ -744,8 +744,6 @@ output_table (const Batch *b)
   return t;
 }
 
-/* Lines per table: they go into the text together. */
-#define WRITE_CHUNK 4096
 /* Bytes per write: the lines of many rows go out together. */
 #define WRITE_BLOCK (1 << 20)
 
@@ -759,50 +757,50 @@ emit (FILE *out, const GString *s)
   return fwrite (s->str, 1, s->len, out) == s->len;
 }
 
-/* The rows of @t as CSV lines into @s (the table emptied), and @s out when
- * it holds WRITE_BLOCK bytes or with @last. FALSE when a write failed or
- * the batch was interrupted. */
+/* The CSV lines of @row, one per energy of its grid, written straight into
+ * @s (the cells of output_table(), numbers by xrlab_format_double()), which
+ * goes out when it holds WRITE_BLOCK bytes. @index: the index of each field
+ * in the row's block of values. FALSE when a write failed or the batch was
+ * interrupted. */
 static gboolean
-write_flush (const Batch *b, XrlabCliTable *t, GString *s, FILE *out, gboolean last)
-{
-  xrlab_cli_table_append_csv_rows (t, s);
-  xrlab_cli_table_clear_rows (t);
-  if (s->len < WRITE_BLOCK && !last)
-    return TRUE;
-  if (!emit (out, s) || g_cancellable_is_cancelled (b->interrupt))
-    return FALSE;
-  g_string_truncate (s, 0);
-  return TRUE;
-}
-
-/* The lines of @row, one per energy of its grid, added to @t, which goes
- * into @s every WRITE_CHUNK lines. FALSE when a write failed or the batch
- * was interrupted. */
-static gboolean
-write_row (const Batch *b, const BatchRow *row, XrlabCliTable *t, GString *s, FILE *out)
+write_row (const Batch *b, const BatchRow *row, const int *index, GString *s, FILE *out)
 {
   const BatchGroup *g = &g_array_index (b->groups, BatchGroup, row->group);
-  gsize n_e = xrlab_energy_grid_get_size (g->grid);
+  gsize n_e = xrlab_energy_grid_get_size (g->grid), n_f = b->fields.n;
   const double *e = xrlab_energy_grid_get_energies_kev (g->grid);
-  const double *block = g->batch->values + row->index * b->fields.n * n_e;
-  const char *table = xrlab_table_get_name (g->batch->table);
+  const double *block = g->batch->values + row->index * n_f * n_e;
+  g_autoptr(GString) head = g_string_new (NULL), tail = g_string_new (",");
+  char buf[XRLAB_DTOA_BUFSIZE];
 
+  xrlab_csv_append_field (head, row->formula_text);
+  g_string_append_c (head, ',');
+  g_string_append (head, xrlab_format_double (row->density, buf));
+  g_string_append_c (head, ',');
+  xrlab_csv_append_field (tail, xrlab_table_get_name (g->batch->table));
+  g_string_append_c (tail, '\n');
   for (gsize i = 0; i < n_e; i++)
     {
-      gsize r = xrlab_cli_table_add_row (t);
+      gsize len = s->len;
+      char *o;
 
-      xrlab_cli_table_set_text (t, r, 0, row->formula_text);
-      xrlab_cli_table_set_number (t, r, 1, row->density);
-      xrlab_cli_table_set_number (t, r, 2, e[i]);
-      for (guint k = 0; k < b->fields.n; k++)
+      g_string_set_size (s, len + head->len + (n_f + 1) * (XRLAB_DTOA_BUFSIZE + 1) + tail->len);
+      o = s->str + len;
+      memcpy (o, head->str, head->len);
+      o += head->len;
+      o += xrlab_format_double_len (e[i], o);
+      for (gsize k = 0; k < n_f; k++)
         {
-          int idx = xrlab_quantity_mask_index (b->fields.mask, b->fields.order[k]);
-          xrlab_cli_table_set_number (t, r, 3 + k, block[(gsize) idx * n_e + i]);
+          *o++ = ',';
+          o += xrlab_format_double_len (block[(gsize) index[k] * n_e + i], o);
         }
-      xrlab_cli_table_set_text (t, r, 3 + b->fields.n, table);
-      /* the lines of many rows go out together */
-      if (r + 1 >= WRITE_CHUNK && !write_flush (b, t, s, out, FALSE))
-        return FALSE;
+      memcpy (o, tail->str, tail->len);
+      g_string_truncate (s, (gsize) (o - s->str) + tail->len);
+      if (s->len >= WRITE_BLOCK)
+        {
+          if (!emit (out, s) || g_cancellable_is_cancelled (b->interrupt))
+            return FALSE;
+          g_string_truncate (s, 0);
+        }
     }
   return TRUE;
 }
@@ -844,7 +842,8 @@ batch_write (Batch *b, const char *output)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(XrlabCliTable) t = output_table (b);
-  g_autoptr(GString) s = g_string_new (NULL);
+  g_autoptr(GString) s = g_string_sized_new (WRITE_BLOCK + 4096);
+  int index[XRLAB_QUANTITY_N];
   XrlabAtomicFile *af = NULL;
   FILE *out = NULL;
   gboolean ok;
@@ -859,6 +858,8 @@ batch_write (Batch *b, const char *output)
       out = xrlab_atomic_file_stream (af);
       xrlab_cli_interrupt_set_temp_file (xrlab_atomic_file_get_temp_path (af));
     }
+  for (guint k = 0; k < b->fields.n; k++)
+    index[k] = xrlab_quantity_mask_index (b->fields.mask, b->fields.order[k]);
   xrlab_cli_table_append_csv_header (t, s);
   ok = TRUE;
   for (guint r = 0; ok && r < b->rows->len; r++)
@@ -866,9 +867,9 @@ batch_write (Batch *b, const char *output)
       if ((r & 1023) == 0)
         progress_draw (&b->progress, b->progress.total / 2 + r, FALSE);
       if (!row_at (b, r)->failed)
-        ok = write_row (b, row_at (b, r), t, s, out);
+        ok = write_row (b, row_at (b, r), index, s, out);
     }
-  ok = ok && !g_cancellable_is_cancelled (b->interrupt) && write_flush (b, t, s, out, TRUE);
+  ok = ok && !g_cancellable_is_cancelled (b->interrupt) && emit (out, s);
   if (g_cancellable_is_cancelled (b->interrupt))
     {
       xrlab_atomic_file_abort (af);
