@@ -251,16 +251,19 @@ static gboolean
 split_csv (const char *line, GPtrArray *fields, int *bad_column)
 {
   const char *p = line;
-  g_autoptr(GString) f = g_string_new (NULL);
+  g_autoptr(GString) f = NULL;   /* a quoted field, unquoted */
 
   for (;;)
     {
-      g_string_truncate (f, 0);
       while (*p == ' ' || *p == '\t')
         p++;
       if (*p == '"')
         {
           const char *open = p++;
+
+          if (f == NULL)
+            f = g_string_new (NULL);
+          g_string_truncate (f, 0);
           for (;;)
             {
               if (*p == '\0')
@@ -290,13 +293,15 @@ split_csv (const char *line, GPtrArray *fields, int *bad_column)
                 }
               p++;
             }
+          g_ptr_array_add (fields, g_strstrip (g_strdup (f->str)));
         }
       else
         {
-          while (*p && *p != ',')
-            g_string_append_c (f, *p++);
+          const char *start = p;
+
+          p += strcspn (p, ",");
+          g_ptr_array_add (fields, g_strstrip (g_strndup (start, (gsize) (p - start))));
         }
-      g_ptr_array_add (fields, g_strstrip (g_strdup (f->str)));
       if (*p != ',')
         break;
       p++;
@@ -403,8 +408,8 @@ read_row (Batch *b, GPtrArray *fields, guint ln)
     thick = g_ptr_array_index (fields, 3);   /* formula,density,energy,thickness */
 
   row.line = ln;
-  row.formula_text = g_strdup (g_ptr_array_index (fields, b->col_formula));
-  row.spec = g_strdup (g_ptr_array_index (fields, b->col_energy));
+  row.formula_text = g_steal_pointer (&fields->pdata[b->col_formula]);
+  row.spec = g_steal_pointer (&fields->pdata[b->col_energy]);
   row.thickness = b->thickness_default;
   if ((row.formula = g_hash_table_lookup (b->formula_of_text, row.formula_text)) != NULL)
     xrlab_formula_ref (row.formula);
@@ -486,8 +491,9 @@ check_text (const Batch *b, const char *contents, gsize len, GError **error)
 static gboolean
 batch_read (Batch *b, const char *data, gsize len, GError **error)
 {
+  g_autoptr(GPtrArray) fields = g_ptr_array_new_with_free_func (g_free);
   g_autofree char *text = NULL;
-  g_auto(GStrv) lines = NULL;
+  guint ln = 0;
 
   if (data == NULL)
     data = "";
@@ -498,16 +504,20 @@ batch_read (Batch *b, const char *data, gsize len, GError **error)
     }
   if (!check_text (b, data, len, error))
     return FALSE;
+  /* One copy, cut into lines in place */
   text = g_strndup (data, len);
-  lines = g_strsplit (text, "\n", -1);
-  for (guint ln = 0; lines[ln] != NULL; ln++)
+  for (char *next = text; next != NULL; ln++)
     {
-      g_autoptr(GPtrArray) fields = g_ptr_array_new_with_free_func (g_free);
-      char *line = g_strstrip (lines[ln]);
+      char *line = next, *nl = strchr (line, '\n');
       int bad_col = 0;
 
+      next = nl != NULL ? nl + 1 : NULL;
+      if (nl != NULL)
+        *nl = '\0';
+      line = g_strstrip (line);
       if (line[0] == '\0' || line[0] == '#')
         continue;
+      g_ptr_array_set_size (fields, 0);
       if (!split_csv (line, fields, &bad_col))
         {
           report (b, ln + 1, _("%s line %u, column %d: unterminated or misplaced quote"),
