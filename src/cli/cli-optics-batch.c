@@ -261,9 +261,7 @@ split_csv (const char *line, GPtrArray *fields, int *bad_column)
         {
           const char *open = p++;
 
-          if (f == NULL)
-            f = g_string_new (NULL);
-          g_string_truncate (f, 0);
+          f = f != NULL ? g_string_truncate (f, 0) : g_string_new (NULL);
           for (;;)
             {
               if (*p == '\0')
@@ -504,8 +502,7 @@ batch_read (Batch *b, const char *data, gsize len, GError **error)
     }
   if (!check_text (b, data, len, error))
     return FALSE;
-  /* One copy, cut into lines in place */
-  text = g_strndup (data, len);
+  text = g_strndup (data, len);   /* cut into lines in place */
   for (char *next = text; next != NULL; ln++)
     {
       char *line = next, *nl = strchr (line, '\n');
@@ -754,8 +751,7 @@ output_table (const Batch *b)
   return t;
 }
 
-/* Bytes per write: the lines of many rows go out together. */
-#define WRITE_BLOCK (1 << 20)
+#define WRITE_BLOCK (1 << 20)   /* bytes per write: the lines of many rows together */
 
 /* Writes @s to @out, or to stdout when @out is NULL. FALSE when the write
  * failed (the atomic file's commit or xrlab_cli_stdout_fail() says why). */
@@ -767,27 +763,23 @@ emit (FILE *out, const GString *s)
   return fwrite (s->str, 1, s->len, out) == s->len;
 }
 
-/* The CSV lines of @row, one per energy of its grid, written straight into
- * @s (the cells of output_table(), numbers by xrlab_format_double()), which
- * goes out when it holds WRITE_BLOCK bytes. @index: the index of each field
- * in the row's block of values. FALSE when a write failed or the batch was
- * interrupted. */
+/* The CSV lines of @row (output_table()'s cells; @index: each field's in the
+ * row's values; @head, @tail: room for its first and last cells) straight
+ * into @s, out at WRITE_BLOCK bytes. FALSE when a write failed or on Ctrl-C. */
 static gboolean
-write_row (const Batch *b, const BatchRow *row, const int *index, GString *s, FILE *out)
+write_row (const Batch *b, const BatchRow *row, const int *index, GString *head, GString *tail,
+           GString *s, FILE *out)
 {
   const BatchGroup *g = &g_array_index (b->groups, BatchGroup, row->group);
   gsize n_e = xrlab_energy_grid_get_size (g->grid), n_f = b->fields.n;
   const double *e = xrlab_energy_grid_get_energies_kev (g->grid);
   const double *block = g->batch->values + row->index * n_f * n_e;
-  g_autoptr(GString) head = g_string_new (NULL), tail = g_string_new (",");
   char buf[XRLAB_DTOA_BUFSIZE];
 
+  g_string_truncate (head, 0);
   xrlab_csv_append_field (head, row->formula_text);
-  g_string_append_c (head, ',');
-  g_string_append (head, xrlab_format_double (row->density, buf));
-  g_string_append_c (head, ',');
-  xrlab_csv_append_field (tail, xrlab_table_get_name (g->batch->table));
-  g_string_append_c (tail, '\n');
+  g_string_append_printf (head, ",%s,", xrlab_format_double (row->density, buf));
+  g_string_printf (tail, ",%s\n", xrlab_table_get_name (g->batch->table));   /* a plain word */
   for (gsize i = 0; i < n_e; i++)
     {
       gsize len = s->len;
@@ -805,12 +797,10 @@ write_row (const Batch *b, const BatchRow *row, const int *index, GString *s, FI
         }
       memcpy (o, tail->str, tail->len);
       g_string_truncate (s, (gsize) (o - s->str) + tail->len);
+      if (s->len >= WRITE_BLOCK && (!emit (out, s) || g_cancellable_is_cancelled (b->interrupt)))
+        return FALSE;
       if (s->len >= WRITE_BLOCK)
-        {
-          if (!emit (out, s) || g_cancellable_is_cancelled (b->interrupt))
-            return FALSE;
-          g_string_truncate (s, 0);
-        }
+        g_string_truncate (s, 0);
     }
   return TRUE;
 }
@@ -853,6 +843,7 @@ batch_write (Batch *b, const char *output)
   g_autoptr(GError) error = NULL;
   g_autoptr(XrlabCliTable) t = output_table (b);
   g_autoptr(GString) s = g_string_sized_new (WRITE_BLOCK + 4096);
+  g_autoptr(GString) head = g_string_new (NULL), tail = g_string_new (NULL);
   int index[XRLAB_QUANTITY_N];
   XrlabAtomicFile *af = NULL;
   FILE *out = NULL;
@@ -877,7 +868,7 @@ batch_write (Batch *b, const char *output)
       if ((r & 1023) == 0)
         progress_draw (&b->progress, b->progress.total / 2 + r, FALSE);
       if (!row_at (b, r)->failed)
-        ok = write_row (b, row_at (b, r), index, s, out);
+        ok = write_row (b, row_at (b, r), index, head, tail, s, out);
     }
   ok = ok && !g_cancellable_is_cancelled (b->interrupt) && emit (out, s);
   if (g_cancellable_is_cancelled (b->interrupt))
