@@ -753,8 +753,7 @@ output_table (const Batch *b)
 
 #define WRITE_BLOCK (1 << 20)   /* bytes per write: the lines of many rows together */
 
-/* Writes @s to @out, or to stdout when @out is NULL. FALSE when the write
- * failed (the atomic file's commit or xrlab_cli_stdout_fail() says why). */
+/* Writes @s to @out (stdout when NULL); FALSE when the write failed. */
 static gboolean
 emit (FILE *out, const GString *s)
 {
@@ -763,9 +762,9 @@ emit (FILE *out, const GString *s)
   return fwrite (s->str, 1, s->len, out) == s->len;
 }
 
-/* The CSV lines of @row (output_table()'s cells; @index: each field's in the
- * row's values; @head, @tail: room for its first and last cells) straight
- * into @s, out at WRITE_BLOCK bytes. FALSE when a write failed or on Ctrl-C. */
+/* The CSV lines of @row (output_table()'s cells; @index: each field's in the row's values;
+ * @head, @tail: room for its first and last cells) into @s, out at WRITE_BLOCK bytes.
+ * FALSE when a write failed or the batch was interrupted. */
 static gboolean
 write_row (const Batch *b, const BatchRow *row, const int *index, GString *head, GString *tail,
            GString *s, FILE *out)
@@ -778,17 +777,18 @@ write_row (const Batch *b, const BatchRow *row, const int *index, GString *head,
 
   g_string_truncate (head, 0);
   xrlab_csv_append_field (head, row->formula_text);
-  g_string_append_printf (head, ",%s,", xrlab_format_double (row->density, buf));
-  g_string_printf (tail, ",%s\n", xrlab_table_get_name (g->batch->table));   /* a plain word */
+  g_string_append_c (head, ',');
+  g_string_append_len (head, buf, (gssize) xrlab_format_double_len (row->density, buf));
+  g_string_append_c (head, ',');
+  g_string_append (g_string_assign (tail, ","), xrlab_table_get_name (g->batch->table));
+  g_string_append_c (tail, '\n');   /* the table's name is a plain word */
   for (gsize i = 0; i < n_e; i++)
     {
       gsize len = s->len;
       char *o;
 
       g_string_set_size (s, len + head->len + (n_f + 1) * (XRLAB_DTOA_BUFSIZE + 1) + tail->len);
-      o = s->str + len;
-      memcpy (o, head->str, head->len);
-      o += head->len;
+      o = (char *) memcpy (s->str + len, head->str, head->len) + head->len;
       o += xrlab_format_double_len (e[i], o);
       for (gsize k = 0; k < n_f; k++)
         {
