@@ -22,6 +22,10 @@
  *   io.fit_2000x2000_h5_process_s  the same with HDF5 in and out
  *   io.fit_2000x2000_inprocess_s   that fit as a job of the fit service
  *
+ * The processes are started with posix_spawn, as a shell starts them (no
+ * copy of this process's page tables, which fork would make), stdout into a
+ * pipe (calc) or /dev/null, stderr into a file.
+ *
  * Checks: the processes exit 0; the Au 4f fits reach trspecfit's reduced
  * χ²; sampled batch and calc lines hold xrlab_optics_compute_point()'s
  * numbers bit for bit (the Henke tables, the batch's default); the 2000 × 2000 fits find the simulated position.
@@ -30,11 +34,16 @@
  */
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
+#include <glib-unix.h>
 #include <glib/gstdio.h>
 
 #include "bench-models-config.h"
@@ -43,6 +52,8 @@
 #include "xrlab-formula.h"
 #include "xrlab-optics.h"
 #include "xrlab-util.h"
+
+extern char **environ;
 
 #define AU4F_2D_REDCHI 197.27072574211948
 
@@ -60,17 +71,39 @@ model_path (const char *file)
   return g_build_filename (XRLAB_MODELS_DIR, file, NULL);
 }
 
-/* Runs xrlab-cli with the NULL-terminated @args; returns the wall time [s]
- * (fork to exit), NaN when it failed. @out: its stdout, when not NULL. */
+/* A file of its own for a child's stderr: the path (static), the file made
+ * once (it stays empty unless a run fails, so truncating it costs nothing). */
+static const char *
+capture_path (void)
+{
+  static char *path;
+
+  if (path == NULL)
+    {
+      int fd = g_file_open_tmp ("xrlab-bench-err-XXXXXX", &path, NULL);
+      if (fd >= 0)
+        close (fd);
+    }
+  return path;
+}
+
+/* Runs xrlab-cli with the NULL-terminated @args as a user's shell would:
+ * posix_spawn (vfork semantics, so that this large process is not copied),
+ * stdout into a pipe read to its end (as `xrlab-cli ... | cat`; a file
+ * would add the file system's cost of truncating and writing it) or
+ * /dev/null, stderr into a file; returns the wall time [s] (spawn to exit),
+ * NaN when it failed. @out: its stdout, when not NULL. */
 static double
 run_cli (char **out, ...)
 {
   g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GError) error = NULL;
+  g_autoptr(GString) text = g_string_new (NULL);
   g_autofree char *err = NULL;
-  int status = 0;
-  const char *a;
+  posix_spawn_file_actions_t fa;
+  const char *a, *err_path = capture_path ();
+  int status = 0, rc, fds[2] = { -1, -1 };
   double t0, t;
+  pid_t pid;
   va_list ap;
 
   g_ptr_array_add (argv, (char *) cli_path ());
@@ -79,19 +112,47 @@ run_cli (char **out, ...)
     g_ptr_array_add (argv, (char *) a);
   va_end (ap);
   g_ptr_array_add (argv, NULL);
-  t0 = xrlab_now ();
-  if (!g_spawn_sync (NULL, (char **) argv->pdata, NULL,
-                     out ? G_SPAWN_DEFAULT : G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, out,
-                     &err, &status, &error))
+  if (err_path == NULL || (out != NULL && !g_unix_open_pipe (fds, FD_CLOEXEC, NULL)))
     {
-      xrlab_bench_check (FALSE, "io: %s: %s", cli_path (), error->message);
+      xrlab_bench_check (FALSE, "io: no temporary file or pipe for the output of xrlab-cli");
       return NAN;
     }
+  posix_spawn_file_actions_init (&fa);
+  posix_spawn_file_actions_addopen (&fa, 0, "/dev/null", O_RDONLY, 0);
+  if (out != NULL)
+    posix_spawn_file_actions_adddup2 (&fa, fds[1], 1);
+  else
+    posix_spawn_file_actions_addopen (&fa, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen (&fa, 2, err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  t0 = xrlab_now ();
+  rc = posix_spawn (&pid, cli_path (), &fa, NULL, (char **) argv->pdata, environ);
+  if (out != NULL)
+    {
+      char buf[4096];
+      gssize n;
+
+      close (fds[1]);
+      while (rc == 0 && ((n = read (fds[0], buf, sizeof buf)) > 0 || (n < 0 && errno == EINTR)))
+        if (n > 0)
+          g_string_append_len (text, buf, n);
+      close (fds[0]);
+    }
+  while (rc == 0 && waitpid (pid, &status, 0) < 0 && errno == EINTR)
+    ;
   t = xrlab_now () - t0;
+  posix_spawn_file_actions_destroy (&fa);
+  if (rc != 0)
+    {
+      xrlab_bench_check (FALSE, "io: %s: %s", cli_path (), g_strerror (rc));
+      return NAN;
+    }
+  if (out)
+    *out = g_string_free (g_steal_pointer (&text), FALSE);
   if (!WIFEXITED (status) || WEXITSTATUS (status) != 0)
     {
+      g_file_get_contents (err_path, &err, NULL, NULL);
       xrlab_bench_check (FALSE, "io: xrlab-cli %s failed: %s",
-                         (char *) g_ptr_array_index (argv, 1), err);
+                         (char *) g_ptr_array_index (argv, 1), err ? err : "");
       return NAN;
     }
   return t;
@@ -517,4 +578,5 @@ xrlab_bench_io_process (void)
   bench_calc ();
   bench_fit_2000 (tmp);
   remove_tree (tmp);
+  g_unlink (capture_path ());
 }

@@ -847,6 +847,54 @@ test_periodictable (void)
   g_assert_cmpuint (n, >=, 50);
 }
 
+/* The preset xrlab_presets_lookup() must answer, by a plain scan of the
+ * whole list: the first named @text (case-insensitive), else the first
+ * whose formula is @text. */
+static const XrlabPreset *
+presets_lookup_reference (const char *text)
+{
+  g_autofree char *folded = g_utf8_casefold (text, -1);
+
+  for (gsize i = 0; i < xrlab_presets_get_n (); i++)
+    {
+      g_autofree char *name = g_utf8_casefold (xrlab_presets_get (i)->name, -1);
+      if (strcmp (name, folded) == 0)
+        return xrlab_presets_get (i);
+    }
+  for (gsize i = 0; i < xrlab_presets_get_n (); i++)
+    if (strcmp (xrlab_presets_get (i)->formula, text) == 0)
+      return xrlab_presets_get (i);
+  return NULL;
+}
+
+/* Runs before /optics/presets: the first lookups before the NIST list is
+ * built (as a lone xrlab-cli calc makes them), then
+ * every name and formula of the list against a plain scan. */
+static void
+test_presets_lookup (void)
+{
+  const char *texts[] = { "SiO2", "kapton", "GaN", "Si", "Water, Liquid", "WATER, LIQUID",
+                          "Plutonium Dioxide", "fused SILICA", "Unobtainium", "" };
+  const XrlabPreset *first[G_N_ELEMENTS (texts)];
+
+  for (gsize i = 0; i < G_N_ELEMENTS (texts); i++)
+    first[i] = xrlab_presets_lookup (texts[i]);
+  g_assert_cmpstr (first[0]->name, ==, "Fused silica");
+  g_assert_cmpstr (first[1]->name, ==, "Kapton");
+  g_assert_null (first[2]);
+  for (gsize i = 0; i < G_N_ELEMENTS (texts); i++)
+    g_assert_true (first[i] == presets_lookup_reference (texts[i]));
+  for (gsize i = 0; i < xrlab_presets_get_n (); i++)
+    {
+      const XrlabPreset *p = xrlab_presets_get (i);
+      g_autofree char *upper = g_utf8_strup (p->name, -1);
+
+      g_assert_true (xrlab_presets_lookup (p->name) == presets_lookup_reference (p->name));
+      g_assert_true (xrlab_presets_lookup (upper) == presets_lookup_reference (upper));
+      g_assert_true (xrlab_presets_lookup (p->formula) == presets_lookup_reference (p->formula));
+    }
+}
+
 static void
 test_presets (void)
 {
@@ -981,6 +1029,7 @@ main (int argc, char **argv)
   g_test_add_func ("/optics/quantities", test_quantities);
   g_test_add_func ("/optics/units", test_units);
   g_test_add_func ("/optics/periodictable", test_periodictable);
+  g_test_add_func ("/optics/presets-lookup", test_presets_lookup);
   g_test_add_func ("/optics/presets", test_presets);
   g_test_add_func ("/optics/edges", test_edges);
   return g_test_run ();

@@ -251,16 +251,17 @@ static gboolean
 split_csv (const char *line, GPtrArray *fields, int *bad_column)
 {
   const char *p = line;
-  g_autoptr(GString) f = g_string_new (NULL);
+  g_autoptr(GString) f = NULL;   /* a quoted field, unquoted */
 
   for (;;)
     {
-      g_string_truncate (f, 0);
       while (*p == ' ' || *p == '\t')
         p++;
       if (*p == '"')
         {
           const char *open = p++;
+
+          f = f != NULL ? g_string_truncate (f, 0) : g_string_new (NULL);
           for (;;)
             {
               if (*p == '\0')
@@ -290,13 +291,15 @@ split_csv (const char *line, GPtrArray *fields, int *bad_column)
                 }
               p++;
             }
+          g_ptr_array_add (fields, g_strstrip (g_strdup (f->str)));
         }
       else
         {
-          while (*p && *p != ',')
-            g_string_append_c (f, *p++);
+          const char *start = p;
+
+          p += strcspn (p, ",");
+          g_ptr_array_add (fields, g_strstrip (g_strndup (start, (gsize) (p - start))));
         }
-      g_ptr_array_add (fields, g_strstrip (g_strdup (f->str)));
       if (*p != ',')
         break;
       p++;
@@ -403,8 +406,8 @@ read_row (Batch *b, GPtrArray *fields, guint ln)
     thick = g_ptr_array_index (fields, 3);   /* formula,density,energy,thickness */
 
   row.line = ln;
-  row.formula_text = g_strdup (g_ptr_array_index (fields, b->col_formula));
-  row.spec = g_strdup (g_ptr_array_index (fields, b->col_energy));
+  row.formula_text = g_steal_pointer (&fields->pdata[b->col_formula]);
+  row.spec = g_steal_pointer (&fields->pdata[b->col_energy]);
   row.thickness = b->thickness_default;
   if ((row.formula = g_hash_table_lookup (b->formula_of_text, row.formula_text)) != NULL)
     xrlab_formula_ref (row.formula);
@@ -486,8 +489,9 @@ check_text (const Batch *b, const char *contents, gsize len, GError **error)
 static gboolean
 batch_read (Batch *b, const char *data, gsize len, GError **error)
 {
+  g_autoptr(GPtrArray) fields = g_ptr_array_new_with_free_func (g_free);
   g_autofree char *text = NULL;
-  g_auto(GStrv) lines = NULL;
+  guint ln = 0;
 
   if (data == NULL)
     data = "";
@@ -498,16 +502,19 @@ batch_read (Batch *b, const char *data, gsize len, GError **error)
     }
   if (!check_text (b, data, len, error))
     return FALSE;
-  text = g_strndup (data, len);
-  lines = g_strsplit (text, "\n", -1);
-  for (guint ln = 0; lines[ln] != NULL; ln++)
+  text = g_strndup (data, len);   /* cut into lines in place */
+  for (char *next = text; next != NULL; ln++)
     {
-      g_autoptr(GPtrArray) fields = g_ptr_array_new_with_free_func (g_free);
-      char *line = g_strstrip (lines[ln]);
+      char *line = next, *nl = strchr (line, '\n');
       int bad_col = 0;
 
+      next = nl != NULL ? nl + 1 : NULL;
+      if (nl != NULL)
+        *nl = '\0';
+      line = g_strstrip (line);
       if (line[0] == '\0' || line[0] == '#')
         continue;
+      g_ptr_array_set_size (fields, 0);
       if (!split_csv (line, fields, &bad_col))
         {
           report (b, ln + 1, _("%s line %u, column %d: unterminated or misplaced quote"),
@@ -744,13 +751,9 @@ output_table (const Batch *b)
   return t;
 }
 
-/* Lines per table: they go into the text together. */
-#define WRITE_CHUNK 4096
-/* Bytes per write: the lines of many rows go out together. */
-#define WRITE_BLOCK (1 << 20)
+#define WRITE_BLOCK (1 << 20)   /* bytes per write: the lines of many rows together */
 
-/* Writes @s to @out, or to stdout when @out is NULL. FALSE when the write
- * failed (the atomic file's commit or xrlab_cli_stdout_fail() says why). */
+/* Writes @s to @out (stdout when NULL); FALSE when the write failed. */
 static gboolean
 emit (FILE *out, const GString *s)
 {
@@ -759,50 +762,45 @@ emit (FILE *out, const GString *s)
   return fwrite (s->str, 1, s->len, out) == s->len;
 }
 
-/* The rows of @t as CSV lines into @s (the table emptied), and @s out when
- * it holds WRITE_BLOCK bytes or with @last. FALSE when a write failed or
- * the batch was interrupted. */
+/* The CSV lines of @row (output_table()'s cells; @index: each field's in the row's values;
+ * @head, @tail: room for its first and last cells) into @s, out at WRITE_BLOCK bytes.
+ * FALSE when a write failed or the batch was interrupted. */
 static gboolean
-write_flush (const Batch *b, XrlabCliTable *t, GString *s, FILE *out, gboolean last)
-{
-  xrlab_cli_table_append_csv_rows (t, s);
-  xrlab_cli_table_clear_rows (t);
-  if (s->len < WRITE_BLOCK && !last)
-    return TRUE;
-  if (!emit (out, s) || g_cancellable_is_cancelled (b->interrupt))
-    return FALSE;
-  g_string_truncate (s, 0);
-  return TRUE;
-}
-
-/* The lines of @row, one per energy of its grid, added to @t, which goes
- * into @s every WRITE_CHUNK lines. FALSE when a write failed or the batch
- * was interrupted. */
-static gboolean
-write_row (const Batch *b, const BatchRow *row, XrlabCliTable *t, GString *s, FILE *out)
+write_row (const Batch *b, const BatchRow *row, const int *index, GString *head, GString *tail,
+           GString *s, FILE *out)
 {
   const BatchGroup *g = &g_array_index (b->groups, BatchGroup, row->group);
-  gsize n_e = xrlab_energy_grid_get_size (g->grid);
+  gsize n_e = xrlab_energy_grid_get_size (g->grid), n_f = b->fields.n;
   const double *e = xrlab_energy_grid_get_energies_kev (g->grid);
-  const double *block = g->batch->values + row->index * b->fields.n * n_e;
-  const char *table = xrlab_table_get_name (g->batch->table);
+  const double *block = g->batch->values + row->index * n_f * n_e;
+  char buf[XRLAB_DTOA_BUFSIZE];
 
+  g_string_truncate (head, 0);
+  xrlab_csv_append_field (head, row->formula_text);
+  g_string_append_c (head, ',');
+  g_string_append_len (head, buf, (gssize) xrlab_format_double_len (row->density, buf));
+  g_string_append_c (head, ',');
+  g_string_append (g_string_assign (tail, ","), xrlab_table_get_name (g->batch->table));
+  g_string_append_c (tail, '\n');   /* the table's name is a plain word */
   for (gsize i = 0; i < n_e; i++)
     {
-      gsize r = xrlab_cli_table_add_row (t);
+      gsize len = s->len;
+      char *o;
 
-      xrlab_cli_table_set_text (t, r, 0, row->formula_text);
-      xrlab_cli_table_set_number (t, r, 1, row->density);
-      xrlab_cli_table_set_number (t, r, 2, e[i]);
-      for (guint k = 0; k < b->fields.n; k++)
+      g_string_set_size (s, len + head->len + (n_f + 1) * (XRLAB_DTOA_BUFSIZE + 1) + tail->len);
+      o = (char *) memcpy (s->str + len, head->str, head->len) + head->len;
+      o += xrlab_format_double_len (e[i], o);
+      for (gsize k = 0; k < n_f; k++)
         {
-          int idx = xrlab_quantity_mask_index (b->fields.mask, b->fields.order[k]);
-          xrlab_cli_table_set_number (t, r, 3 + k, block[(gsize) idx * n_e + i]);
+          *o++ = ',';
+          o += xrlab_format_double_len (block[(gsize) index[k] * n_e + i], o);
         }
-      xrlab_cli_table_set_text (t, r, 3 + b->fields.n, table);
-      /* the lines of many rows go out together */
-      if (r + 1 >= WRITE_CHUNK && !write_flush (b, t, s, out, FALSE))
+      memcpy (o, tail->str, tail->len);
+      g_string_truncate (s, (gsize) (o - s->str) + tail->len);
+      if (s->len >= WRITE_BLOCK && (!emit (out, s) || g_cancellable_is_cancelled (b->interrupt)))
         return FALSE;
+      if (s->len >= WRITE_BLOCK)
+        g_string_truncate (s, 0);
     }
   return TRUE;
 }
@@ -844,7 +842,9 @@ batch_write (Batch *b, const char *output)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(XrlabCliTable) t = output_table (b);
-  g_autoptr(GString) s = g_string_new (NULL);
+  g_autoptr(GString) s = g_string_sized_new (WRITE_BLOCK + 4096);
+  g_autoptr(GString) head = g_string_new (NULL), tail = g_string_new (NULL);
+  int index[XRLAB_QUANTITY_N];
   XrlabAtomicFile *af = NULL;
   FILE *out = NULL;
   gboolean ok;
@@ -859,6 +859,8 @@ batch_write (Batch *b, const char *output)
       out = xrlab_atomic_file_stream (af);
       xrlab_cli_interrupt_set_temp_file (xrlab_atomic_file_get_temp_path (af));
     }
+  for (guint k = 0; k < b->fields.n; k++)
+    index[k] = xrlab_quantity_mask_index (b->fields.mask, b->fields.order[k]);
   xrlab_cli_table_append_csv_header (t, s);
   ok = TRUE;
   for (guint r = 0; ok && r < b->rows->len; r++)
@@ -866,9 +868,9 @@ batch_write (Batch *b, const char *output)
       if ((r & 1023) == 0)
         progress_draw (&b->progress, b->progress.total / 2 + r, FALSE);
       if (!row_at (b, r)->failed)
-        ok = write_row (b, row_at (b, r), t, s, out);
+        ok = write_row (b, row_at (b, r), index, head, tail, s, out);
     }
-  ok = ok && !g_cancellable_is_cancelled (b->interrupt) && write_flush (b, t, s, out, TRUE);
+  ok = ok && !g_cancellable_is_cancelled (b->interrupt) && emit (out, s);
   if (g_cancellable_is_cancelled (b->interrupt))
     {
       xrlab_atomic_file_abort (af);

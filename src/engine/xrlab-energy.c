@@ -564,6 +564,10 @@ xrlab_energy_grid_parse_for_table (const char *spec, XrlabEnergyUnit unit,
     }
   if (strchr (s, ',') != NULL)
     return parse_list (s, unit, choice, error);
+  /* One energy (a batch makes one grid per row of its own): as
+   * parse_spec_number() reads it, without splitting or a message. */
+  if (strchr (s, ':') == NULL && strpbrk (s, "xX") == NULL && xrlab_parse_double (s, TRUE, &v))
+    return xrlab_energy_grid_new_for_table (&v, 1, unit, choice, error);
 
   parts = g_strsplit (s, ":", -1);
   if (parts[1] != NULL)

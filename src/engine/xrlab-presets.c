@@ -162,6 +162,43 @@ xrlab_presets_get (gsize index)
   return g_ptr_array_index (presets, index);
 }
 
+/* Whether @name, case-folded, is @folded; without a copy when @name is
+ * ASCII (where case folding is g_ascii_tolower()). */
+static gboolean
+name_is_folded (const char *name, const char *folded)
+{
+  const char *n = name, *f = folded;
+
+  for (; *n != '\0' && !(*n & 0x80); n++, f++)
+    if (g_ascii_tolower (*n) != *f)
+      return FALSE;
+  if (*n == '\0')
+    return *f == '\0';
+  {
+    g_autofree char *nf = g_utf8_casefold (name, -1);
+    return strcmp (nf, folded) == 0;
+  }
+}
+
+/* Whether one of xraylib's NIST compounds is named @folded (case-folded),
+ * read from its list of names without building the presets. */
+static gboolean
+nist_has_name (const char *folded)
+{
+  gboolean found = FALSE;
+  char **names;
+  int n = 0;
+
+  names = GetCompoundDataNISTList (&n, NULL);
+  for (int i = 0; names != NULL && i < n; i++)
+    {
+      found = found || name_is_folded (names[i], folded);
+      xrlFree (names[i]);
+    }
+  xrlFree (names);
+  return found;
+}
+
 const XrlabPreset *
 xrlab_presets_lookup (const char *text)
 {
@@ -170,15 +207,30 @@ xrlab_presets_lookup (const char *text)
   if (text == NULL || !g_utf8_validate (text, -1, NULL))
     return NULL;
   folded = g_utf8_casefold (text, -1);
-  presets_ensure ();
-  for (guint i = 0; i < presets->len; i++)
+  /* The common presets come first in the list, and a name before a formula:
+   * the NIST compounds are built (formatting their formulas) only when one
+   * of them can be the answer, not for "SiO2" or "Si". */
+  for (gsize i = 0; i < G_N_ELEMENTS (common); i++)
+    if (name_is_folded (common[i].name, folded))
+      return &common[i];
+  if (nist_has_name (folded))
     {
-      const XrlabPreset *p = g_ptr_array_index (presets, i);
-      g_autofree char *name = g_utf8_casefold (p->name, -1);
-      if (strcmp (name, folded) == 0)
-        return p;
+      presets_ensure ();
+      for (guint i = G_N_ELEMENTS (common); i < presets->len; i++)
+        {
+          const XrlabPreset *p = g_ptr_array_index (presets, i);
+          if (name_is_folded (p->name, folded))
+            return p;
+        }
     }
-  for (guint i = 0; i < presets->len; i++)
+  for (gsize i = 0; i < G_N_ELEMENTS (common); i++)
+    if (strcmp (common[i].formula, text) == 0)
+      return &common[i];
+  /* A NIST formula is an element's symbol or a mixture with " // ". */
+  if (strlen (text) > 3 && strstr (text, " // ") == NULL)
+    return NULL;
+  presets_ensure ();
+  for (guint i = G_N_ELEMENTS (common); i < presets->len; i++)
     {
       const XrlabPreset *p = g_ptr_array_index (presets, i);
       if (strcmp (p->formula, text) == 0)
