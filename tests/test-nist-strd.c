@@ -542,7 +542,7 @@ parse_problem (const char *path)
       else if (s[0] == 'b' && g_ascii_isdigit (s[1]) && strchr (s, '=') != NULL)
         {
           int k = atoi (s + 1) - 1;
-          double v[4];
+          double v[4] = { NAN, NAN, NAN, NAN };
           g_assert_cmpint (k, >=, 0);
           g_assert_cmpint (k, <, MAX_P);
           g_assert_true (parse_numbers (strchr (s, '=') + 1, v, 4));

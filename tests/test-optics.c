@@ -820,7 +820,8 @@ test_periodictable (void)
   for (guint i = 0; lines[i] != NULL; i++)
     {
       g_auto(GStrv) f = NULL;
-      double rho, e, mass, re_na, sld, isld, delta, beta, v[XRLAB_QUANTITY_N], scale;
+      double rho = NAN, e = NAN, mass = NAN, re_na = NAN, sld = NAN, isld = NAN, delta = NAN;
+      double beta = NAN, v[XRLAB_QUANTITY_N], scale;
       g_autoptr(XrlabFormula) formula = NULL;
 
       if (lines[i][0] == '#' || lines[i][0] == '\0' || g_str_has_prefix (lines[i], "formula,"))
