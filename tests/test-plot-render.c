@@ -569,6 +569,61 @@ test_layers (void)
   cairo_surface_destroy (layered);
 }
 
+/* A curve far denser than the pixel columns (10^5 noisy points) is thinned
+ * to each column's first, extremes and last on a raster target: it looks as
+ * the full polyline does (drawn through a recording surface, which is not
+ * thinned), with the same spikes (one point high, one point low). */
+static void
+test_thinned (void)
+{
+  enum { M = 100000 };
+  g_autoptr(XrlabPlotRenderer) r = xrlab_plot_renderer_new ();
+  g_autofree double *x = g_new (double, M), *y = g_new (double, M);
+  XrlabPlotCurve dense;
+  XrlabPlotScene scene;
+  cairo_surface_t *thinned, *full, *rec;
+  cairo_t *cr;
+  guint32 seed = 12345;
+  guint diff, ink;
+
+  for (int i = 0; i < M; i++)
+    {
+      seed = seed * 1664525u + 1013904223u;
+      x[i] = i / (double) (M - 1);
+      y[i] = sin (6.0 * x[i]) + 0.2 * ((seed >> 8) / 16777216.0 - 0.5);
+    }
+  y[M / 3] = 3.0;      /* the spikes thinning must keep */
+  y[2 * M / 3] = -3.0;
+  dense = (XrlabPlotCurve) { "dense", rgb (BLUE), x, y, M, 1.0, FALSE };
+  xrlab_plot_scene_init (&scene);
+  scene.curves = &dense;
+  scene.n_curves = 1;
+  scene.x = (XrlabPlotAxisSpec) { "x", NULL, FALSE };
+  scene.y = (XrlabPlotAxisSpec) { "y", NULL, FALSE };
+  thinned = draw (r, &scene, NULL);
+
+  rec = cairo_recording_surface_create (CAIRO_CONTENT_COLOR_ALPHA, NULL);
+  cr = cairo_create (rec);
+  g_assert_true (xrlab_plot_renderer_draw (r, &scene, cr, W, H, NULL, NULL));
+  cairo_destroy (cr);
+  full = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, W, H);
+  cr = cairo_create (full);
+  cairo_set_source_surface (cr, rec, 0, 0);
+  cairo_paint (cr);
+  cairo_destroy (cr);
+  cairo_surface_flush (full);
+
+  ink = count_near (full, BLUE, 60, 0, 0, W, H);
+  diff = count_different (thinned, full, 96);
+  g_test_message ("%u pixels of the curve, %u differ", ink, diff);
+  g_assert_cmpuint (ink, >, 1000);
+  /* antialiasing shades differ a little; a lost spike would be a line */
+  g_assert_cmpuint (diff, <, ink / 200);
+  cairo_surface_destroy (rec);
+  cairo_surface_destroy (full);
+  cairo_surface_destroy (thinned);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -585,6 +640,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/plot-render/linear-and-sizes", test_linear_and_sizes);
   g_test_add_func ("/plot-render/write", test_write);
   g_test_add_func ("/plot-render/layers", test_layers);
+  g_test_add_func ("/plot-render/thinned", test_thinned);
   g_test_add_func ("/plot-render/reversed", test_reversed);
   g_test_add_func ("/plot-render/one-thread", test_one_thread);
   return g_test_run ();

@@ -22,6 +22,9 @@ struct _XrlabPlotRenderer {
   /* transformed coordinates of one curve */
   double *wx, *wy;
   gsize work_len;
+  /* On a raster target: the device pixel columns across the plot (runs
+   * of points are thinned to what these columns show); 0 on vector ones. */
+  double columns;
 
   /* the layers of xrlab_plot_renderer_draw_layered(): NULL when none */
   cairo_surface_t *below, *above;
@@ -284,11 +287,60 @@ ensure_work (XrlabPlotRenderer *r, gsize n)
   r->work_len = n;
 }
 
+/* Thins the @m points of a run in r->wx, r->wy to what the pixel columns
+ * show: of each stretch of consecutive points in one column (half a device
+ * pixel wide), the first, the lowest, the highest and the last, in their
+ * order. The polyline drawn covers the same pixels; a curve of 10^5 points
+ * on a plot 600 pixels wide is stroked as at most ~4800. Returns the new
+ * count. */
+static gsize
+thin_run (XrlabPlotRenderer *r, gsize m)
+{
+  const XrlabPlotLayout *l = &r->layout;
+  double scale = 2.0 * r->columns / (l->x1 - l->x0);
+  gsize out = 0, i = 0;
+
+  if (r->columns <= 0 || !(scale > 0) || !isfinite (scale) || (double) m < 8.0 * r->columns)
+    return m;
+  while (i < m)
+    {
+      double col = floor ((r->wx[i] - l->x0) * scale);
+      gsize j = i + 1, lo = i, hi = i, keep[4];
+      guint n = 0;
+
+      col = CLAMP (col, -1.0, 2.0 * r->columns + 1.0);
+      while (j < m && CLAMP (floor ((r->wx[j] - l->x0) * scale), -1.0, 2.0 * r->columns + 1.0) == col)
+        {
+          if (r->wy[j] < r->wy[lo])
+            lo = j;
+          if (r->wy[j] > r->wy[hi])
+            hi = j;
+          j++;
+        }
+      /* first, the extremes in the order they came, last: i <= a <= b < j */
+      {
+        gsize cand[4] = { i, MIN (lo, hi), MAX (lo, hi), j - 1 };
+        for (guint k = 0; k < 4; k++)
+          if (n == 0 || cand[k] != keep[n - 1])
+            keep[n++] = cand[k];
+      }
+      for (guint k = 0; k < n; k++)
+        {
+          r->wx[out] = r->wx[keep[k]];
+          r->wy[out] = r->wy[keep[k]];
+          out++;
+        }
+      i = j;
+    }
+  return out;
+}
+
 static void
 flush_run (XrlabPlotRenderer *r, gsize m, gboolean negative, XrlabPlotLineStyle style, double width)
 {
   if (m == 0)
     return;
+  m = thin_run (r, m);
   if (negative)
     set_dashes (XRLAB_PLOT_LINE_NEGATIVE, width);
   if (m == 1)
@@ -319,10 +371,12 @@ draw_curve (XrlabPlotRenderer *r, const XrlabPlotScene *scene, const XrlabPlotCu
       gboolean ok = i < c->n && xrlab_plot_usable (c->x[i], x_log) && xrlab_plot_usable (shown, y_log);
       if (ok && m > 0 && neg != negative)
         {
-          flush_run (r, m, negative, style, width);
           /* The new run starts at the last point of the old one. */
-          r->wx[0] = r->wx[m - 1];
-          r->wy[0] = r->wy[m - 1];
+          double last_x = r->wx[m - 1], last_y = r->wy[m - 1];
+
+          flush_run (r, m, negative, style, width);
+          r->wx[0] = last_x;
+          r->wy[0] = last_y;
           m = 1;
         }
       if (ok)
@@ -502,6 +556,14 @@ plplot_passes (XrlabPlotRenderer *r, const XrlabPlotScene *scene, const XrlabPlo
   XrlabPlotLayout *l = &r->layout;
 
   xrlab_plot_stream_select (&r->stream, width, height);
+  r->columns = 0;
+  if (cairo_surface_get_type (cairo_get_target (cr)) == CAIRO_SURFACE_TYPE_IMAGE)
+    {
+      double dx = l->plot_w, dy = 0;
+
+      cairo_user_to_device_distance (cr, &dx, &dy);
+      r->columns = ceil (fabs (dx));
+    }
   cairo_save (cr);
   pl_cmd (PLESC_DEVINIT, cr);
   pladv (0);
