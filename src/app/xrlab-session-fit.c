@@ -26,6 +26,7 @@
 #include "config.h"
 
 #include "xrlab-session-fit.h"
+#include "xrlab-session-private.h"
 
 #include <math.h>
 #include <string.h>
@@ -234,38 +235,18 @@ xrlab_session_fit_append_json (const XrlabSession *session, GString *out)
 /* ---- reading ------------------------------------------------------------------------ */
 
 static gboolean
-fail (GError **error, const char *path, const char *format, ...) G_GNUC_PRINTF (3, 4);
-
-static gboolean
-fail (GError **error, const char *path, const char *format, ...)
-{
-  va_list args;
-  g_autofree char *msg = NULL;
-
-  va_start (args, format);
-  msg = g_strdup_vprintf (format, args);
-  va_end (args);
-  g_set_error (error, XRLAB_SESSION_ERROR, XRLAB_SESSION_ERROR_INVALID, "%s: %s", path, msg);
-  return FALSE;
-}
-
-static gboolean
 get_string (JsonObject *obj, const char *name, gboolean required, gsize max_chars, char **out,
             GError **error)
 {
-  JsonNode *node = json_object_get_member (obj, name);
-  g_autofree char *path = g_strdup_printf ("fit.%s", name);
-  const char *s;
+  const char *s = NULL;
 
-  if (node == NULL)
-    return !required || fail (error, "fit", _("the member “%s” is missing"), name);
-  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
-    return fail (error, path, _("expected %s"), _("a string"));
-  s = json_node_get_string (node);
-  if (g_utf8_strlen (s, -1) > (glong) max_chars)
-    return fail (error, path, _("longer than %zu characters"), max_chars);
-  g_free (*out);
-  *out = g_strdup (s);
+  if (!xrlab_session_get_string (obj, name, "fit", required, max_chars, &s, error))
+    return FALSE;
+  if (s != NULL)
+    {
+      g_free (*out);
+      *out = g_strdup (s);
+    }
   return TRUE;
 }
 
@@ -280,7 +261,7 @@ number_of (JsonNode *node, const char *path, double *out, GError **error)
     }
   if (!JSON_NODE_HOLDS_VALUE (node)
       || (json_node_get_value_type (node) != G_TYPE_DOUBLE && json_node_get_value_type (node) != G_TYPE_INT64))
-    return fail (error, path, _("expected %s"), _("a number"));
+    return xrlab_session_fail (error, path, _("expected %s"), _("a number"));
   *out = json_node_get_double (node);
   return TRUE;
 }
@@ -304,7 +285,7 @@ get_range (JsonObject *obj, const char *name, double *a, double *b, GError **err
   if (node == NULL)
     return TRUE;
   if (!JSON_NODE_HOLDS_ARRAY (node) || json_array_get_length (arr = json_node_get_array (node)) != 2)
-    return fail (error, path, _("expected %s"), _("an array of two numbers"));
+    return xrlab_session_fail (error, path, _("expected %s"), _("an array of two numbers"));
   return number_of (json_array_get_element (arr, 0), path, a, error)
          && number_of (json_array_get_element (arr, 1), path, b, error);
 }
@@ -321,11 +302,11 @@ get_strings (JsonObject *obj, const char *name, char ***out, GError **error)
   if (node == NULL)
     return TRUE;
   if (!JSON_NODE_HOLDS_ARRAY (node))
-    return fail (error, path, _("expected %s"), _("an array"));
+    return xrlab_session_fail (error, path, _("expected %s"), _("an array"));
   arr = json_node_get_array (node);
   n = json_array_get_length (arr);
   if (n > MAX_DYNAMICS)
-    return fail (error, path, _("more than %d entries"), MAX_DYNAMICS);
+    return xrlab_session_fail (error, path, _("more than %d entries"), MAX_DYNAMICS);
   g_strfreev (*out);
   *out = g_new0 (char *, n + 1);
   for (guint i = 0; i < n; i++)
@@ -335,7 +316,7 @@ get_strings (JsonObject *obj, const char *name, char ***out, GError **error)
           || g_utf8_strlen (json_node_get_string (e), -1) > MAX_PATH_CHARS)
         {
           g_autofree char *p = g_strdup_printf ("fit.%s[%u]", name, i);
-          return fail (error, p, _("expected %s"), _("a string"));
+          return xrlab_session_fail (error, p, _("expected %s"), _("a string"));
         }
       (*out)[i] = g_strdup (json_node_get_string (e));
     }
@@ -352,10 +333,10 @@ get_values (JsonObject *obj, XrlabSessionFit *f, GError **error)
   if (node == NULL)
     return TRUE;
   if (!JSON_NODE_HOLDS_OBJECT (node))
-    return fail (error, "fit.values", _("expected %s"), _("an object"));
+    return xrlab_session_fail (error, "fit.values", _("expected %s"), _("an object"));
   names = json_object_get_members (json_node_get_object (node));
   if (g_list_length (names) > MAX_VALUES)
-    return fail (error, "fit.values", _("more than %d values"), MAX_VALUES);
+    return xrlab_session_fail (error, "fit.values", _("more than %d values"), MAX_VALUES);
   f->n_values = g_list_length (names);
   f->value_names = g_new0 (char *, f->n_values + 1);
   f->values = g_new0 (double, MAX (f->n_values, 1));
@@ -367,7 +348,7 @@ get_values (JsonObject *obj, XrlabSessionFit *f, GError **error)
           || !number_of (json_object_get_member (json_node_get_object (node), l->data), p, &f->values[i], error))
         return FALSE;
       if (!isfinite (f->values[i]))
-        return fail (error, p, _("expected %s"), _("a number"));
+        return xrlab_session_fail (error, p, _("expected %s"), _("a number"));
     }
   return TRUE;
 }
@@ -388,7 +369,7 @@ parse_fit (JsonObject *obj, XrlabSessionFit *f, GError **error)
     if (!g_strv_contains (allowed, l->data))
       {
         g_autofree char *list = g_strjoinv (", ", (char **) allowed);
-        return fail (error, "fit", _("unknown member “%s” (allowed: %s)"), (const char *) l->data, list);
+        return xrlab_session_fail (error, "fit", _("unknown member “%s” (allowed: %s)"), (const char *) l->data, list);
       }
   if (!get_string (obj, "data", TRUE, MAX_PATH_CHARS, &f->data, error)
       || !get_string (obj, "models", FALSE, MAX_PATH_CHARS, &f->models, error)
@@ -407,7 +388,7 @@ parse_fit (JsonObject *obj, XrlabSessionFit *f, GError **error)
   if ((pin = json_object_get_member (obj, "pin_baseline")) != NULL)
     {
       if (!JSON_NODE_HOLDS_VALUE (pin) || json_node_get_value_type (pin) != G_TYPE_BOOLEAN)
-        return fail (error, "fit.pin_baseline", _("expected %s"), _("true or false"));
+        return xrlab_session_fail (error, "fit.pin_baseline", _("expected %s"), _("true or false"));
       f->pin_baseline = json_node_get_boolean (pin);
     }
   if (map != NULL)
@@ -415,10 +396,10 @@ parse_fit (JsonObject *obj, XrlabSessionFit *f, GError **error)
       for (f->map = 0; map_ids[f->map] != NULL && strcmp (map_ids[f->map], map) != 0; f->map++)
         ;
       if (map_ids[f->map] == NULL)
-        return fail (error, "fit.map", _("“%s” is not one of data, model, residual"), map);
+        return xrlab_session_fail (error, "fit.map", _("“%s” is not one of data, model, residual"), map);
     }
   if (f->model != NULL && f->models == NULL)
-    return fail (error, "fit.model", _("a model needs its file (“models”)"));
+    return xrlab_session_fail (error, "fit.model", _("a model needs its file (“models”)"));
   return TRUE;
 }
 
@@ -432,7 +413,7 @@ xrlab_session_fit_parse (JsonObject *root, XrlabSession *session, GError **error
   if (node == NULL)
     return TRUE;
   if (!JSON_NODE_HOLDS_OBJECT (node))
-    return fail (error, "fit", _("expected %s"), _("an object"));
+    return xrlab_session_fail (error, "fit", _("expected %s"), _("an object"));
   xrlab_session_fit_init (&f);
   ok = parse_fit (json_node_get_object (node), &f, error);
   if (ok)
