@@ -118,6 +118,34 @@ xrlab_test_window_settle (XrlabWindow *win)
   xrlab_test_spin (0.05);
 }
 
+static inline gboolean
+xrlab_test_fit_page_idle (gpointer data)
+{
+  return !xrlab_fit_page_is_busy (xrlab_window_get_fit_page (data));
+}
+
+/* Waits until the Fit page of @win has computed what it asked for (three
+ * times over, with a few frames between: a reply may ask for more). */
+static inline void
+xrlab_test_fit_settle (XrlabWindow *win)
+{
+  for (int k = 0; k < 3; k++)
+    {
+      xrlab_test_wait_for (xrlab_test_fit_page_idle, win, 60, "the Fit page to compute");
+      xrlab_test_spin (0.05);
+    }
+}
+
+/* The transfers the engine of @win counted for @consumer. */
+static inline guint64
+xrlab_test_transfers (XrlabWindow *win, const char *consumer)
+{
+  XrlabEngineStats st = { 0 };
+
+  xrlab_engine_get_stats (xrlab_window_get_engine (win), consumer, &st);
+  return st.n_transfers;
+}
+
 /* Counts pixels of an ARGB32 surface that differ from @bg (0xAARRGGBB)
  * by more than @tolerance in any channel, within columns [x0, x1). */
 static inline guint

@@ -35,29 +35,16 @@ page (void)
   return xrlab_window_get_fit_page (win);
 }
 
-static gboolean
-page_idle (gpointer data)
-{
-  return !xrlab_fit_page_is_busy (page ());
-}
-
 static void
 settle (void)
 {
-  for (int k = 0; k < 3; k++)
-    {
-      xrlab_test_wait_for (page_idle, NULL, 60, "the Fit page to compute");
-      xrlab_test_spin (0.05);
-    }
+  xrlab_test_fit_settle (win);
 }
 
 static guint64
 transfers (const char *consumer)
 {
-  XrlabEngineStats st = { 0 };
-
-  xrlab_engine_get_stats (xrlab_window_get_engine (win), consumer, &st);
-  return st.n_transfers;
+  return xrlab_test_transfers (win, consumer);
 }
 
 static gboolean
