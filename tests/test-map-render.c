@@ -101,6 +101,27 @@ test_cells (void)
     scene.x = x;
   }
 
+  /* Cells that are not finite: the missing colour (the palette's grid),
+   * and the range of the others. */
+  v[5] = NAN;
+  v[6] = INFINITY;
+  v[0] = -INFINITY;
+  g_assert_true (xrlab_map_render (&scene, cr, 640, 480, &f));
+  {
+    guint32 none = rgb_of (xrlab_plot_palette_get (FALSE)->grid);
+    double px1 = f.px0 + 1.5 / 4 * (f.px1 - f.px0), px2 = f.px0 + 2.5 / 4 * (f.px1 - f.px0);
+    double py = f.py1 - 1.5 / 3 * (f.py1 - f.py0), py0 = f.py1 - 0.5 / 3 * (f.py1 - f.py0);
+    double lo, hi;
+
+    g_assert_true (xrlab_test_rgb_close (pixel_at (s, (int) px1, (int) py), none, 2));
+    g_assert_true (xrlab_test_rgb_close (pixel_at (s, (int) px2, (int) py), none, 2));
+    /* v[1] = 1 is the lowest finite value now */
+    g_assert_true (xrlab_test_rgb_close (pixel_at (s, (int) px1, (int) py0), rgb_of (xrlab_map_colormap (0.0)), 2));
+    g_assert_true (xrlab_map_value_range (&scene, &lo, &hi));
+    g_assert_cmpfloat (lo, ==, 1);
+    g_assert_cmpfloat (hi, ==, 11);
+  }
+
   /* Log colours of a range wider than ten decades: the lowest clamp. */
   for (int i = 0; i < 12; i++)
     v[i] = pow (10.0, -2.0 * i);

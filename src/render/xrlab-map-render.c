@@ -187,15 +187,27 @@ xrlab_map_value_range (const XrlabMapScene *s, double *lo, double *hi)
   double mn = INFINITY, mx = -INFINITY;
   gsize n = s->n_x * s->n_y;
 
-  for (gsize i = 0; i < n; i++)
-    {
-      double v = world (s->values[i], s->value_log);
-      if (isfinite (v))
-        {
-          mn = MIN (mn, v);
-          mx = MAX (mx, v);
-        }
-    }
+  if (!s->value_log)
+    /* branch-free, the non-finite values left out */
+    for (gsize i = 0; i < n; i++)
+      {
+        double v = s->values[i];
+        gboolean ok = fabs (v) <= G_MAXDOUBLE;
+        double a = ok ? v : INFINITY, b = ok ? v : -INFINITY;
+
+        mn = a < mn ? a : mn;
+        mx = b > mx ? b : mx;
+      }
+  else
+    for (gsize i = 0; i < n; i++)
+      {
+        double v = world (s->values[i], TRUE);
+        if (isfinite (v))
+          {
+            mn = MIN (mn, v);
+            mx = MAX (mx, v);
+          }
+      }
   if (!isnan (s->value_min))
     mn = world (s->value_min, s->value_log);
   if (!isnan (s->value_max))
@@ -340,6 +352,19 @@ map_image (const XrlabMapScene *s, double lo, double hi, const XrlabPlotColor *n
     {
       guint32 *row = (guint32 *) (void *) (data + (gsize) iy * stride);
       const double *v = s->values + iy * s->n_x;
+
+      if (!s->value_log)
+        {
+          for (gsize ix = 0; ix < s->n_x; ix++)
+            {
+              gboolean ok = fabs (v[ix]) <= G_MAXDOUBLE;
+              double k = ((ok ? v[ix] : lo) - lo) * scale + 0.5;
+              int idx = k <= 0 ? 0 : k >= LUT_SIZE - 1 ? LUT_SIZE - 1 : (int) k;
+
+              row[ix] = ok ? lut[idx] : missing;
+            }
+          continue;
+        }
       for (gsize ix = 0; ix < s->n_x; ix++)
         {
           double w = s->value_log ? (v[ix] > 0 ? log10 (v[ix]) : NAN) : v[ix];
