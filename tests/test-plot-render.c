@@ -573,6 +573,43 @@ test_layers (void)
  * to each column's first, extremes and last on a raster target: it looks as
  * the full polyline does (drawn through a recording surface, which is not
  * thinned), with the same spikes (one point high, one point low). */
+/* @s drawn by @r into an image, through a recording surface: a vector
+ * target, so the curves are stroked point for point (no thinning, no
+ * envelopes). */
+static cairo_surface_t *
+draw_via_vector (XrlabPlotRenderer *r, const XrlabPlotScene *scene)
+{
+  cairo_surface_t *rec = cairo_recording_surface_create (CAIRO_CONTENT_COLOR_ALPHA, NULL);
+  cairo_surface_t *full = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, W, H);
+  cairo_t *cr = cairo_create (rec);
+
+  g_assert_true (xrlab_plot_renderer_draw (r, scene, cr, W, H, NULL, NULL));
+  cairo_destroy (cr);
+  cr = cairo_create (full);
+  cairo_set_source_surface (cr, rec, 0, 0);
+  cairo_paint (cr);
+  cairo_destroy (cr);
+  cairo_surface_flush (full);
+  cairo_surface_destroy (rec);
+  return full;
+}
+
+/* The blue curve of @scene on a raster target looks as it does stroked
+ * point for point on a vector one: antialiasing shades differ a little; a
+ * lost spike would be a line of pixels. */
+static void
+assert_raster_like_vector (XrlabPlotRenderer *r, const XrlabPlotScene *scene, const char *what)
+{
+  cairo_surface_t *raster = draw (r, scene, NULL), *full = draw_via_vector (r, scene);
+  guint ink = count_near (full, BLUE, 60, 0, 0, W, H), diff = count_different (raster, full, 96);
+
+  g_test_message ("%s: %u pixels of the curve, %u differ", what, ink, diff);
+  g_assert_cmpuint (ink, >, 1000);
+  g_assert_cmpuint (diff, <, ink / 200);
+  cairo_surface_destroy (full);
+  cairo_surface_destroy (raster);
+}
+
 static void
 test_thinned (void)
 {
@@ -581,16 +618,12 @@ test_thinned (void)
   g_autofree double *x = g_new (double, M), *y = g_new (double, M);
   XrlabPlotCurve dense;
   XrlabPlotScene scene;
-  cairo_surface_t *thinned, *full, *rec;
-  cairo_t *cr;
-  guint32 seed = 12345;
-  guint diff, ink;
 
+  /* smooth: stroked (thinned), not filled as an envelope */
   for (int i = 0; i < M; i++)
     {
-      seed = seed * 1664525u + 1013904223u;
       x[i] = i / (double) (M - 1);
-      y[i] = sin (6.0 * x[i]) + 0.2 * ((seed >> 8) / 16777216.0 - 0.5);
+      y[i] = sin (6.0 * x[i]) + 0.3 * sin (150.0 * x[i]);
     }
   y[M / 3] = 3.0;      /* the spikes thinning must keep */
   y[2 * M / 3] = -3.0;
@@ -600,28 +633,134 @@ test_thinned (void)
   scene.n_curves = 1;
   scene.x = (XrlabPlotAxisSpec) { "x", NULL, FALSE };
   scene.y = (XrlabPlotAxisSpec) { "y", NULL, FALSE };
-  thinned = draw (r, &scene, NULL);
+  assert_raster_like_vector (r, &scene, "dense");
 
-  rec = cairo_recording_surface_create (CAIRO_CONTENT_COLOR_ALPHA, NULL);
-  cr = cairo_create (rec);
-  g_assert_true (xrlab_plot_renderer_draw (r, &scene, cr, W, H, NULL, NULL));
-  cairo_destroy (cr);
-  full = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, W, H);
-  cr = cairo_create (full);
-  cairo_set_source_surface (cr, rec, 0, 0);
-  cairo_paint (cr);
-  cairo_destroy (cr);
-  cairo_surface_flush (full);
+  /* a model peak of 1131 points: stroked through fewer of them on the
+   * raster, looking the same */
+  for (int i = 0; i < 1131; i++)
+    {
+      x[i] = 93.0 - 16.0 * i / 1130.0;
+      y[i] = 300.0 * exp (-pow ((x[i] - 86.0) / 0.4, 2)) + 220.0 / (1.0 + pow ((x[i] - 82.3) / 0.3, 2));
+    }
+  dense.n = 1131;
+  assert_raster_like_vector (r, &scene, "a peak");
+}
 
-  ink = count_near (full, BLUE, 60, 0, 0, W, H);
-  diff = count_different (thinned, full, 96);
-  g_test_message ("%u pixels of the curve, %u differ", ink, diff);
-  g_assert_cmpuint (ink, >, 1000);
-  /* antialiasing shades differ a little; a lost spike would be a line */
-  g_assert_cmpuint (diff, <, ink / 200);
-  cairo_surface_destroy (rec);
+/* The rows of column @x of @s covered more than half by the blue curve
+ * (on white: blue minus red channel; grey grid and frame have none). */
+static void
+column_ink (cairo_surface_t *s, int x, gboolean *ink)
+{
+  XrlabTestImage img = xrlab_test_image (s);
+
+  for (int y = 0; y < H; y++)
+    {
+      guint32 p = xrlab_test_pixel (&img, x, y);
+
+      ink[y] = (int) (p & 0xff) - (int) ((p >> 16) & 0xff) > 94;
+    }
+}
+
+/* The first and the last inked row of @ink (-1 when none). */
+static void
+ink_extent (const gboolean *ink, int *top, int *bottom)
+{
+  *top = *bottom = -1;
+  for (int y = 0; y < H; y++)
+    if (ink[y])
+      {
+        if (*top < 0)
+          *top = y;
+        *bottom = y;
+      }
+}
+
+/* A residual-like curve: 3000 noisy points on a plot 800 wide, drawn on a
+ * raster as the band it covers: in each pixel column the band is solid
+ * from the row of the highest point in the column to the row of the
+ * lowest, and ends within the pen's reach of the points in and beside the
+ * column; it covers what the stroked line covers, and in most columns no
+ * more than a row beyond (the stroke's bevel joins cut needle tips short
+ * of their points, the band's round pen does not). */
+static void
+test_envelope (void)
+{
+  enum { M = 3000 };
+  g_autoptr(XrlabPlotRenderer) r = xrlab_plot_renderer_new ();
+  g_autofree double *x = g_new (double, M), *y = g_new (double, M);
+  XrlabPlotCurve noisy;
+  XrlabPlotScene scene;
+  XrlabPlotFrame frame;
+  cairo_surface_t *band, *full;
+  guint32 seed = 777;
+  gboolean a[H], b[H];
+  int columns = 0, above = 0, below = 0;
+
+  for (int i = 0; i < M; i++)
+    {
+      seed = seed * 1664525u + 1013904223u;
+      x[i] = 93.0 - 16.0 * i / (M - 1);
+      y[i] = 100.0 * exp (-pow ((x[i] - 85.0) / 0.6, 2)) + 40.0 * ((seed >> 8) / 16777216.0 - 0.5);
+    }
+  noisy = (XrlabPlotCurve) { "residual", rgb (BLUE), x, y, M, 1.0, FALSE };
+  xrlab_plot_scene_init (&scene);
+  scene.curves = &noisy;
+  scene.n_curves = 1;
+  scene.show_legend = FALSE;
+  scene.x = (XrlabPlotAxisSpec) { "Energy", "eV", FALSE, .reversed = TRUE };
+  scene.y = (XrlabPlotAxisSpec) { "Residual", NULL, FALSE };
+  band = draw (r, &scene, &frame);
+  full = draw_via_vector (r, &scene);
+  g_assert_true (frame.valid);
+  for (int px = (int) ceil (frame.px0) + 3; px < (int) frame.px1 - 3; px += 3)
+    {
+      double in_lo = INFINITY, in_hi = -INFINITY, near_lo = INFINITY, near_hi = -INFINITY;
+      int ta, ba, tb, bb;
+
+      for (int i = 0; i < M; i++)
+        {
+          double u = xrlab_plot_frame_x_to_px (&frame, x[i]), v = xrlab_plot_frame_y_to_py (&frame, y[i]);
+
+          if (u >= px && u < px + 1)
+            {
+              in_lo = MIN (in_lo, v);
+              in_hi = MAX (in_hi, v);
+            }
+          if (u >= px - 1.5 && u < px + 2.5)
+            {
+              near_lo = MIN (near_lo, v);
+              near_hi = MAX (near_hi, v);
+            }
+        }
+      g_assert_true (isfinite (in_lo));
+      /* inked: covered more than about half */
+      column_ink (full, px, a);
+      column_ink (band, px, b);
+      ink_extent (a, &ta, &ba);
+      ink_extent (b, &tb, &bb);
+      if (tb < 0 || tb > (int) floor (in_lo) || bb < (int) floor (in_hi)
+          || tb < (int) floor (near_lo) - 2 || bb > (int) ceil (near_hi) + 1)
+        g_error ("column %d: the band covers rows %d to %d; the points in it %.1f to %.1f, beside it %.1f to %.1f",
+                 px, tb, bb, in_lo, in_hi, near_lo, near_hi);
+      for (int row = tb; row <= bb; row++)
+        if (!b[row])
+          g_error ("column %d: row %d inside the band is not drawn", px, row);
+      /* the band holds what the stroke covers; it reaches further at
+       * needle tips, which the stroke's bevel joins cut short */
+      if (ta < 0 || tb > ta + 1 || bb < ba - 1)
+        g_error ("column %d: the stroked line covers rows %d to %d, the band only %d to %d",
+                 px, ta, ba, tb, bb);
+      above += ta - tb > 1;
+      below += bb - ba > 1;
+      columns++;
+    }
+  g_test_message ("of %d columns, %d reach more than a row above the stroked line, %d below",
+                  columns, above, below);
+  g_assert_cmpint (above, <, columns / 4);
+  g_assert_cmpint (below, <, columns / 4);
+  g_assert_cmpint (columns, >, 50);
   cairo_surface_destroy (full);
-  cairo_surface_destroy (thinned);
+  cairo_surface_destroy (band);
 }
 
 int
@@ -641,6 +780,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/plot-render/write", test_write);
   g_test_add_func ("/plot-render/layers", test_layers);
   g_test_add_func ("/plot-render/thinned", test_thinned);
+  g_test_add_func ("/plot-render/envelope", test_envelope);
   g_test_add_func ("/plot-render/reversed", test_reversed);
   g_test_add_func ("/plot-render/one-thread", test_one_thread);
   return g_test_run ();

@@ -181,6 +181,30 @@ guint    xrlab_plot_line_dashes (XrlabPlotLineStyle style, double width, double 
 #define XRLAB_PLOT_LINE_STALE    ((XrlabPlotLineStyle) 100)
 #define XRLAB_PLOT_LINE_NEGATIVE ((XrlabPlotLineStyle) 101)
 
+/* How a run of a curve is drawn on a raster target (xrlab-plot-raster.c). */
+typedef enum {
+  XRLAB_PLOT_RUN_SMOOTH,         /* stroked, through fewer points */
+  XRLAB_PLOT_RUN_JAGGED,         /* stroked with fast antialiasing */
+  XRLAB_PLOT_RUN_DENSE,          /* filled as the band it covers */
+} XrlabPlotRunKind;
+
+/* The kind of the run of @m points at (@ux, @uy) (cairo units, x
+ * monotonic), with @device_per_unit device pixels per cairo unit. */
+XrlabPlotRunKind xrlab_plot_run_kind (const double *ux, const double *uy, gsize m,
+                                      double device_per_unit);
+/* Fills on @cr (in the units of @ux, @uy) the band the polyline covers
+ * when stroked @half_width × 2 wide with a square pen, clipped to [@x_min,
+ * @x_max] × [@y_min, @y_max], in the source set on @cr. */
+void     xrlab_plot_envelope_fill (cairo_t *cr, const double *ux, const double *uy, gsize m,
+                                   double half_width, double device_per_unit,
+                                   double x_min, double x_max, double y_min, double y_max);
+/* Drops the points of the polyline (@ux, @uy) that lie within @tolerance
+ * of the segment between the points kept around them (greedy, spans of at
+ * most 48 points), compacting @ux, @uy and the world coordinates @wx, @wy
+ * alike; returns the new count (first and last point kept). */
+gsize    xrlab_plot_simplify (double *ux, double *uy, double *wx, double *wy, gsize m,
+                              double tolerance);
+
 /* xrlab_plot_renderer_draw(), with the text written to @svg_text as SVG
  * elements instead of drawn (NULL: drawn). */
 gboolean xrlab_plot_renderer_draw_full (XrlabPlotRenderer    *renderer,

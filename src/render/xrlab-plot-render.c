@@ -19,12 +19,18 @@ struct _XrlabPlotRenderer {
   XrlabPlotLayout layout;
   GArray *texts;                 /* XrlabPlotTextBox of the last frame */
 
-  /* transformed coordinates of one curve */
-  double *wx, *wy;
+  /* transformed coordinates of one curve (world, and cairo units for an
+   * envelope) */
+  double *wx, *wy, *ux, *uy;
   gsize work_len;
   /* On a raster target: the device pixel columns across the plot (runs
    * of points are thinned to what these columns show); 0 on vector ones. */
   double columns;
+  /* the PLplot pass's context, its matrix before PLplot set its own, and
+   * the colour of the curve being drawn (for envelopes) */
+  cairo_t *pass_cr;
+  cairo_matrix_t user_matrix;
+  XrlabPlotColor curve_color;
 
   /* the layers of xrlab_plot_renderer_draw_layered(): NULL when none */
   cairo_surface_t *below, *above;
@@ -83,6 +89,8 @@ xrlab_plot_renderer_free (XrlabPlotRenderer *r)
   g_array_unref (r->texts);
   g_free (r->wx);
   g_free (r->wy);
+  g_free (r->ux);
+  g_free (r->uy);
   g_free (r);
 }
 
@@ -284,6 +292,8 @@ ensure_work (XrlabPlotRenderer *r, gsize n)
     return;
   r->wx = g_renew (double, r->wx, n);
   r->wy = g_renew (double, r->wy, n);
+  r->ux = g_renew (double, r->ux, n);
+  r->uy = g_renew (double, r->uy, n);
   r->work_len = n;
 }
 
@@ -335,12 +345,67 @@ thin_run (XrlabPlotRenderer *r, gsize m)
   return out;
 }
 
+/* The cairo-unit coordinates of the @m points in r->wx, r->wy into r->ux,
+ * r->uy; FALSE when not on a raster target or the frame is degenerate. */
+static gboolean
+user_coordinates (XrlabPlotRenderer *r, gsize m)
+{
+  const XrlabPlotLayout *l = &r->layout;
+  double wl = l->x_reversed ? l->x1 : l->x0, wr = l->x_reversed ? l->x0 : l->x1;
+
+  if (r->pass_cr == NULL || r->columns <= 0 || !(l->plot_w > 0) || !(l->plot_h > 0) || wr == wl
+      || l->y1 == l->y0)
+    return FALSE;
+  for (gsize i = 0; i < m; i++)
+    {
+      r->ux[i] = l->left + (r->wx[i] - wl) / (wr - wl) * l->plot_w;
+      r->uy[i] = l->top + l->plot_h - (r->wy[i] - l->y0) / (l->y1 - l->y0) * l->plot_h;
+    }
+  return TRUE;
+}
+
+/* The band of the run of @m points (r->ux, r->uy) as its envelope
+ * (xrlab-plot-raster.c). */
+static void
+envelope_run (XrlabPlotRenderer *r, gsize m, double width)
+{
+  const XrlabPlotLayout *l = &r->layout;
+  cairo_t *cr = r->pass_cr;
+
+  cairo_save (cr);
+  cairo_set_matrix (cr, &r->user_matrix);
+  cairo_new_path (cr);
+  set_source (cr, &r->curve_color);
+  xrlab_plot_envelope_fill (cr, r->ux, r->uy, m, width / 2, r->columns / l->plot_w, l->left,
+                            l->left + l->plot_w, l->top, l->top + l->plot_h);
+  cairo_restore (cr);
+}
+
 static void
 flush_run (XrlabPlotRenderer *r, gsize m, gboolean negative, XrlabPlotLineStyle style, double width)
 {
+  XrlabPlotRunKind kind = XRLAB_PLOT_RUN_SMOOTH;
+  cairo_antialias_t antialias = CAIRO_ANTIALIAS_DEFAULT;
+  double dashes[4];
+
   if (m == 0)
     return;
+  if (user_coordinates (r, m))
+    kind = xrlab_plot_run_kind (r->ux, r->uy, m, r->columns / r->layout.plot_w);
+  if (kind == XRLAB_PLOT_RUN_DENSE && !negative && xrlab_plot_line_dashes (style, width, dashes) == 0)
+    {
+      envelope_run (r, m, width);
+      return;
+    }
   m = thin_run (r, m);
+  /* within an eighth of a device pixel of what is stroked */
+  if (kind == XRLAB_PLOT_RUN_SMOOTH && m > 16 && user_coordinates (r, m))
+    m = xrlab_plot_simplify (r->ux, r->uy, r->wx, r->wy, m, 0.125 * r->layout.plot_w / r->columns);
+  if (kind != XRLAB_PLOT_RUN_SMOOTH)
+    {
+      antialias = cairo_get_antialias (r->pass_cr);
+      cairo_set_antialias (r->pass_cr, CAIRO_ANTIALIAS_FAST);
+    }
   if (negative)
     set_dashes (XRLAB_PLOT_LINE_NEGATIVE, width);
   if (m == 1)
@@ -349,6 +414,8 @@ flush_run (XrlabPlotRenderer *r, gsize m, gboolean negative, XrlabPlotLineStyle 
     plline ((PLINT) m, r->wx, r->wy);
   if (negative)
     set_dashes (style, width);
+  if (kind != XRLAB_PLOT_RUN_SMOOTH)
+    cairo_set_antialias (r->pass_cr, antialias);
 }
 
 /* The polyline of one curve, split at gaps (NaN, or 0 on a log axis). On a
@@ -405,6 +472,7 @@ pass_curves (XrlabPlotRenderer *r, const XrlabPlotScene *scene, const XrlabPlotL
         if (c->stale != (pass == 0) || !(what & (c->live ? DRAW_LIVE : DRAW_STATIC)))
           continue;
         plcol0 (XRLAB_PLOT_COL_SERIES0 + s);
+        r->curve_color = xrlab_plot_series_color (&c->color, scene->dark, c->stale);
         plwidth (l->line_width);
         set_dashes (style, l->line_width);
         draw_curve (r, scene, c, style, l->line_width);
@@ -564,6 +632,8 @@ plplot_passes (XrlabPlotRenderer *r, const XrlabPlotScene *scene, const XrlabPlo
       cairo_user_to_device_distance (cr, &dx, &dy);
       r->columns = ceil (fabs (dx));
     }
+  cairo_get_matrix (cr, &r->user_matrix);
+  r->pass_cr = cr;
   cairo_save (cr);
   pl_cmd (PLESC_DEVINIT, cr);
   pladv (0);
@@ -582,6 +652,7 @@ plplot_passes (XrlabPlotRenderer *r, const XrlabPlotScene *scene, const XrlabPlo
   if (what & DRAW_FRAME)
     pass_frame (l);
   cairo_restore (cr);
+  r->pass_cr = NULL;
 }
 
 /* A frame: the background and the passes below the live curves on
