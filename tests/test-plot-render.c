@@ -564,6 +564,33 @@ test_layers (void)
   g_assert_false (xrlab_plot_renderer_get_layers_kept (r));
   g_assert_cmpfloat (f3.wy1, >, f1.wy1);
 
+  /* Below it, as a residual changes sign: drawn again over both ranges;
+   * back up: kept. */
+  for (int i = 0; i < N; i++)
+    live[i] = -3.0 / xs[i];
+  cairo_surface_destroy (draw_layered (r, &scene, TRUE, &f2));
+  g_assert_false (xrlab_plot_renderer_get_layers_kept (r));
+  g_assert_cmpfloat (f2.wy1, ==, f3.wy1);
+  g_assert_cmpfloat (f2.wy0, <, -2.9);
+  for (int i = 0; i < N; i++)
+    live[i] = 9.0 / xs[i];
+  cairo_surface_destroy (draw_layered (r, &scene, TRUE, NULL));
+  g_assert_true (xrlab_plot_renderer_get_layers_kept (r));
+  f3 = f2;
+
+  /* Down to 8: the wider axes kept (a value dragged up and down does
+   * not make them jump), to 2 (under a third of them): drawn again. */
+  for (int i = 0; i < N; i++)
+    live[i] = 8.0 / xs[i];
+  cairo_surface_destroy (draw_layered (r, &scene, TRUE, &f2));
+  g_assert_true (xrlab_plot_renderer_get_layers_kept (r));
+  g_assert_cmpfloat (f2.wy1, ==, f3.wy1);
+  for (int i = 0; i < N; i++)
+    live[i] = 2.0 / xs[i];
+  cairo_surface_destroy (draw_layered (r, &scene, TRUE, &f2));
+  g_assert_false (xrlab_plot_renderer_get_layers_kept (r));
+  g_assert_cmpfloat (f2.wy1, <, f3.wy1);
+
   curves[1].live = FALSE;
   cairo_surface_destroy (full);
   cairo_surface_destroy (layered);

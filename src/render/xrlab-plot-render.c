@@ -766,7 +766,7 @@ xrlab_plot_renderer_draw (XrlabPlotRenderer    *r,
 /* ---- layered frames --------------------------------------------------------------- */
 
 /* Whether the kept layers can show @scene: the same x window, and the
- * values of its curves inside the y window drawn, filling at least 80 % of
+ * values of its curves inside the y window drawn, filling at least half of
  * it. (The automatic window pads the values by 4.5 % of their span on
  * either side: xrlab-plot-layout.c.) */
 static gboolean
@@ -785,7 +785,34 @@ layers_hold (XrlabPlotRenderer *r, const XrlabPlotScene *scene)
   span = (w.y1 - w.y0) / 1.09;
   lo = w.y0 + 0.045 * span;
   hi = w.y1 - 0.045 * span;
-  return span > 0 && lo >= l->y0 && hi <= l->y1 && w.y1 - w.y0 >= 0.8 * (l->y1 - l->y0);
+  return span > 0 && lo >= l->y0 && hi <= l->y1 && w.y1 - w.y0 >= 0.5 * (l->y1 - l->y0);
+}
+
+/* For a live update the kept layers cannot show: @scene with its
+ * automatic linear y range widened to take in the range drawn last as
+ * well, when the new values still fill half of that (a value dragged up
+ * and down, a residual that changes sign, keeps its axes); FALSE when the
+ * y range is to follow the values alone. */
+static gboolean
+widen_for_live (XrlabPlotRenderer *r, const XrlabPlotScene *scene, XrlabPlotScene *widened)
+{
+  const XrlabPlotLayout *l = &r->layout;
+  XrlabPlotLayout w = { 0 };
+  double lo, hi;
+
+  if (!r->layer_frame.valid || r->layer_n_curves != scene->n_curves || scene->y.log
+      || xrlab_plot_axis_is_fixed (&scene->y) || !xrlab_plot_layout_ranges (&w, scene))
+    return FALSE;
+  if (w.x0 != l->x0 || w.x1 != l->x1 || w.y_abs != l->y_abs)
+    return FALSE;
+  lo = MIN (w.y0, l->y0);
+  hi = MAX (w.y1, l->y1);
+  if (!(w.y1 - w.y0 >= 0.5 * (hi - lo)))
+    return FALSE;
+  *widened = *scene;
+  widened->y.min = lo;
+  widened->y.max = hi;
+  return TRUE;
 }
 
 static cairo_surface_t *
@@ -872,7 +899,12 @@ xrlab_plot_renderer_draw_layered (XrlabPlotRenderer    *r,
   if (keep_layers && layer_fits (r->below, target, width, height) && layers_hold (r, scene))
     r->layers_kept = TRUE;
   else
-    draw_layers (r, scene, target, width, height, &local_error);
+    {
+      XrlabPlotScene widened;
+
+      draw_layers (r, keep_layers && widen_for_live (r, scene, &widened) ? &widened : scene, target,
+                   width, height, &local_error);
+    }
 
   cairo_save (cr);
   cairo_set_operator (cr, CAIRO_OPERATOR_SOURCE);

@@ -216,9 +216,11 @@ gboolean xrlab_plot_renderer_draw  (XrlabPlotRenderer    *renderer,
  * palette, markers, texts, curves and static values -- only the live
  * curves are drawn between the kept layers, as long as the x range is the
  * same and the automatic y range of the new values fits in the one drawn
- * and fills at least 80 % of it (the axes do not jump while a value is
- * dragged); otherwise everything is drawn again. @cr must draw on an image
- * surface (else this is xrlab_plot_renderer_draw()). */
+ * and fills at least half of it (the axes do not jump while a value is
+ * dragged); otherwise everything is drawn again, on a linear automatic y
+ * axis over the range drawn before and the new one together while the new
+ * values fill half of that. @cr must draw on an image surface (else this
+ * is xrlab_plot_renderer_draw()). */
 gboolean xrlab_plot_renderer_draw_layered (XrlabPlotRenderer    *renderer,
                                            const XrlabPlotScene *scene,
                                            gboolean              keep_layers,
