@@ -676,10 +676,15 @@ test_session (void)
   g_autofree char *bad = NULL;
   g_autofree char *data = NULL;
   const XrlabSessionFit *f;
+  double x0 = NAN, x0_err = NAN, restored = NAN, restored_err = NAN;
 
   if (skip_without_data ())
     return;
   settle ();
+  /* A 2D fit: its values, errors and summary go with the session. */
+  run (XRLAB_FIT_PAGE_JOB_2D);
+  g_assert_true (xrlab_fit_page_get_param_value (page (), "GLP_01_x0", &x0, &x0_err));
+  g_assert_true (isfinite (x0_err));
   g_assert_true (xrlab_fit_page_set_param_text (page (), "GLP_01_m", "0.4"));
   xrlab_fit_page_set_map_kind (page (), XRLAB_FIT_MAP_RESIDUAL);
   xrlab_fit_page_set_cursor (page (), 5.0, 84.0);
@@ -695,6 +700,10 @@ test_session (void)
   g_assert_true (f->pin_baseline);
   g_assert_cmpint (f->map, ==, XRLAB_FIT_MAP_RESIDUAL);
   g_assert_true (g_strv_contains ((const char *const *) f->value_names, "GLP_01_m"));
+  g_assert_true (g_strv_contains ((const char *const *) f->value_names, "GLP_01_x0"));
+  g_assert_nonnull (f->result_summary);
+  g_assert_nonnull (strstr (f->result_summary, "χ²"));
+  g_assert_cmpfloat (xrlab_fit_workspace_get_error (f, "GLP_01_x0"), ==, x0_err);
 
   /* Written and read back: the same. */
   json = xrlab_session_to_json (saved, NULL);
@@ -738,6 +747,20 @@ test_session (void)
   g_assert_cmpstr (xrlab_fit_page_get_workspace (page ())->data, ==, au4f);
   g_assert_cmpfloat_with_epsilon (param ("GLP_01_m"), 0.4, 1e-12);
   g_assert_cmpint (xrlab_fit_page_get_workspace (page ())->map, ==, XRLAB_FIT_MAP_RESIDUAL);
+  /* the fit's values, its errors and its summary, before any fit of this start */
+  g_assert_true (xrlab_fit_page_get_param_value (page (), "GLP_01_x0", &restored, &restored_err));
+  g_assert_cmpfloat (restored, ==, x0);
+  g_assert_cmpfloat (restored_err, ==, x0_err);
+  g_assert_false (xrlab_fit_page_has_main_result (page ()));
+  g_assert_nonnull (strstr (xrlab_fit_page_get_summary (page ()), "χ²"));
+  /* a fit on other ranges forgets it */
+  xrlab_fit_page_set_ranges (page (), 81.5, 91, -0.3, 16.5, -0.4, -0.05);
+  settle ();
+  g_assert_true (xrlab_fit_page_get_param_value (page (), "GLP_01_x0", NULL, &restored_err));
+  g_assert_true (isnan (restored_err));
+  g_assert_null (xrlab_fit_page_get_workspace (page ())->result_summary);
+  xrlab_fit_page_set_ranges (page (), 81, 91, -0.3, 16.5, -0.4, -0.05);
+  settle ();
   {
     double delay, energy;
     xrlab_fit_page_get_cursor (page (), &delay, &energy);

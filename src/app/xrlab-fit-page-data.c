@@ -684,11 +684,14 @@ on_fit_done (GObject *source, GAsyncResult *result, gpointer data)
   Closure *c = data;
   XrlabFitPage *self = c->self;
   g_autoptr(GError) error = NULL;
+  gboolean ok = xrlab_engine_fit_run_finish (XRLAB_ENGINE (source), result, &error);
 
-  if (!xrlab_engine_fit_run_finish (XRLAB_ENGINE (source), result, &error)
-      && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED)
+  if (!ok && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED)
       && !g_error_matches (error, XRLAB_ENGINE_ERROR, XRLAB_ENGINE_ERROR_SHUT_DOWN))
     xrlab_fit_page_set_message (self, error->message);
+  /* a fit that ended, or was cancelled with its best parameters kept */
+  if (ok || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    self->record_values = self->record_summary = TRUE;
   self->fitting = FALSE;
   g_clear_object (&self->job_cancellable);
   self->map_dirty = self->map_kind != XRLAB_FIT_MAP_DATA;
@@ -732,6 +735,8 @@ xrlab_fit_page_run (XrlabFitPage *self, XrlabFitPageJob page_job)
       job.ci_sigmas = one_sigma;
       job.n_ci_sigmas = 1;
     }
+  /* the result shown (perhaps from the last session) is about to be replaced */
+  xrlab_fit_workspace_clear_result (&self->ws);
   self->fitting = TRUE;
   self->job_kind = kind;
   self->job_cancellable = g_cancellable_new ();

@@ -45,6 +45,7 @@ on_model_edited (GObject *source, GAsyncResult *result, gpointer data)
   g_clear_pointer (&self->ws.value_names, g_strfreev);
   g_clear_pointer (&self->ws.values, g_free);
   self->ws.n_values = 0;
+  xrlab_fit_workspace_clear_result (&self->ws);
   self->model_edited = TRUE;
   fetch_tree (self);
   self->map_dirty = self->map_kind != XRLAB_FIT_MAP_DATA;
@@ -246,6 +247,7 @@ adopt_saved (XrlabFitPage *self, const XrlabFitModelSaved *saved, gboolean keep_
       g_clear_pointer (&self->ws.value_names, g_strfreev);
       g_clear_pointer (&self->ws.values, g_free);
       self->ws.n_values = 0;
+      xrlab_fit_workspace_clear_result (&self->ws);
     }
   self->model_edited = FALSE;
   g_signal_emit_by_name (self, "changed");

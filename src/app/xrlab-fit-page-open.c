@@ -479,10 +479,11 @@ xrlab_fit_page_update_model (XrlabFitPage *self)
       g_free (ws.models);
       ws.models = g_strdup (xrlab_fit_page_source_models (self));
     }
-  /* The values typed were the other model's. */
+  /* The values typed and the result were the other model's. */
   g_clear_pointer (&ws.value_names, g_strfreev);
   g_clear_pointer (&ws.values, g_free);
   ws.n_values = 0;
+  xrlab_fit_workspace_clear_result (&ws);
   /* The same data, another model: a new setup is the simplest whole edit. */
   xrlab_fit_page_open (self, &ws);
   xrlab_fit_workspace_clear (&ws);
@@ -504,6 +505,12 @@ on_ranges_set (GObject *source, GAsyncResult *result, gpointer data)
     xrlab_fit_page_set_message (self, NULL);
 }
 
+static gboolean
+same_range (double a, double b)
+{
+  return a == b || (isnan (a) && isnan (b));
+}
+
 void
 xrlab_fit_page_set_ranges (XrlabFitPage *self, double e0, double e1, double t0, double t1, double b0,
                            double b1)
@@ -514,6 +521,10 @@ xrlab_fit_page_set_ranges (XrlabFitPage *self, double e0, double e1, double t0, 
   g_return_if_fail (XRLAB_IS_FIT_PAGE (self));
   if (!self->has_workspace)
     return;
+  /* a fit on other ranges is not these ranges' */
+  if (!same_range (self->ws.e0, e0) || !same_range (self->ws.e1, e1) || !same_range (self->ws.t0, t0)
+      || !same_range (self->ws.t1, t1) || !same_range (self->ws.b0, b0) || !same_range (self->ws.b1, b1))
+    xrlab_fit_workspace_clear_result (&self->ws);
   self->ws.e0 = e0, self->ws.e1 = e1, self->ws.t0 = t0, self->ws.t1 = t1;
   self->ws.b0 = b0, self->ws.b1 = b1;
   if (!dynamics_of (&self->ws, &d, NULL))

@@ -101,6 +101,9 @@ struct _XrlabFitPage {
   XrlabFitResults *results;
   char *summary_text;
   gboolean fitting;
+  /* a fit ended: the next parameter table and results become the
+   * workspace's result (the session's) */
+  gboolean record_values, record_summary;
   XrlabFitJobKind job_kind;
 };
 
@@ -122,6 +125,9 @@ void        xrlab_fit_page_drag_attach_value (GtkWidget *entry);
 void        xrlab_fit_page_table_init    (XrlabFitPage *self);
 void        xrlab_fit_page_table_clear   (XrlabFitPage *self);
 /* The table from @table (taken). */
+/* The standard error the table shows for @p: the fit's, or before any
+ * fit on this setup the one the workspace kept from the last session. */
+double      xrlab_fit_page_shown_error   (XrlabFitPage *self, const XrlabFitParamRow *p);
 void        xrlab_fit_page_table_set     (XrlabFitPage *self, XrlabFitParamTable *table);
 /* The message at the row of @name (NULL clears it). */
 void        xrlab_fit_page_table_set_error (XrlabFitPage *self, const char *name, const char *message);

@@ -187,6 +187,8 @@ xrlab_fit_page_select_file (XrlabFitPage *self, guint i)
   xrlab_fit_workspace_copy (&ws, &self->ws);
   g_free (ws.data);
   ws.data = g_strdup (p->files[i]);
+  /* a file's own result was the file's */
+  xrlab_fit_workspace_clear_result (&ws);
   xrlab_fit_page_open (self, &ws);
   xrlab_fit_workspace_clear (&ws);
 }

@@ -207,13 +207,26 @@ set_text (GtkWidget *entry, const char *text)
     gtk_editable_set_text (GTK_EDITABLE (entry), text);
 }
 
+/* The standard error shown for @p: the fit's, or before any fit on this
+ * setup the one the workspace kept from the last session. */
+double
+xrlab_fit_page_shown_error (XrlabFitPage *self, const XrlabFitParamRow *p)
+{
+  const XrlabFitResults *r = self->results;
+
+  if (isfinite (p->error) || (r != NULL && (r->main != NULL || r->baseline != NULL)))
+    return p->error;
+  return xrlab_fit_workspace_get_error (&self->ws, p->name);
+}
+
 static void
 row_update (XrlabFitRow *row, const XrlabFitParamRow *p)
 {
   g_autofree char *value = format_number (p->value);
   g_autofree char *lo = format_number (p->min);
   g_autofree char *hi = format_number (p->max);
-  g_autofree char *err = isfinite (p->error) ? g_strdup_printf ("± %.3g", p->error) : g_strdup ("");
+  double e = xrlab_fit_page_shown_error (row->page, p);
+  g_autofree char *err = isfinite (e) ? g_strdup_printf ("± %.3g", e) : g_strdup ("");
   GtkWidget *focus = gtk_root_get_focus (gtk_widget_get_root (row->value));
 
   /* A value being typed (or refused) stays as typed. */
@@ -332,6 +345,19 @@ xrlab_fit_page_table_set (XrlabFitPage *self, XrlabFitParamTable *t)
   self->building = FALSE;
   g_free (self->params);
   self->params = t;
+  if (self->record_values)
+    {
+      /* the fitted values become the start values, the session's */
+      for (gsize i = 0; i < t->n_params; i++)
+        if (t->params[i].expr == NULL && isfinite (t->params[i].value))
+          {
+            xrlab_fit_workspace_set_value (&self->ws, t->params[i].name, t->params[i].value);
+            if (isfinite (t->params[i].error))
+              xrlab_fit_workspace_set_error (&self->ws, t->params[i].name, t->params[i].error);
+          }
+      self->record_values = FALSE;
+      g_signal_emit_by_name (self, "changed");
+    }
   gtk_label_set_text (self->not_ready, t->not_ready != NULL ? t->not_ready : "");
   gtk_widget_set_visible (GTK_WIDGET (self->not_ready), t->not_ready != NULL);
 }
@@ -485,6 +511,16 @@ xrlab_fit_page_results_show (XrlabFitPage *self, XrlabFitResults *r)
     append_ci (s, r->ci, r->main);
   if (s->len > 0 && s->str[s->len - 1] == '\n')
     g_string_truncate (s, s->len - 1);
+  if (self->record_summary && s->len > 0)
+    {
+      g_free (self->ws.result_summary);
+      self->ws.result_summary = g_strdup (s->str);
+      self->record_summary = FALSE;
+      g_signal_emit_by_name (self, "changed");
+    }
+  else if (s->len == 0 && self->ws.result_summary != NULL)
+    /* TRANSLATORS: the fit summary kept with the session, before any fit of this start */
+    g_string_printf (s, _("Last fit (kept with the session):\n%s"), self->ws.result_summary);
   g_free (self->summary_text);
   self->summary_text = g_strdup (s->str);
   gtk_label_set_text (self->summary, s->str);

@@ -17,64 +17,6 @@ G_DEFINE_FINAL_TYPE (XrlabFitPage, xrlab_fit_page, GTK_TYPE_BOX)
 enum { OPENED, OPEN_FAILED, FIT_DONE, CHANGED, N_SIGNALS };
 static guint signals[N_SIGNALS];
 
-/* ---- workspaces ----------------------------------------------------------------- */
-
-void
-xrlab_fit_workspace_init (XrlabFitWorkspace *ws)
-{
-  memset (ws, 0, sizeof *ws);
-  ws->e0 = ws->e1 = ws->t0 = ws->t1 = ws->b0 = ws->b1 = NAN;
-  ws->delay = ws->energy = NAN;
-}
-
-void
-xrlab_fit_workspace_clear (XrlabFitWorkspace *ws)
-{
-  g_clear_pointer (&ws->data, g_free);
-  g_clear_pointer (&ws->models, g_free);
-  g_clear_pointer (&ws->model, g_free);
-  g_clear_pointer (&ws->baseline_model, g_free);
-  g_clear_pointer (&ws->dynamics, g_strfreev);
-  g_clear_pointer (&ws->profiles, g_strfreev);
-  g_clear_pointer (&ws->baseline_profiles, g_strfreev);
-  g_clear_pointer (&ws->value_names, g_strfreev);
-  g_clear_pointer (&ws->values, g_free);
-  ws->n_values = 0;
-}
-
-void
-xrlab_fit_workspace_set_value (XrlabFitWorkspace *ws, const char *name, double value)
-{
-  gsize i;
-
-  for (i = 0; i < ws->n_values && g_strcmp0 (ws->value_names[i], name) != 0; i++)
-    ;
-  if (i == ws->n_values)
-    {
-      ws->value_names = g_renew (char *, ws->value_names, ws->n_values + 2);
-      ws->value_names[ws->n_values] = g_strdup (name);
-      ws->value_names[ws->n_values + 1] = NULL;
-      ws->values = g_renew (double, ws->values, ws->n_values + 1);
-      ws->n_values++;
-    }
-  ws->values[i] = value;
-}
-
-void
-xrlab_fit_workspace_copy (XrlabFitWorkspace *dst, const XrlabFitWorkspace *src)
-{
-  *dst = *src;
-  dst->data = g_strdup (src->data);
-  dst->models = g_strdup (src->models);
-  dst->model = g_strdup (src->model);
-  dst->baseline_model = g_strdup (src->baseline_model);
-  dst->dynamics = g_strdupv (src->dynamics);
-  dst->profiles = g_strdupv (src->profiles);
-  dst->baseline_profiles = g_strdupv (src->baseline_profiles);
-  dst->value_names = g_strdupv (src->value_names);
-  dst->values = src->n_values > 0 ? g_memdup2 (src->values, src->n_values * sizeof (double)) : NULL;
-}
-
 /* ---- messages and controls -------------------------------------------------------- */
 
 void
@@ -240,6 +182,7 @@ on_chosen (GtkNativeDialog *native, int response, XrlabFitPage *self)
             g_clear_pointer (&ws.value_names, g_strfreev);
             g_clear_pointer (&ws.values, g_free);
             ws.n_values = 0;
+            xrlab_fit_workspace_clear_result (&ws);
             xrlab_fit_page_open (self, &ws);
             xrlab_fit_workspace_clear (&ws);
           }
@@ -668,7 +611,7 @@ xrlab_fit_page_get_param_value (XrlabFitPage *self, const char *name, double *va
         if (value != NULL)
           *value = self->params->params[i].value;
         if (error != NULL)
-          *error = self->params->params[i].error;
+          *error = xrlab_fit_page_shown_error (self, &self->params->params[i]);
         return TRUE;
       }
   return FALSE;

@@ -22,38 +22,11 @@
 /* Not xrlab-engine-fit.h: its simulator's XrlabSweep is not the window's
  * (xrlab-sweep.h); the page's files include it themselves. */
 #include "xrlab-engine.h"
+#include "xrlab-fit-workspace.h"
 #include "xrlab-map-view.h"
 #include "xrlab-plot.h"
 
 G_BEGIN_DECLS
-
-/* What the page shows: the measurement, its model and its fit window, as
- * the session keeps it. */
-typedef struct {
-  char *data;             /* a data file (CSV, its axes beside it) or a measurement folder */
-  char *models;           /* a trspecfit model file; NULL: none (the data only) */
-  char *model;            /* a model of it; NULL: the file's first */
-  char *baseline_model;   /* NULL: no baseline stage */
-  char **dynamics;        /* "PAR=FILE:MODEL[,MODEL...][@FREQ]", as xrlab-cli fit's --dynamics */
-  char **profiles;        /* "PAR=FILE:MODEL", as --profile */
-  char **baseline_profiles;   /* of the baseline model, as --baseline-profile */
-  double e0, e1, t0, t1;  /* the fit window (NaN: open) */
-  double b0, b1;          /* the baseline delays (NaN: none) */
-  gboolean pin_baseline;
-  /* start values typed into the table, applied in order after the model is read */
-  char **value_names;
-  double *values;
-  gsize n_values;
-  /* the view: the cursor (NaN: the middle of the data), the map shown */
-  double delay, energy;
-  int map;                /* XrlabFitMapKind */
-} XrlabFitWorkspace;
-
-void xrlab_fit_workspace_init  (XrlabFitWorkspace *ws);
-void xrlab_fit_workspace_clear (XrlabFitWorkspace *ws);
-void xrlab_fit_workspace_copy  (XrlabFitWorkspace *dst, const XrlabFitWorkspace *src);
-/* Sets (or adds) the start value of @name. */
-void xrlab_fit_workspace_set_value (XrlabFitWorkspace *ws, const char *name, double value);
 
 /* What the map shows. */
 typedef enum {
@@ -123,8 +96,9 @@ void       xrlab_fit_page_set_map_kind (XrlabFitPage *self, XrlabFitMapKind kind
  * does. FALSE when the table has no such parameter. */
 gboolean   xrlab_fit_page_set_param_text (XrlabFitPage *self, const char *name, const char *text);
 /* The parameters of the last fetch of the table: how many; the value and
- * error (NaN: none) of @name (FALSE: no such parameter); the message at
- * the row of @name (NULL: none). */
+ * the error shown (the fit's, or the one kept with the session before a
+ * fit; NaN: none) of @name (FALSE: no such parameter); the message at the
+ * row of @name (NULL: none). */
 gsize      xrlab_fit_page_get_n_params    (XrlabFitPage *self);
 gboolean   xrlab_fit_page_get_param_value (XrlabFitPage *self, const char *name, double *value,
                                            double *error);

@@ -9,7 +9,12 @@
  *            "energies": [81, 91], "delays": [-0.3, 16.5],
  *            "baseline_delays": [-0.4, -0.05], "pin_baseline": true,
  *            "values": { "GLP_01_A": 310 },
+ *            "result": { "summary": "2D: χ² 2.53e+07, ...", "errors": { "GLP_01_A": 0.42 } },
  *            "map": "data", "delay": 0, "energy": 84.2 }
+ *
+ * "result" is the last fit as the page showed it: its summary and the
+ * standard errors of its parameters, whose fitted values are among
+ * "values".
  *
  * An edited model (its structure, vary, bounds, expressions, time
  * dependence and profiles) is a model file the page saved (see
@@ -39,31 +44,9 @@
 #define MAX_NAME_CHARS 200
 #define MAX_DYNAMICS 64
 #define MAX_VALUES 1024
+#define MAX_SUMMARY_CHARS 8000
 
 static const char *const map_ids[] = { "data", "model", "residual", NULL };
-
-void
-xrlab_session_fit_clear (XrlabSessionFit *fit)
-{
-  g_clear_pointer (&fit->data, g_free);
-  g_clear_pointer (&fit->models, g_free);
-  g_clear_pointer (&fit->model, g_free);
-  g_clear_pointer (&fit->baseline_model, g_free);
-  g_clear_pointer (&fit->dynamics, g_strfreev);
-  g_clear_pointer (&fit->profiles, g_strfreev);
-  g_clear_pointer (&fit->baseline_profiles, g_strfreev);
-  g_clear_pointer (&fit->value_names, g_strfreev);
-  g_clear_pointer (&fit->values, g_free);
-  fit->n_values = 0;
-}
-
-void
-xrlab_session_fit_init (XrlabSessionFit *fit)
-{
-  memset (fit, 0, sizeof *fit);
-  fit->e0 = fit->e1 = fit->t0 = fit->t1 = fit->b0 = fit->b1 = NAN;
-  fit->delay = fit->energy = NAN;
-}
 
 void
 xrlab_session_set_fit (XrlabSession *session, const XrlabSessionFit *fit)
@@ -73,16 +56,9 @@ xrlab_session_set_fit (XrlabSession *session, const XrlabSessionFit *fit)
   if (fit != NULL)
     {
       f = g_new0 (XrlabSessionFit, 1);
-      *f = *fit;
-      f->data = g_strdup (fit->data != NULL ? fit->data : "");
-      f->models = g_strdup (fit->models);
-      f->model = g_strdup (fit->model);
-      f->baseline_model = g_strdup (fit->baseline_model);
-      f->dynamics = g_strdupv (fit->dynamics);
-      f->profiles = g_strdupv (fit->profiles);
-      f->baseline_profiles = g_strdupv (fit->baseline_profiles);
-      f->value_names = g_strdupv (fit->value_names);
-      f->values = fit->n_values > 0 ? g_memdup2 (fit->values, fit->n_values * sizeof (double)) : NULL;
+      xrlab_fit_workspace_copy (f, fit);
+      if (f->data == NULL)
+        f->data = g_strdup ("");
     }
   xrlab_session_fit_free (session);
   session->fit = f;
@@ -98,7 +74,7 @@ void
 xrlab_session_fit_free (XrlabSession *session)
 {
   if (session->fit != NULL)
-    xrlab_session_fit_clear (session->fit);
+    xrlab_fit_workspace_clear (session->fit);
   g_clear_pointer (&session->fit, g_free);
 }
 
@@ -108,25 +84,6 @@ xrlab_session_fit_copy (XrlabSession *copy, const XrlabSession *session)
   xrlab_session_set_fit (copy, session->fit);
 }
 
-static gboolean
-same_double (double a, double b)
-{
-  return a == b || (isnan (a) && isnan (b));
-}
-
-static gboolean
-same_strv (char **a, char **b)
-{
-  guint na = a != NULL ? g_strv_length (a) : 0, nb = b != NULL ? g_strv_length (b) : 0;
-
-  if (na != nb)
-    return FALSE;
-  for (guint i = 0; i < na; i++)
-    if (strcmp (a[i], b[i]) != 0)
-      return FALSE;
-  return TRUE;
-}
-
 gboolean
 xrlab_session_fit_equal (const XrlabSession *a, const XrlabSession *b)
 {
@@ -134,18 +91,7 @@ xrlab_session_fit_equal (const XrlabSession *a, const XrlabSession *b)
 
   if (x == NULL || y == NULL)
     return x == y;
-  if (g_strcmp0 (x->data, y->data) != 0 || g_strcmp0 (x->models, y->models) != 0
-      || g_strcmp0 (x->model, y->model) != 0 || g_strcmp0 (x->baseline_model, y->baseline_model) != 0
-      || !same_strv (x->dynamics, y->dynamics) || !same_strv (x->profiles, y->profiles)
-      || !same_strv (x->baseline_profiles, y->baseline_profiles) || !same_strv (x->value_names, y->value_names)
-      || x->n_values != y->n_values || !x->pin_baseline != !y->pin_baseline || x->map != y->map)
-    return FALSE;
-  for (gsize i = 0; i < x->n_values; i++)
-    if (!same_double (x->values[i], y->values[i]))
-      return FALSE;
-  return same_double (x->e0, y->e0) && same_double (x->e1, y->e1) && same_double (x->t0, y->t0)
-         && same_double (x->t1, y->t1) && same_double (x->b0, y->b0) && same_double (x->b1, y->b1)
-         && same_double (x->delay, y->delay) && same_double (x->energy, y->energy);
+  return xrlab_fit_workspace_equal (x, y);
 }
 
 /* ---- writing ------------------------------------------------------------------------ */
@@ -186,6 +132,25 @@ append_strings (GString *out, const char *name, char **strv)
   g_string_append (out, " ],\n");
 }
 
+/* { "NAME": number, ... } of the finite ones */
+static void
+append_named_numbers (GString *out, char **names, const double *v, gsize n)
+{
+  gboolean first = TRUE;
+
+  g_string_append_c (out, '{');
+  for (gsize i = 0; i < n; i++)
+    if (isfinite (v[i]))
+      {
+        g_string_append (out, first ? " " : ", ");
+        xrlab_json_append_string (out, names[i]);
+        g_string_append (out, ": ");
+        xrlab_json_append_number (out, v[i]);
+        first = FALSE;
+      }
+  g_string_append (out, " }");
+}
+
 void
 xrlab_session_fit_append_json (const XrlabSession *session, GString *out)
 {
@@ -206,14 +171,21 @@ xrlab_session_fit_append_json (const XrlabSession *session, GString *out)
   append_range (out, "baseline_delays", f->b0, f->b1);
   if (f->n_values > 0)
     {
-      g_string_append (out, "    \"values\": {");
-      for (gsize i = 0; i < f->n_values; i++)
+      g_string_append (out, "    \"values\": ");
+      append_named_numbers (out, f->value_names, f->values, f->n_values);
+      g_string_append (out, ",\n");
+    }
+  if (f->result_summary != NULL || f->n_errors > 0)
+    {
+      g_string_append (out, "    \"result\": { ");
+      if (f->result_summary != NULL)
         {
-          g_string_append (out, i == 0 ? " " : ", ");
-          xrlab_json_append_string (out, f->value_names[i]);
-          g_string_append (out, ": ");
-          xrlab_json_append_number (out, f->values[i]);
+          g_string_append (out, "\"summary\": ");
+          xrlab_json_append_string (out, f->result_summary);
+          g_string_append (out, ", ");
         }
+      g_string_append (out, "\"errors\": ");
+      append_named_numbers (out, f->error_names, f->errors, f->n_errors);
       g_string_append (out, " },\n");
     }
   if (isfinite (f->delay))
@@ -323,34 +295,62 @@ get_strings (JsonObject *obj, const char *name, char ***out, GError **error)
   return TRUE;
 }
 
+/* An object of finite numbers by name at @path ("fit.values"). */
 static gboolean
-get_values (JsonObject *obj, XrlabSessionFit *f, GError **error)
+get_named_numbers (JsonNode *node, const char *path, char ***names_out, double **v_out, gsize *n_out,
+                   GError **error)
 {
-  JsonNode *node = json_object_get_member (obj, "values");
   g_autoptr(GList) names = NULL;
   guint i = 0;
 
   if (node == NULL)
     return TRUE;
   if (!JSON_NODE_HOLDS_OBJECT (node))
-    return xrlab_session_fail (error, "fit.values", _("expected %s"), _("an object"));
+    return xrlab_session_fail (error, path, _("expected %s"), _("an object"));
   names = json_object_get_members (json_node_get_object (node));
   if (g_list_length (names) > MAX_VALUES)
-    return xrlab_session_fail (error, "fit.values", _("more than %d values"), MAX_VALUES);
-  f->n_values = g_list_length (names);
-  f->value_names = g_new0 (char *, f->n_values + 1);
-  f->values = g_new0 (double, MAX (f->n_values, 1));
+    return xrlab_session_fail (error, path, _("more than %d values"), MAX_VALUES);
+  *n_out = g_list_length (names);
+  *names_out = g_new0 (char *, *n_out + 1);
+  *v_out = g_new0 (double, MAX (*n_out, 1));
   for (GList *l = names; l != NULL; l = l->next, i++)
     {
-      g_autofree char *p = g_strdup_printf ("fit.values.%s", (const char *) l->data);
-      f->value_names[i] = g_strdup (l->data);
+      g_autofree char *p = g_strdup_printf ("%s.%s", path, (const char *) l->data);
+      (*names_out)[i] = g_strdup (l->data);
       if (strlen (l->data) > MAX_NAME_CHARS
-          || !number_of (json_object_get_member (json_node_get_object (node), l->data), p, &f->values[i], error))
+          || !number_of (json_object_get_member (json_node_get_object (node), l->data), p, &(*v_out)[i], error))
         return FALSE;
-      if (!isfinite (f->values[i]))
+      if (!isfinite ((*v_out)[i]))
         return xrlab_session_fail (error, p, _("expected %s"), _("a number"));
     }
   return TRUE;
+}
+
+/* "result": { "summary": "...", "errors": { NAME: σ, ... } } */
+static gboolean
+get_result (JsonObject *obj, XrlabSessionFit *f, GError **error)
+{
+  static const char *const allowed[] = { "summary", "errors", NULL };
+  JsonNode *node = json_object_get_member (obj, "result");
+  g_autoptr(GList) members = NULL;
+  JsonObject *r;
+  const char *summary = NULL;
+
+  if (node == NULL)
+    return TRUE;
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    return xrlab_session_fail (error, "fit.result", _("expected %s"), _("an object"));
+  r = json_node_get_object (node);
+  members = json_object_get_members (r);
+  for (GList *l = members; l != NULL; l = l->next)
+    if (!g_strv_contains (allowed, l->data))
+      return xrlab_session_fail (error, "fit.result", _("unknown member “%s” (allowed: %s)"),
+                                 (const char *) l->data, "summary, errors");
+  if (!xrlab_session_get_string (r, "summary", "fit.result", FALSE, MAX_SUMMARY_CHARS, &summary, error))
+    return FALSE;
+  f->result_summary = g_strdup (summary);
+  return get_named_numbers (json_object_get_member (r, "errors"), "fit.result.errors", &f->error_names,
+                            &f->errors, &f->n_errors, error);
 }
 
 static gboolean
@@ -359,7 +359,7 @@ parse_fit (JsonObject *obj, XrlabSessionFit *f, GError **error)
   static const char *const allowed[] = {
     "data", "models", "model", "baseline_model", "dynamics", "profiles", "baseline_profiles",
     "energies", "delays", "baseline_delays",
-    "pin_baseline", "values", "map", "delay", "energy", NULL
+    "pin_baseline", "values", "map", "delay", "energy", "result", NULL
   };
   g_autoptr(GList) members = json_object_get_members (obj);
   g_autofree char *map = NULL;
@@ -379,7 +379,9 @@ parse_fit (JsonObject *obj, XrlabSessionFit *f, GError **error)
       || !get_strings (obj, "dynamics", &f->dynamics, error)
       || !get_strings (obj, "profiles", &f->profiles, error)
       || !get_strings (obj, "baseline_profiles", &f->baseline_profiles, error)
-      || !get_values (obj, f, error)
+      || !get_named_numbers (json_object_get_member (obj, "values"), "fit.values", &f->value_names,
+                             &f->values, &f->n_values, error)
+      || !get_result (obj, f, error)
       || !get_range (obj, "energies", &f->e0, &f->e1, error)
       || !get_range (obj, "delays", &f->t0, &f->t1, error)
       || !get_range (obj, "baseline_delays", &f->b0, &f->b1, error)
@@ -414,10 +416,10 @@ xrlab_session_fit_parse (JsonObject *root, XrlabSession *session, GError **error
     return TRUE;
   if (!JSON_NODE_HOLDS_OBJECT (node))
     return xrlab_session_fail (error, "fit", _("expected %s"), _("an object"));
-  xrlab_session_fit_init (&f);
+  xrlab_fit_workspace_init (&f);
   ok = parse_fit (json_node_get_object (node), &f, error);
   if (ok)
     xrlab_session_set_fit (session, &f);
-  xrlab_session_fit_clear (&f);
+  xrlab_fit_workspace_clear (&f);
   return ok;
 }

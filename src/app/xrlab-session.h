@@ -46,6 +46,7 @@
 
 #include <glib.h>
 
+#include "xrlab-fit-workspace.h"
 #include "xrlab-quantity.h"
 #include "xrlab-sweep.h"
 
@@ -106,22 +107,9 @@ typedef struct {
 
 #define XRLAB_SESSION_MAX_STACKS 64
 
-/* The Fit page's workspace (xrlab-session-fit.c): the files and model as
- * given, the fit window and baseline delays (NaN: open), the start values
- * typed, the map shown and the cursor (NaN: none). */
-typedef struct {
-  char *data;
-  char *models, *model, *baseline_model;   /* NULL: none */
-  char **dynamics;                         /* "PAR=FILE:MODEL..." */
-  char **profiles, **baseline_profiles;    /* "PAR=FILE:MODEL" */
-  double e0, e1, t0, t1, b0, b1;
-  gboolean pin_baseline;
-  char **value_names;
-  double *values;
-  gsize n_values;
-  int map;                                 /* XrlabFitMapKind (xrlab-fit-page.h) */
-  double delay, energy;
-} XrlabSessionFit;
+/* The Fit page's workspace (xrlab-fit-workspace.h; its member of the
+ * document: xrlab-session-fit.c). */
+typedef XrlabFitWorkspace XrlabSessionFit;
 
 typedef struct {
   GPtrArray *materials;        /* XrlabSessionMaterial */
@@ -179,9 +167,6 @@ void xrlab_session_clear_stacks (XrlabSession *session);
 void xrlab_session_set_reflect (XrlabSession              *session,
                                 const XrlabSessionReflect *reflect);
 
-/* A fit workspace: empty (NaN ranges and cursor), its strings freed. */
-void xrlab_session_fit_init  (XrlabSessionFit *fit);
-void xrlab_session_fit_clear (XrlabSessionFit *fit);
 /* The Fit page's workspace (copied; NULL: none), or NULL. */
 void                   xrlab_session_set_fit (XrlabSession *session, const XrlabSessionFit *fit);
 const XrlabSessionFit *xrlab_session_get_fit (const XrlabSession *session);

@@ -60,27 +60,9 @@ static void
 get_fit (XrlabWindow *self, XrlabSession *s)
 {
   const XrlabFitWorkspace *ws = xrlab_fit_page_get_workspace (self->fit_page);
-  XrlabSessionFit f;
 
-  if (ws == NULL)
-    return;
-  xrlab_session_fit_init (&f);
-  f.data = ws->data;
-  f.models = ws->models;
-  f.model = ws->model;
-  f.baseline_model = ws->baseline_model;
-  f.dynamics = ws->dynamics;
-  f.profiles = ws->profiles;
-  f.baseline_profiles = ws->baseline_profiles;
-  f.e0 = ws->e0, f.e1 = ws->e1, f.t0 = ws->t0, f.t1 = ws->t1, f.b0 = ws->b0, f.b1 = ws->b1;
-  f.pin_baseline = ws->pin_baseline;
-  f.value_names = ws->value_names;
-  f.values = ws->values;
-  f.n_values = ws->n_values;
-  f.map = ws->map;
-  f.delay = ws->delay;
-  f.energy = ws->energy;
-  xrlab_session_set_fit (s, &f);   /* copies */
+  if (ws != NULL)
+    xrlab_session_set_fit (s, ws);   /* copies */
 }
 
 /* Opens the session's workspace (the files are read on the engine thread;
@@ -89,27 +71,9 @@ static void
 apply_fit (XrlabWindow *self, const XrlabSession *session)
 {
   const XrlabSessionFit *f = xrlab_session_get_fit (session);
-  XrlabFitWorkspace ws;
 
-  if (f == NULL)
-    return;
-  xrlab_fit_workspace_init (&ws);
-  ws.data = g_strdup (f->data);
-  ws.models = g_strdup (f->models);
-  ws.model = g_strdup (f->model);
-  ws.baseline_model = g_strdup (f->baseline_model);
-  ws.dynamics = g_strdupv (f->dynamics);
-  ws.profiles = g_strdupv (f->profiles);
-  ws.baseline_profiles = g_strdupv (f->baseline_profiles);
-  ws.e0 = f->e0, ws.e1 = f->e1, ws.t0 = f->t0, ws.t1 = f->t1, ws.b0 = f->b0, ws.b1 = f->b1;
-  ws.pin_baseline = f->pin_baseline;
-  for (gsize i = 0; i < f->n_values; i++)
-    xrlab_fit_workspace_set_value (&ws, f->value_names[i], f->values[i]);
-  ws.map = f->map;
-  ws.delay = f->delay;
-  ws.energy = f->energy;
-  xrlab_fit_page_open (self->fit_page, &ws);
-  xrlab_fit_workspace_clear (&ws);
+  if (f != NULL)
+    xrlab_fit_page_open (self->fit_page, f);
 }
 
 static void
