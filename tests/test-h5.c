@@ -443,6 +443,25 @@ test_read_errors (void)
   g_clear_error (&error);
   g_assert_false (xrlab_h5_is_hdf5 (csv));
 
+  /* The signature after a user block (512, 1024, ... bytes): HDF5; cut
+   * short, or at another offset: not. */
+  {
+    static const char sig[8] = { '\x89', 'H', 'D', 'F', '\r', '\n', '\x1a', '\n' };
+    g_autofree char *ub = g_strconcat (csv, ".ub", NULL);
+    char buf[2048 + 8] = { 0 };
+
+    memcpy (buf + 1024, sig, sizeof sig);
+    g_assert_true (g_file_set_contents (ub, buf, 1024 + 8, NULL));
+    g_assert_true (xrlab_h5_is_hdf5 (ub));
+    g_assert_true (g_file_set_contents (ub, buf, 1024 + 7, NULL));
+    g_assert_false (xrlab_h5_is_hdf5 (ub));
+    memset (buf, 0, sizeof buf);
+    memcpy (buf + 700, sig, sizeof sig);
+    g_assert_true (g_file_set_contents (ub, buf, sizeof buf, NULL));
+    g_assert_false (xrlab_h5_is_hdf5 (ub));
+    g_unlink (ub);
+  }
+
   /* A path that is not there: the message lists what is. */
   g_assert_false (xrlab_h5_read (fixture (), "/entry/data/count", &a, &error));
   g_assert_error (error, XRLAB_H5_ERROR, XRLAB_H5_ERROR_NOT_FOUND);

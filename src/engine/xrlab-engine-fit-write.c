@@ -374,6 +374,7 @@ write_run (XrlabRequest *req, GCancellable *cancellable)
   FitResultDir *dir;
   Writer w = { .cancellable = cancellable, .p = p };
   gsize mr = 0, mc = 0;
+  gboolean written;
 
   if (main != NULL
       && ((flow = xrlab_fit_dataset_flow (main->ds, &p->error)) == NULL
@@ -398,7 +399,12 @@ write_run (XrlabRequest *req, GCancellable *cancellable)
   if ((dir = xrlab_fit_result_dir_begin (p->outdir, &p->error)) == NULL)
     return;
   w.dir = xrlab_fit_result_dir_path (dir);
-  if (!write_files (&w, model_map, resid, mr, mc, &p->error))
+  /* the files are synced together before the folder is swapped in */
+  xrlab_atomic_defer_sync_begin ();
+  written = write_files (&w, model_map, resid, mr, mc, &p->error);
+  if (!xrlab_atomic_defer_sync_end (written ? &p->error : NULL))
+    written = FALSE;
+  if (!written)
     {
       if (w.stopped)
         {

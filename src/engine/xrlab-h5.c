@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <hdf5.h>
@@ -94,21 +95,19 @@ xrlab_h5_is_hdf5 (const char *path)
   static const char signature[8] = { '\x89', 'H', 'D', 'F', '\r', '\n', '\x1a', '\n' };
   char head[8];
   gboolean ok = FALSE;
+  struct stat st;
   int fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
 
-  /* The signature is at offset 0 unless a user block precedes it (512, 1024,
-   * ...): HDF5's own check covers those. */
+  /* The signature is at offset 0, or after a user block at 512, 1024,
+   * 2048, ... (where HDF5 itself looks: H5FD_locate_signature); checked
+   * here without loading the library (a CSV file is the usual answer). */
   if (fd < 0)
     return FALSE;
-  if (read (fd, head, sizeof head) == (ssize_t) sizeof head)
-    ok = memcmp (head, signature, sizeof head) == 0;
+  if (fstat (fd, &st) == 0 && S_ISREG (st.st_mode))
+    for (gint64 at = 0; !ok && at + (gint64) sizeof head <= (gint64) st.st_size; at = at == 0 ? 512 : 2 * at)
+      ok = pread (fd, head, sizeof head, (off_t) at) == (ssize_t) sizeof head
+           && memcmp (head, signature, sizeof head) == 0;
   close (fd);
-  if (!ok && xrlab_h5_load (NULL))
-    {
-      xrlab_h5_enter ();
-      ok = H5Fis_hdf5 (path) > 0;
-      xrlab_h5_leave ();
-    }
   return ok;
 }
 

@@ -49,6 +49,9 @@
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 
+/* The files of this thread's deferral (xrlab_atomic_defer_sync_begin). */
+static GPrivate deferred = G_PRIVATE_INIT ((GDestroyNotify) g_ptr_array_unref);
+
 /* As the kernel's limit on links followed in one path lookup. */
 #define MAX_LINKS 40
 
@@ -63,6 +66,35 @@ set_errno_error (GError **error, int err, const char *path)
 }
 
 /* What the file of @mode is, in words, when it is not a regular file. */
+void
+xrlab_atomic_defer_sync_begin (void)
+{
+  g_private_replace (&deferred, g_ptr_array_new_with_free_func (g_free));
+}
+
+gboolean
+xrlab_atomic_defer_sync_end (GError **error)
+{
+  GPtrArray *paths = g_private_get (&deferred);
+  gboolean ok = TRUE;
+
+  for (guint i = 0; paths != NULL && i < paths->len; i++)
+    {
+      const char *path = paths->pdata[i];
+      int fd = open (path, O_RDONLY | O_CLOEXEC);
+
+      if ((fd < 0 || (fsync (fd) != 0 && errno != EINVAL)) && ok)
+        {
+          set_errno_error (error, errno, path);
+          ok = FALSE;
+        }
+      if (fd >= 0)
+        close (fd);
+    }
+  g_private_replace (&deferred, NULL);
+  return ok;
+}
+
 static const char *
 kind_of_file (mode_t mode)
 {
@@ -411,7 +443,14 @@ xrlab_atomic_file_commit (XrlabAtomicFile *af, GError **error)
 
   if (fflush (af->stream) != 0 || ferror (af->stream))
     err = af->write_errno ? af->write_errno : errno ? errno : EIO;
-  if (err == 0 && fsync (af->fd) != 0 && errno != EINVAL)
+  if (err == 0 && g_private_get (&deferred) != NULL)
+    {
+#ifdef SYNC_FILE_RANGE_WRITE
+      /* the write-back starts now; the deferral's end waits for it */
+      (void) sync_file_range (af->fd, 0, 0, SYNC_FILE_RANGE_WRITE);
+#endif
+    }
+  else if (err == 0 && fsync (af->fd) != 0 && errno != EINVAL)
     err = errno;
   /* The lock goes with the descriptor; the PID in the name still keeps
    * other writers' clean-up away until the rename. */
@@ -431,6 +470,8 @@ xrlab_atomic_file_commit (XrlabAtomicFile *af, GError **error)
       atomic_file_free (af);
       return FALSE;
     }
+  if (g_private_get (&deferred) != NULL)
+    g_ptr_array_add (g_private_get (&deferred), g_strdup (af->path));
   atomic_file_free (af);
   return TRUE;
 }

@@ -6,6 +6,7 @@
 
 #include "xrlab-util.h"
 #include "xrlab-dtoa.h"
+#include "xrlab-parallel.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -422,40 +423,120 @@ xrlab_read_csv_matrix (const char *path, gboolean allow_nonfinite,
  * each. */
 #define WRITE_BLOCK (1 << 20)
 
+/* Rows [@r0, @r1) of @m as CSV text at @o (room for XRLAB_DTOA_BUFSIZE + 1
+ * bytes a number); returns the end. */
+static char *
+format_rows (char *o, const double *m, gsize cols, gsize r0, gsize r1)
+{
+  for (gsize i = r0; i < r1; i++)
+    {
+      const double *row = m + i * cols;
+
+      if (cols == 0)
+        *o++ = '\n';
+      for (gsize j = 0; j < cols; j++)
+        {
+          o += xrlab_dtoa_format (row[j], o);
+          *o++ = j + 1 < cols ? ',' : '\n';
+        }
+    }
+  return o;
+}
+
+/* Bands of rows formatted on the pool, one band a part, written in order. */
+typedef struct {
+  const double *m;
+  gsize rows, cols, band_rows, first_band;
+  char **text;
+  gsize *len;
+} Bands;
+
+static void
+format_band (gpointer data, guint part)
+{
+  Bands *b = data;
+  gsize r0 = (b->first_band + part) * b->band_rows, r1 = MIN (r0 + b->band_rows, b->rows);
+
+  b->len[part] = r0 < r1 ? (gsize) (format_rows (b->text[part], b->m, b->cols, r0, r1) - b->text[part]) : 0;
+}
+
+/* Large matrices: the numbers are formatted by every thread of the pool
+ * (at 60–70 ns a number, a 2000 × 2000 matrix is 0.26 s on one core), a
+ * band of about a megabyte of text each, the bands written in order. */
+static void
+write_rows_parallel (FILE *f, const double *m, gsize rows, gsize cols, guint n_threads)
+{
+  Bands b = { m, rows, cols, MAX ((gsize) 1, WRITE_BLOCK / ((MAX (cols, 1)) * 20)), 0, NULL, NULL };
+  gsize n_bands = (rows + b.band_rows - 1) / b.band_rows;
+
+  b.text = g_new (char *, n_threads);
+  b.len = g_new0 (gsize, n_threads);
+  for (guint t = 0; t < n_threads; t++)
+    b.text[t] = g_malloc (b.band_rows * (MAX (cols, 1) * (XRLAB_DTOA_BUFSIZE + 1) + 1));
+  for (b.first_band = 0; b.first_band < n_bands; b.first_band += n_threads)
+    {
+      guint n = (guint) MIN ((gsize) n_threads, n_bands - b.first_band);
+
+      xrlab_parallel_run (xrlab_parallel_default (), n, format_band, &b);
+      for (guint t = 0; t < n; t++)
+        if (fwrite (b.text[t], 1, b.len[t], f) != b.len[t])
+          goto done;   /* the stream's error flag: the commit reports it */
+    }
+done:
+  for (guint t = 0; t < n_threads; t++)
+    g_free (b.text[t]);
+  g_free (b.text);
+  g_free (b.len);
+}
+
 gboolean
 xrlab_write_csv_matrix (const char *path, const double *m, gsize rows,
                         gsize cols, GError **error)
 {
   XrlabAtomicFile *af = xrlab_atomic_file_open (path, error);
-  g_autofree char *block = NULL;
-  gsize len = 0;
+  guint n_threads;
   FILE *f;
 
   if (af == NULL)
     return FALSE;
   f = xrlab_atomic_file_stream (af);
-  block = g_malloc (WRITE_BLOCK + XRLAB_DTOA_BUFSIZE + 1);
-  for (gsize i = 0; i < rows; i++)
+  n_threads = xrlab_parallel_in_worker () ? 1 : xrlab_parallel_n_threads (xrlab_parallel_default ());
+  if (n_threads > 1 && rows > 1 && rows * cols >= 65536)
+    write_rows_parallel (f, m, rows, cols, n_threads);
+  else if (cols > WRITE_BLOCK / (XRLAB_DTOA_BUFSIZE + 1))
     {
-      const double *row = m + i * cols;
+      /* rows wider than a block: written a block at a time */
+      g_autofree char *block = g_malloc (WRITE_BLOCK + XRLAB_DTOA_BUFSIZE + 1);
+      gsize len = 0;
 
-      for (gsize j = 0; j < MAX (cols, 1); j++)
+      for (gsize i = 0; i < rows; i++)
+        for (gsize j = 0; j < cols; j++)
+          {
+            len += xrlab_dtoa_format (m[i * cols + j], block + len);
+            block[len++] = j + 1 < cols ? ',' : '\n';
+            if ((len >= WRITE_BLOCK || (i + 1 == rows && j + 1 == cols)) && fwrite (block, 1, len, f) != len)
+              goto done;   /* the stream's error flag: the commit reports it */
+            if (len >= WRITE_BLOCK)
+              len = 0;
+          }
+    }
+  else
+    {
+      g_autofree char *block = g_malloc (WRITE_BLOCK + MAX (cols, 1) * (XRLAB_DTOA_BUFSIZE + 1) + 1);
+      gsize len = 0;
+
+      /* whole rows into a block of about a megabyte, written when full */
+      for (gsize i = 0; i < rows; i++)
         {
-          if (G_UNLIKELY (len >= WRITE_BLOCK))
+          len = (gsize) (format_rows (block + len, m, cols, i, i + 1) - block);
+          if (len >= WRITE_BLOCK || i + 1 == rows)
             {
-              /* A failed write sets the stream's error flag: the commit
-               * reports it and removes the temporary file. */
               if (fwrite (block, 1, len, f) != len)
-                goto done;
+                break;   /* the stream's error flag: the commit reports it */
               len = 0;
             }
-          if (cols > 0)
-            len += xrlab_dtoa_format (row[j], block + len);
-          block[len++] = j + 1 < cols ? ',' : '\n';
         }
     }
-  if (len > 0)
-    (void) fwrite (block, 1, len, f);
 done:
   return xrlab_atomic_file_commit (af, error);
 }

@@ -82,6 +82,17 @@ const char      *xrlab_atomic_file_get_temp_path (XrlabAtomicFile *af);
 int      xrlab_atomic_temp_open   (const char *path, char **tmp_path, GError **error);
 gboolean xrlab_atomic_temp_rename (const char *tmp_path, const char *path, GError **error);
 
+/* Deferred syncs, for a set of files that is itself replaced as a whole
+ * (a fit's result folder): between xrlab_atomic_defer_sync_begin() and
+ * xrlab_atomic_defer_sync_end() on one thread, a commit only starts the
+ * file's write-back (sync_file_range) before its rename and notes it; the
+ * end waits for every noted file (fsync), so the disk writes one file
+ * while the next is formatted and the file system commits its journal
+ * once for all of them. FALSE (with the first error, naming the file)
+ * when one could not be synced. Not nested. */
+void     xrlab_atomic_defer_sync_begin (void);
+gboolean xrlab_atomic_defer_sync_end   (GError **error);
+
 /* Writes @len bytes of @contents to @path atomically (see above). */
 gboolean xrlab_write_file_atomic (const char *path, const char *contents,
                                   gssize len, GError **error);
