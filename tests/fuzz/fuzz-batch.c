@@ -1,4 +1,4 @@
-/* fuzz-batch.c -- the rows of xrlab-cli batch (src/cli/cli-optics-batch.c:
+/* fuzz-batch.c -- the rows of xrlab-cli batch (src/cli/cli-optics-batch-read.c:
  * header, quoting, formulas, densities, thicknesses, energy specs and their
  * grids, through xrlab_cli_batch_read_input())
  *
