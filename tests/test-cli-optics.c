@@ -427,6 +427,57 @@ test_batch (void)
     }
 }
 
+/* Many rows (the output formatted in bands on every core; a row of one
+ * energy computed with the others of its material): the same bytes on one
+ * thread as on all, and each row of one energy as calc gives it alone. */
+static void
+test_batch_many (void)
+{
+  static const char *const mats[][2] = { { "SiO2", "2.2" }, { "Au", "19.3" }, { "GaAs", "5.32" } };
+  g_autoptr(GString) in = g_string_new ("formula,density,energy\n");
+  g_autofree char *path = NULL, *one = NULL, *all = NULL, *err = NULL;
+  g_auto(GStrv) lines = NULL;
+
+  for (int i = 0; i < 9000; i++)
+    {
+      if (i == 10)
+        g_string_append (in, "Au,19.3,1:30:5000:log\n");     /* more lines than a band */
+      else if (i == 20)
+        g_string_append (in, "Xx,1,8\n");                    /* a row that fails */
+      else if (i == 30)
+        g_string_append (in, "Au,19.3,50\n");                /* Chantler, by auto */
+      else
+        g_string_append_printf (in, "%s,%s,%.4f\n", mats[i % 3][0], mats[i % 3][1], 1.0 + 0.003 * i);
+    }
+  path = xrlab_test_write_file (tmpdir, "many.csv", in->str);
+  g_assert_cmpint (xrlab_test_cli (&all, &err, "batch", path, "--fields", "delta,beta", NULL), ==, 1);
+  xrlab_test_assert_contains (err, "line 22:");
+  g_setenv ("XRLAB_THREADS", "1", TRUE);
+  g_assert_cmpint (xrlab_test_cli (&one, NULL, "batch", path, "--fields", "delta,beta", NULL), ==, 1);
+  g_unsetenv ("XRLAB_THREADS");
+  g_assert_true (strcmp (one, all) == 0);
+  lines = g_strsplit (all, "\n", -1);
+  /* header, 10 rows, 5000 of the grid, 9 more, the failed one left out */
+  g_assert_cmpuint (g_strv_length (lines), ==, 1 + 8999 + 4999 + 1);
+  g_assert_true (g_str_has_suffix (lines[1 + 30 + 4999 - 1], ",chantler"));
+  for (int i = 0; i < 9000; i += 997)
+    {
+      g_autofree char *e = NULL, *calc = NULL, *want = NULL;
+      int at = 1 + i + (i > 10 ? 4999 : 0) - (i > 20 ? 1 : 0);
+
+      if (i == 10 || i == 20 || i == 30)
+        continue;
+      e = g_strdup_printf ("%.4f", 1.0 + 0.003 * i);
+      g_assert_cmpint (xrlab_test_cli (&calc, NULL, "calc", mats[i % 3][0], "-d", mats[i % 3][1], "-e", e,
+                                       "--fields", "delta,beta", "--format", "csv", NULL), ==, 0);
+      {
+        g_auto(GStrv) c = g_strsplit (csv_body (calc), "\n", -1);
+        want = g_strdup_printf ("%s,%s,%s,henke", mats[i % 3][0], mats[i % 3][1], c[1]);
+      }
+      g_assert_cmpstr (lines[at], ==, want);
+    }
+}
+
 /* H nested in @levels groups each multiplied by 1e-46: 7 levels make a
  * subnormal count, 8 make it zero (issue 18's first crash). */
 static char *
@@ -1604,6 +1655,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli-optics/help", test_help);
   g_test_add_func ("/cli-optics/option-prologue", test_option_prologue);
   g_test_add_func ("/cli-optics/batch", test_batch);
+  g_test_add_func ("/cli-optics/batch-many", test_batch_many);
   g_test_add_func ("/cli-optics/batch-good", test_batch_good);
   g_test_add_func ("/cli-optics/zero-atom-formula", test_zero_atom_formula);
   g_test_add_func ("/cli-optics/binary-bytes-escaped", test_binary_bytes_escaped);

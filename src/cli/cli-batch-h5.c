@@ -35,7 +35,7 @@ gather (const XrlabCliBatchRowOut *rows, gsize n_rows, const XrlabCliFields *fie
       for (guint k = 0; k < nq; k++)
         {
           int idx = xrlab_quantity_mask_index (fields->mask, fields->order[k]);
-          memcpy (*v + (2 + k) * n + at, row->values + (gsize) idx * row->n_e,
+          memcpy (*v + (2 + k) * n + at, row->values + (gsize) idx * (row->stride > 0 ? row->stride : row->n_e),
                   row->n_e * sizeof (double));
         }
       for (gsize i = 0; i < row->n_e; i++, at++)

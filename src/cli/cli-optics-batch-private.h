@@ -24,17 +24,22 @@ typedef struct {
   double thickness;     /* NaN: none */
   char *spec;
   gsize group;          /* index into the groups */
-  gsize index;          /* material index within its group */
+  gsize index;          /* material index within its group (a point group: energy index) */
   gboolean failed;
 } BatchRow;
 
-/* The rows of one energy spec. */
+/* The rows of one energy spec; or a point group: the rows whose spec is
+ * one energy, of one material (formula, density, thickness) and one table,
+ * computed as that material on the grid of their energies, one each. */
 typedef struct {
-  char *spec;
+  char *spec;           /* NULL for a point group */
   XrlabEnergyGrid *grid;
   char *grid_error;     /* why the spec does not parse, when grid is NULL */
   GArray *rows;         /* of guint: row numbers */
   XrlabEngineBatch *batch;  /* the engine's reply: values of every row */
+  gboolean points;
+  GArray *energies;     /* a point group's (in the batch's unit), while grouping */
+  XrlabTable table;     /* a point group's */
 } BatchGroup;
 
 /* Progress of a batch on a terminal: computing the rows, then writing them
@@ -71,6 +76,7 @@ typedef struct {
   XrlabCliFields fields;
   GArray *groups;               /* of BatchGroup */
   GHashTable *group_of_spec;    /* spec → group index */
+  GHashTable *group_of_point;   /* table, density, thickness, formula → point group index */
   GHashTable *formula_of_text;  /* formula text → XrlabFormula (parsed once) */
   XrlabEngine *engine;
   Progress progress;
@@ -80,6 +86,8 @@ typedef struct {
 } Batch;
 
 void     xrlab_cli_batch_init   (Batch *b, const char *path);
+/* Point groups by material and table (keys borrow the rows' formula texts). */
+GHashTable *xrlab_cli_batch_point_table_new (void);
 void     xrlab_cli_batch_clear  (Batch *b);
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Batch, xrlab_cli_batch_clear)
 

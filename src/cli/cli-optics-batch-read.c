@@ -82,6 +82,7 @@ batch_group_clear (gpointer data)
   g_free (g->grid_error);
   g_clear_pointer (&g->grid, xrlab_energy_grid_unref);
   g_clear_pointer (&g->rows, g_array_unref);
+  g_clear_pointer (&g->energies, g_array_unref);
   g_clear_pointer (&g->batch, xrlab_engine_batch_free);
 }
 
@@ -102,6 +103,7 @@ xrlab_cli_batch_init (Batch *b, const char *path)
   b->groups = g_array_new (FALSE, TRUE, sizeof (BatchGroup));
   g_array_set_clear_func (b->groups, batch_group_clear);
   b->group_of_spec = g_hash_table_new (g_str_hash, g_str_equal);
+  b->group_of_point = xrlab_cli_batch_point_table_new ();
   b->formula_of_text = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                               (GDestroyNotify) xrlab_formula_unref);
   b->progress.tty = isatty (STDERR_FILENO);
@@ -111,6 +113,7 @@ void
 xrlab_cli_batch_clear (Batch *b)
 {
   g_clear_pointer (&b->group_of_spec, g_hash_table_unref);
+  g_clear_pointer (&b->group_of_point, g_hash_table_unref);
   g_clear_pointer (&b->formula_of_text, g_hash_table_unref);
   g_clear_pointer (&b->groups, g_array_unref);
   g_clear_pointer (&b->problems, g_array_unref);
@@ -443,9 +446,112 @@ count_values (Batch *b, guint64 n, GError **error)
   return FALSE;
 }
 
+/* Whether @spec is one energy, within the range of the table its choice
+ * takes for it alone: its value (in the batch's unit) and that table. */
+static gboolean
+single_energy (const Batch *b, const char *spec, double *value, XrlabTable *table)
+{
+  const XrlabEnergyRange *r;
+  double v, kev;
+
+  if (!xrlab_parse_double_n (spec, strlen (spec), FALSE, &v) || !(v > 0))
+    return FALSE;
+  kev = xrlab_energy_convert (v, b->unit, XRLAB_ENERGY_UNIT_KEV);
+  *table = xrlab_energy_choose_table (b->choice, kev, kev);
+  r = xrlab_energy_range_get (*table);
+  if (xrlab_energy_place (kev * 1000.0, r->min_ev, r->max_ev, NULL) != XRLAB_ENERGY_INSIDE)
+    return FALSE;   /* the spec's own grid says why */
+  *value = v;
+  return TRUE;
+}
+
+/* What a point group is of (the formula text is a row's, borrowed). */
+typedef struct {
+  XrlabTable table;
+  double density, thickness;
+  const char *formula;
+} PointKey;
+
+static guint
+point_key_hash (gconstpointer data)
+{
+  const PointKey *k = data;
+  guint64 d, t;
+
+  memcpy (&d, &k->density, sizeof d);
+  memcpy (&t, &k->thickness, sizeof t);
+  return g_str_hash (k->formula) ^ (guint) (d ^ (d >> 32)) * 31u ^ (guint) (t ^ (t >> 29)) ^ (guint) k->table;
+}
+
+static gboolean
+point_key_equal (gconstpointer a, gconstpointer b)
+{
+  const PointKey *x = a, *y = b;
+
+  /* bit for bit (a NaN thickness equals itself) */
+  return x->table == y->table && memcmp (&x->density, &y->density, sizeof (double)) == 0
+         && memcmp (&x->thickness, &y->thickness, sizeof (double)) == 0
+         && strcmp (x->formula, y->formula) == 0;
+}
+
+GHashTable *
+xrlab_cli_batch_point_table_new (void)
+{
+  return g_hash_table_new_full (point_key_hash, point_key_equal, g_free, NULL);
+}
+
+/* Adds row @r of one energy @v to the point group of its material and
+ * @table. */
+static void
+add_point (Batch *b, guint r, BatchRow *row, double v, XrlabTable table)
+{
+  PointKey key = { table, row->density, row->thickness, row->formula_text };
+  gpointer found;
+  BatchGroup *g;
+
+  if (g_hash_table_lookup_extended (b->group_of_point, &key, NULL, &found))
+    row->group = GPOINTER_TO_SIZE (found);
+  else
+    {
+      BatchGroup ng = { .points = TRUE, .table = table };
+
+      ng.rows = g_array_new (FALSE, FALSE, sizeof (guint));
+      ng.energies = g_array_new (FALSE, FALSE, sizeof (double));
+      row->group = b->groups->len;
+      g_array_append_val (b->groups, ng);
+      g_hash_table_insert (b->group_of_point, g_memdup2 (&key, sizeof key), GSIZE_TO_POINTER (row->group));
+    }
+  g = &g_array_index (b->groups, BatchGroup, row->group);
+  row->index = g->energies->len;
+  g_array_append_val (g->energies, v);
+  g_array_append_val (g->rows, r);
+}
+
+/* The grids of the point groups, from their energies. */
+static void
+point_grids (Batch *b)
+{
+  for (guint gi = 0; gi < b->groups->len; gi++)
+    {
+      BatchGroup *g = &g_array_index (b->groups, BatchGroup, gi);
+      g_autoptr(GError) grid_error = NULL;
+
+      if (!g->points)
+        continue;
+      g->grid = xrlab_energy_grid_new_for_table ((const double *) (const void *) g->energies->data,
+                                                 g->energies->len, b->unit, (XrlabTableChoice) g->table,
+                                                 &grid_error);
+      if (g->grid == NULL)
+        g->grid_error = g_strdup (grid_error->message);
+      g_clear_pointer (&g->energies, g_array_unref);
+    }
+}
+
 /* Groups the rows by energy spec: one grid (or the reason why there is none)
- * per spec. FALSE with @error set when the grids and the values to compute
- * would be more than the limit (b->max_values). */
+ * per spec; the rows of one energy each by material and table instead (one
+ * grid of their energies per group: 10^5 rows of as many energies are a
+ * handful of groups, not 10^5). FALSE with @error set when the grids and
+ * the values to compute would be more than the limit (b->max_values). */
 gboolean
 xrlab_cli_batch_group (Batch *b, GError **error)
 {
@@ -466,6 +572,19 @@ xrlab_cli_batch_group (Batch *b, GError **error)
           continue;
         }
 
+      {
+        double v;
+        XrlabTable table;
+
+        if (single_energy (b, row->spec, &v, &table))
+          {
+            /* its energy and its values */
+            add_point (b, r, row, v, table);
+            if (!count_values (b, (guint64) n_quantities + 1, error))
+              return FALSE;
+            continue;
+          }
+      }
       if (g_hash_table_lookup_extended (b->group_of_spec, row->spec, NULL, &found))
         row->group = GPOINTER_TO_SIZE (found);
       else
@@ -492,6 +611,7 @@ xrlab_cli_batch_group (Batch *b, GError **error)
                                  * (n_quantities + (g->rows->len == 1)), error))
         return FALSE;
     }
+  point_grids (b);
   return TRUE;
 }
 

@@ -2,8 +2,10 @@
  * materials from a CSV file
  *
  * The rows of IN.csv are read (a header, when there is one, decides the
- * order of the columns), grouped by energy spec (one grid and one engine
- * request per group), computed, and written in input order. A row that
+ * order of the columns), grouped by energy spec (one grid per spec; the
+ * rows of one energy each by material and table, on the grid of their
+ * energies), computed in one engine request, and written in input order
+ * (many rows: formatted in bands on every core). A row that
  * fails is reported on stderr with its line number, in line order, after
  * the good rows are written; the exit status is then 1.
  *
@@ -23,6 +25,7 @@
 #include "cli-private.h"
 #include "xrlab-engine.h"
 #include "xrlab-h5.h"
+#include "xrlab-parallel.h"
 #include "xrlab-util.h"
 /* ---- progress ------------------------------------------------------------- */
 
@@ -91,6 +94,7 @@ batch_compute (Batch *b)
     {
       BatchGroup *g = &g_array_index (b->groups, BatchGroup, gi);
       XrlabMaterialSpec *sp;
+      guint n_m;
 
       b->progress.total += 2 * g->rows->len;
       if (g->grid == NULL)
@@ -103,8 +107,10 @@ batch_compute (Batch *b)
             }
           continue;
         }
-      sp = g_new0 (XrlabMaterialSpec, MAX (g->rows->len, 1));
-      for (guint k = 0; k < g->rows->len; k++)
+      /* a point group: its one material on the grid of its rows' energies */
+      n_m = g->points ? 1 : g->rows->len;
+      sp = g_new0 (XrlabMaterialSpec, MAX (n_m, 1));
+      for (guint k = 0; k < n_m; k++)
         {
           const BatchRow *row = group_row (b, g, k);
           sp[k].formula = xrlab_formula_get_text (row->formula);
@@ -112,7 +118,7 @@ batch_compute (Batch *b)
           sp[k].thickness_um = isfinite (row->thickness) ? row->thickness : 0.0;
         }
       g_ptr_array_add (specs, sp);
-      g_array_append_vals (groups, &(XrlabEngineBatchGroup) { sp, g->rows->len, g->grid }, 1);
+      g_array_append_vals (groups, &(XrlabEngineBatchGroup) { sp, n_m, g->grid }, 1);
       g_array_append_val (of_group, gi);
     }
   if (b->engine == NULL)
@@ -131,13 +137,17 @@ batch_compute (Batch *b)
 
       g->batch = g_steal_pointer (&batches[i]);
       for (guint k = 0; k < g->rows->len; k++)
-        if (g->batch->errors[k] != NULL)
-          {
-            BatchRow *row = group_row (b, g, k);
-            xrlab_cli_batch_report (b, row->line, _("%s line %u: %s"), b->path, row->line,
-                    g->batch->errors[k]->message);
-            row->failed = TRUE;
-          }
+        {
+          /* a point group's rows share its material's error */
+          const GError *e = g->batch->errors[g->points ? 0 : k];
+
+          if (e != NULL)
+            {
+              BatchRow *row = group_row (b, g, k);
+              xrlab_cli_batch_report (b, row->line, _("%s line %u: %s"), b->path, row->line, e->message);
+              row->failed = TRUE;
+            }
+        }
     }
   g_free (batches);
   b->progress.done_before = b->progress.total / 2;
@@ -175,16 +185,19 @@ emit (FILE *out, const GString *s)
 }
 
 /* The CSV lines of @row (output_table()'s cells; @index: each field's in the row's values;
- * @head, @tail: room for its first and last cells) into @s, out at WRITE_BLOCK bytes.
- * FALSE when a write failed or the batch was interrupted. */
+ * @head, @tail: room for its first and last cells) into @s, out at WRITE_BLOCK bytes
+ * (never when @hold: a band of xrlab_parallel_run()). FALSE when a write failed or the
+ * batch was interrupted. */
 static gboolean
 write_row (const Batch *b, const BatchRow *row, const int *index, GString *head, GString *tail,
-           GString *s, FILE *out)
+           GString *s, FILE *out, gboolean hold)
 {
   const BatchGroup *g = &g_array_index (b->groups, BatchGroup, row->group);
   gsize n_e = xrlab_energy_grid_get_size (g->grid), n_f = b->fields.n;
   const double *e = xrlab_energy_grid_get_energies_kev (g->grid);
-  const double *block = g->batch->values + row->index * n_f * n_e;
+  /* a row of a point group: its one energy of the group's material */
+  const double *block = g->batch->values + (g->points ? 0 : row->index * n_f * n_e);
+  gsize i0 = g->points ? row->index : 0, i1 = g->points ? row->index + 1 : n_e;
   char buf[XRLAB_DTOA_BUFSIZE];
 
   g_string_truncate (head, 0);
@@ -194,7 +207,7 @@ write_row (const Batch *b, const BatchRow *row, const int *index, GString *head,
   g_string_append_c (head, ',');
   g_string_append (g_string_assign (tail, ","), xrlab_table_get_name (g->batch->table));
   g_string_append_c (tail, '\n');   /* the table's name is a plain word */
-  for (gsize i = 0; i < n_e; i++)
+  for (gsize i = i0; i < i1; i++)
     {
       gsize len = s->len;
       char *o;
@@ -209,12 +222,104 @@ write_row (const Batch *b, const BatchRow *row, const int *index, GString *head,
         }
       memcpy (o, tail->str, tail->len);
       g_string_truncate (s, (gsize) (o - s->str) + tail->len);
+      if (hold)
+        continue;
       if (s->len >= WRITE_BLOCK && (!emit (out, s) || g_cancellable_is_cancelled (b->interrupt)))
         return FALSE;
       if (s->len >= WRITE_BLOCK)
         g_string_truncate (s, 0);
     }
   return TRUE;
+}
+
+/* ---- many short rows: formatted in bands on the pool ---------------------- */
+
+#define BAND_LINES 4096   /* lines a band, about a megabyte of text */
+
+typedef struct {
+  const Batch *b;
+  const int *index;
+  guint *cut;               /* the rows of band k: [cut[k], cut[k + 1]) */
+  GString **text, **head, **tail;
+} Bands;
+
+static void
+write_band (gpointer data, guint part)
+{
+  Bands *w = data;
+
+  g_string_truncate (w->text[part], 0);
+  for (guint r = w->cut[part]; r < w->cut[part + 1]; r++)
+    if (!xrlab_cli_batch_row_at (w->b, r)->failed)
+      write_row (w->b, xrlab_cli_batch_row_at (w->b, r), w->index, w->head[part], w->tail[part],
+                 w->text[part], NULL, TRUE);
+}
+
+static gsize
+row_lines (const Batch *b, guint r)
+{
+  const BatchRow *row = xrlab_cli_batch_row_at (b, r);
+  const BatchGroup *g = &g_array_index (b->groups, BatchGroup, row->group);
+
+  return row->failed ? 0 : g->points ? 1 : xrlab_energy_grid_get_size (g->grid);
+}
+
+/* The rows in rounds of one band per thread, each round written in order
+ * after @s (a row of more lines than a band is written on its own, a
+ * block at a time); returns FALSE when a write failed or the batch was
+ * interrupted. */
+static gboolean
+write_bands (Batch *b, const int *index, guint n_threads, GString *s, FILE *out)
+{
+  Bands w = { b, index, g_new (guint, n_threads + 1), g_new (GString *, n_threads),
+              g_new (GString *, n_threads), g_new (GString *, n_threads) };
+  gboolean ok = emit (out, s);
+  guint r = 0;
+
+  g_string_truncate (s, 0);
+  for (guint t = 0; t < n_threads; t++)
+    {
+      w.text[t] = g_string_sized_new (BAND_LINES * 400);
+      w.head[t] = g_string_new (NULL);
+      w.tail[t] = g_string_new (NULL);
+    }
+  while (ok && r < b->rows->len && !g_cancellable_is_cancelled (b->interrupt))
+    {
+      guint k = 0;
+
+      progress_draw (&b->progress, b->progress.total / 2 + r, FALSE);
+      if (row_lines (b, r) > BAND_LINES)
+        {
+          ok = write_row (b, xrlab_cli_batch_row_at (b, r), index, w.head[0], w.tail[0], s, out, FALSE)
+               && emit (out, s);
+          g_string_truncate (s, 0);
+          r++;
+          continue;
+        }
+      while (k < n_threads && r < b->rows->len && row_lines (b, r) <= BAND_LINES)
+        {
+          gsize lines = 0;
+
+          w.cut[k] = r;
+          while (r < b->rows->len && lines + row_lines (b, r) <= BAND_LINES)
+            lines += row_lines (b, r++);
+          w.cut[++k] = r;
+        }
+      xrlab_parallel_run (xrlab_parallel_default (), k, write_band, &w);
+      for (guint t = 0; ok && t < k; t++)
+        ok = emit (out, w.text[t]);
+    }
+  for (guint t = 0; t < n_threads; t++)
+    {
+      g_string_free (w.text[t], TRUE);
+      g_string_free (w.head[t], TRUE);
+      g_string_free (w.tail[t], TRUE);
+    }
+  g_free (w.cut);
+  g_free (w.text);
+  g_free (w.head);
+  g_free (w.tail);
+  return ok && !g_cancellable_is_cancelled (b->interrupt);
 }
 
 /* The good rows in input order as HDF5 (-o FILE.h5). Returns the exit
@@ -231,11 +336,15 @@ batch_write_h5 (Batch *b, const char *output)
       const BatchGroup *g = &g_array_index (b->groups, BatchGroup, row->group);
       gsize n_e = g->grid ? xrlab_energy_grid_get_size (g->grid) : 0;
 
-      if (!row->failed)
+      if (!row->failed && g->points)
+        g_array_append_vals (rows, &(XrlabCliBatchRowOut) {
+            row->formula_text, row->density, xrlab_energy_grid_get_energies_kev (g->grid) + row->index,
+            1, g->batch->values + row->index, xrlab_table_get_name (g->batch->table), n_e }, 1);
+      else if (!row->failed)
         g_array_append_vals (rows, &(XrlabCliBatchRowOut) {
             row->formula_text, row->density, xrlab_energy_grid_get_energies_kev (g->grid), n_e,
             g->batch->values + row->index * b->fields.n * n_e,
-            xrlab_table_get_name (g->batch->table) }, 1);
+            xrlab_table_get_name (g->batch->table), n_e }, 1);
     }
   if (!xrlab_cli_batch_write_h5 (output, (XrlabCliBatchRowOut *) rows->data, rows->len,
                                  &b->fields, b->interrupt, &error))
@@ -259,6 +368,7 @@ batch_write (Batch *b, const char *output)
   int index[XRLAB_QUANTITY_N];
   XrlabAtomicFile *af = NULL;
   FILE *out = NULL;
+  guint n_threads;
   gboolean ok;
 
   if (output != NULL && xrlab_h5_is_h5_name (output))
@@ -275,13 +385,19 @@ batch_write (Batch *b, const char *output)
     index[k] = xrlab_quantity_mask_index (b->fields.mask, b->fields.order[k]);
   xrlab_cli_table_append_csv_header (t, s);
   ok = TRUE;
-  for (guint r = 0; ok && r < b->rows->len; r++)
-    {
-      if ((r & 1023) == 0)
-        progress_draw (&b->progress, b->progress.total / 2 + r, FALSE);
-      if (!xrlab_cli_batch_row_at (b, r)->failed)
-        ok = write_row (b, xrlab_cli_batch_row_at (b, r), index, head, tail, s, out);
-    }
+  n_threads = xrlab_parallel_n_threads (xrlab_parallel_default ());
+  /* many rows: the numbers (60–70 ns each, most of a batch's time) are
+   * formatted on every core */
+  if (n_threads > 1 && b->rows->len >= 2 * BAND_LINES)
+    ok = write_bands (b, index, n_threads, s, out);
+  else
+    for (guint r = 0; ok && r < b->rows->len; r++)
+      {
+        if ((r & 1023) == 0)
+          progress_draw (&b->progress, b->progress.total / 2 + r, FALSE);
+        if (!xrlab_cli_batch_row_at (b, r)->failed)
+          ok = write_row (b, xrlab_cli_batch_row_at (b, r), index, head, tail, s, out, FALSE);
+      }
   ok = ok && !g_cancellable_is_cancelled (b->interrupt) && emit (out, s);
   if (g_cancellable_is_cancelled (b->interrupt))
     {

@@ -33,9 +33,10 @@ gboolean xrlab_cli_batch_read_input (const char *name, const char *data, gsize l
                                      GError **error);
 void     xrlab_cli_batch_input_clear (XrlabCliBatchInput *input);
 
-/* A good row of the output: its material, its grid's energies and its
- * values (the quantities of the fields in mask order, n_e each, as the
- * engine's batch holds them), the table they come from. */
+/* A good row of the output: its material, its n_e energies and its values
+ * (the quantities of the fields in mask order, n_e each, the quantity k at
+ * values[k × stride], as the engine's batch holds them), the table they
+ * come from. */
 typedef struct {
   const char *formula;
   double density;
@@ -43,6 +44,7 @@ typedef struct {
   gsize n_e;
   const double *values;
   const char *table;
+  gsize stride;
 } XrlabCliBatchRowOut;
 
 /* The rows (one line per energy of each) as an HDF5 file at @path,
