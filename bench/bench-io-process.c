@@ -16,6 +16,10 @@
  *   io.batch_1e6_inprocess_s       the same as one engine request
  *   io.calc_one_point_process_ms   `xrlab-cli calc SiO2 -d 2.2 -e 8.048`
  *   io.calc_one_point_inprocess_us xrlab_optics_compute_point() of it
+ *   io.cli_start_ms                `xrlab-cli --version`: the same program
+ *                                  started and ended with no work (its
+ *                                  libraries loaded), the floor of the above
+ *   io.spawn_true_ms               /bin/true, the floor of any process here
  *   io.fit_2000x2000_process_s     `xrlab-cli fit` of a 2000 delays × 2000
  *                                  energies measurement simulated once
  *                                  (CSV in, CSV out)
@@ -87,31 +91,24 @@ capture_path (void)
   return path;
 }
 
-/* Runs xrlab-cli with the NULL-terminated @args as a user's shell would:
- * posix_spawn (vfork semantics, so that this large process is not copied),
+/* Runs @program with @argv (NULL-terminated, its name first) as a user's
+ * shell would: posix_spawn (vfork semantics, so that this large process is
+ * not copied),
  * stdout into a pipe read to its end (as `xrlab-cli ... | cat`; a file
  * would add the file system's cost of truncating and writing it) or
  * /dev/null, stderr into a file; returns the wall time [s] (spawn to exit),
  * NaN when it failed. @out: its stdout, when not NULL. */
 static double
-run_cli (char **out, ...)
+run_argv (const char *program, char **out, GPtrArray *argv)
 {
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
   g_autoptr(GString) text = g_string_new (NULL);
   g_autofree char *err = NULL;
   posix_spawn_file_actions_t fa;
-  const char *a, *err_path = capture_path ();
+  const char *err_path = capture_path ();
   int status = 0, rc, fds[2] = { -1, -1 };
   double t0, t;
   pid_t pid;
-  va_list ap;
 
-  g_ptr_array_add (argv, (char *) cli_path ());
-  va_start (ap, out);
-  while ((a = va_arg (ap, const char *)) != NULL)
-    g_ptr_array_add (argv, (char *) a);
-  va_end (ap);
-  g_ptr_array_add (argv, NULL);
   if (err_path == NULL || (out != NULL && !g_unix_open_pipe (fds, FD_CLOEXEC, NULL)))
     {
       xrlab_bench_check (FALSE, "io: no temporary file or pipe for the output of xrlab-cli");
@@ -125,7 +122,7 @@ run_cli (char **out, ...)
     posix_spawn_file_actions_addopen (&fa, 1, "/dev/null", O_WRONLY, 0);
   posix_spawn_file_actions_addopen (&fa, 2, err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
   t0 = xrlab_now ();
-  rc = posix_spawn (&pid, cli_path (), &fa, NULL, (char **) argv->pdata, environ);
+  rc = posix_spawn (&pid, program, &fa, NULL, (char **) argv->pdata, environ);
   if (out != NULL)
     {
       char buf[4096];
@@ -143,7 +140,7 @@ run_cli (char **out, ...)
   posix_spawn_file_actions_destroy (&fa);
   if (rc != 0)
     {
-      xrlab_bench_check (FALSE, "io: %s: %s", cli_path (), g_strerror (rc));
+      xrlab_bench_check (FALSE, "io: %s: %s", program, g_strerror (rc));
       return NAN;
     }
   if (out)
@@ -151,11 +148,39 @@ run_cli (char **out, ...)
   if (!WIFEXITED (status) || WEXITSTATUS (status) != 0)
     {
       g_file_get_contents (err_path, &err, NULL, NULL);
-      xrlab_bench_check (FALSE, "io: xrlab-cli %s failed: %s",
-                         (char *) g_ptr_array_index (argv, 1), err ? err : "");
+      xrlab_bench_check (FALSE, "io: %s %s failed: %s", program,
+                         argv->len > 2 ? (char *) g_ptr_array_index (argv, 1) : "", err ? err : "");
       return NAN;
     }
   return t;
+}
+
+/* xrlab-cli with the NULL-terminated arguments after @out, by run_argv(). */
+static double
+run_cli (char **out, ...)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  const char *a;
+  va_list ap;
+
+  g_ptr_array_add (argv, (char *) cli_path ());
+  va_start (ap, out);
+  while ((a = va_arg (ap, const char *)) != NULL)
+    g_ptr_array_add (argv, (char *) a);
+  va_end (ap);
+  g_ptr_array_add (argv, NULL);
+  return run_argv (cli_path (), out, argv);
+}
+
+/* @program without arguments, as run_cli() runs xrlab-cli. */
+static double
+run_program (const char *program)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+
+  g_ptr_array_add (argv, (char *) program);
+  g_ptr_array_add (argv, NULL);
+  return run_argv (program, NULL, argv);
 }
 
 /* A number of a CSV file: row @row (0: the header), column @col. */
@@ -463,7 +488,7 @@ bench_calc (void)
 {
   g_autoptr(XrlabFormula) f = xrlab_formula_parse ("SiO2", NULL);
   XrlabOpticsMaterial mat = { f, 2.2, 0 };
-  double proc[21], inproc[21], v[XRLAB_QUANTITY_N];
+  double proc[21], inproc[21], start[21], none[21], v[XRLAB_QUANTITY_N];
   g_autofree char *out = NULL;
   char b[XRLAB_DTOA_BUFSIZE];
 
@@ -477,11 +502,15 @@ bench_calc (void)
       t0 = xrlab_now ();
       xrlab_optics_compute_point (&mat, 8.048, XRLAB_QUANTITY_MASK_NO_THICKNESS, v, NULL);
       inproc[r] = (xrlab_now () - t0) * 1e6;
+      start[r] = run_cli (NULL, "--version", NULL) * 1e3;
+      none[r] = run_program ("/bin/true") * 1e3;
     }
   xrlab_bench_check (out && strstr (out, xrlab_format_double (v[XRLAB_QUANTITY_DELTA], b)),
                      "io: xrlab-cli calc does not print compute_point's δ %s", b);
   xrlab_bench_report ("io.calc_one_point_process_ms", xrlab_bench_median (proc, 21));
   xrlab_bench_report ("io.calc_one_point_inprocess_us", xrlab_bench_median (inproc, 21));
+  xrlab_bench_report ("io.cli_start_ms", xrlab_bench_median (start, 21));
+  xrlab_bench_report ("io.spawn_true_ms", xrlab_bench_median (none, 21));
 }
 
 /* ---- 2000 × 2000 --------------------------------------------------------------------- */
