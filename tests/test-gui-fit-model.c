@@ -582,6 +582,31 @@ test_project (void)
     g_assert_nonnull (strstr (summary, "data_6.csv:"));
   }
   g_assert_nonnull (strstr (xrlab_fit_page_get_project_summary (page ()), "GLP_01_x0_expFun_01_tau"));
+
+  /* Kept with the workspace (the session's): opened again, the file's own
+   * fitted value and error and the joint summary come back. */
+  {
+    const XrlabFitWorkspace *kept = xrlab_fit_page_get_workspace (page ());
+    XrlabFitWorkspace again;
+    double own = NAN, own_err = NAN, back = NAN, back_err = NAN;
+
+    g_assert_true (xrlab_fit_page_get_param_value (page (), "GLP_01_x0_expFun_01_A", &own, &own_err));
+    g_assert_nonnull (kept->project_summary);
+    g_assert_nonnull (strstr (kept->project_summary, "data_6.csv:"));
+    g_assert_true (isfinite (xrlab_fit_workspace_get_error (kept, "GLP_01_x0_expFun_01_A")));
+    xrlab_fit_workspace_copy (&again, kept);
+    xrlab_fit_page_open_path (page (), example03);
+    settle ();
+    g_assert_cmpstr (xrlab_fit_page_get_project_summary (page ()), ==, "");
+    xrlab_fit_page_open (page (), &again);
+    xrlab_fit_workspace_clear (&again);
+    settle ();
+    g_assert_true (xrlab_fit_page_get_param_value (page (), "GLP_01_x0_expFun_01_A", &back, &back_err));
+    g_assert_cmpfloat (back, ==, own);
+    g_assert_cmpfloat (back_err, ==, own_err);
+    g_assert_nonnull (strstr (xrlab_fit_page_get_project_summary (page ()), "kept with the session"));
+    g_assert_nonnull (strstr (xrlab_fit_page_get_project_summary (page ()), "data_6.csv:"));
+  }
 }
 
 /* ---- the dialog ------------------------------------------------------------------------ */

@@ -103,7 +103,7 @@ struct _XrlabFitPage {
   gboolean fitting;
   /* a fit ended: the next parameter table and results become the
    * workspace's result (the session's) */
-  gboolean record_values, record_summary;
+  gboolean record_values, record_summary, record_project;
   XrlabFitJobKind job_kind;
 };
 

@@ -148,7 +148,15 @@ on_opened (XrlabFitPage *self, Project *p)
     }
   close_siblings (p);
   g_clear_pointer (&p->result, g_free);
-  show_summary (p, NULL);
+  if (self->ws.project_summary != NULL)
+    {
+      /* TRANSLATORS: a project's joint fit summary kept with the session */
+      g_autofree char *kept = g_strdup_printf (_("Last joint fit (kept with the session):\n%s"),
+                                               self->ws.project_summary);
+      show_summary (p, kept);
+    }
+  else
+    show_summary (p, NULL);
   p->serial++;
   g_strfreev (p->files);
   p->files = g_steal_pointer (&files);
@@ -283,6 +291,14 @@ summarize (Project *p, XrlabFitResults *const *results)
     }
   g_strchomp (s->str);
   show_summary (p, s->str);
+  if (p->page->record_project)
+    {
+      /* kept with the session, as the file's own result */
+      g_free (p->page->ws.project_summary);
+      p->page->ws.project_summary = g_strdup (s->str);
+      p->page->record_project = FALSE;
+      g_signal_emit_by_name (p->page, "changed");
+    }
 }
 
 /* The results of every file, fetched for the summary. */
@@ -378,6 +394,7 @@ on_project_done (GObject *source, GAsyncResult *result, gpointer data)
     {
       g_free (p->result);
       p->result = r;
+      self->record_values = self->record_summary = self->record_project = TRUE;
       fetch_results (self, p);
     }
   else
@@ -465,6 +482,8 @@ xrlab_fit_page_run_project (XrlabFitPage *self)
   g_clear_pointer (&p->result, g_free);
   g_clear_pointer (&p->open_error, g_free);
   show_summary (p, NULL);
+  /* the result shown (perhaps from the last session) is about to be replaced */
+  xrlab_fit_workspace_clear_result (&self->ws);
   p->serial++;
   p->setups = g_array_new (FALSE, TRUE, sizeof (guint));
   p->datasets = g_array_new (FALSE, TRUE, sizeof (guint));

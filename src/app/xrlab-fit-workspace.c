@@ -21,6 +21,7 @@ void
 xrlab_fit_workspace_clear_result (XrlabFitWorkspace *ws)
 {
   g_clear_pointer (&ws->result_summary, g_free);
+  g_clear_pointer (&ws->project_summary, g_free);
   g_clear_pointer (&ws->error_names, g_strfreev);
   g_clear_pointer (&ws->errors, g_free);
   ws->n_errors = 0;
@@ -56,6 +57,7 @@ xrlab_fit_workspace_copy (XrlabFitWorkspace *dst, const XrlabFitWorkspace *src)
   dst->value_names = g_strdupv (src->value_names);
   dst->values = src->n_values > 0 ? g_memdup2 (src->values, src->n_values * sizeof (double)) : NULL;
   dst->result_summary = g_strdup (src->result_summary);
+  dst->project_summary = g_strdup (src->project_summary);
   dst->error_names = g_strdupv (src->error_names);
   dst->errors = src->n_errors > 0 ? g_memdup2 (src->errors, src->n_errors * sizeof (double)) : NULL;
 }
@@ -96,7 +98,8 @@ xrlab_fit_workspace_equal (const XrlabFitWorkspace *x, const XrlabFitWorkspace *
       || !same_strv (x->dynamics, y->dynamics) || !same_strv (x->profiles, y->profiles)
       || !same_strv (x->baseline_profiles, y->baseline_profiles) || !same_strv (x->value_names, y->value_names)
       || x->n_values != y->n_values || !x->pin_baseline != !y->pin_baseline || x->map != y->map
-      || g_strcmp0 (x->result_summary, y->result_summary) != 0 || !same_strv (x->error_names, y->error_names)
+      || g_strcmp0 (x->result_summary, y->result_summary) != 0
+      || g_strcmp0 (x->project_summary, y->project_summary) != 0 || !same_strv (x->error_names, y->error_names)
       || x->n_errors != y->n_errors)
     return FALSE;
   return same_doubles (x->values, y->values, x->n_values) && same_doubles (x->errors, y->errors, x->n_errors)

@@ -36,6 +36,7 @@ typedef struct {
    * errors of its parameters (their values are among the start values);
    * NULL and 0 when there is none. */
   char *result_summary;
+  char *project_summary;  /* a project's joint fit: its summary, NULL: none */
   char **error_names;
   double *errors;
   gsize n_errors;

@@ -12,9 +12,9 @@
  *            "result": { "summary": "2D: χ² 2.53e+07, ...", "errors": { "GLP_01_A": 0.42 } },
  *            "map": "data", "delay": 0, "energy": 84.2 }
  *
- * "result" is the last fit as the page showed it: its summary and the
- * standard errors of its parameters, whose fitted values are among
- * "values".
+ * "result" is the last fit as the page showed it: its summary (and a
+ * project's joint summary, "project_summary") and the standard errors of
+ * its parameters, whose fitted values are among "values".
  *
  * An edited model (its structure, vary, bounds, expressions, time
  * dependence and profiles) is a model file the page saved (see
@@ -175,13 +175,19 @@ xrlab_session_fit_append_json (const XrlabSession *session, GString *out)
       append_named_numbers (out, f->value_names, f->values, f->n_values);
       g_string_append (out, ",\n");
     }
-  if (f->result_summary != NULL || f->n_errors > 0)
+  if (f->result_summary != NULL || f->project_summary != NULL || f->n_errors > 0)
     {
       g_string_append (out, "    \"result\": { ");
       if (f->result_summary != NULL)
         {
           g_string_append (out, "\"summary\": ");
           xrlab_json_append_string (out, f->result_summary);
+          g_string_append (out, ", ");
+        }
+      if (f->project_summary != NULL)
+        {
+          g_string_append (out, "\"project_summary\": ");
+          xrlab_json_append_string (out, f->project_summary);
           g_string_append (out, ", ");
         }
       g_string_append (out, "\"errors\": ");
@@ -330,7 +336,7 @@ get_named_numbers (JsonNode *node, const char *path, char ***names_out, double *
 static gboolean
 get_result (JsonObject *obj, XrlabSessionFit *f, GError **error)
 {
-  static const char *const allowed[] = { "summary", "errors", NULL };
+  static const char *const allowed[] = { "summary", "project_summary", "errors", NULL };
   JsonNode *node = json_object_get_member (obj, "result");
   g_autoptr(GList) members = NULL;
   JsonObject *r;
@@ -345,10 +351,14 @@ get_result (JsonObject *obj, XrlabSessionFit *f, GError **error)
   for (GList *l = members; l != NULL; l = l->next)
     if (!g_strv_contains (allowed, l->data))
       return xrlab_session_fail (error, "fit.result", _("unknown member “%s” (allowed: %s)"),
-                                 (const char *) l->data, "summary, errors");
+                                 (const char *) l->data, "summary, project_summary, errors");
   if (!xrlab_session_get_string (r, "summary", "fit.result", FALSE, MAX_SUMMARY_CHARS, &summary, error))
     return FALSE;
   f->result_summary = g_strdup (summary);
+  summary = NULL;
+  if (!xrlab_session_get_string (r, "project_summary", "fit.result", FALSE, MAX_SUMMARY_CHARS, &summary, error))
+    return FALSE;
+  f->project_summary = g_strdup (summary);
   return get_named_numbers (json_object_get_member (r, "errors"), "fit.result.errors", &f->error_names,
                             &f->errors, &f->n_errors, error);
 }
