@@ -180,6 +180,14 @@ test_edit (void)
   g_assert_cmpfloat (peak2, >, peak + 50);
   g_assert_cmpfloat_with_epsilon (param ("GLP_01_A"), 450, 1e-9);
 
+  /* Emptied: nothing sent, nothing marked (the row does not grow a
+   * message while a number is being typed). */
+  before = transfers ("fit-spectrum");
+  g_assert_true (xrlab_fit_page_set_param_text (page (), "GLP_01_A", ""));
+  settle ();
+  g_assert_null (xrlab_fit_page_get_param_error (page (), "GLP_01_A"));
+  g_assert_cmpuint (transfers ("fit-spectrum"), ==, before);
+
   /* Not a number: marked at its row, nothing sent, the curves stale. */
   before = transfers ("fit-spectrum");
   g_assert_true (xrlab_fit_page_set_param_text (page (), "GLP_01_A", "4x0"));

@@ -120,6 +120,11 @@ on_value_changed (GtkEditable *editable, XrlabFitRow *row)
 
   if (self->building)
     return;
+  /* Emptied (before a number is typed, or as a new text replaces the old):
+   * nothing to send and nothing wrong yet; the row's message, if any, stays
+   * until a number or another text comes. */
+  if (text[strspn (text, " \t")] == '\0')
+    return;
   if (!parse_number (text, &edit.value))
     {
       g_autofree char *m = g_strdup_printf (_("“%s” is not a number"), text);
