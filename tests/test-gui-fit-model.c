@@ -556,6 +556,19 @@ test_project (void)
   settle ();
   g_assert_cmpuint (xrlab_fit_page_get_shown_file (page ()), ==, 0);
 
+  /* The model's "project" and "file" parameters, as the table has them;
+   * one made per file and back. */
+  g_assert_cmpint (xrlab_fit_page_get_param_share (page (), "GLP_01_x0_expFun_01_tau"), ==, XRLAB_PARAM_SHARE_PROJECT);
+  g_assert_cmpint (xrlab_fit_page_get_param_share (page (), "GLP_01_x0_expFun_01_A"), ==, XRLAB_PARAM_SHARE_FILE);
+  g_assert_cmpint (xrlab_fit_page_get_param_share (page (), "GLP_01_x0"), ==, XRLAB_PARAM_SHARE_NONE);
+  xrlab_fit_page_set_param_share (page (), "GLP_01_x0_gaussCONV_SD", XRLAB_PARAM_SHARE_FILE);
+  settle ();
+  g_assert_cmpint (xrlab_fit_page_get_param_share (page (), "GLP_01_x0_gaussCONV_SD"), ==, XRLAB_PARAM_SHARE_FILE);
+  xrlab_fit_page_set_param_share (page (), "GLP_01_x0_gaussCONV_SD", XRLAB_PARAM_SHARE_PROJECT);
+  settle ();
+  g_assert_cmpint (xrlab_fit_page_get_param_share (page (), "GLP_01_x0_gaussCONV_SD"), ==, XRLAB_PARAM_SHARE_PROJECT);
+  g_assert_null (xrlab_fit_page_get_message (page ()));
+
   /* The joint fit: the numbers of xrlab-cli fit (docs/trspecfit.md). */
   xrlab_fit_page_run_project (page ());
   g_assert_true (xrlab_fit_page_is_fitting (page ()));

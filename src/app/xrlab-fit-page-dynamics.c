@@ -661,6 +661,13 @@ on_menu_item (GtkButton *button, XrlabFitPage *self)
     case 1:
       xrlab_fit_page_show_attach_dialog (self, name, what == 1);
       break;
+    case 4:
+    case 5:
+    case 6:
+      xrlab_fit_page_set_param_share (self, name, what == 4   ? XRLAB_PARAM_SHARE_PROJECT
+                                                  : what == 5 ? XRLAB_PARAM_SHARE_FILE
+                                                              : XRLAB_PARAM_SHARE_NONE);
+      break;
     default:
       xrlab_fit_page_detach (self, name, what == 3);
       break;
@@ -686,19 +693,27 @@ xrlab_fit_page_dynamics_row_menu (XrlabFitPage *self, const XrlabFitParamRow *p,
   GtkWidget *button, *popover, *box;
   gboolean can_profile = p->role == XRLAB_PARAM_ENERGY;
 
-  if (p->role == XRLAB_PARAM_DYNAMICS || p->expr != NULL)
+  if (p->expr != NULL || p->is_static)
     return NULL;
   button = gtk_menu_button_new ();
   popover = gtk_popover_new ();
   box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  if (p->time_dependent)
-    menu_item (box, self, _("Remove _Time Dependence"), p->name, 2);
-  else
-    menu_item (box, self, _("_Time Dependence…"), p->name, 0);
-  if (can_profile && has_profile)
-    menu_item (box, self, _("Remove _Profile"), p->name, 3);
-  else if (can_profile)
-    menu_item (box, self, _("_Profile…"), p->name, 1);
+  if (p->role != XRLAB_PARAM_DYNAMICS)
+    {
+      if (p->time_dependent)
+        menu_item (box, self, _("Remove _Time Dependence"), p->name, 2);
+      else
+        menu_item (box, self, _("_Time Dependence…"), p->name, 0);
+      if (can_profile && has_profile)
+        menu_item (box, self, _("Remove _Profile"), p->name, 3);
+      else if (can_profile)
+        menu_item (box, self, _("_Profile…"), p->name, 1);
+      gtk_box_append (GTK_BOX (box), gtk_separator_new (GTK_ORIENTATION_HORIZONTAL));
+    }
+  /* in a joint fit of a project's files (trspecfit's "project" and "file") */
+  menu_item (box, self, _("_Shared by Every File"), p->name, 4);
+  menu_item (box, self, _("One Value per _File"), p->name, 5);
+  menu_item (box, self, _("_Not Shared"), p->name, 6);
   gtk_popover_set_child (GTK_POPOVER (popover), box);
   gtk_widget_add_css_class (popover, "menu");
   gtk_menu_button_set_popover (GTK_MENU_BUTTON (button), popover);
@@ -706,7 +721,8 @@ xrlab_fit_page_dynamics_row_menu (XrlabFitPage *self, const XrlabFitParamRow *p,
                                  p->time_dependent || has_profile ? "document-open-recent-symbolic"
                                                                   : "view-more-symbolic");
   gtk_widget_add_css_class (button, "flat");
-  gtk_widget_set_tooltip_text (button, _("Time dependence and profile"));
+  gtk_widget_set_tooltip_text (button, p->role == XRLAB_PARAM_DYNAMICS ? _("Sharing in a joint fit")
+                                                                      : _("Time dependence, profile and sharing"));
   return button;
 }
 
@@ -743,6 +759,8 @@ xrlab_fit_page_dynamics_decorate (XrlabFitPage *self, const XrlabFitParamTable *
       g_autofree char *text = g_strdup_printf ("↳ %s", rest);
 
       gtk_label_set_text (GTK_LABEL (name), text);
+      g_object_set_data_full (G_OBJECT (name), "xrlab-base-text", g_strdup (text), g_free);
+      xrlab_fit_page_name_show_share (name, p->share);
       gtk_widget_set_tooltip_text (name, p->name);
       gtk_widget_set_margin_start (name, 12 * depth);
       gtk_widget_add_css_class (name, "dim-label");

@@ -125,6 +125,10 @@ void        xrlab_fit_page_drag_attach_value (GtkWidget *entry);
 void        xrlab_fit_page_table_init    (XrlabFitPage *self);
 void        xrlab_fit_page_table_clear   (XrlabFitPage *self);
 /* The table from @table (taken). */
+/* The name cell @name of a parameter's row with its sharing in a joint
+ * fit after it (the label's first text, or the one set as its
+ * "xrlab-base-text", stays the name). */
+void        xrlab_fit_page_name_show_share (GtkWidget *name, XrlabParamShare share);
 /* The standard error the table shows for @p: the fit's, or before any
  * fit on this setup the one the workspace kept from the last session. */
 double      xrlab_fit_page_shown_error   (XrlabFitPage *self, const XrlabFitParamRow *p);

@@ -24,7 +24,7 @@
 struct _XrlabFitRow {
   XrlabFitPage *page;
   char *name;
-  GtkWidget *value, *vary, *min, *max, *expr, *error, *message;
+  GtkWidget *name_label, *value, *vary, *min, *max, *expr, *error, *message;
   char *message_text;
 };
 
@@ -224,6 +224,27 @@ xrlab_fit_page_shown_error (XrlabFitPage *self, const XrlabFitParamRow *p)
   return xrlab_fit_workspace_get_error (&self->ws, p->name);
 }
 
+void
+xrlab_fit_page_name_show_share (GtkWidget *name, XrlabParamShare share)
+{
+  const char *base = g_object_get_data (G_OBJECT (name), "xrlab-base-text");
+  g_autofree char *text = NULL;
+
+  if (base == NULL)
+    {
+      g_object_set_data_full (G_OBJECT (name), "xrlab-base-text", g_strdup (gtk_label_get_text (GTK_LABEL (name))),
+                              g_free);
+      base = g_object_get_data (G_OBJECT (name), "xrlab-base-text");
+    }
+  /* TRANSLATORS: after a parameter's name: trspecfit's "project" (one
+   * value shared by every file of a joint fit) and "file" (one per file) */
+  text = share == XRLAB_PARAM_SHARE_PROJECT ? g_strdup_printf (_("%s · shared"), base)
+         : share == XRLAB_PARAM_SHARE_FILE  ? g_strdup_printf (_("%s · per file"), base)
+                                            : g_strdup (base);
+  if (g_strcmp0 (gtk_label_get_text (GTK_LABEL (name)), text) != 0)
+    gtk_label_set_text (GTK_LABEL (name), text);
+}
+
 static void
 row_update (XrlabFitRow *row, const XrlabFitParamRow *p)
 {
@@ -245,6 +266,7 @@ row_update (XrlabFitRow *row, const XrlabFitParamRow *p)
   set_text (row->max, hi);
   set_text (row->expr, p->expr != NULL ? p->expr : "");
   gtk_label_set_text (GTK_LABEL (row->error), err);
+  xrlab_fit_page_name_show_share (row->name_label, p->share);
 }
 
 static void
@@ -273,6 +295,7 @@ add_row (XrlabFitPage *self, const XrlabFitParamRow *p, int line)
   gtk_widget_add_css_class (row->message, "error");
   gtk_widget_add_css_class (row->message, "caption");
   gtk_widget_set_visible (row->message, FALSE);
+  row->name_label = name;
   gtk_grid_attach (self->table, name, 0, line, 1, 1);
   gtk_grid_attach (self->table, row->value, 1, line, 1, 1);
   gtk_grid_attach (self->table, row->vary, 2, line, 1, 1);
@@ -632,4 +655,30 @@ xrlab_fit_page_get_param_error (XrlabFitPage *self, const char *name)
   g_return_val_if_fail (XRLAB_IS_FIT_PAGE (self), NULL);
   row = xrlab_fit_page_table_find (self, name);
   return row != NULL ? row->message_text : NULL;
+}
+
+void
+xrlab_fit_page_set_param_share (XrlabFitPage *self, const char *name, int share)
+{
+  XrlabFitParamEdit edit = { 0 };
+
+  g_return_if_fail (XRLAB_IS_FIT_PAGE (self));
+  g_return_if_fail (share >= XRLAB_PARAM_SHARE_NONE && share <= XRLAB_PARAM_SHARE_FILE);
+  edit.model = XRLAB_FIT_MODEL_MAIN;
+  edit.name = name;
+  edit.fields = XRLAB_FIT_PARAM_SHARE;
+  edit.share = (XrlabParamShare) share;
+  xrlab_fit_page_send_edit (self, &edit);
+  g_signal_emit_by_name (self, "changed");
+  xrlab_fit_page_keep_edits (self);
+}
+
+int
+xrlab_fit_page_get_param_share (XrlabFitPage *self, const char *name)
+{
+  g_return_val_if_fail (XRLAB_IS_FIT_PAGE (self), -1);
+  for (gsize i = 0; self->params != NULL && i < self->params->n_params; i++)
+    if (g_strcmp0 (self->params->params[i].name, name) == 0)
+      return (int) self->params->params[i].share;
+  return -1;
 }

@@ -103,6 +103,12 @@ gsize      xrlab_fit_page_get_n_params    (XrlabFitPage *self);
 gboolean   xrlab_fit_page_get_param_value (XrlabFitPage *self, const char *name, double *value,
                                            double *error);
 const char *xrlab_fit_page_get_param_error (XrlabFitPage *self, const char *name);
+/* How @name is shared in a joint fit of a project's files (the row's menu:
+ * every file one value, one value per file, neither; an edit of the model
+ * kept with the session like the others), and as the table has it
+ * (XrlabParamShare, xrlab-model.h; -1: no such parameter). */
+void       xrlab_fit_page_set_param_share (XrlabFitPage *self, const char *name, int share);
+int        xrlab_fit_page_get_param_share (XrlabFitPage *self, const char *name);
 
 /* The fits of the page's buttons (XrlabFitJobKind's). */
 typedef enum {

@@ -60,7 +60,7 @@ current_value (FitSetup *setup, XrlabFitModelRole role, const char *name)
   return value;
 }
 
-/* One edit, in the order EXPR, BOUNDS, VALUE, VARY. */
+/* One edit, in the order EXPR, BOUNDS, VALUE, VARY, SHARE. */
 static gboolean
 apply_edit (FitSetup *setup, XrlabModel *m, const XrlabFitParamEdit *e, GError **error)
 {
@@ -106,6 +106,8 @@ apply_edit (FitSetup *setup, XrlabModel *m, const XrlabFitParamEdit *e, GError *
            && !xrlab_model_set_value (m, e->name, e->value, error))
     return FALSE;
   if ((e->fields & XRLAB_FIT_PARAM_VARY) && !xrlab_model_set_vary (m, e->name, e->vary, error))
+    return FALSE;
+  if ((e->fields & XRLAB_FIT_PARAM_SHARE) && !xrlab_model_set_share (m, e->name, e->share, error))
     return FALSE;
   return TRUE;
 }

@@ -531,6 +531,7 @@ params_serve (XrlabEngineWorker *worker, gpointer state, XrlabRequest *req)
       rows[i].value_at_delay = at[i];
       rows[i].vary = info.vary;
       rows[i].is_static = info.is_static;
+      rows[i].share = info.share;
       rows[i].min = info.min;
       rows[i].max = info.max;
       rows[i].time_dependent = info.has_dynamics;

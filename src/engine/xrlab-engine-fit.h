@@ -305,16 +305,18 @@ typedef enum {
   XRLAB_FIT_PARAM_VARY   = 1 << 1,
   XRLAB_FIT_PARAM_BOUNDS = 1 << 2,
   XRLAB_FIT_PARAM_EXPR   = 1 << 3,  /* @expr NULL: a plain parameter again */
+  XRLAB_FIT_PARAM_SHARE  = 1 << 4,  /* project / file in a joint fit (xrlab_model_set_share) */
 } XrlabFitParamFields;
 
 typedef struct {
   XrlabFitModelRole model;
   const char *name;
-  XrlabFitParamFields fields;     /* applied in the order EXPR, BOUNDS, VALUE, VARY */
+  XrlabFitParamFields fields;     /* applied in the order EXPR, BOUNDS, VALUE, VARY, SHARE */
   double value;
   gboolean vary;
   double min, max;
   const char *expr;
+  XrlabParamShare share;
 } XrlabFitParamEdit;
 
 /* Edits parameters by name; the edits of one request apply together or not
@@ -399,6 +401,7 @@ typedef struct {
   gboolean fitted;                /* free in the last fit of this model */
   double min, max;
   const char *expr;               /* NULL: not an expression */
+  XrlabParamShare share;          /* project / file in a joint fit, as the model has it */
   gboolean time_dependent;        /* has dynamics */
   double value_at_delay;          /* at the delay nearest the one asked (= value otherwise) */
 } XrlabFitParamRow;
