@@ -356,6 +356,10 @@ new_plot (const char *x_name, const char *x_unit, const char *y_name, int height
   XrlabPlot *plot = XRLAB_PLOT (xrlab_plot_new ());
 
   xrlab_plot_set_axes (plot, x_name, x_unit, y_name, NULL);
+  /* two side by side beside the table in a window 1100 wide: narrower
+   * than a plot's usual 320 (a paned clips a child below its minimum, on
+   * the side away from the handle: the axes went first) */
+  gtk_drawing_area_set_content_width (GTK_DRAWING_AREA (plot), 200);
   gtk_widget_set_hexpand (GTK_WIDGET (plot), TRUE);
   gtk_widget_set_vexpand (GTK_WIDGET (plot), height == 0);
   if (height > 0)
@@ -452,6 +456,8 @@ build (XrlabFitPage *self)
   gtk_stack_add_named (self->content, build_empty (), "empty");
   gtk_paned_set_start_child (GTK_PANED (hpaned), build_plots (self));
   gtk_paned_set_resize_start_child (GTK_PANED (hpaned), TRUE);
+  /* a wider window widens the plots; the table keeps its width */
+  gtk_paned_set_resize_end_child (GTK_PANED (hpaned), FALSE);
   gtk_paned_set_shrink_end_child (GTK_PANED (hpaned), FALSE);
   xrlab_fit_page_table_init (self);
   gtk_stack_add_named (self->content, hpaned, "workspace");
