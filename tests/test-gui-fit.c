@@ -931,6 +931,55 @@ test_examples (void)
       g_assert_true (xrlab_map_view_has_map (xrlab_fit_page_get_map_view (page ())));
       g_assert_cmpuint (xrlab_fit_page_get_n_params (page ()), >, 0);
     }
+
+  /* xrlab --models models_energy.yaml --model profile_base
+   *       --profile GLP_01_A=models_profile.yaml:IMFP
+   *       --profile GLP_01_x0=models_profile.yaml:BandBending 04_parameter_profiles
+   * (the files relative to here: made absolute) */
+  {
+    g_autofree char *dir = g_build_filename (shared, "trspecfit-examples", "fitting_workflows",
+                                             "04_parameter_profiles", NULL);
+    g_autofree char *models = g_build_filename (dir, "models_energy.yaml", NULL);
+    g_autofree char *here = g_get_current_dir ();
+    g_autofree char *rel = g_canonicalize_filename ("models_profile.yaml", dir);
+    g_autofree char *amp = NULL, *shift = NULL;
+    g_autoptr(GVariantDict) options = g_variant_dict_new (NULL);
+    g_autoptr(GFile) folder = g_file_new_for_path (dir);
+    const char *none[] = { NULL };
+    const XrlabFitWorkspace *ws;
+    int ret = 0;
+
+    g_assert_cmpint (g_chdir (dir), ==, 0);
+    amp = g_strdup ("GLP_01_A=models_profile.yaml:IMFP");
+    shift = g_strdup ("GLP_01_x0=models_profile.yaml:BandBending");
+    {
+      const char *profiles[] = { amp, shift, NULL };
+
+      g_variant_dict_insert_value (options, "models", g_variant_new_bytestring (models));
+      g_variant_dict_insert (options, "model", "s", "profile_base");
+      g_variant_dict_insert (options, "baseline-model", "s", "base");
+      g_variant_dict_insert_value (options, "dynamics", g_variant_new_strv (none, -1));
+      g_variant_dict_insert_value (options, "profile", g_variant_new_strv (profiles, -1));
+      /* open ranges (the earlier command line's were the Au 4f's) */
+      g_variant_dict_insert (options, "elim", "s", ":");
+      g_variant_dict_insert (options, "tlim", "s", ":");
+      g_variant_dict_insert (options, "baseline", "s", ":");
+      g_signal_emit_by_name (app, "handle-local-options", options, &ret);
+    }
+    g_assert_cmpint (g_chdir (here), ==, 0);
+    g_assert_cmpint (ret, ==, -1);
+    g_application_open (G_APPLICATION (app), &folder, 1, "");
+    settle ();
+    g_assert_cmpstr (xrlab_fit_page_get_message (page ()), ==, NULL);
+    ws = xrlab_fit_page_get_workspace (page ());
+    g_assert_cmpuint (g_strv_length (ws->profiles), ==, 2);
+    {
+      g_autofree char *want = g_strdup_printf ("GLP_01_A=%s:IMFP", rel);
+      g_assert_cmpstr (ws->profiles[0], ==, want);
+    }
+    g_assert_true (xrlab_fit_page_get_param_value (page (), "GLP_01_A_pExpDecay_01_tau", NULL, NULL));
+    g_assert_true (xrlab_fit_page_get_param_value (page (), "GLP_01_x0_pLinear_01_m", NULL, NULL));
+  }
 }
 
 static int

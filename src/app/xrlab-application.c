@@ -25,10 +25,10 @@ struct _XrlabApplication {
   gboolean restore;
   gboolean driver_checked;
   char *page;          /* --page */
-  /* --models, --model, --baseline-model, --dynamics: for a measurement
-   * opened from the command line */
+  /* --models, --model, --baseline-model, --dynamics, --profile,
+   * --baseline-profile: for a measurement opened from the command line */
   char *models, *model, *baseline_model;
-  char **dynamics;
+  char **dynamics, **profiles, **baseline_profiles;
   double e0, e1, t0, t1, b0, b1;   /* --elim, --tlim, --baseline */
   gboolean pin_baseline;
   gboolean fit;                    /* --fit: once opened */
@@ -284,11 +284,37 @@ absolute (const char *path)
   return path != NULL ? g_canonicalize_filename (path, NULL) : NULL;
 }
 
+/* The strings of @option ("PAR=FILE:MODEL...") into *@out, each FILE made
+ * absolute (the primary instance may run elsewhere). */
+static void
+take_attachments (GVariantDict *options, const char *option, char ***out)
+{
+  const char **list = NULL;
+
+  if (!g_variant_dict_lookup (options, option, "^a&s", &list))
+    return;
+  g_strfreev (*out);
+  *out = g_strdupv ((char **) list);
+  g_free (list);
+  for (guint i = 0; (*out)[i] != NULL; i++)
+    {
+      char *eq = strchr ((*out)[i], '='), *colon = strrchr ((*out)[i], ':');
+      if (eq != NULL && colon != NULL && colon > eq + 1)
+        {
+          g_autofree char *file = g_strndup (eq + 1, colon - eq - 1);
+          g_autofree char *abs = absolute (file);
+          g_autofree char *par = g_strndup ((*out)[i], eq - (*out)[i]);
+          char *joined = g_strdup_printf ("%s=%s%s", par, abs, colon);
+          g_free ((*out)[i]);
+          (*out)[i] = joined;
+        }
+    }
+}
+
 static int
 handle_fit_options (XrlabApplication *self, GVariantDict *options)
 {
   const char *s = NULL;
-  const char **dyn = NULL;
 
   if (g_variant_dict_lookup (options, "models", "^&ay", &s))
     {
@@ -305,26 +331,9 @@ handle_fit_options (XrlabApplication *self, GVariantDict *options)
       g_free (self->baseline_model);
       self->baseline_model = g_strdup (s);
     }
-  if (g_variant_dict_lookup (options, "dynamics", "^a&s", &dyn))
-    {
-      g_strfreev (self->dynamics);
-      self->dynamics = g_strdupv ((char **) dyn);
-      g_free (dyn);
-      /* PAR=FILE:MODEL: the file relative to here. */
-      for (guint i = 0; self->dynamics[i] != NULL; i++)
-        {
-          char *eq = strchr (self->dynamics[i], '='), *colon = strrchr (self->dynamics[i], ':');
-          if (eq != NULL && colon != NULL && colon > eq + 1)
-            {
-              g_autofree char *file = g_strndup (eq + 1, colon - eq - 1);
-              g_autofree char *abs = absolute (file);
-              g_autofree char *par = g_strndup (self->dynamics[i], eq - self->dynamics[i]);
-              char *joined = g_strdup_printf ("%s=%s%s", par, abs, colon);
-              g_free (self->dynamics[i]);
-              self->dynamics[i] = joined;
-            }
-        }
-    }
+  take_attachments (options, "dynamics", &self->dynamics);
+  take_attachments (options, "profile", &self->profiles);
+  take_attachments (options, "baseline-profile", &self->baseline_profiles);
   {
     static const char *const names[] = { "elim", "tlim", "baseline" };
     double *v[][2] = { { &self->e0, &self->e1 }, { &self->t0, &self->t1 }, { &self->b0, &self->b1 } };
@@ -414,6 +423,8 @@ open_measurement (XrlabApplication *self, XrlabWindow *window, const char *path)
   ws.model = g_strdup (self->model);
   ws.baseline_model = g_strdup (self->baseline_model);
   ws.dynamics = g_strdupv (self->dynamics);
+  ws.profiles = g_strdupv (self->profiles);
+  ws.baseline_profiles = g_strdupv (self->baseline_profiles);
   ws.e0 = self->e0, ws.e1 = self->e1, ws.t0 = self->t0, ws.t1 = self->t1;
   ws.b0 = self->b0, ws.b1 = self->b1;
   ws.pin_baseline = self->pin_baseline;
@@ -470,6 +481,8 @@ xrlab_application_dispose (GObject *object)
   g_clear_pointer (&self->model, g_free);
   g_clear_pointer (&self->baseline_model, g_free);
   g_clear_pointer (&self->dynamics, g_strfreev);
+  g_clear_pointer (&self->profiles, g_strfreev);
+  g_clear_pointer (&self->baseline_profiles, g_strfreev);
   G_OBJECT_CLASS (xrlab_application_parent_class)->dispose (object);
 }
 
@@ -503,6 +516,10 @@ xrlab_application_init (XrlabApplication *self)
   g_application_add_main_option (G_APPLICATION (self), "dynamics", 0, 0, G_OPTION_ARG_STRING_ARRAY,
                                  _("Time dependence of a parameter, as xrlab-cli fit takes it"),
                                  "PAR=FILE:MODEL");
+  g_application_add_main_option (G_APPLICATION (self), "profile", 0, 0, G_OPTION_ARG_STRING_ARRAY,
+                                 _("A profile of a parameter, as xrlab-cli fit takes it"), "PAR=FILE:MODEL");
+  g_application_add_main_option (G_APPLICATION (self), "baseline-profile", 0, 0, G_OPTION_ARG_STRING_ARRAY,
+                                 _("A profile of a baseline model's parameter"), "PAR=FILE:MODEL");
   g_application_add_main_option (G_APPLICATION (self), "elim", 0, 0, G_OPTION_ARG_STRING,
                                  _("The energies fitted"), "FROM:TO");
   g_application_add_main_option (G_APPLICATION (self), "tlim", 0, 0, G_OPTION_ARG_STRING,
