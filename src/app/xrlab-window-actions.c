@@ -501,18 +501,24 @@ push_undo (XrlabWindow *self, XrlabUndoItem *item, const char *title)
   item->serial = ++self->undo_serial;
   g_ptr_array_add (self->undo_stack, item);
 
+  /* One toast for the removals in a row, retitled for each: a toast is
+   * added to the overlay once (libadwaita 1.2 gives a toast added again a
+   * second entry of its own, whose animations and references outlive the
+   * first's: a crash when one hides as the other goes). */
   if (self->undo_toast == NULL)
     {
       self->undo_toast = adw_toast_new (escaped);
       adw_toast_set_button_label (self->undo_toast, _("_Undo"));
       adw_toast_set_action_name (self->undo_toast, "win.undo-item");
       g_signal_connect_object (self->undo_toast, "dismissed", G_CALLBACK (on_undo_toast_dismissed), self, 0);
+      adw_toast_set_action_target_value (self->undo_toast, g_variant_new_uint32 (item->serial));
+      adw_toast_overlay_add_toast (self->toast_overlay, g_object_ref (self->undo_toast));
     }
   else
-    adw_toast_set_title (self->undo_toast, escaped);
-  adw_toast_set_action_target_value (self->undo_toast, g_variant_new_uint32 (item->serial));
-  /* Shown: its timeout starts again; queued: it moves up. */
-  adw_toast_overlay_add_toast (self->toast_overlay, g_object_ref (self->undo_toast));
+    {
+      adw_toast_set_title (self->undo_toast, escaped);
+      adw_toast_set_action_target_value (self->undo_toast, g_variant_new_uint32 (item->serial));
+    }
   xrlab_window_actions_update (self);
 }
 
