@@ -86,8 +86,6 @@ typedef struct {
 } Batch;
 
 void     xrlab_cli_batch_init   (Batch *b, const char *path);
-/* Point groups by material and table (keys borrow the rows' formula texts). */
-GHashTable *xrlab_cli_batch_point_table_new (void);
 void     xrlab_cli_batch_clear  (Batch *b);
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Batch, xrlab_cli_batch_clear)
 

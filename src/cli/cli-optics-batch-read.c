@@ -86,6 +86,8 @@ batch_group_clear (gpointer data)
   g_clear_pointer (&g->batch, xrlab_engine_batch_free);
 }
 
+static GHashTable *point_table_new (void);
+
 void
 xrlab_cli_batch_init (Batch *b, const char *path)
 {
@@ -103,7 +105,7 @@ xrlab_cli_batch_init (Batch *b, const char *path)
   b->groups = g_array_new (FALSE, TRUE, sizeof (BatchGroup));
   g_array_set_clear_func (b->groups, batch_group_clear);
   b->group_of_spec = g_hash_table_new (g_str_hash, g_str_equal);
-  b->group_of_point = xrlab_cli_batch_point_table_new ();
+  b->group_of_point = point_table_new ();
   b->formula_of_text = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                               (GDestroyNotify) xrlab_formula_unref);
   b->progress.tty = isatty (STDERR_FILENO);
@@ -494,8 +496,9 @@ point_key_equal (gconstpointer a, gconstpointer b)
          && strcmp (x->formula, y->formula) == 0;
 }
 
-GHashTable *
-xrlab_cli_batch_point_table_new (void)
+/* Point groups by material and table (keys borrow the rows' formula texts). */
+static GHashTable *
+point_table_new (void)
 {
   return g_hash_table_new_full (point_key_hash, point_key_equal, g_free, NULL);
 }
