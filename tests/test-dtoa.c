@@ -263,6 +263,58 @@ test_parse_n (void)
   g_assert_false (xrlab_parse_double_n ("1\0" "2", 3, FALSE, &v));
 }
 
+/* Every length of every text read from a buffer whose following bytes are
+ * digits again, against the former parser on a NUL-terminated copy: the
+ * chunked reading (eight bytes at a time, the last chunk the text's last
+ * eight bytes, texts shorter than eight copied) must neither look past the
+ * end nor disagree at any length. */
+static void
+test_parse_n_every_length (void)
+{
+  static const char *texts[] = {
+    "4.768128222487068e-05", "-0.00017003579236103027", "32.36825030986883",
+    "82.365", "1234567.5", "12345678.25", "123456789012.5", "-7.e-3", ".5e1",
+    "0.000000012345678901234567", "00000000000000000001.5", "1e+15", "5.",
+    "99999999.99999999e-8", "-1234.5678e+3", "1 ", " 2.5", "+3.25", "1e",
+  };
+  GRand *rand = g_rand_new_with_seed (7);
+
+  for (int round = 0; round < 2000; round++)
+    {
+      char text[64], copy[64];
+      gsize n;
+
+      if (round < (int) G_N_ELEMENTS (texts))
+        g_strlcpy (text, texts[round], sizeof text);
+      else
+        {
+          double x = g_rand_double_range (rand, -1e4, 1e4) * pow (10.0, g_rand_int_range (rand, -12, 12));
+
+          xrlab_format_double (x, text);
+        }
+      n = strlen (text);
+      for (gsize len = 0; len <= n; len++)
+        {
+          /* the text, then digits up to the end of an exact allocation */
+          char *buf = g_malloc (len + 8);
+          double v_new = -1, v_old = -1;
+          gboolean ok_new, ok_old;
+
+          memcpy (buf, text, len);
+          memset (buf + len, '7', 8);
+          memcpy (copy, text, len);
+          copy[len] = '\0';
+          ok_new = xrlab_parse_double_n (buf, len, FALSE, &v_new);
+          ok_old = old_parse_double (copy, FALSE, &v_old);
+          if (ok_new != ok_old || (ok_new && !same_double (v_new, v_old)))
+            g_error ("“%s” (length %zu): new %d %.17g, old %d %.17g", copy, len,
+                     ok_new, v_new, ok_old, v_old);
+          g_free (buf);
+        }
+    }
+  g_rand_free (rand);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -272,6 +324,7 @@ main (int argc, char **argv)
   g_test_add_func ("/dtoa/parse-like-strtod", test_parse_like_strtod);
   g_test_add_func ("/dtoa/parse-hex-refused", test_parse_hex_refused);
   g_test_add_func ("/dtoa/parse-n", test_parse_n);
+  g_test_add_func ("/dtoa/parse-n-every-length", test_parse_n_every_length);
   g_test_add_func ("/dtoa/random-million", test_random_million);
   return g_test_run ();
 }

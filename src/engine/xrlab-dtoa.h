@@ -34,6 +34,13 @@ typedef enum {
 const char *xrlab_dtoa_scan (const char *first, const char *last, double *out,
                              XrlabDtoaKind *kind);
 
+/* The text from @first to @last read as one finite decimal number
+ * ("-12.5e3", ".5", "5."; no blanks, no '+', no nan, inf or overflow):
+ * stores it in @out and returns 1; 0 when the text is anything else (it may
+ * still be a number with blanks or a '+' around it: xrlab_dtoa_scan()).
+ * The fast path of xrlab_parse_double_n(). */
+int xrlab_dtoa_parse_whole (const char *first, const char *last, double *out);
+
 #ifdef __cplusplus
 }
 #endif

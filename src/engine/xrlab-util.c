@@ -79,6 +79,8 @@ xrlab_parse_double_n (const char *text, gsize len, gboolean allow_nonfinite,
 
   if (text == NULL)
     return FALSE;
+  if (G_LIKELY (xrlab_dtoa_parse_whole (text, end, out)))
+    return TRUE;
   q = scan_double (text, end, allow_nonfinite, &v);
   if (q == NULL)
     return FALSE;
