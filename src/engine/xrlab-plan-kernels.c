@@ -22,14 +22,9 @@
 
 #include <cerf.h>
 
-/* (not under ThreadSanitizer: it instruments the clones' resolvers, which run
- * before it is set up) */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && __GNUC__ >= 11 \
-    && defined(__ELF__) && !defined(__SANITIZE_THREAD__)
-# define CLONES __attribute__ ((target_clones ("arch=x86-64-v4", "arch=x86-64-v3", "default")))
-#else
-# define CLONES
-#endif
+#include "xrlab-clones.h"
+
+#define CLONES XRLAB_CLONES
 
 #define INLINE static inline __attribute__ ((always_inline))
 
