@@ -494,6 +494,129 @@ test_save_baseline (void)
   g_remove (models);
 }
 
+/* The baseline model of another file than the main model's (the main
+ * model as edited, kept in its own file, and a baseline chosen from the
+ * file it came from), and edits of it: parameter edits and structure edits
+ * name the baseline model and leave the main model as it was; saved, both
+ * models are one file. */
+static void
+test_baseline_file (void)
+{
+  g_autoptr(XrlabEngine) e = xrlab_engine_new ();
+  guint ds = open_synthetic (e);
+  g_autofree char *models = g_build_filename (tmpdir, "baselines.yaml", NULL);
+  g_autofree char *path = g_build_filename (tmpdir, "saved3.yaml", NULL);
+  XrlabFitParamEdit edits[] = {
+    { .model = XRLAB_FIT_MODEL_BASELINE, .name = "Offset_y0", .fields = XRLAB_FIT_PARAM_VALUE,
+      .value = 2.5 },
+    { .model = XRLAB_FIT_MODEL_BASELINE, .name = "GLP_01_m",
+      .fields = XRLAB_FIT_PARAM_VARY | XRLAB_FIT_PARAM_BOUNDS, .vary = TRUE, .min = 0, .max = 1 },
+  };
+  XrlabModelEdit add = { .kind = XRLAB_MODEL_EDIT_ADD, .part = XRLAB_MODEL_PART_ENERGY,
+                         .function = "Gauss", .position = -1 };
+  XrlabModelEdit rm = { .kind = XRLAB_MODEL_EDIT_REMOVE, .part = XRLAB_MODEL_PART_ENERGY,
+                        .component = "Offset" };
+  g_autofree XrlabFitParamTable *main0 = NULL, *main1 = NULL, *b = NULL, *b2 = NULL;
+  g_autofree XrlabModelEditResult *res = NULL;
+  g_autoptr(XrlabModelDesc) d = NULL;
+  g_autoptr(XrlabFitModelSaved) saved = NULL;
+  g_autoptr(GError) error = NULL;
+  const XrlabFitParamRow *row;
+  XrlabFitSetupSpec spec;
+  Reply r = { 0 };
+  guint s, s2;
+
+  g_assert_true (g_file_set_contents (models,
+                                      "flat:\n  Offset: {y0: [1, True, 0, 5]}\n"
+                                      "  GLP: {A: [12, True, 5, 15], x0: [8, True, 5, 15], "
+                                      "F: [1.5, True], m: [0.3, False]}\n", -1, NULL));
+  xrlab_fit_setup_spec_init (&spec);
+  spec.dataset = ds;
+  spec.models = MODELS "/expirf.yaml";
+  spec.model = "base";
+  spec.baseline_models = models;
+  spec.baseline_model = "flat";
+  spec.b0 = -20, spec.b1 = -1;
+  s = setup_new (e, &spec);
+  main0 = params_table (e, s, XRLAB_FIT_MODEL_MAIN);
+  b = params_table (e, s, XRLAB_FIT_MODEL_BASELINE);
+  g_assert_nonnull (row_named (main0, "LinBack_m"));
+  g_assert_nonnull (row_named (b, "Offset_y0"));
+  g_assert_null (row_named (b, "LinBack_m"));
+  g_clear_pointer (&b, g_free);
+
+  /* Parameter edits of the baseline model. */
+  xrlab_engine_fit_edit_params_async (e, s, edits, G_N_ELEMENTS (edits), NULL, xrlab_engine_reply_cb, &r);
+  g_assert_true (xrlab_engine_fit_edit_params_finish (e, xrlab_engine_reply_wait (&r), &error));
+  g_assert_no_error (error);
+  g_clear_object (&r.result);
+  b = params_table (e, s, XRLAB_FIT_MODEL_BASELINE);
+  g_assert_cmpfloat (row_named (b, "Offset_y0")->value, ==, 2.5);
+  row = row_named (b, "GLP_01_m");
+  g_assert_true (row->vary);
+  g_assert_cmpfloat (row->min, ==, 0);
+  g_assert_cmpfloat (row->max, ==, 1);
+  /* A name of the main model only is no baseline parameter. */
+  edits[0].name = "LinBack_m";
+  xrlab_engine_fit_edit_params_async (e, s, edits, 1, NULL, xrlab_engine_reply_cb, &r);
+  g_assert_false (xrlab_engine_fit_edit_params_finish (e, xrlab_engine_reply_wait (&r), &error));
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error->message, "LinBack_m"));
+  g_clear_error (&error);
+  g_clear_object (&r.result);
+
+  /* Structure edits of the baseline model. */
+  res = edit_model (e, s, XRLAB_FIT_MODEL_BASELINE, &add, 1, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (res);
+  g_clear_pointer (&res, g_free);
+  res = edit_model (e, s, XRLAB_FIT_MODEL_BASELINE, &rm, 1, &error);
+  g_assert_no_error (error);
+  d = describe (e, s, XRLAB_FIT_MODEL_BASELINE);
+  g_assert_cmpstr (d->name, ==, "flat");
+  g_assert_cmpuint (d->n_components, ==, 2);
+  g_assert_cmpstr (d->components[0].name, ==, "GLP_01");
+  g_assert_cmpstr (d->components[1].function, ==, "Gauss");
+  /* the main model as it was */
+  main1 = params_table (e, s, XRLAB_FIT_MODEL_MAIN);
+  g_assert_cmpuint (main1->n_params, ==, main0->n_params);
+  for (gsize i = 0; i < main0->n_params; i++)
+    {
+      g_assert_cmpstr (main1->params[i].name, ==, main0->params[i].name);
+      g_assert_cmpfloat (main1->params[i].value, ==, main0->params[i].value);
+    }
+
+  /* Saved: one file of both models, read back the same. */
+  xrlab_engine_fit_save_model_async (e, s, path, NULL, xrlab_engine_reply_cb, &r);
+  saved = xrlab_engine_fit_save_model_finish (e, xrlab_engine_reply_wait (&r), &error);
+  g_assert_no_error (error);
+  g_clear_object (&r.result);
+  g_assert_cmpstr (saved->baseline_model, ==, "flat");
+  xrlab_fit_model_saved_apply (saved, &spec);
+  g_assert_null (spec.baseline_models);
+  s2 = setup_new (e, &spec);
+  g_clear_pointer (&b, g_free);
+  b = params_table (e, s, XRLAB_FIT_MODEL_BASELINE);
+  b2 = params_table (e, s2, XRLAB_FIT_MODEL_BASELINE);
+  g_assert_cmpuint (b->n_params, ==, b2->n_params);
+  for (gsize i = 0; i < b->n_params; i++)
+    {
+      g_assert_cmpstr (b->params[i].name, ==, b2->params[i].name);
+      g_assert_cmpfloat (b->params[i].value, ==, b2->params[i].value);
+    }
+
+  /* A baseline model that its file lacks: the setup is refused, naming it. */
+  spec.baseline_models = models;
+  spec.baseline_model = "nosuch";
+  xrlab_engine_fit_setup_new_async (e, &spec, NULL, xrlab_engine_reply_cb, &r);
+  g_assert_false (xrlab_engine_fit_setup_finish (e, xrlab_engine_reply_wait (&r), &error));
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error->message, "nosuch"));
+  g_clear_object (&r.result);
+  g_remove (path);
+  g_remove (models);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -508,6 +631,7 @@ main (int argc, char **argv)
   g_test_add_func ("/engine-fit-model/refused", test_refused);
   g_test_add_func ("/engine-fit-model/save-load", test_save_load);
   g_test_add_func ("/engine-fit-model/save-baseline", test_save_baseline);
+  g_test_add_func ("/engine-fit-model/baseline-file", test_baseline_file);
   status = g_test_run ();
   g_rmdir (tmpdir);
   g_free (tmpdir);

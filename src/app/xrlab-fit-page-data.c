@@ -21,7 +21,7 @@
 #include <glib/gi18n-lib.h>
 
 
-enum { C_MAP, C_SPECTRUM, C_TRACE, C_PARAMS, C_TRACES };
+enum { C_MAP, C_SPECTRUM, C_TRACE, C_PARAMS, C_TRACES, C_BPARAMS };
 
 /* How long a round waits for its replies before the frame is painted. */
 #define ROUND_BUDGET_MS 12
@@ -50,6 +50,7 @@ typedef struct {
   guint64 serial;
   int consumer;
   char *name;                  /* of an edited parameter */
+  XrlabFitModelRole role;      /* of its model */
   gboolean in_round;           /* a fetch of a round (replies on self->replies) */
   gboolean is_value;           /* a value edit of @value */
   double value;
@@ -106,7 +107,7 @@ on_edited (GObject *source, GAsyncResult *result, gpointer data)
 
   if (xrlab_engine_fit_edit_params_finish (XRLAB_ENGINE (source), result, &error))
     {
-      xrlab_fit_page_table_set_error (c->self, c->name, NULL);
+      xrlab_fit_page_table_set_error (c->self, c->role, c->name, NULL);
       if (c->is_value)
         {
           xrlab_fit_workspace_set_value (&c->self->ws, c->name, c->value);
@@ -114,7 +115,7 @@ on_edited (GObject *source, GAsyncResult *result, gpointer data)
         }
     }
   else if (!xrlab_fit_page_error_is_quiet (error))
-    xrlab_fit_page_table_set_error (c->self, c->name, error->message);
+    xrlab_fit_page_table_set_error (c->self, c->role, c->name, error->message);
   closure_free (c);
 }
 
@@ -127,9 +128,19 @@ xrlab_fit_page_send_edit (XrlabFitPage *self, const XrlabFitParamEdit *edit)
     return;
   c = closure_new (self, -1);
   c->name = g_strdup (edit->name);
+  c->role = edit->model;
   c->is_value = edit->fields == XRLAB_FIT_PARAM_VALUE && edit->model == XRLAB_FIT_MODEL_MAIN;
   c->value = edit->value;
   xrlab_engine_fit_edit_params_async (self->engine, self->setup, edit, 1, self->cancellable, on_edited, c);
+  if (edit->model == XRLAB_FIT_MODEL_BASELINE)
+    {
+      /* The baseline model's table; the checks of the stages (the main
+       * table's message) after other edits than a value's. */
+      self->bparams_dirty = TRUE;
+      self->params_dirty |= edit->fields != XRLAB_FIT_PARAM_VALUE;
+      xrlab_fit_page_schedule (self);
+      return;
+    }
   /* The model changed: what shows it is out of date. */
   self->spectrum_dirty = self->trace_dirty = self->params_dirty = TRUE;
   if (self->map_kind != XRLAB_FIT_MAP_DATA)
@@ -471,6 +482,7 @@ fetch_curve (XrlabFitPage *self, XrlabFitView view)
 
 /* ---- the parameter table and the results ---------------------------------------------- */
 
+/* The table of the model c->role. */
 static void
 on_params (GObject *source, GAsyncResult *result, gpointer data)
 {
@@ -478,10 +490,22 @@ on_params (GObject *source, GAsyncResult *result, gpointer data)
   g_autoptr(GError) error = NULL;
   XrlabFitParamTable *t = xrlab_engine_fit_params_finish (XRLAB_ENGINE (source), result, &error);
 
-  if (t != NULL && closure_current (c))
-    xrlab_fit_page_table_set (c->self, g_steal_pointer (&t));
+  if (t != NULL && closure_current (c)
+      && (c->role == XRLAB_FIT_MODEL_MAIN || c->self->ws.baseline_model != NULL))
+    xrlab_fit_page_table_set (c->self, c->role, g_steal_pointer (&t));
   g_free (t);
   closure_free (c);
+}
+
+static void
+fetch_params (XrlabFitPage *self, XrlabFitModelRole role)
+{
+  Closure *c = round_closure_new (self, role == XRLAB_FIT_MODEL_MAIN ? C_PARAMS : C_BPARAMS);
+
+  c->role = role;
+  xrlab_engine_fit_params_async (self->engine, self->setup,
+                                 role == XRLAB_FIT_MODEL_MAIN ? consumers[C_PARAMS] : "fit-baseline-params", role,
+                                 isfinite (self->delay) ? self->delay : 0.0, self->cancellable, on_params, c);
 }
 
 /* ---- the time dependence of a fit ------------------------------------------------ */
@@ -623,14 +647,14 @@ refresh (gpointer data)
   if (self->trace_dirty)
     fetch_curve (self, XRLAB_FIT_VIEW_TRACE);
   if (self->params_dirty)
-    xrlab_engine_fit_params_async (self->engine, self->setup, consumers[C_PARAMS], XRLAB_FIT_MODEL_MAIN,
-                                   isfinite (self->delay) ? self->delay : 0.0, self->cancellable,
-                                   on_params, round_closure_new (self, C_PARAMS));
+    fetch_params (self, XRLAB_FIT_MODEL_MAIN);
+  if (self->bparams_dirty && self->ws.baseline_model != NULL)
+    fetch_params (self, XRLAB_FIT_MODEL_BASELINE);
   if (self->results_dirty)
     xrlab_engine_fit_results_async (self->engine, self->setup, "fit-results", self->cancellable,
                                     on_results, round_closure_new (self, -1));
   self->map_dirty = self->spectrum_dirty = self->trace_dirty = self->params_dirty = FALSE;
-  self->results_dirty = FALSE;
+  self->results_dirty = self->bparams_dirty = FALSE;
   g_main_context_pop_thread_default (self->replies);
   wait_for_replies (self, ROUND_BUDGET_MS);
   return G_SOURCE_REMOVE;
@@ -673,8 +697,10 @@ on_progress (const XrlabFitJobProgress *p, gpointer data)
       gtk_progress_bar_pulse (self->progress);
     }
   gtk_progress_bar_set_text (self->progress, text);
-  /* The live parameters show in the spectrum. */
+  /* The live parameters show in the spectrum (a baseline fit's in its
+   * table). */
   self->spectrum_dirty = self->params_dirty = TRUE;
+  self->bparams_dirty |= p->stage == XRLAB_FITFLOW_STAGE_BASELINE;
   xrlab_fit_page_schedule (self);
 }
 
@@ -696,6 +722,7 @@ on_fit_done (GObject *source, GAsyncResult *result, gpointer data)
   g_clear_object (&self->job_cancellable);
   self->map_dirty = self->map_kind != XRLAB_FIT_MAP_DATA;
   self->spectrum_dirty = self->trace_dirty = self->params_dirty = self->results_dirty = TRUE;
+  self->bparams_dirty = TRUE;
   xrlab_fit_page_sync_controls (self);
   xrlab_fit_page_schedule (self);
   g_signal_emit_by_name (self, "fit-done");

@@ -49,7 +49,7 @@ on_model_edited (GObject *source, GAsyncResult *result, gpointer data)
   self->model_edited = TRUE;
   fetch_tree (self);
   self->map_dirty = self->map_kind != XRLAB_FIT_MAP_DATA;
-  self->spectrum_dirty = self->trace_dirty = self->params_dirty = TRUE;
+  self->spectrum_dirty = self->trace_dirty = self->params_dirty = self->bparams_dirty = TRUE;
   xrlab_fit_page_schedule (self);
   g_signal_emit_by_name (self, "changed");
   xrlab_fit_page_keep_edits (self);
@@ -242,6 +242,8 @@ adopt_saved (XrlabFitPage *self, const XrlabFitModelSaved *saved, gboolean keep_
   g_strfreev (self->ws.dynamics);
   self->ws.dynamics = (char **) g_ptr_array_free (dyn, FALSE);
   xrlab_fit_page_adopt_profiles (self, saved);
+  /* the file has both models */
+  g_clear_pointer (&self->baseline_file, g_free);
   if (!keep_values)
     {
       g_clear_pointer (&self->ws.value_names, g_strfreev);

@@ -19,6 +19,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "xrlab-model.h"
+#include "xrlab-util.h"
 
 /* ---- the model of a workspace without one -------------------------------------------- */
 
@@ -57,6 +58,8 @@ typedef struct {
   guint64 serial;
   XrlabFitWorkspace ws;
   char *models, *model;        /* as used (the defaults filled in) */
+  char *baseline_models;       /* the baseline model's file, NULL: @models */
+  char *notice;                /* shown once it opened (a baseline model left out) */
   XrlabDatasetFiles files;
   guint dataset, setup;
   XrlabDatasetInfo *info;
@@ -70,6 +73,8 @@ open_op_free (OpenOp *op)
   xrlab_fit_workspace_clear (&op->ws);
   g_free (op->models);
   g_free (op->model);
+  g_free (op->baseline_models);
+  g_free (op->notice);
   xrlab_dataset_files_clear (&op->files);
   g_free (op->info);
   g_free (op);
@@ -261,8 +266,8 @@ dynamics_of (const XrlabFitWorkspace *ws, Dynamics *d, GError **error)
 }
 
 static void
-spec_of (const XrlabFitWorkspace *ws, const char *models, const char *model, guint dataset,
-         const Dynamics *d, XrlabFitSetupSpec *spec)
+spec_of (const XrlabFitWorkspace *ws, const char *models, const char *model, const char *baseline_models,
+         guint dataset, const Dynamics *d, XrlabFitSetupSpec *spec)
 {
   xrlab_fit_setup_spec_init (spec);
   spec->dataset = dataset;
@@ -275,6 +280,7 @@ spec_of (const XrlabFitWorkspace *ws, const char *models, const char *model, gui
   spec->baseline_profiles = (const XrlabFitProfile *) d->bprof->data;
   spec->n_baseline_profiles = d->bprof->len;
   spec->baseline_model = ws->baseline_model;
+  spec->baseline_models = ws->baseline_model != NULL ? baseline_models : NULL;
   spec->e0 = ws->e0, spec->e1 = ws->e1, spec->t0 = ws->t0, spec->t1 = ws->t1;
   spec->b0 = ws->b0, spec->b1 = ws->b1;
   spec->pin_to_baseline = ws->pin_baseline;
@@ -290,6 +296,8 @@ fill_model_names (XrlabFitPage *self, const char *models, const char *model)
   gsize n = file != NULL ? xrlab_model_file_n_models (file) : 0;
   guint selected = 0;
 
+  g_free (self->listed_models);
+  self->listed_models = g_strdup (models);
   self->building = TRUE;
   gtk_string_list_splice (self->model_names, 0, g_list_model_get_n_items (G_LIST_MODEL (self->model_names)), NULL);
   for (gsize i = 0; i < n; i++)
@@ -301,6 +309,19 @@ fill_model_names (XrlabFitPage *self, const char *models, const char *model)
   gtk_drop_down_set_selected (self->model_choice, selected);
   gtk_widget_set_sensitive (GTK_WIDGET (self->model_choice), n > 1);
   self->building = FALSE;
+  xrlab_fit_page_baseline_fill (self, self->ws.models != NULL ? file : NULL);
+}
+
+/* The file whose models the choosers list: the one the kept edits started
+ * from when @op opens the kept file again, else the one it opens. */
+static const char *
+listed_models (XrlabFitPage *self, OpenOp *op)
+{
+  const char *kept = g_object_get_data (G_OBJECT (self), "xrlab-keep-path");
+
+  if (kept != NULL && g_strcmp0 (op->ws.models, kept) == 0 && xrlab_fit_page_source_models (self) != NULL)
+    return xrlab_fit_page_source_models (self);
+  return op->models;
 }
 
 static void
@@ -325,7 +346,9 @@ open_commit (OpenOp *op)
   g_free (self->ws.model);
   self->ws.model = g_strdup (op->model);
   self->has_workspace = TRUE;
-  fill_model_names (self, op->models, op->model);
+  g_free (self->baseline_file);
+  self->baseline_file = g_steal_pointer (&op->baseline_models);
+  fill_model_names (self, listed_models (self, op), op->model);
   self->delay = self->info->has_time ? 0.5 * (self->info->time_first + self->info->time_last) : NAN;
   if (self->info->has_time && 0.0 >= MIN (self->info->time_first, self->info->time_last)
       && 0.0 <= MAX (self->info->time_first, self->info->time_last))
@@ -351,11 +374,16 @@ open_commit (OpenOp *op)
   xrlab_fit_page_table_clear (self);
   xrlab_fit_page_results_show (self, NULL);
   xrlab_map_view_set_limits (self->map_view, NAN, NAN, NAN, NAN);
-  xrlab_fit_page_set_message (self, NULL);
+  xrlab_fit_page_set_message (self, op->notice);
   xrlab_fit_page_sync_controls (self);
   xrlab_fit_page_model_opened (self);
   self->map_dirty = self->spectrum_dirty = self->trace_dirty = self->params_dirty = TRUE;
+  self->bparams_dirty = TRUE;
   xrlab_fit_page_schedule (self);
+  /* A baseline model of another file than the kept edits: the kept file
+   * is written again with both. */
+  if (self->baseline_file != NULL)
+    xrlab_fit_page_keep_edits (self);
   g_signal_emit_by_name (self, "opened");
 }
 
@@ -402,14 +430,45 @@ on_dataset_opened (GObject *source, GAsyncResult *result, gpointer data)
       open_failed (op, error);
       return;
     }
-  spec_of (&op->ws, op->models, op->model, op->dataset, &d, &spec);
+  spec_of (&op->ws, op->models, op->model, op->baseline_models, op->dataset, &d, &spec);
   op->setup = xrlab_engine_fit_setup_new_async (op->self->engine, &spec, op->self->cancellable,
                                                 on_setup_made, op);
   dynamics_clear (&d);
 }
 
+/* A baseline model that its file lacks (a session of an older file, say):
+ * the workspace opens without it, with @op's notice saying so. */
+static void
+check_baseline (OpenOp *op)
+{
+  const char *path = op->baseline_models != NULL ? op->baseline_models : op->models;
+  g_autoptr(XrlabModelFile) file = NULL;
+  g_autofree char *name = NULL, *where = NULL;
+  gsize n;
+
+  if (op->ws.baseline_model == NULL || (file = xrlab_model_file_load (path, NULL)) == NULL)
+    return;    /* none, or the engine says what is wrong with the file */
+  n = xrlab_model_file_n_models (file);
+  for (gsize i = 0; i < n; i++)
+    if (g_strcmp0 (xrlab_model_file_model_name (file, i), op->ws.baseline_model) == 0)
+      return;
+  name = xrlab_escape_text (op->ws.baseline_model, -1, 80);
+  where = xrlab_escape_text (path, -1, 200);
+  op->notice = g_strdup_printf (_("The baseline model “%s” is not in %s: opened without a baseline model"), name,
+                                where);
+  g_clear_pointer (&op->ws.baseline_model, g_free);
+  g_clear_pointer (&op->ws.baseline_profiles, g_strfreev);
+  g_clear_pointer (&op->baseline_models, g_free);
+}
+
 void
 xrlab_fit_page_open (XrlabFitPage *self, const XrlabFitWorkspace *ws)
+{
+  xrlab_fit_page_open_full (self, ws, NULL);
+}
+
+void
+xrlab_fit_page_open_full (XrlabFitPage *self, const XrlabFitWorkspace *ws, const char *baseline_models)
 {
   OpenOp *op;
   XrlabDatasetSource source;
@@ -424,6 +483,7 @@ xrlab_fit_page_open (XrlabFitPage *self, const XrlabFitWorkspace *ws)
   op->serial = ++self->open_serial;
   self->pending++;
   xrlab_fit_workspace_copy (&op->ws, ws);
+  op->baseline_models = g_strdup (baseline_models);
   if (!find_source (ws->data, &op->files, &source, &error))
     {
       open_failed (op, error);
@@ -451,6 +511,7 @@ xrlab_fit_page_open (XrlabFitPage *self, const XrlabFitWorkspace *ws)
         }
       op->model = g_strdup (xrlab_model_file_model_name (file, 0));
     }
+  check_baseline (op);
   source.max_values = 400000000;
   op->dataset = xrlab_engine_dataset_open_async (self->engine, &source, self->cancellable,
                                                  on_dataset_opened, op);
@@ -478,6 +539,9 @@ xrlab_fit_page_update_model (XrlabFitPage *self)
     {
       g_free (ws.models);
       ws.models = g_strdup (xrlab_fit_page_source_models (self));
+      /* and its baseline model, as the chooser lists it */
+      g_free (ws.baseline_model);
+      ws.baseline_model = g_strdup (xrlab_fit_page_baseline_listed (self));
     }
   /* The values typed and the result were the other model's. */
   g_clear_pointer (&ws.value_names, g_strfreev);
@@ -533,14 +597,14 @@ xrlab_fit_page_set_ranges (XrlabFitPage *self, double e0, double e1, double t0, 
       return;
     }
   spec_of (&self->ws, self->ws.models != NULL ? self->ws.models : self->data_only_models, self->ws.model,
-           self->dataset, &d, &spec);
+           self->baseline_file, self->dataset, &d, &spec);
   xrlab_engine_fit_setup_update_async (self->engine, self->setup, &spec,
                                        XRLAB_FIT_SETUP_WINDOW | XRLAB_FIT_SETUP_BASELINE_DELAYS,
                                        self->cancellable, on_ranges_set, g_object_ref (self));
   self->pending++;
   dynamics_clear (&d);
   xrlab_fit_page_update_overlays (self);
-  self->params_dirty = self->results_dirty = TRUE;
+  self->params_dirty = self->results_dirty = self->bparams_dirty = TRUE;
   xrlab_fit_page_schedule (self);
   g_signal_emit_by_name (self, "changed");
 }
@@ -713,7 +777,7 @@ on_sibling_dataset (GObject *source, GAsyncResult *result, gpointer data)
       return;
     }
   spec_of (&self->ws, self->ws.models != NULL ? self->ws.models : self->data_only_models, self->ws.model,
-           op->dataset, &d, &spec);
+           self->baseline_file, op->dataset, &d, &spec);
   op->setup = xrlab_engine_fit_setup_new_async (self->engine, &spec, self->cancellable, on_sibling_setup, op);
   dynamics_clear (&d);
 }

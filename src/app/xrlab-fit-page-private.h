@@ -6,6 +6,7 @@
  *                          the table
  * xrlab-fit-page-table.c   the parameter table and the result summary
  * xrlab-fit-page-open.c    opening a workspace: files, models, the setup
+ * xrlab-fit-page-baseline.c  the baseline model chosen
  * xrlab-fit-page-data.c    the link to the engine: edits, fetches, fit
  *                          jobs and their replies
  *
@@ -33,6 +34,9 @@ struct _XrlabFitPage {
   GtkLabel *title;
   GtkDropDown *model_choice;
   GtkStringList *model_names;
+  GtkDropDown *baseline_choice;    /* "None", then the models of the file listed */
+  GtkStringList *baseline_names;
+  char *listed_models;             /* the file whose models the two choosers list */
   GtkDropDown *map_choice;
   GtkToggleButton *log_button;
   GtkWidget *range_entries[3];     /* energies, delays, baseline delays */
@@ -72,6 +76,10 @@ struct _XrlabFitPage {
   guint dataset, setup;
   XrlabDatasetInfo *info;
   char *data_only_models;          /* the file of the model of a workspace without one */
+  /* the file of the baseline model while it is not the workspace's model
+   * file (chosen from the file the kept edits started from), until the
+   * kept edits hold it too; NULL otherwise */
+  char *baseline_file;
   char *message_text;
   guint64 open_serial;             /* of the newest open */
 
@@ -84,12 +92,13 @@ struct _XrlabFitPage {
   double *energies, *delays;       /* the axes of the data (from the first map) */
   gsize n_energies, n_delays;
   gboolean map_dirty, spectrum_dirty, trace_dirty, params_dirty, results_dirty;
+  gboolean bparams_dirty;          /* the baseline model's table */
   guint refresh_id;
   guint pending;
   guint round_pending;             /* fetches of rounds not answered yet */
   GMainContext *replies;           /* where they are answered */
   guint pump_id;                   /* dispatches them after the round's budget */
-  guint64 serial[5];               /* of the newest fetch of each consumer */
+  guint64 serial[6];               /* of the newest fetch of each consumer */
   gpointer last_spectrum;          /* the reply drawn (again, stale, while a value is invalid) */
   XrlabFitParamTraces *param_traces;   /* the main model's time dependence, after a fit */
   guint traces_setup;              /* the setup they are of */
@@ -98,6 +107,7 @@ struct _XrlabFitPage {
 
   /* parameters and results */
   XrlabFitParamTable *params;
+  XrlabFitParamTable *bparams;     /* of the baseline model (NULL: none) */
   XrlabFitResults *results;
   char *summary_text;
   gboolean fitting;
@@ -124,7 +134,6 @@ void        xrlab_fit_page_drag_attach_value (GtkWidget *entry);
 /* xrlab-fit-page-table.c */
 void        xrlab_fit_page_table_init    (XrlabFitPage *self);
 void        xrlab_fit_page_table_clear   (XrlabFitPage *self);
-/* The table from @table (taken). */
 /* The name cell @name of a parameter's row with its sharing in a joint
  * fit after it (the label's first text, or the one set as its
  * "xrlab-base-text", stays the name). */
@@ -132,10 +141,16 @@ void        xrlab_fit_page_name_show_share (GtkWidget *name, XrlabParamShare sha
 /* The standard error the table shows for @p: the fit's, or before any
  * fit on this setup the one the workspace kept from the last session. */
 double      xrlab_fit_page_shown_error   (XrlabFitPage *self, const XrlabFitParamRow *p);
-void        xrlab_fit_page_table_set     (XrlabFitPage *self, XrlabFitParamTable *table);
-/* The message at the row of @name (NULL clears it). */
-void        xrlab_fit_page_table_set_error (XrlabFitPage *self, const char *name, const char *message);
+/* The table of the model @role from @table (taken; NULL: the baseline
+ * model's section goes). */
+void        xrlab_fit_page_table_set     (XrlabFitPage *self, XrlabFitModelRole role,
+                                          XrlabFitParamTable *table);
+/* The message at the row of @name of the model @role (NULL clears it). */
+void        xrlab_fit_page_table_set_error (XrlabFitPage *self, XrlabFitModelRole role, const char *name,
+                                            const char *message);
+/* The row of @name of the main model, or NULL. */
 XrlabFitRow *xrlab_fit_page_table_find   (XrlabFitPage *self, const char *name);
+XrlabFitRow *xrlab_fit_page_table_find_role (XrlabFitPage *self, XrlabFitModelRole role, const char *name);
 GtkEditable *xrlab_fit_row_get_value_entry (XrlabFitRow *row);
 const char *xrlab_fit_row_get_error      (XrlabFitRow *row);
 void        xrlab_fit_page_results_show  (XrlabFitPage *self, XrlabFitResults *results);
@@ -144,6 +159,19 @@ void        xrlab_fit_page_draw_sbs      (XrlabFitPage *self);
 
 /* xrlab-fit-page-open.c: the Ranges button of the toolbar */
 GtkWidget  *xrlab_fit_page_build_ranges (XrlabFitPage *self);
+/* Opens @ws with its baseline model read from @baseline_models (NULL: the
+ * workspace's model file). */
+void        xrlab_fit_page_open_full    (XrlabFitPage *self, const XrlabFitWorkspace *ws,
+                                         const char *baseline_models);
+
+/* xrlab-fit-page-baseline.c */
+/* The baseline model's chooser of the toolbar. */
+GtkWidget  *xrlab_fit_page_baseline_build (XrlabFitPage *self);
+/* Lists "None" and the models of @file (NULL: none) in the chooser, the
+ * workspace's baseline model selected. */
+void        xrlab_fit_page_baseline_fill  (XrlabFitPage *self, XrlabModelFile *file);
+/* The name the chooser has selected (NULL: None). */
+const char *xrlab_fit_page_baseline_listed (XrlabFitPage *self);
 
 /* A setup like the shown one (its model file, model, attachments, values,
  * ranges) on another measurement @data of a project: @done gets the

@@ -401,6 +401,7 @@ on_project_done (GObject *source, GAsyncResult *result, gpointer data)
     g_free (r);
   self->map_dirty = self->map_kind != XRLAB_FIT_MAP_DATA;
   self->spectrum_dirty = self->trace_dirty = self->params_dirty = self->results_dirty = TRUE;
+  self->bparams_dirty = TRUE;
   xrlab_fit_page_sync_controls (self);
   xrlab_fit_page_schedule (self);
   g_signal_emit_by_name (self, "fit-done");

@@ -2,7 +2,10 @@
  * and slice-by-slice plot
  *
  * A row per parameter of the model: name, value, vary, min, max,
- * expression and, after a fit, its error. A typed value is one edit (an
+ * expression and, after a fit, its error; with a baseline model its
+ * parameters follow in a section of their own, edited the same way (the
+ * edits name the baseline model; each is kept with the session in the
+ * kept model file, as the main model's structure edits are). A typed value is one edit (an
  * invalid one is marked at its row and not sent); bounds and expressions are
  * sent when the entry is activated. Replies that refuse an edit show their
  * message under the row, and the model curves are drawn stale until every
@@ -23,6 +26,7 @@
 
 struct _XrlabFitRow {
   XrlabFitPage *page;
+  XrlabFitModelRole role;
   char *name;
   GtkWidget *name_label, *value, *vary, *min, *max, *expr, *error, *message;
   char *message_text;
@@ -51,15 +55,21 @@ xrlab_fit_row_get_error (XrlabFitRow *row)
 }
 
 XrlabFitRow *
-xrlab_fit_page_table_find (XrlabFitPage *self, const char *name)
+xrlab_fit_page_table_find_role (XrlabFitPage *self, XrlabFitModelRole role, const char *name)
 {
   for (guint i = 0; i < self->rows->len; i++)
     {
       XrlabFitRow *row = g_ptr_array_index (self->rows, i);
-      if (g_strcmp0 (row->name, name) == 0)
+      if (row->role == role && g_strcmp0 (row->name, name) == 0)
         return row;
     }
   return NULL;
+}
+
+XrlabFitRow *
+xrlab_fit_page_table_find (XrlabFitPage *self, const char *name)
+{
+  return xrlab_fit_page_table_find_role (self, XRLAB_FIT_MODEL_MAIN, name);
 }
 
 static gboolean
@@ -72,9 +82,10 @@ any_error (XrlabFitPage *self)
 }
 
 void
-xrlab_fit_page_table_set_error (XrlabFitPage *self, const char *name, const char *message)
+xrlab_fit_page_table_set_error (XrlabFitPage *self, XrlabFitModelRole role, const char *name,
+                                const char *message)
 {
-  XrlabFitRow *row = xrlab_fit_page_table_find (self, name);
+  XrlabFitRow *row = xrlab_fit_page_table_find_role (self, role, name);
   gboolean stale;
 
   if (row == NULL || g_strcmp0 (row->message_text, message) == 0)
@@ -128,14 +139,18 @@ on_value_changed (GtkEditable *editable, XrlabFitRow *row)
   if (!parse_number (text, &edit.value))
     {
       g_autofree char *m = g_strdup_printf (_("“%s” is not a number"), text);
-      xrlab_fit_page_table_set_error (self, row->name, m);
+      xrlab_fit_page_table_set_error (self, row->role, row->name, m);
       return;
     }
-  edit.model = XRLAB_FIT_MODEL_MAIN;
+  edit.model = row->role;
   edit.name = row->name;
   edit.fields = XRLAB_FIT_PARAM_VALUE;
   xrlab_fit_page_send_edit (self, &edit);
   g_signal_emit_by_name (self, "changed");
+  /* the main model's values are the workspace's; the baseline model's are
+   * kept in the kept model file */
+  if (row->role == XRLAB_FIT_MODEL_BASELINE)
+    xrlab_fit_page_keep_edits (self);
 }
 
 static void
@@ -145,6 +160,7 @@ on_vary_toggled (GtkCheckButton *check, XrlabFitRow *row)
 
   if (row->page->building)
     return;
+  edit.model = row->role;
   edit.name = row->name;
   edit.fields = XRLAB_FIT_PARAM_VARY;
   edit.vary = gtk_check_button_get_active (check);
@@ -160,13 +176,14 @@ on_bounds_activate (GtkEntry *entry, XrlabFitRow *row)
   const char *lo = gtk_editable_get_text (GTK_EDITABLE (row->min));
   const char *hi = gtk_editable_get_text (GTK_EDITABLE (row->max));
 
+  edit.model = row->role;
   edit.name = row->name;
   edit.fields = XRLAB_FIT_PARAM_BOUNDS;
   edit.min = -INFINITY, edit.max = INFINITY;
   if ((*lo != '\0' && !parse_number (lo, &edit.min)) || (*hi != '\0' && !parse_number (hi, &edit.max)))
     {
       g_autofree char *m = g_strdup_printf (_("The bounds “%s”, “%s” are not numbers"), lo, hi);
-      xrlab_fit_page_table_set_error (row->page, row->name, m);
+      xrlab_fit_page_table_set_error (row->page, row->role, row->name, m);
       return;
     }
   xrlab_fit_page_send_edit (row->page, &edit);
@@ -180,6 +197,7 @@ on_expr_activate (GtkEntry *entry, XrlabFitRow *row)
   XrlabFitParamEdit edit = { 0 };
   const char *text = gtk_editable_get_text (GTK_EDITABLE (entry));
 
+  edit.model = row->role;
   edit.name = row->name;
   edit.fields = XRLAB_FIT_PARAM_EXPR;
   edit.expr = *text != '\0' ? text : NULL;
@@ -251,7 +269,8 @@ row_update (XrlabFitRow *row, const XrlabFitParamRow *p)
   g_autofree char *value = format_number (p->value);
   g_autofree char *lo = format_number (p->min);
   g_autofree char *hi = format_number (p->max);
-  double e = xrlab_fit_page_shown_error (row->page, p);
+  /* the baseline model's: its fit's (the workspace keeps the main model's) */
+  double e = row->role == XRLAB_FIT_MODEL_BASELINE ? p->error : xrlab_fit_page_shown_error (row->page, p);
   g_autofree char *err = isfinite (e) ? g_strdup_printf ("± %.3g", e) : g_strdup ("");
   GtkWidget *focus = gtk_root_get_focus (gtk_widget_get_root (row->value));
 
@@ -270,12 +289,13 @@ row_update (XrlabFitRow *row, const XrlabFitParamRow *p)
 }
 
 static void
-add_row (XrlabFitPage *self, const XrlabFitParamRow *p, int line)
+add_row (XrlabFitPage *self, XrlabFitModelRole role, const XrlabFitParamRow *p, int line)
 {
   XrlabFitRow *row = g_new0 (XrlabFitRow, 1);
   GtkWidget *name = gtk_label_new (p->name);
 
   row->page = self;
+  row->role = role;
   row->name = g_strdup (p->name);
   gtk_label_set_xalign (GTK_LABEL (name), 0);
   gtk_widget_set_tooltip_text (name, p->component);
@@ -329,50 +349,112 @@ add_header (XrlabFitPage *self)
     }
 }
 
-void
-xrlab_fit_page_table_clear (XrlabFitPage *self)
+/* The heading of the baseline model's section, at grid line @line. */
+static void
+add_section (XrlabFitPage *self, int line)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *title = gtk_label_new (_("Baseline model"));
+  const char *listed = xrlab_fit_page_baseline_listed (self);
+  GtkWidget *name = gtk_label_new (listed != NULL ? listed : self->ws.baseline_model);
+
+  gtk_widget_add_css_class (title, "heading");
+  gtk_widget_add_css_class (name, "dim-label");
+  gtk_label_set_ellipsize (GTK_LABEL (name), PANGO_ELLIPSIZE_END);
+  gtk_widget_set_tooltip_text (box, _("Fitted to the baseline spectrum, the mean of the baseline delays; "
+                                      "its result is the start of the other fits"));
+  gtk_box_append (GTK_BOX (box), title);
+  gtk_box_append (GTK_BOX (box), name);
+  gtk_widget_set_margin_top (box, 12);
+  gtk_grid_attach (self->table, box, 0, line, 7, 1);
+}
+
+/* The grid emptied (the tables stay). */
+static void
+grid_clear (XrlabFitPage *self)
 {
   GtkWidget *child;
 
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->table))) != NULL)
     gtk_grid_remove (self->table, child);
   g_ptr_array_set_size (self->rows, 0);
+}
+
+void
+xrlab_fit_page_table_clear (XrlabFitPage *self)
+{
+  grid_clear (self);
   g_clear_pointer (&self->params, g_free);
+  g_clear_pointer (&self->bparams, g_free);
   gtk_label_set_text (self->not_ready, "");
   gtk_widget_set_visible (GTK_WIDGET (self->not_ready), FALSE);
 }
 
+/* Whether the rows of @role are those of @t (NULL: none), in order. */
 static gboolean
-same_names (XrlabFitPage *self, const XrlabFitParamTable *t)
+same_names (XrlabFitPage *self, XrlabFitModelRole role, const XrlabFitParamTable *t)
 {
-  if (t->n_params != self->rows->len)
-    return FALSE;
-  for (gsize i = 0; i < t->n_params; i++)
-    if (g_strcmp0 (((XrlabFitRow *) g_ptr_array_index (self->rows, i))->name, t->params[i].name) != 0)
-      return FALSE;
-  return TRUE;
+  gsize k = 0, n = t != NULL ? t->n_params : 0;
+
+  for (guint i = 0; i < self->rows->len; i++)
+    {
+      XrlabFitRow *row = g_ptr_array_index (self->rows, i);
+
+      if (row->role != role)
+        continue;
+      if (k >= n || g_strcmp0 (row->name, t->params[k].name) != 0)
+        return FALSE;
+      k++;
+    }
+  return k == n;
+}
+
+/* Every row made again: the main model's, then the baseline model's
+ * section. */
+static void
+relayout (XrlabFitPage *self)
+{
+  int line = 1;
+
+  grid_clear (self);
+  add_header (self);
+  for (gsize i = 0; self->params != NULL && i < self->params->n_params; i++, line += 2)
+    {
+      add_row (self, XRLAB_FIT_MODEL_MAIN, &self->params->params[i], line);
+      xrlab_fit_page_dynamics_decorate (self, self->params, i, line);
+    }
+  if (self->bparams == NULL || self->bparams->n_params == 0)
+    return;
+  add_section (self, line++);
+  for (gsize i = 0; i < self->bparams->n_params; i++, line += 2)
+    add_row (self, XRLAB_FIT_MODEL_BASELINE, &self->bparams->params[i], line);
 }
 
 void
-xrlab_fit_page_table_set (XrlabFitPage *self, XrlabFitParamTable *t)
+xrlab_fit_page_table_set (XrlabFitPage *self, XrlabFitModelRole role, XrlabFitParamTable *t)
 {
+  XrlabFitParamTable **slot = role == XRLAB_FIT_MODEL_BASELINE ? &self->bparams : &self->params;
+
   self->building = TRUE;
-  if (!same_names (self, t))
+  if (!same_names (self, role, t))
     {
-      xrlab_fit_page_table_clear (self);
-      add_header (self);
-      for (gsize i = 0; i < t->n_params; i++)
-        {
-          add_row (self, &t->params[i], 1 + 2 * (int) i);
-          xrlab_fit_page_dynamics_decorate (self, t, i, 1 + 2 * (int) i);
-        }
+      g_free (*slot);
+      *slot = t;
+      relayout (self);
     }
   else
-    for (gsize i = 0; i < t->n_params; i++)
-      row_update (g_ptr_array_index (self->rows, i), &t->params[i]);
+    {
+      gsize k = 0;
+
+      for (guint i = 0; i < self->rows->len; i++)
+        if (((XrlabFitRow *) g_ptr_array_index (self->rows, i))->role == role)
+          row_update (g_ptr_array_index (self->rows, i), &t->params[k++]);
+      g_free (*slot);
+      *slot = t;
+    }
   self->building = FALSE;
-  g_free (self->params);
-  self->params = t;
+  if (role == XRLAB_FIT_MODEL_BASELINE || t == NULL)
+    return;
   if (self->record_values)
     {
       /* the fitted values become the start values, the session's */
@@ -681,4 +763,63 @@ xrlab_fit_page_get_param_share (XrlabFitPage *self, const char *name)
     if (g_strcmp0 (self->params->params[i].name, name) == 0)
       return (int) self->params->params[i].share;
   return -1;
+}
+
+gsize
+xrlab_fit_page_get_n_baseline_params (XrlabFitPage *self)
+{
+  gsize n = 0;
+
+  g_return_val_if_fail (XRLAB_IS_FIT_PAGE (self), 0);
+  for (guint i = 0; i < self->rows->len; i++)
+    n += ((XrlabFitRow *) g_ptr_array_index (self->rows, i))->role == XRLAB_FIT_MODEL_BASELINE;
+  return n;
+}
+
+gboolean
+xrlab_fit_page_get_baseline_param_value (XrlabFitPage *self, const char *name, double *value, double *error)
+{
+  g_return_val_if_fail (XRLAB_IS_FIT_PAGE (self), FALSE);
+  for (gsize i = 0; self->bparams != NULL && i < self->bparams->n_params; i++)
+    if (g_strcmp0 (self->bparams->params[i].name, name) == 0)
+      {
+        if (value != NULL)
+          *value = self->bparams->params[i].value;
+        if (error != NULL)
+          *error = self->bparams->params[i].error;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+GtkWidget *
+xrlab_fit_page_get_baseline_param_cell (XrlabFitPage *self, const char *name, int column)
+{
+  XrlabFitRow *row;
+
+  g_return_val_if_fail (XRLAB_IS_FIT_PAGE (self), NULL);
+  row = xrlab_fit_page_table_find_role (self, XRLAB_FIT_MODEL_BASELINE, name);
+  if (row == NULL)
+    return NULL;
+  switch (column)
+    {
+    case 0: return row->name_label;
+    case 1: return row->value;
+    case 2: return row->vary;
+    case 3: return row->min;
+    case 4: return row->max;
+    case 5: return row->expr;
+    case 6: return row->error;
+    default: return NULL;
+    }
+}
+
+const char *
+xrlab_fit_page_get_baseline_param_error (XrlabFitPage *self, const char *name)
+{
+  XrlabFitRow *row;
+
+  g_return_val_if_fail (XRLAB_IS_FIT_PAGE (self), NULL);
+  row = xrlab_fit_page_table_find_role (self, XRLAB_FIT_MODEL_BASELINE, name);
+  return row != NULL ? row->message_text : NULL;
 }

@@ -52,6 +52,7 @@ xrlab_fit_page_sync_controls (XrlabFitPage *self)
       gtk_label_set_text (self->title, t);
     }
   gtk_widget_set_sensitive (self->fit_buttons, open && !self->fitting);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->baseline_choice), open && !self->fitting && self->ws.models != NULL);
   gtk_widget_set_visible (self->baseline_button, has_base);
   gtk_widget_set_visible (self->sbs_button, has_time);
   gtk_widget_set_visible (self->fit2d_button, has_time);
@@ -314,6 +315,7 @@ build_toolbar (XrlabFitPage *self)
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->model_choice), _("The model of the model file"));
   g_signal_connect_swapped (self->model_choice, "notify::selected", G_CALLBACK (on_model_choice), self);
   gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->model_choice));
+  gtk_box_append (GTK_BOX (bar), xrlab_fit_page_baseline_build (self));
 
   self->map_choice = GTK_DROP_DOWN (gtk_drop_down_new_from_strings (maps));
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->map_choice), _("What the map shows"));
@@ -481,6 +483,7 @@ xrlab_fit_page_dispose (GObject *object)
   g_clear_object (&self->cancellable);
   g_clear_object (&self->job_cancellable);
   g_clear_object (&self->model_names);
+  g_clear_object (&self->baseline_names);
   g_clear_object (&self->component_names);
   G_OBJECT_CLASS (xrlab_fit_page_parent_class)->dispose (object);
 }
@@ -494,6 +497,9 @@ xrlab_fit_page_finalize (GObject *object)
   g_free (self->info);
   g_clear_pointer (&self->replies, g_main_context_unref);
   g_free (self->data_only_models);
+  g_free (self->listed_models);
+  g_free (self->baseline_file);
+  g_free (self->bparams);
   g_free (self->message_text);
   g_free (self->energies);
   g_free (self->delays);

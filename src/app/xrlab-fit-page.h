@@ -110,6 +110,21 @@ const char *xrlab_fit_page_get_param_error (XrlabFitPage *self, const char *name
 void       xrlab_fit_page_set_param_share (XrlabFitPage *self, const char *name, int share);
 int        xrlab_fit_page_get_param_share (XrlabFitPage *self, const char *name);
 
+/* The baseline model (xrlab-fit-page-baseline.c): its chooser in the
+ * toolbar ("None", then the models of the model file; a choice opens the
+ * workspace again with it, as a choice of the model does), and its
+ * parameters as the table's section shows them: how many rows it has (0:
+ * no section), the value and the error of the baseline fit (NaN: none) of
+ * @name (FALSE: no such parameter), the widget at @column of its row (0
+ * the name, 1 value, 2 vary, 3 min, 4 max, 5 expression, 6 error) or NULL. */
+GtkDropDown *xrlab_fit_page_get_baseline_choice (XrlabFitPage *self);
+gsize      xrlab_fit_page_get_n_baseline_params (XrlabFitPage *self);
+gboolean   xrlab_fit_page_get_baseline_param_value (XrlabFitPage *self, const char *name, double *value,
+                                                    double *error);
+GtkWidget *xrlab_fit_page_get_baseline_param_cell (XrlabFitPage *self, const char *name, int column);
+/* The message at the row of baseline parameter @name (NULL: none). */
+const char *xrlab_fit_page_get_baseline_param_error (XrlabFitPage *self, const char *name);
+
 /* The fits of the page's buttons (XrlabFitJobKind's). */
 typedef enum {
   XRLAB_FIT_PAGE_JOB_BASELINE,

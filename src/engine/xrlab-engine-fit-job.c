@@ -178,7 +178,8 @@ job_take_inputs (FitSetup *setup, JobPayload *p, XrlabRequest *req)
   p->ds = xrlab_fit_dataset_ref (setup->ds);
   /* the windows and the options; the strings and arrays stay the setup's */
   p->spec = *xrlab_fit_setup_spec (setup);
-  p->spec.models = p->spec.model = p->spec.baseline_model = NULL;
+  p->spec.models = p->spec.model = NULL;
+  p->spec.baseline_models = p->spec.baseline_model = NULL;
   p->spec.dynamics = NULL, p->spec.profiles = p->spec.baseline_profiles = NULL;
   p->spec.values = p->spec.baseline_values = NULL;
   p->spec.sigma.file = NULL, p->spec.sigma.values = NULL;

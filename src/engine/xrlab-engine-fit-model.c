@@ -328,6 +328,7 @@ xrlab_fit_model_saved_apply (const XrlabFitModelSaved *saved, XrlabFitSetupSpec 
   spec->n_profiles = saved->n_profiles;
   spec->values = NULL;
   spec->n_values = 0;
+  spec->baseline_models = NULL;
   spec->baseline_model = saved->baseline_model;
   spec->baseline_profiles = saved->baseline_profiles;
   spec->n_baseline_profiles = saved->n_baseline_profiles;

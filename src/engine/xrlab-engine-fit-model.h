@@ -117,8 +117,8 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (XrlabFitModelSaved, xrlab_fit_model_saved_free)
 
 /* Sets models, model, dynamics, profiles, baseline_model and
  * baseline_profiles of @spec to @saved's (pointers into @saved, which must
- * outlive @spec's use) and clears values and baseline_values (the file has
- * them). */
+ * outlive @spec's use) and clears baseline_models (the file has both
+ * models), values and baseline_values (the file has them). */
 void xrlab_fit_model_saved_apply (const XrlabFitModelSaved *saved, XrlabFitSetupSpec *spec);
 
 /* Writes the models of @setup -- the baseline model first when there is

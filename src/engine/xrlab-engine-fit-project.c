@@ -118,7 +118,8 @@ take_file (FitState *state, ProjectPayload *p, ProjectFile *pf, GError **error)
   pf->bmodel = setup->bmodel ? xrlab_model_copy (setup->bmodel) : NULL;
   pf->ds = xrlab_fit_dataset_ref (setup->ds);
   pf->spec = *xrlab_fit_setup_spec (setup);
-  pf->spec.models = pf->spec.model = pf->spec.baseline_model = NULL;
+  pf->spec.models = pf->spec.model = NULL;
+  pf->spec.baseline_models = pf->spec.baseline_model = NULL;
   pf->spec.dynamics = NULL, pf->spec.profiles = pf->spec.baseline_profiles = NULL;
   pf->spec.values = pf->spec.baseline_values = NULL;
   pf->spec.sigma.file = NULL, pf->spec.sigma.values = NULL;

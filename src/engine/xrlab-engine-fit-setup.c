@@ -135,6 +135,7 @@ config_merge (const XrlabFitSetupSpec *base, const XrlabFitSetupSpec *update,
     }
   if (fields & XRLAB_FIT_SETUP_BASELINE_MODEL)
     {
+      s.baseline_models = u->baseline_models;
       s.baseline_model = u->baseline_model;
       s.baseline_profiles = u->baseline_profiles;
       s.n_baseline_profiles = u->n_baseline_profiles;
@@ -159,6 +160,7 @@ config_merge (const XrlabFitSetupSpec *base, const XrlabFitSetupSpec *update,
   c->spec.dynamics = keep_dynamics (c, s.dynamics, s.n_dynamics);
   c->spec.profiles = keep_profiles (c, s.profiles, s.n_profiles);
   c->spec.values = keep_values (c, s.values, s.n_values);
+  c->spec.baseline_models = keep_str (c, s.baseline_models);
   c->spec.baseline_model = keep_str (c, s.baseline_model);
   c->spec.baseline_profiles = keep_profiles (c, s.baseline_profiles, s.n_baseline_profiles);
   c->spec.baseline_values = keep_values (c, s.baseline_values, s.n_baseline_values);
@@ -404,7 +406,9 @@ candidate_build (FitState *state, FitSetup *setup, const XrlabFitSetupSpec *s,
       if (c->model == NULL)
         return FALSE;
       if (s->baseline_model != NULL
-          && (c->bmodel = xrlab_fit_build_model (s->models, s->baseline_model, NULL, 0,
+          && (c->bmodel = xrlab_fit_build_model (s->baseline_models != NULL ? s->baseline_models
+                                                                          : s->models,
+                                                 s->baseline_model, NULL, 0,
                                                  s->baseline_profiles,
                                                  s->n_baseline_profiles, s->baseline_values,
                                                  s->n_baseline_values, TRUE, error)) == NULL)

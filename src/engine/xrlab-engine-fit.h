@@ -233,9 +233,11 @@ typedef struct {
   gsize n_profiles;
   const XrlabFitValue *values;
   gsize n_values;
-  /* the baseline model: @baseline_model of the same file (NULL: no baseline
-   * stage), with those of @baseline_profiles and @baseline_values that name
-   * one of its parameters */
+  /* the baseline model: @baseline_model of the file @baseline_models (NULL:
+   * @models; @baseline_model NULL: no baseline stage), with those of
+   * @baseline_profiles and @baseline_values that name one of its
+   * parameters */
+  const char *baseline_models;
   const char *baseline_model;
   const XrlabFitProfile *baseline_profiles;
   gsize n_baseline_profiles;
@@ -261,7 +263,8 @@ void xrlab_fit_setup_spec_init (XrlabFitSetupSpec *spec);
 typedef enum {
   XRLAB_FIT_SETUP_DATASET         = 1 << 0,
   XRLAB_FIT_SETUP_MODEL           = 1 << 1,  /* models, model, dynamics, profiles, values */
-  XRLAB_FIT_SETUP_BASELINE_MODEL  = 1 << 2,  /* baseline_model, its profiles and values */
+  XRLAB_FIT_SETUP_BASELINE_MODEL  = 1 << 2,  /* baseline_models, baseline_model, its profiles
+                                              * and values */
   XRLAB_FIT_SETUP_WINDOW          = 1 << 3,  /* e0, e1, t0, t1 */
   XRLAB_FIT_SETUP_BASELINE_DELAYS = 1 << 4,  /* b0, b1 */
   XRLAB_FIT_SETUP_SIGMA           = 1 << 5,

@@ -1,0 +1,491 @@
+/* test-gui-fit-baseline.c -- the Fit page's baseline model, chosen as a
+ * user would: trspecfit's example 01 opened without one, "base" chosen in
+ * the toolbar's chooser (the Baseline button and the table's section
+ * appear), the baseline fit run with the button and its parameters equal
+ * to those of `xrlab-cli fit --baseline-model base` on the same setup;
+ * baseline parameters edited in the table and kept by the session; a
+ * session naming a baseline model its file lacks (a message, the rest
+ * opened); "None" (the button and the section gone); the command line's
+ * --baseline-model shown in the chooser
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <glib/gstdio.h>
+
+#include "gui-test-util.h"
+#include "xrlab-application.h"
+#include "xrlab-model.h"
+#include "xrlab-session.h"
+#include "xrlab-window.h"
+
+static XrlabApplication *app;
+static XrlabWindow *win;
+static char *tmpdir;
+static char *example01;     /* trspecfit's example 01, NULL: missing */
+
+static XrlabFitPage *
+page (void)
+{
+  return xrlab_window_get_fit_page (win);
+}
+
+static void
+settle (void)
+{
+  xrlab_test_fit_settle (win);
+}
+
+static gboolean
+skip_without_data (void)
+{
+  if (example01 != NULL)
+    return FALSE;
+  g_test_skip ("trspecfit's example 01 ($XRLAB_SHARED_DATA/trspecfit-examples) is missing");
+  return TRUE;
+}
+
+static char *
+in_example (const char *name)
+{
+  return g_build_filename (example01, name, NULL);
+}
+
+static char *
+dynamics (void)
+{
+  g_autofree char *time_models = in_example ("models_time.yaml");
+
+  return g_strdup_printf ("GLP_01_x0=%s:MonoExpIRF", time_models);
+}
+
+/* The button of the toolbar labelled @label. */
+static GtkWidget *
+find_button (GtkWidget *w, const char *label)
+{
+  if (GTK_IS_BUTTON (w) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (w)), label) == 0)
+    return w;
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_button (c, label);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static GtkWidget *
+baseline_button (void)
+{
+  GtkWidget *b = find_button (GTK_WIDGET (page ()), "_Baseline");
+
+  g_assert_nonnull (b);
+  return b;
+}
+
+/* The chooser's entries: "None", then the models of the file. */
+static guint
+choice_index (const char *name)
+{
+  GListModel *names = gtk_drop_down_get_model (xrlab_fit_page_get_baseline_choice (page ()));
+
+  for (guint i = 0; i < g_list_model_get_n_items (names); i++)
+    if (g_strcmp0 (gtk_string_list_get_string (GTK_STRING_LIST (names), i), name) == 0)
+      return i;
+  g_error ("the baseline chooser does not list %s", name);
+  return 0;
+}
+
+static const char *
+chosen (void)
+{
+  GtkDropDown *d = xrlab_fit_page_get_baseline_choice (page ());
+
+  return gtk_string_list_get_string (GTK_STRING_LIST (gtk_drop_down_get_model (d)), gtk_drop_down_get_selected (d));
+}
+
+/* As a user picks an entry of the drop-down. */
+static void
+choose (const char *name)
+{
+  gtk_drop_down_set_selected (xrlab_fit_page_get_baseline_choice (page ()), choice_index (name));
+  settle ();
+}
+
+static gboolean
+not_fitting (gpointer data)
+{
+  return !xrlab_fit_page_is_fitting (page ());
+}
+
+/* xrlab --models models_energy.yaml --model 2D --dynamics GLP_01_x0=models_time.yaml:MonoExpIRF
+ *       --elim 5:18 --tlim=-20:100 --baseline=-20:-10 01_basic_fitting (no baseline model) */
+static void
+open_example (void)
+{
+  g_autofree char *dyn = dynamics ();
+  char *dyns[] = { dyn, NULL };
+  XrlabFitWorkspace ws;
+
+  xrlab_fit_workspace_init (&ws);
+  ws.data = g_strdup (example01);
+  ws.models = in_example ("models_energy.yaml");
+  ws.model = g_strdup ("2D");
+  ws.dynamics = g_strdupv (dyns);
+  ws.e0 = 5, ws.e1 = 18, ws.t0 = -20, ws.t1 = 100;
+  ws.b0 = -20, ws.b1 = -10;
+  adw_view_stack_set_visible_child_name (xrlab_window_get_view_stack (win), "fit");
+  xrlab_fit_page_open (page (), &ws);
+  xrlab_fit_workspace_clear (&ws);
+  settle ();
+  g_assert_null (xrlab_fit_page_get_message (page ()));
+}
+
+/* name -> value, stderr of a result file of xrlab-cli fit */
+static GHashTable *
+read_params (const char *dir, const char *file)
+{
+  g_autofree char *path = g_build_filename (dir, file, NULL);
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+  GHashTable *t = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  lines = g_strsplit (text, "\n", -1);
+  g_assert_true (g_str_has_prefix (lines[0], "name,value,stderr,"));
+  for (guint i = 1; lines[i] != NULL && *lines[i] != '\0'; i++)
+    {
+      g_auto(GStrv) f = g_strsplit (lines[i], ",", -1);
+      double *v = g_new (double, 2);
+
+      g_assert_cmpuint (g_strv_length (f), >=, 3);
+      v[0] = g_ascii_strtod (f[1], NULL);
+      v[1] = *f[2] != '\0' ? g_ascii_strtod (f[2], NULL) : NAN;
+      g_hash_table_insert (t, g_strdup (f[0]), v);
+    }
+  return t;
+}
+
+static void
+assert_close (double a, double b, const char *what)
+{
+  if (!(fabs (a - b) <= 1e-9 * MAX (fabs (b), 1e-300)) && !(isnan (a) && isnan (b)))
+    g_error ("%s: %.17g in the window, %.17g from xrlab-cli", what, a, b);
+}
+
+/* ---- choosing the baseline model ----------------------------------------------------------- */
+
+static void
+test_choose (void)
+{
+  g_autofree char *out = g_build_filename (tmpdir, "cli-01", NULL);
+  g_autofree char *models = NULL, *dyn = NULL, *data = NULL, *energy = NULL, *time = NULL;
+  g_autofree char *stdout_text = NULL, *stderr_text = NULL;
+  g_autoptr(GHashTable) cli = NULL;
+  GHashTableIter it;
+  gpointer key, value;
+  guint n = 0;
+
+  if (skip_without_data ())
+    return;
+  open_example ();
+  /* No baseline model yet: no Baseline button, no section. */
+  g_assert_cmpstr (chosen (), ==, "None");
+  g_assert_true (gtk_widget_get_sensitive (GTK_WIDGET (xrlab_fit_page_get_baseline_choice (page ()))));
+  g_assert_false (gtk_widget_get_visible (baseline_button ()));
+  g_assert_cmpuint (xrlab_fit_page_get_n_baseline_params (page ()), ==, 0);
+  /* The models of the file, as the model chooser lists them. */
+  choice_index ("SbS");
+  choice_index ("2D");
+
+  choose ("base");
+  g_assert_null (xrlab_fit_page_get_message (page ()));
+  g_assert_cmpstr (xrlab_fit_page_get_workspace (page ())->baseline_model, ==, "base");
+  g_assert_cmpstr (xrlab_fit_page_get_workspace (page ())->model, ==, "2D");
+  g_assert_cmpstr (chosen (), ==, "base");
+  g_assert_true (gtk_widget_get_visible (baseline_button ()));
+  /* base: LinBack m, b, xStart, xStop and GLP A, x0, F, m */
+  g_assert_cmpuint (xrlab_fit_page_get_n_baseline_params (page ()), ==, 8);
+  g_assert_true (xrlab_fit_page_get_param_value (page (), "GLP_01_x0_expFun_01_tau", NULL, NULL));
+  /* the baseline model's own start values (the 2D model's A is 12) */
+  {
+    double a = NAN;
+    g_assert_true (xrlab_fit_page_get_baseline_param_value (page (), "GLP_01_A", &a, NULL));
+    g_assert_cmpfloat (a, ==, 10);
+  }
+
+  /* The Baseline button, clicked. */
+  g_signal_emit_by_name (baseline_button (), "clicked");
+  g_assert_true (xrlab_fit_page_is_fitting (page ()));
+  xrlab_test_wait_for (not_fitting, NULL, 120, "the baseline fit");
+  settle ();
+  g_assert_null (xrlab_fit_page_get_message (page ()));
+  g_assert_nonnull (strstr (xrlab_fit_page_get_summary (page ()), "Baseline"));
+
+  /* xrlab-cli fit on the same setup */
+  models = in_example ("models_energy.yaml");
+  dyn = dynamics ();
+  data = in_example ("data/data.csv");
+  energy = in_example ("data/energy.csv");
+  time = in_example ("data/time.csv");
+  g_assert_cmpint (xrlab_test_cli (&stdout_text, &stderr_text, "fit", "--models", models, "--model", "2D",
+                                   "--dynamics", dyn, "--data", data, "--energy", energy, "--time", time,
+                                   "--baseline-model", "base", "--baseline=-20:-10", "--elim", "5:18",
+                                   "--tlim=-20:100", "-o", out, NULL), ==, 0);
+  cli = read_params (out, "baseline_params.csv");
+  g_assert_cmpuint (g_hash_table_size (cli), ==, 8);
+  g_hash_table_iter_init (&it, cli);
+  while (g_hash_table_iter_next (&it, &key, &value))
+    {
+      const double *v = value;
+      double shown = NAN, err = NAN;
+      g_autofree char *what = g_strdup_printf ("baseline %s", (const char *) key);
+      g_autofree char *what_err = g_strdup_printf ("the error of baseline %s", (const char *) key);
+
+      g_assert_true (xrlab_fit_page_get_baseline_param_value (page (), key, &shown, &err));
+      assert_close (shown, v[0], what);
+      assert_close (err, v[1], what_err);
+      if (isfinite (v[1]))
+        {
+          /* shown as ± error */
+          GtkWidget *label = xrlab_fit_page_get_baseline_param_cell (page (), key, 6);
+          g_assert_true (g_str_has_prefix (gtk_label_get_text (GTK_LABEL (label)), "± "));
+          n++;
+        }
+    }
+  /* the free parameters: LinBack m, b and GLP A, x0, F, m */
+  g_assert_cmpuint (n, ==, 6);
+  xrlab_test_rm_rf (out);
+}
+
+/* ---- editing it, and the session ---------------------------------------------------------- */
+
+static void
+test_edit_session (void)
+{
+  g_autofree char *state = g_build_filename (g_get_user_state_dir (), "xrlab", "fit-models", NULL);
+  g_autoptr(XrlabSession) saved = NULL, loaded = NULL, bad = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *json = NULL;
+  const XrlabSessionFit *f;
+  GtkWidget *entry, *vary;
+  double v = NAN;
+
+  if (skip_without_data ())
+    return;
+  g_assert_cmpstr (chosen (), ==, "base");
+  /* A start value typed, a bound set, a parameter freed: the baseline
+   * model's; the main model's of the same names stay. */
+  entry = xrlab_fit_page_get_baseline_param_cell (page (), "GLP_01_A", 1);
+  g_assert_true (GTK_IS_ENTRY (entry));
+  gtk_editable_set_text (GTK_EDITABLE (entry), "11.5");
+  settle ();
+  g_assert_true (xrlab_fit_page_get_baseline_param_value (page (), "GLP_01_A", &v, NULL));
+  g_assert_cmpfloat (v, ==, 11.5);
+  entry = xrlab_fit_page_get_baseline_param_cell (page (), "GLP_01_F", 4);
+  gtk_editable_set_text (GTK_EDITABLE (entry), "2.25");
+  g_signal_emit_by_name (entry, "activate");
+  vary = xrlab_fit_page_get_baseline_param_cell (page (), "LinBack_xStart", 2);
+  g_assert_false (gtk_check_button_get_active (GTK_CHECK_BUTTON (vary)));
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (vary), TRUE);
+  settle ();
+  g_assert_null (xrlab_fit_page_get_baseline_param_error (page (), "GLP_01_F"));
+  g_assert_null (xrlab_fit_page_get_message (page ()));
+  g_assert_true (xrlab_fit_page_get_param_value (page (), "GLP_01_A", &v, NULL));
+  g_assert_cmpfloat (v, !=, 11.5);
+
+  /* A typed text that is no number is marked at its row. */
+  entry = xrlab_fit_page_get_baseline_param_cell (page (), "GLP_01_m", 1);
+  gtk_editable_set_text (GTK_EDITABLE (entry), "0.3x");
+  settle ();
+  g_assert_nonnull (xrlab_fit_page_get_baseline_param_error (page (), "GLP_01_m"));
+  gtk_editable_set_text (GTK_EDITABLE (entry), "0.35");
+  settle ();
+  g_assert_null (xrlab_fit_page_get_baseline_param_error (page (), "GLP_01_m"));
+
+  /* The session names the kept model file, which has both models. */
+  saved = xrlab_window_get_session (win);
+  f = xrlab_session_get_fit (saved);
+  g_assert_nonnull (f);
+  g_assert_true (g_str_has_prefix (f->models, state));
+  g_assert_cmpstr (f->model, ==, "2D");
+  g_assert_cmpstr (f->baseline_model, ==, "base");
+  json = xrlab_session_to_json (saved, NULL);
+  loaded = xrlab_session_from_json (json, -1, &error);
+  g_assert_no_error (error);
+
+  /* Another workspace without one, then the session's: the choice and the
+   * edits are back. */
+  open_example ();
+  g_assert_cmpstr (chosen (), ==, "None");
+  g_assert_cmpuint (xrlab_fit_page_get_n_baseline_params (page ()), ==, 0);
+  xrlab_window_apply_session (win, loaded);
+  settle ();
+  g_assert_null (xrlab_fit_page_get_message (page ()));
+  g_assert_cmpstr (chosen (), ==, "base");
+  g_assert_true (gtk_widget_get_visible (baseline_button ()));
+  g_assert_true (xrlab_fit_page_get_baseline_param_value (page (), "GLP_01_A", &v, NULL));
+  g_assert_cmpfloat (v, ==, 11.5);
+  g_assert_true (xrlab_fit_page_get_baseline_param_value (page (), "GLP_01_m", &v, NULL));
+  g_assert_cmpfloat (v, ==, 0.35);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (xrlab_fit_page_get_baseline_param_cell (page (),
+                                                                                                "GLP_01_F", 4))),
+                   ==, "2.25");
+  g_assert_true (gtk_check_button_get_active (GTK_CHECK_BUTTON (
+    xrlab_fit_page_get_baseline_param_cell (page (), "LinBack_xStart", 2))));
+
+  /* A session naming a baseline model that its file lacks: said, and the
+   * rest opened. */
+  {
+    GString *b = g_string_new (json);
+    g_assert_cmpuint (g_string_replace (b, "\"baseline_model\": \"base\"", "\"baseline_model\": \"gone\"", 1),
+                      ==, 1);
+    g_free (json);
+    json = g_string_free (b, FALSE);
+  }
+  bad = xrlab_session_from_json (json, -1, &error);
+  g_assert_no_error (error);
+  xrlab_window_apply_session (win, bad);
+  settle ();
+  g_assert_nonnull (xrlab_fit_page_get_message (page ()));
+  g_assert_nonnull (strstr (xrlab_fit_page_get_message (page ()), "“gone”"));
+  g_assert_null (xrlab_fit_page_get_workspace (page ())->baseline_model);
+  g_assert_cmpstr (xrlab_fit_page_get_workspace (page ())->model, ==, "2D");
+  g_assert_true (xrlab_map_view_has_map (xrlab_fit_page_get_map_view (page ())));
+  g_assert_true (xrlab_fit_page_get_param_value (page (), "GLP_01_x0_expFun_01_tau", NULL, NULL));
+  g_assert_cmpstr (chosen (), ==, "None");
+  g_assert_false (gtk_widget_get_visible (baseline_button ()));
+  g_assert_cmpuint (xrlab_fit_page_get_n_baseline_params (page ()), ==, 0);
+}
+
+/* ---- a baseline model for an edited model ------------------------------------------------- */
+
+/* The main model edited (kept in a file of the state folder), then a
+ * baseline model chosen from the file the edits started from: the edits
+ * stay, and the kept file has both models. */
+static void
+test_edited_model (void)
+{
+  g_autofree char *state = g_build_filename (g_get_user_state_dir (), "xrlab", "fit-models", NULL);
+  const XrlabFitWorkspace *ws;
+  g_autoptr(XrlabModelFile) kept = NULL;
+  gboolean has_base = FALSE;
+
+  if (skip_without_data ())
+    return;
+  open_example ();
+  xrlab_fit_page_add_component (page (), "Gauss");
+  settle ();
+  g_assert_true (xrlab_fit_page_get_param_value (page (), "Gauss_01_A", NULL, NULL));
+  g_assert_true (g_str_has_prefix (xrlab_fit_page_get_workspace (page ())->models, state));
+  choose ("base");
+  g_assert_null (xrlab_fit_page_get_message (page ()));
+  g_assert_true (xrlab_fit_page_get_param_value (page (), "Gauss_01_A", NULL, NULL));
+  g_assert_cmpuint (xrlab_fit_page_get_n_baseline_params (page ()), ==, 8);
+  g_assert_true (gtk_widget_get_visible (baseline_button ()));
+  ws = xrlab_fit_page_get_workspace (page ());
+  g_assert_true (g_str_has_prefix (ws->models, state));
+  kept = xrlab_model_file_load (ws->models, NULL);
+  g_assert_nonnull (kept);
+  for (gsize i = 0; i < xrlab_model_file_n_models (kept); i++)
+    has_base |= g_strcmp0 (xrlab_model_file_model_name (kept, i), ws->baseline_model) == 0;
+  g_assert_true (has_base);
+  g_assert_cmpstr (chosen (), ==, "base");
+}
+
+/* ---- None --------------------------------------------------------------------------------- */
+
+static void
+test_none (void)
+{
+  if (skip_without_data ())
+    return;
+  open_example ();
+  choose ("base");
+  g_assert_true (gtk_widget_get_visible (baseline_button ()));
+  g_assert_cmpuint (xrlab_fit_page_get_n_baseline_params (page ()), ==, 8);
+  choose ("None");
+  g_assert_null (xrlab_fit_page_get_message (page ()));
+  g_assert_null (xrlab_fit_page_get_workspace (page ())->baseline_model);
+  g_assert_false (gtk_widget_get_visible (baseline_button ()));
+  g_assert_cmpuint (xrlab_fit_page_get_n_baseline_params (page ()), ==, 0);
+  g_assert_cmpuint (xrlab_fit_page_get_n_params (page ()), >, 0);
+}
+
+/* ---- the command line ---------------------------------------------------------------------- */
+
+static void
+test_command_line (void)
+{
+  g_autofree char *models = NULL;
+  g_autoptr(GVariantDict) options = g_variant_dict_new (NULL);
+  g_autoptr(GFile) folder = NULL;
+  int ret = 0;
+
+  if (skip_without_data ())
+    return;
+  /* xrlab --models models_energy.yaml --model SbS --baseline-model base 01_basic_fitting */
+  models = in_example ("models_energy.yaml");
+  g_variant_dict_insert_value (options, "models", g_variant_new_bytestring (models));
+  g_variant_dict_insert (options, "model", "s", "SbS");
+  g_variant_dict_insert (options, "baseline-model", "s", "base");
+  g_signal_emit_by_name (app, "handle-local-options", options, &ret);
+  g_assert_cmpint (ret, ==, -1);
+  folder = g_file_new_for_path (example01);
+  g_application_open (G_APPLICATION (app), &folder, 1, "");
+  settle ();
+  g_assert_null (xrlab_fit_page_get_message (page ()));
+  g_assert_cmpstr (xrlab_fit_page_get_workspace (page ())->model, ==, "SbS");
+  g_assert_cmpstr (chosen (), ==, "base");
+  g_assert_true (gtk_widget_get_visible (baseline_button ()));
+  g_assert_cmpuint (xrlab_fit_page_get_n_baseline_params (page ()), ==, 8);
+}
+
+int
+main (int argc, char *argv[])
+{
+  g_autoptr(GError) error = NULL;
+  const char *shared = g_getenv ("XRLAB_SHARED_DATA");
+  int status;
+
+  tmpdir = xrlab_test_private_state ("xrlab-fit-baseline-XXXXXX");
+  {
+    g_autofree char *cache = g_build_filename (tmpdir, "cache", NULL);
+    g_setenv ("XDG_CACHE_HOME", cache, TRUE);
+  }
+  if (shared != NULL)
+    {
+      g_autofree char *path = g_build_filename (shared, "trspecfit-examples", "fitting_workflows",
+                                                "01_basic_fitting", NULL);
+      /* as a command line's GFile has it */
+      example01 = g_canonicalize_filename (path, NULL);
+      if (!g_file_test (example01, G_FILE_TEST_IS_DIR))
+        g_clear_pointer (&example01, g_free);
+    }
+  g_test_init (&argc, &argv, NULL);
+
+  app = xrlab_application_new ();
+  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE | G_APPLICATION_HANDLES_OPEN);
+  xrlab_application_set_restore (app, FALSE);
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
+  g_assert_no_error (error);
+  g_application_activate (G_APPLICATION (app));
+  win = XRLAB_WINDOW (gtk_application_get_active_window (GTK_APPLICATION (app)));
+  g_assert_nonnull (win);
+  xrlab_test_spin (0.3);
+
+  g_test_add_func ("/fit-baseline/choose", test_choose);
+  g_test_add_func ("/fit-baseline/edit-session", test_edit_session);
+  g_test_add_func ("/fit-baseline/edited-model", test_edited_model);
+  g_test_add_func ("/fit-baseline/none", test_none);
+  g_test_add_func ("/fit-baseline/command-line", test_command_line);
+  status = g_test_run ();
+
+  xrlab_test_app_stop (&app, win, tmpdir);
+  g_free (example01);
+  return status;
+}
