@@ -7,6 +7,7 @@
 
 #include "xrlab-fit.h"
 #include "xrlab-fit-private.h"
+#include "xrlab-parallel.h"
 
 #include <math.h>
 #include <string.h>
@@ -227,49 +228,87 @@ xrlab_fit_accumulate_jtj (const double *J, gsize n, gsize pf, double *jtj)
   jtj_add_rows (J, n, pf, jtj);
 }
 
+/* Rows of a part of the Jacobian's transformation: a fixed number, so that
+ * JᵀJ, summed part by part in their order, is the same on any number of
+ * threads (and a Jacobian of one part is summed as it always was). */
+#define TRANSFORM_PART_ROWS 32768
+
+typedef struct {
+  XrlabFit *fit;
+  const Core *core;
+  const double *src, *cs;
+  double *dst;
+  double *jtj_parts;      /* pf × pf for each part */
+  gboolean identity, plain;
+} Transform;
+
+/* The rows of part @part: transformed (unless plain) and their JᵀJ. */
+static void
+transform_part (gpointer data, guint part)
+{
+  const Transform *t = data;
+  XrlabFit *fit = t->fit;
+  const gsize p = fit->p, pf = t->core->pf;
+  const gsize r0 = (gsize) part * TRANSFORM_PART_ROWS, r1 = MIN (fit->n, r0 + TRANSFORM_PART_ROWS);
+  double *jtj = t->jtj_parts + (gsize) part * pf * pf;
+
+  memset (jtj, 0, pf * pf * sizeof *jtj);
+  if (t->plain)
+    {
+      jtj_add_rows (t->dst + r0 * pf, r1 - r0, pf, jtj);
+      return;
+    }
+  for (gsize i0 = r0; i0 < r1; i0 += 4)
+    {
+      const gsize rows = MIN (4, r1 - i0);
+      for (gsize i = i0; i < i0 + rows; i++)
+        {
+          const double w = xrlab_fit_row_weight (fit, i);
+          const double *s = t->src + i * p;
+          double *row = t->dst + i * pf;
+
+          if (t->identity)
+            for (gsize k = 0; k < pf; k++)
+              row[k] = s[k] * (w * t->cs[k]);
+          else
+            for (gsize k = 0; k < pf; k++)
+              row[k] = s[t->core->free_idx[k]] * (w * t->cs[k]);
+        }
+      jtj_add_rows (t->dst + i0 * pf, rows, pf, jtj);
+    }
+}
+
 /* dst (n × pf) = W · src[:, free] · diag(@colscale), row by row, and JᵀJ of
- * the result into fit->jtj in the same pass (while the rows are in cache).
- * @src is n × p (may be dst when pf == p). */
+ * the result into fit->jtj in the same pass (while the rows are in cache),
+ * in parts of TRANSFORM_PART_ROWS rows on the pool's threads. @src is
+ * n × p (may be dst when pf == p). */
 void
 xrlab_fit_transform_jacobian (XrlabFit *fit, const Core *core, const double *src, double *dst,
                     const double *colscale)
 {
-  const gsize n = fit->n, p = fit->p, pf = core->pf;
-  const gboolean identity = (src == dst && pf == p);
-  const gboolean unweighted = (fit->sigma_kind == XRLAB_FIT_SIGMA_NONE);
-  double *jtj = fit->jtj;
+  const gsize n = fit->n, pf = core->pf;
+  const guint n_parts = (guint) MAX ((gsize) 1, (n + TRANSFORM_PART_ROWS - 1) / TRANSFORM_PART_ROWS);
   double cs[pf > 0 ? pf : 1];
+  Transform t = { fit, core, src, cs, dst, NULL, src == dst && pf == fit->p, FALSE };
 
   for (gsize k = 0; k < pf; k++)
     cs[k] = colscale ? colscale[core->free_idx[k]] : 1.0;
-  memset (jtj, 0, pf * pf * sizeof *jtj);
-  if (identity && unweighted && colscale == NULL)
+  t.plain = t.identity && fit->sigma_kind == XRLAB_FIT_SIGMA_NONE && colscale == NULL;
+  if (n_parts == 1)
     {
-      /* nothing to transform */
-      jtj_add_rows (dst, n, pf, jtj);
+      t.jtj_parts = fit->jtj;
+      transform_part (&t, 0);
       return;
     }
-  for (gsize i0 = 0; i0 < n; i0 += 4)
-    {
-      const gsize rows = MIN (4, n - i0);
-      for (gsize i = i0; i < i0 + rows; i++)
-        {
-          const double w = xrlab_fit_row_weight (fit, i);
-          const double *s = src + i * p;
-          double *row = dst + i * pf;
-
-          if (identity)
-            for (gsize k = 0; k < pf; k++)
-              row[k] = s[k] * (w * cs[k]);
-          else
-            for (gsize k = 0; k < pf; k++)
-              row[k] = s[core->free_idx[k]] * (w * cs[k]);
-        }
-      jtj_add_rows (dst + i0 * pf, rows, pf, jtj);
-    }
+  t.jtj_parts = g_new (double, (gsize) n_parts * pf * pf);
+  xrlab_parallel_run (xrlab_parallel_default (), n_parts, transform_part, &t);
+  memset (fit->jtj, 0, pf * pf * sizeof *fit->jtj);
+  for (guint part = 0; part < n_parts; part++)
+    for (gsize k = 0; k < pf * pf; k++)
+      fit->jtj[k] += t.jtj_parts[(gsize) part * pf * pf + k];
+  g_free (t.jtj_parts);
 }
 
-/* A cancel while the fit is armed: the evaluations in progress may stop. */
 static void
 on_cancelled (GCancellable *cancellable, gpointer data)
 {
