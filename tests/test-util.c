@@ -791,6 +791,90 @@ test_parse_data_in_memory (void)
   g_unlink (path);
 }
 
+/* A matrix of a few megabytes (parsed in bands on several threads): its
+ * values, and the first bad line of the file named wherever it lies, as
+ * one pass would name it. */
+static GString *
+big_matrix (gsize rows, double *expect)
+{
+  GString *s = g_string_new (NULL);
+
+  for (gsize i = 0; i < rows; i++)
+    {
+      if (i % 997 == 0)
+        g_string_append (s, "# a comment\n\n");
+      for (int j = 0; j < 3; j++)
+        {
+          char buf[XRLAB_DTOA_BUFSIZE];
+
+          expect[3 * i + j] = (double) i + j / 7.0 + 1e-3 * sin ((double) i);
+          g_string_append (s, xrlab_format_double (expect[3 * i + j], buf));
+          g_string_append (s, j < 2 ? "," : (i % 5 == 0 ? "\r\n" : "\n"));
+        }
+    }
+  return s;
+}
+
+/* The line (from 1) that row @row is on in big_matrix()'s text. */
+static gsize
+big_matrix_line (gsize row)
+{
+  return row + 1 + 2 * (row / 997 + 1);
+}
+
+static void
+replace_row (GString *s, gsize row, const char *text)
+{
+  gsize line = big_matrix_line (row), at = 0;
+
+  for (gsize l = 1; l < line; l++)
+    at = strchr (s->str + at, '\n') - s->str + 1;
+  g_string_erase (s, at, strchr (s->str + at, '\n') - (s->str + at));
+  g_string_insert (s, at, text);
+}
+
+static void
+test_read_large_banded (void)
+{
+  const gsize rows = 120000;
+  double *expect = g_new (double, 3 * rows);
+  g_autoptr(GString) s = big_matrix (rows, expect);
+  const struct { gsize row; const char *text; gsize row2; const char *text2; const char *want; } cases[] = {
+    { 70000, "1,2,x", 0, NULL, "column 3: “x” is not a finite number" },
+    { 119999, "1,2", 0, NULL, "2 columns, but the first row has 3" },
+    { 61000, "1,2,3,4", 100000, "1,zz,3", "4 columns, but the first row has 3" },
+    { 30000, "nan,1,1", 90000, "1,1", "column 1: “nan” is not a finite number" },
+    { 1, "1", 0, NULL, "1 column, but the first row has 3" },
+  };
+  g_autoptr(GError) error = NULL;
+  gsize r = 0, c = 0;
+  double *m;
+
+  g_assert_cmpuint (s->len, >, 4u << 20);
+  m = xrlab_parse_csv_matrix_data (s->str, s->len, "big.csv", FALSE, &r, &c, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (r, ==, rows);
+  g_assert_cmpuint (c, ==, 3);
+  g_assert_true (memcmp (m, expect, 3 * rows * sizeof (double)) == 0);
+  g_free (m);
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GString) t = g_string_new_len (s->str, s->len);
+      g_autofree char *where = g_strdup_printf ("big.csv:%zu: ", big_matrix_line (cases[i].row));
+
+      replace_row (t, cases[i].row, cases[i].text);
+      if (cases[i].text2 != NULL)
+        replace_row (t, cases[i].row2, cases[i].text2);
+      g_clear_error (&error);
+      g_assert_null (xrlab_parse_csv_matrix_data (t->str, t->len, "big.csv", FALSE, &r, &c, &error));
+      g_assert_nonnull (error);
+      g_test_message ("%s", error->message);
+      g_assert_true (g_str_has_prefix (error->message, where));
+      g_assert_nonnull (strstr (error->message, cases[i].want));
+    }
+  g_free (expect);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -812,6 +896,7 @@ main (int argc, char **argv)
   g_test_add_func ("/util/escape-text", test_escape_text);
   g_test_add_func ("/util/parse-data-in-memory", test_parse_data_in_memory);
   g_test_add_func ("/util/matrix-roundtrip", test_matrix_roundtrip);
+  g_test_add_func ("/util/read-large-banded", test_read_large_banded);
   g_test_add_func ("/util/append-numbers", test_append_numbers);
   return g_test_run ();
 }

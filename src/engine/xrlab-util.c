@@ -336,13 +336,108 @@ read_csv_row (const char *p, const char *eol, gboolean allow_nonfinite,
     }
 }
 
+/* A band of whole lines of a CSV matrix, parsed on its own: its rows, and
+ * where it stopped if a line was bad (the message is made once the line's
+ * number in the file is known). */
+typedef struct {
+  const char *start, *end;
+  Values vals;
+  gsize n_rows, n_lines;        /* n_lines: the lines before the stop, or all */
+  gsize cols;                   /* of its first row (0: no row) */
+  gsize first_row_line;         /* its line within the band, from 1 */
+  const char *bad_line;         /* the start of the line it stopped at */
+  const char *bad_end;          /* its end (before "\r\n") */
+  gsize bad_count;              /* 0: a field is no number; else its columns */
+} CsvBand;
+
+typedef struct {
+  CsvBand *bands;
+  gboolean allow_nonfinite;
+} CsvBands;
+
+static void
+parse_csv_band (gpointer data, guint k)
+{
+  CsvBands *bs = data;
+  CsvBand *b = &bs->bands[k];
+  const char *p = b->start, *end = b->end;
+
+  for (; p < end; p++)
+    {
+      const char *eol = line_end (p, end);
+      const char *e = eol;
+      gsize count;
+
+      if (eol < end && e > p && e[-1] == '\r')
+        e--;
+      if (skip_line_n (p, e))
+        {
+          b->n_lines++;
+          p = eol;
+          continue;
+        }
+      count = read_csv_row (p, e, bs->allow_nonfinite, &b->vals, NULL, 0, NULL);
+      if (count == 0 || (b->cols != 0 && count != b->cols))
+        {
+          b->bad_line = p;
+          b->bad_end = e;
+          b->bad_count = count;
+          return;
+        }
+      b->n_lines++;
+      if (b->cols == 0)
+        {
+          gsize expect = count * ((gsize) (end - b->start) / MAX (1, eol - p + 1) + 1);
+
+          b->cols = count;
+          b->first_row_line = b->n_lines;
+          /* The first row tells how much to expect. */
+          if (b->vals.cap < expect)
+            {
+              b->vals.cap = expect;
+              b->vals.v = g_renew (double, b->vals.v, b->vals.cap);
+            }
+        }
+      b->n_rows++;
+      p = eol;
+    }
+}
+
+/* The error of the first bad line, @line of the file, which has @count
+ * columns (0: a field that is no number) where the rows have @cols. */
+static void
+csv_line_error (const CsvBand *b, const char *name, gboolean allow_nonfinite,
+                gsize line, gsize count, gsize cols, GError **error)
+{
+  if (count == 0)
+    {
+      /* parsed again, for the message that names the field */
+      Values scratch = { NULL, 0, 0 };
+
+      read_csv_row (b->bad_line, b->bad_end, allow_nonfinite, &scratch, name, line, error);
+      g_free (scratch.v);
+      return;
+    }
+  g_set_error (error, XRLAB_IO_ERROR, XRLAB_IO_ERROR_SHAPE,
+               g_dngettext (GETTEXT_PACKAGE,
+                            "%s:%zu: %zu column, but the first row has %zu",
+                            "%s:%zu: %zu columns, but the first row has %zu", count),
+               name, line, count, cols);
+}
+
+/* Large files are cut into bands of whole lines (about a megabyte, at most
+ * four a thread), parsed on the pool's threads and joined in order; the
+ * first bad line of the file is reported, as one pass would. */
 double *
 xrlab_parse_csv_matrix_data (const char *data, gsize len, const char *name,
                              gboolean allow_nonfinite, gsize *rows, gsize *cols,
                              GError **error)
 {
-  gsize ncols = 0, nrows = 0, lineno = 0;
-  Values vals = { NULL, 0, 0 };
+  const gsize band_min = 1 << 20;
+  CsvBands bs = { NULL, allow_nonfinite };
+  gsize n_bands, ncols = 0, nrows = 0, lines = 0, n_values = 0;
+  guint n_threads;
+  double *out = NULL;
   const char *p, *end;
 
   g_return_val_if_fail (data != NULL || len == 0, NULL);
@@ -353,59 +448,76 @@ xrlab_parse_csv_matrix_data (const char *data, gsize len, const char *name,
 
   if (!text_start (&p, end, name, TRUE, error))
     return NULL;
-  for (; p < end; p++)
+  n_threads = xrlab_parallel_in_worker () ? 1 : xrlab_parallel_n_threads (xrlab_parallel_default ());
+  n_bands = CLAMP ((gsize) (end - p) / band_min, 1, 4 * (gsize) n_threads);
+  bs.bands = g_new0 (CsvBand, n_bands);
+  for (gsize k = 0; k < n_bands; k++)
     {
-      const char *eol = line_end (p, end);
-      const char *e = eol;
-      gsize count;
+      const char *cut = k + 1 < n_bands ? p + (gsize) (end - p) * (k + 1) / n_bands : end;
 
-      lineno++;
-      if (eol < end && e > p && e[-1] == '\r')
-        e--;
-      if (skip_line_n (p, e))
+      bs.bands[k].start = k == 0 ? p : bs.bands[k - 1].end;
+      if (cut < bs.bands[k].start)
+        cut = bs.bands[k].start;
+      bs.bands[k].end = cut < end ? line_end (cut, end) + (line_end (cut, end) < end) : end;
+    }
+  if (n_bands > 1)
+    xrlab_parallel_run (xrlab_parallel_default (), (guint) n_bands, parse_csv_band, &bs);
+  else
+    parse_csv_band (&bs, 0);
+
+  for (gsize k = 0; k < n_bands; k++)
+    {
+      const CsvBand *b = &bs.bands[k];
+
+      if (b->cols != 0 && ncols != 0 && b->cols != ncols)
         {
-          p = eol;
-          continue;
-        }
-      count = read_csv_row (p, e, allow_nonfinite, &vals, name, lineno, error);
-      p = eol;
-      if (count == 0)
-        {
-          g_free (vals.v);
-          return NULL;
+          /* its first row is the file's first bad line */
+          csv_line_error (b, name, allow_nonfinite, lines + b->first_row_line, b->cols, ncols,
+                          error);
+          goto fail;
         }
       if (ncols == 0)
+        ncols = b->cols;
+      if (b->bad_line != NULL)
         {
-          ncols = count;
-          /* The first row tells how much to expect. */
-          if (vals.cap < ncols * (len / MAX (1, eol - data + 1) + 1))
-            {
-              vals.cap = ncols * (len / MAX (1, eol - data + 1) + 1);
-              vals.v = g_renew (double, vals.v, vals.cap);
-            }
+          csv_line_error (b, name, allow_nonfinite, lines + b->n_lines + 1, b->bad_count,
+                          ncols, error);
+          goto fail;
         }
-      else if (count != ncols)
-        {
-          g_set_error (error, XRLAB_IO_ERROR, XRLAB_IO_ERROR_SHAPE,
-                       g_dngettext (GETTEXT_PACKAGE,
-                                    "%s:%zu: %zu column, but the first row has %zu",
-                                    "%s:%zu: %zu columns, but the first row has %zu", count),
-                       name, lineno, count, ncols);
-          g_free (vals.v);
-          return NULL;
-        }
-      nrows++;
+      lines += b->n_lines;
+      nrows += b->n_rows;
+      n_values += b->vals.n;
     }
   if (nrows == 0)
     {
       g_set_error (error, XRLAB_IO_ERROR, XRLAB_IO_ERROR_SHAPE,
                    _("%s: no numbers in the file"), name);
-      g_free (vals.v);
-      return NULL;
+      goto fail;
     }
+  if (n_bands == 1)
+    out = g_renew (double, bs.bands[0].vals.v, n_values);
+  else
+    {
+      gsize at = 0;
+
+      out = g_new (double, n_values);
+      for (gsize k = 0; k < n_bands; k++)
+        {
+          memcpy (out + at, bs.bands[k].vals.v, bs.bands[k].vals.n * sizeof (double));
+          at += bs.bands[k].vals.n;
+          g_free (bs.bands[k].vals.v);
+        }
+    }
+  g_free (bs.bands);
   *rows = nrows;
   *cols = ncols;
-  return g_renew (double, vals.v, vals.n);
+  return out;
+
+fail:
+  for (gsize k = 0; k < n_bands; k++)
+    g_free (bs.bands[k].vals.v);
+  g_free (bs.bands);
+  return NULL;
 }
 
 double *
