@@ -17,7 +17,8 @@
  * 1e-200: the squares lost are then under 1e-99 of it), or it is not a
  * number. So a norm differs from libgslcblas's only in rounding, and every
  * caller of cblas_dnrm2() in a process (GSL's and xrlab's χ²) gets the same
- * value for the same vector.
+ * value for the same vector. The norm of a column of the Jacobian a fit
+ * holds comes from the JᵀJ the fit has of it (xrlab-fit-core.c).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -28,6 +29,7 @@
 #include <gsl/gsl_cblas.h>
 
 #include "xrlab-blas.h"
+#include "xrlab-fit-private.h"
 #include "xrlab-clones.h"
 
 
@@ -116,5 +118,9 @@ xrlab_blas_dnrm2_reference (int n, const double *x, int inc)
 double
 cblas_dnrm2 (const int N, const double *X, const int incX)
 {
+  double norm;
+
+  if (incX > 1 && xrlab_fit_jacobian_column_norm (N, X, incX, &norm))
+    return norm;
   return xrlab_blas_dnrm2 (N, X, incX);
 }

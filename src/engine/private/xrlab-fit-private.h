@@ -153,6 +153,7 @@ gboolean  xrlab_fit_run_core (XrlabFit *fit, Core *core, const double *theta_sta
                               GError **error);
 gboolean  xrlab_fit_form_residuals (XrlabFit *fit, double *f);
 double    xrlab_fit_sum_squares (const double *f, gsize n);
+gboolean  xrlab_fit_jacobian_column_norm (int n, const double *x, int inc, double *norm);
 double   *xrlab_fit_scratch_n (XrlabFit *fit, int which);
 void      xrlab_fit_accumulate_jtj (const double *J, gsize n, gsize pf, double *jtj);
 void      xrlab_fit_transform_jacobian (XrlabFit *fit, const Core *core, const double *src,
