@@ -8,6 +8,8 @@
 
 #include <glib.h>
 #include <gsl/gsl_blas.h>
+#include <gsl/gsl_cblas.h>
+#include <gsl/gsl_matrix.h>
 #include <gsl/gsl_vector.h>
 
 #include "xrlab-blas.h"
@@ -94,6 +96,100 @@ test_gsl_calls_it (void)
   g_rand_free (rand);
 }
 
+/* y := α·op(A)·x + β·y straight from its definition, in long double. */
+static void
+gemv_reference (gboolean row_major, gboolean trans, int m, int n, double alpha, const double *a,
+                int lda, const double *x, int incx, double beta, double *y, int incy)
+{
+  int len_x = trans ? m : n, len_y = trans ? n : m;
+
+  for (int i = 0; i < len_y; i++)
+    {
+      long double t = 0;
+      double *yi = y + (incy > 0 ? i * incy : (len_y - 1 - i) * -incy);
+
+      for (int j = 0; j < len_x; j++)
+        {
+          int r = trans ? j : i, c = trans ? i : j;
+          double aij = row_major ? a[r * lda + c] : a[c * lda + r];
+
+          t += (long double) aij * x[incx > 0 ? j * incx : (len_x - 1 - j) * -incx];
+        }
+      *yi = (double) ((beta == 0 ? 0 : (long double) beta * *yi) + (long double) alpha * t);
+    }
+}
+
+/* Every order, transposition, stride (negative too) and α, β; small and
+ * tall enough for the parallel parts; within rounding of the definition,
+ * and A·x of a tall matrix row by row like the reference (to the bit). */
+static void
+test_gemv (void)
+{
+  const struct { int m, n; } shapes[] = { { 1, 1 }, { 3, 5 }, { 7, 2 }, { 140000, 9 }, { 9, 140000 } };
+  const double ab[][2] = { { 1, 0 }, { -2.5, 1 }, { 0.5, -3 }, { 0, 2 }, { 1, 1 } };
+  GRand *rand = g_rand_new_with_seed (5);
+
+  for (gsize s = 0; s < G_N_ELEMENTS (shapes); s++)
+    for (int layout = 0; layout < 4; layout++)
+      for (gsize k = 0; k < G_N_ELEMENTS (ab); k++)
+        {
+          const int m = shapes[s].m, n = shapes[s].n;
+          const gboolean row_major = layout & 1, trans = layout >> 1;
+          const gboolean big = (gsize) m * n > 1000;
+          const int incx = big ? 1 : (k % 2 ? -2 : 1), incy = big ? 1 : (k % 3 ? 1 : -3);
+          const int lda = (row_major ? n : m) + (big ? 0 : 2);
+          const int len_x = trans ? m : n, len_y = trans ? n : m;
+          double *a = g_new (double, (gsize) lda * (row_major ? m : n));
+          double *x = g_new (double, (gsize) len_x * ABS (incx));
+          double *y = g_new (double, (gsize) len_y * ABS (incy)), *y_ref;
+
+          random_vector (rand, a, (gsize) lda * (row_major ? m : n), 1.0);
+          random_vector (rand, x, (gsize) len_x * ABS (incx), 1.0);
+          random_vector (rand, y, (gsize) len_y * ABS (incy), 1.0);
+          y_ref = g_memdup2 (y, (gsize) len_y * ABS (incy) * sizeof *y);
+          cblas_dgemv (row_major ? CblasRowMajor : CblasColMajor, trans ? CblasTrans : CblasNoTrans,
+                       m, n, ab[k][0], a, lda, x, incx, ab[k][1], y, incy);
+          gemv_reference (row_major, trans, m, n, ab[k][0], a, lda, x, incx, ab[k][1], y_ref, incy);
+          for (int i = 0; i < len_y * ABS (incy); i++)
+            g_assert_cmpfloat (fabs (y[i] - y_ref[i]), <=, 1e-12 * (1 + sqrt ((double) MAX (m, n))));
+          g_free (a);
+          g_free (x);
+          g_free (y);
+          g_free (y_ref);
+        }
+  g_rand_free (rand);
+}
+
+/* GSL's gsl_blas_dgemv() reaches it: Jᵀf of a tall J through GSL and
+ * through cblas_dgemv() directly agree to the bit. */
+static void
+test_gemv_gsl_calls_it (void)
+{
+  GRand *rand = g_rand_new_with_seed (9);
+  gsl_matrix *J = gsl_matrix_alloc (200000, 7);
+  gsl_vector *f = gsl_vector_alloc (200000), *g1 = gsl_vector_alloc (7), *g2 = gsl_vector_alloc (7);
+  double serial[7] = { 0 };
+  gboolean differs = FALSE;
+
+  random_vector (rand, J->data, 200000 * 7, 1.0);
+  random_vector (rand, f->data, 200000, 1.0);
+  gsl_blas_dgemv (CblasTrans, 1.0, J, f, 0.0, g1);
+  cblas_dgemv (CblasRowMajor, CblasTrans, 200000, 7, 1.0, J->data, 7, f->data, 1, 0.0, g2->data, 1);
+  g_assert_true (memcmp (g1->data, g2->data, 7 * sizeof (double)) == 0);
+  /* and its parts are summed otherwise than one pass would */
+  for (gsize i = 0; i < 200000; i++)
+    for (gsize j = 0; j < 7; j++)
+      serial[j] += f->data[i] * J->data[i * 7 + j];
+  for (gsize j = 0; j < 7; j++)
+    differs |= serial[j] != g1->data[j];
+  g_assert_true (differs);
+  gsl_matrix_free (J);
+  gsl_vector_free (f);
+  gsl_vector_free (g1);
+  gsl_vector_free (g2);
+  g_rand_free (rand);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -101,5 +197,7 @@ main (int argc, char **argv)
   g_test_add_func ("/blas/like-reference", test_like_reference);
   g_test_add_func ("/blas/extremes", test_extremes);
   g_test_add_func ("/blas/gsl-calls-it", test_gsl_calls_it);
+  g_test_add_func ("/blas/gemv", test_gemv);
+  g_test_add_func ("/blas/gemv-gsl-calls-it", test_gemv_gsl_calls_it);
   return g_test_run ();
 }

@@ -1,4 +1,5 @@
-/* xrlab-blas.c -- the Euclidean norm for GSL's CBLAS calls
+/* xrlab-blas.c -- the Euclidean norm and the matrix-vector product for
+ * GSL's CBLAS calls
  *
  * GSL's trust-region fits take ‖f‖ of the whole residual several times an
  * iteration (the step's χ², the predicted reduction ‖J·δ‖, the column norms
@@ -20,17 +21,29 @@
  * value for the same vector. The norm of a column of the Jacobian a fit
  * holds comes from the JᵀJ the fit has of it (xrlab-fit-core.c).
  *
+ * cblas_dgemv() likewise: GSL takes the gradient Jᵀf after every accepted
+ * step and J·δ for every step's predicted reduction, each a pass over J,
+ * which libgslcblas makes on one thread. Here a tall product runs in parts
+ * of a fixed number of rows on the pool's threads: A·x row by row as the
+ * reference does (the same bits), Aᵀ·x as partial sums of its parts added
+ * in their order (the same on any number of threads); any other call (a
+ * small matrix, strides) as the reference loops.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
+
+#include <glib.h>
 
 #include <gsl/gsl_cblas.h>
 
 #include "xrlab-blas.h"
 #include "xrlab-fit-private.h"
 #include "xrlab-clones.h"
+#include "xrlab-parallel.h"
 
 
 #define SAFE_MIN 1e-200
@@ -123,4 +136,137 @@ cblas_dnrm2 (const int N, const double *X, const int incX)
   if (incX > 1 && xrlab_fit_jacobian_column_norm (N, X, incX, &norm))
     return norm;
   return xrlab_blas_dnrm2 (N, X, incX);
+}
+
+/* ---- y := α·op(A)·x + β·y ---------------------------------------------------- */
+
+/* Rows of a part of a parallel product, and the least work to split. */
+#define GEMV_PART_ROWS 32768
+#define GEMV_PARALLEL_MIN (1 << 20)
+
+typedef struct {
+  const double *a, *x;
+  double *y, *partial;          /* partial: n_cols for each part (transposed) */
+  gsize rows, cols, lda;
+  double alpha;
+} Gemv;
+
+/* y[i] += α Σ_j a[i][j] x[j] over the rows of @part. */
+static void
+gemv_rows_part (gpointer data, guint part)
+{
+  const Gemv *g = data;
+  const gsize r0 = (gsize) part * GEMV_PART_ROWS, r1 = MIN (g->rows, r0 + GEMV_PART_ROWS);
+
+  for (gsize i = r0; i < r1; i++)
+    {
+      const double *row = g->a + i * g->lda;
+      double t = 0.0;
+
+      for (gsize j = 0; j < g->cols; j++)
+        t += g->x[j] * row[j];
+      g->y[i] += g->alpha * t;
+    }
+}
+
+/* partial = Σ_i α x[i] a[i][·] over the rows of @part. */
+static void
+gemv_cols_part (gpointer data, guint part)
+{
+  const Gemv *g = data;
+  const gsize r0 = (gsize) part * GEMV_PART_ROWS, r1 = MIN (g->rows, r0 + GEMV_PART_ROWS);
+  double *acc = g->partial + (gsize) part * g->cols;
+
+  memset (acc, 0, g->cols * sizeof *acc);
+  for (gsize i = r0; i < r1; i++)
+    {
+      const double *row = g->a + i * g->lda;
+      const double t = g->alpha * g->x[i];
+
+      for (gsize j = 0; j < g->cols; j++)
+        acc[j] += t * row[j];
+    }
+}
+
+static gsize
+offset (int n, int inc)
+{
+  return inc > 0 ? 0 : (gsize) (n - 1) * (gsize) -inc;
+}
+
+void
+cblas_dgemv (const enum CBLAS_ORDER order, const enum CBLAS_TRANSPOSE TransA, const int M,
+             const int N, const double alpha, const double *A, const int lda, const double *X,
+             const int incX, const double beta, double *Y, const int incY)
+{
+  /* "by rows": y_i = Σ_j A(i, j) x_j with A(i, j) = A[i·lda + j] */
+  const gboolean by_rows = (order == CblasRowMajor) == (TransA == CblasNoTrans);
+  const int len_x = TransA == CblasNoTrans ? N : M, len_y = TransA == CblasNoTrans ? M : N;
+  int bad = 0;
+
+  if (order != CblasRowMajor && order != CblasColMajor)
+    bad = 1;
+  else if (TransA != CblasNoTrans && TransA != CblasTrans && TransA != CblasConjTrans)
+    bad = 2;
+  else if (M < 0)
+    bad = 3;
+  else if (N < 0)
+    bad = 4;
+  else if (lda < MAX (1, order == CblasRowMajor ? N : M))
+    bad = 7;
+  else if (incX == 0)
+    bad = 9;
+  else if (incY == 0)
+    bad = 12;
+  if (bad != 0)
+    {
+      cblas_xerbla (bad, "xrlab-blas.c", "");
+      return;
+    }
+  if (M == 0 || N == 0 || (alpha == 0.0 && beta == 1.0))
+    return;
+  /* y := β·y (β = 0 clears, as the reference does, NaN and all) */
+  if (beta != 1.0)
+    for (gsize i = 0, iy = offset (len_y, incY); i < (gsize) len_y; i++, iy += incY)
+      Y[iy] = beta == 0.0 ? 0.0 : beta * Y[iy];
+  if (alpha == 0.0)
+    return;
+  if (incX == 1 && incY == 1 && (gsize) M * (gsize) N >= GEMV_PARALLEL_MIN
+      && (by_rows ? len_y : len_x) >= 2 * GEMV_PART_ROWS && (by_rows || len_y <= 64))
+    {
+      const gsize rows = (gsize) (by_rows ? len_y : len_x);
+      const guint n_parts = (guint) ((rows + GEMV_PART_ROWS - 1) / GEMV_PART_ROWS);
+      Gemv g = { A, X, Y, NULL, rows, (gsize) (by_rows ? len_x : len_y), (gsize) lda, alpha };
+
+      if (by_rows)
+        xrlab_parallel_run (xrlab_parallel_default (), n_parts, gemv_rows_part, &g);
+      else
+        {
+          g.partial = g_new (double, (gsize) n_parts * g.cols);
+          xrlab_parallel_run (xrlab_parallel_default (), n_parts, gemv_cols_part, &g);
+          for (guint part = 0; part < n_parts; part++)
+            for (gsize j = 0; j < g.cols; j++)
+              Y[j] += g.partial[(gsize) part * g.cols + j];
+          g_free (g.partial);
+        }
+      return;
+    }
+  if (by_rows)
+    for (gsize i = 0, iy = offset (len_y, incY); i < (gsize) len_y; i++, iy += incY)
+      {
+        double t = 0.0;
+
+        for (gsize j = 0, ix = offset (len_x, incX); j < (gsize) len_x; j++, ix += incX)
+          t += X[ix] * A[i * (gsize) lda + j];
+        Y[iy] += alpha * t;
+      }
+  else
+    for (gsize j = 0, ix = offset (len_x, incX); j < (gsize) len_x; j++, ix += incX)
+      {
+        const double t = alpha * X[ix];
+
+        if (t != 0.0)
+          for (gsize i = 0, iy = offset (len_y, incY); i < (gsize) len_y; i++, iy += incY)
+            Y[iy] += t * A[j * (gsize) lda + i];
+      }
 }
