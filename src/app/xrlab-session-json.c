@@ -23,14 +23,16 @@ gboolean
 xrlab_session_fail (GError **error, const char *path, const char *format, ...)
 {
   va_list args;
-  g_autofree char *msg = NULL, *safe = NULL;
+  g_autofree char *msg = NULL, *safe = NULL, *safe_path = NULL;
 
   va_start (args, format);
   msg = g_strdup_vprintf (format, args);
   va_end (args);
-  /* it quotes the file: control characters and stray bytes escaped */
+  /* both quote the file (the path its member names): control characters
+   * and stray bytes escaped */
   safe = xrlab_escape_text (msg, -1, 0);
-  g_set_error (error, XRLAB_SESSION_ERROR, XRLAB_SESSION_ERROR_INVALID, "%s: %s", path, safe);
+  safe_path = xrlab_escape_text (path, -1, 0);
+  g_set_error (error, XRLAB_SESSION_ERROR, XRLAB_SESSION_ERROR_INVALID, "%s: %s", safe_path, safe);
   return FALSE;
 }
 
