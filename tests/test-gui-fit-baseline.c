@@ -397,6 +397,164 @@ test_edited_model (void)
   g_assert_cmpstr (chosen (), ==, "base");
 }
 
+/* ---- its components -------------------------------------------------------------------- */
+
+/* The first widget under @w of @type whose tooltip is @tip (NULL: any) and
+ * whose "component" is @component (NULL: any). */
+static GtkWidget *
+find_widget (GtkWidget *w, GType type, const char *tip, const char *component)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (w, type) && (tip == NULL || g_strcmp0 (gtk_widget_get_tooltip_text (w), tip) == 0)
+      && (component == NULL || g_strcmp0 (g_object_get_data (G_OBJECT (w), "component"), component) == 0))
+    return w;
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_widget (c, type, tip, component);
+      if (found != NULL)
+        return found;
+    }
+  if (GTK_IS_MENU_BUTTON (w) && gtk_menu_button_get_popover (GTK_MENU_BUTTON (w)) != NULL)
+    return find_widget (GTK_WIDGET (gtk_menu_button_get_popover (GTK_MENU_BUTTON (w))), type, tip, component);
+  return NULL;
+}
+
+static GtkWidget *
+baseline_section (void)
+{
+  return xrlab_fit_page_get_component_section (page (), TRUE);
+}
+
+/* The palette of @section, @function picked from it as a click does. */
+static void
+pick_from_palette (GtkWidget *section, const char *tip, const char *function)
+{
+  GtkWidget *button = find_widget (section, GTK_TYPE_MENU_BUTTON, tip, NULL);
+  GtkWidget *list;
+
+  g_assert_nonnull (button);
+  list = find_widget (GTK_WIDGET (gtk_menu_button_get_popover (GTK_MENU_BUTTON (button))), GTK_TYPE_LIST_BOX,
+                      NULL, NULL);
+  g_assert_nonnull (list);
+  for (GtkWidget *row = gtk_widget_get_first_child (list); row != NULL; row = gtk_widget_get_next_sibling (row))
+    if (g_strcmp0 (g_object_get_data (G_OBJECT (row), "function"), function) == 0)
+      {
+        g_signal_emit_by_name (list, "row-activated", row);
+        settle ();
+        return;
+      }
+  g_error ("the palette has no %s", function);
+}
+
+/* The button @tip ("Move up", "Remove") of @component's row, clicked. */
+static void
+click_row_button (GtkWidget *section, const char *tip, const char *component)
+{
+  GtkWidget *b = find_widget (section, GTK_TYPE_BUTTON, tip, component);
+
+  g_assert_nonnull (b);
+  g_assert_true (gtk_widget_get_sensitive (b));
+  g_signal_emit_by_name (b, "clicked");
+  settle ();
+}
+
+static char *
+baseline_components (void)
+{
+  GString *s = g_string_new (NULL);
+
+  for (guint i = 0; i < xrlab_fit_page_get_n_baseline_components (page ()); i++)
+    g_string_append_printf (s, "%s%s", i > 0 ? " " : "", xrlab_fit_page_get_baseline_component (page (), i));
+  return g_string_free (s, FALSE);
+}
+
+/* The baseline model's components in their own section of the list:
+ * added from its palette, moved, removed, as edits of the baseline model
+ * (the model's components and typed values stay), kept with the session
+ * in the kept model file. */
+static void
+test_components (void)
+{
+  g_autofree char *state = g_build_filename (g_get_user_state_dir (), "xrlab", "fit-models", NULL);
+  g_autoptr(XrlabSession) saved = NULL, loaded = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *json = NULL, *names = NULL;
+  guint n_main;
+  double v = NAN;
+
+  if (skip_without_data ())
+    return;
+  open_example ();
+  g_assert_false (gtk_widget_get_visible (baseline_section ()));
+  g_assert_cmpuint (xrlab_fit_page_get_n_baseline_components (page ()), ==, 0);
+  choose ("base");
+  g_assert_true (gtk_widget_get_visible (baseline_section ()));
+  names = baseline_components ();
+  g_assert_cmpstr (names, ==, "LinBack GLP_01");
+  g_clear_pointer (&names, g_free);
+  n_main = xrlab_fit_page_get_n_components (page ());
+  g_assert_cmpuint (n_main, ==, 2);
+  /* a start value of the model typed */
+  g_assert_true (xrlab_fit_page_set_param_text (page (), "GLP_01_x0", "8.25"));
+  settle ();
+
+  /* A peak from the baseline section's palette: the baseline model's. */
+  pick_from_palette (baseline_section (), "Add a component to the baseline model", "Gauss");
+  g_assert_null (xrlab_fit_page_get_message (page ()));
+  names = baseline_components ();
+  g_assert_cmpstr (names, ==, "LinBack GLP_01 Gauss_01");
+  g_clear_pointer (&names, g_free);
+  g_assert_true (xrlab_fit_page_get_baseline_param_value (page (), "Gauss_01_A", NULL, NULL));
+  g_assert_cmpuint (xrlab_fit_page_get_n_baseline_params (page ()), ==, 11);
+  g_assert_false (xrlab_fit_page_get_param_value (page (), "Gauss_01_A", NULL, NULL));
+  g_assert_cmpuint (xrlab_fit_page_get_n_components (page ()), ==, n_main);
+  /* the model's typed value stays */
+  g_assert_true (xrlab_fit_page_get_param_value (page (), "GLP_01_x0", &v, NULL));
+  g_assert_cmpfloat (v, ==, 8.25);
+  g_assert_true (g_str_has_prefix (xrlab_fit_page_get_workspace (page ())->models, state));
+  g_assert_cmpstr (xrlab_fit_page_get_workspace (page ())->baseline_model, ==, "base");
+
+  /* Moved up; the first cannot move up, the last not down. */
+  click_row_button (baseline_section (), "Move up", "Gauss_01");
+  names = baseline_components ();
+  g_assert_cmpstr (names, ==, "LinBack Gauss_01 GLP_01");
+  g_clear_pointer (&names, g_free);
+  g_assert_false (gtk_widget_get_sensitive (find_widget (baseline_section (), GTK_TYPE_BUTTON, "Move up",
+                                                         "LinBack")));
+  g_assert_false (gtk_widget_get_sensitive (find_widget (baseline_section (), GTK_TYPE_BUTTON, "Move down",
+                                                         "GLP_01")));
+
+  /* The session keeps it: another workspace, then the session's. */
+  settle ();
+  saved = xrlab_window_get_session (win);
+  json = xrlab_session_to_json (saved, NULL);
+  loaded = xrlab_session_from_json (json, -1, &error);
+  g_assert_no_error (error);
+  open_example ();
+  g_assert_cmpuint (xrlab_fit_page_get_n_baseline_components (page ()), ==, 0);
+  xrlab_window_apply_session (win, loaded);
+  settle ();
+  g_assert_null (xrlab_fit_page_get_message (page ()));
+  names = baseline_components ();
+  g_assert_cmpstr (names, ==, "LinBack Gauss_01 GLP_01");
+  g_clear_pointer (&names, g_free);
+  g_assert_cmpuint (xrlab_fit_page_get_n_components (page ()), ==, n_main);
+  g_assert_true (xrlab_fit_page_get_param_value (page (), "GLP_01_x0", &v, NULL));
+  g_assert_cmpfloat (v, ==, 8.25);
+
+  /* Removed again. */
+  click_row_button (baseline_section (), "Remove", "Gauss_01");
+  g_assert_null (xrlab_fit_page_get_message (page ()));
+  names = baseline_components ();
+  g_assert_cmpstr (names, ==, "LinBack GLP_01");
+  g_assert_false (xrlab_fit_page_get_baseline_param_value (page (), "Gauss_01_A", NULL, NULL));
+  g_assert_cmpuint (xrlab_fit_page_get_n_baseline_params (page ()), ==, 8);
+
+  /* None: the section goes. */
+  choose ("None");
+  g_assert_false (gtk_widget_get_visible (baseline_section ()));
+  g_assert_cmpuint (xrlab_fit_page_get_n_baseline_components (page ()), ==, 0);
+}
+
 /* ---- None --------------------------------------------------------------------------------- */
 
 static void
@@ -481,6 +639,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/fit-baseline/choose", test_choose);
   g_test_add_func ("/fit-baseline/edit-session", test_edit_session);
   g_test_add_func ("/fit-baseline/edited-model", test_edited_model);
+  g_test_add_func ("/fit-baseline/components", test_components);
   g_test_add_func ("/fit-baseline/none", test_none);
   g_test_add_func ("/fit-baseline/command-line", test_command_line);
   status = g_test_run ();

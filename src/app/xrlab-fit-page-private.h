@@ -58,6 +58,10 @@ struct _XrlabFitPage {
   GPtrArray *rows;                 /* XrlabFitRow */
   GtkListBox *components;          /* the model builder (xrlab-fit-page-model.c) */
   GtkStringList *component_names;
+  GtkWidget *bcomponents_box;      /* the baseline model's section of it (hidden: none) */
+  GtkLabel *bcomponents_name;
+  GtkListBox *bcomponents;
+  GtkStringList *bcomponent_names;
   gboolean model_edited;           /* the setup's model is no longer its file's */
   GtkLabel *summary;
   GtkWidget *correlations_expander;
@@ -210,9 +214,19 @@ void        xrlab_fit_page_keep_edits   (XrlabFitPage *self);
 const char *xrlab_fit_page_source_models (XrlabFitPage *self);
 /* The profiles of @saved into the workspace (xrlab-fit-page-dynamics.c). */
 void        xrlab_fit_page_adopt_profiles (XrlabFitPage *self, const XrlabFitModelSaved *saved);
-/* One request of structure edits (in order, all or nothing); the reply
- * fetches the tree and the table again, or shows its message. */
+/* One request of structure edits (in order, all or nothing) of the main
+ * model (_for: of the model @role); the reply fetches the tree and the
+ * table again, or shows its message. */
 void        xrlab_fit_page_send_model_edits (XrlabFitPage *self, const XrlabModelEdit *edits, gsize n);
+void        xrlab_fit_page_send_model_edits_for (XrlabFitPage *self, XrlabFitModelRole role,
+                                                 const XrlabModelEdit *edits, gsize n);
+/* The model a widget of the component list (or of a row of the table)
+ * edits: the role marked on it or on the nearest of its ancestors
+ * (xrlab_fit_page_mark_role()), the main model when none is. */
+XrlabFitModelRole xrlab_fit_page_widget_role (GtkWidget *widget);
+void        xrlab_fit_page_mark_role    (GtkWidget *widget, XrlabFitModelRole role);
+/* Removes @component of the model @widget edits. */
+void        xrlab_fit_page_remove_component_of (XrlabFitPage *self, GtkWidget *widget, const char *component);
 
 /* xrlab-fit-page-dynamics.c: the menu of a parameter's row (time
  * dependence, profile: attach from a file or build, detach); NULL for a

@@ -168,6 +168,13 @@ void        xrlab_fit_page_save_model       (XrlabFitPage *self, const char *pat
 gboolean    xrlab_fit_page_save_model_finish (XrlabFitPage *self, GAsyncResult *result,
                                               GError **error);
 
+/* The baseline model's components as its section of the component list
+ * shows them (0 without a baseline model), edited with the same buttons
+ * and palette; the section (@baseline) or the model's, for tests. */
+guint       xrlab_fit_page_get_n_baseline_components (XrlabFitPage *self);
+const char *xrlab_fit_page_get_baseline_component    (XrlabFitPage *self, guint i);
+GtkWidget  *xrlab_fit_page_get_component_section     (XrlabFitPage *self, gboolean baseline);
+
 /* Time dependence and profiles (xrlab-fit-page-dynamics.c): attached to
  * the parameter @param (full name: GLP_01_x0) of the model, from the
  * models @models of the trspecfit model file @file (time dependence: the
