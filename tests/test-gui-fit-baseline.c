@@ -555,6 +555,145 @@ test_components (void)
   g_assert_cmpuint (xrlab_fit_page_get_n_baseline_components (page ()), ==, 0);
 }
 
+/* ---- a profile of a baseline parameter ---------------------------------------------------- */
+
+static char *example04;     /* trspecfit's example 04, NULL: missing */
+
+/* The toplevel window titled @title, or NULL. */
+static GtkWindow *
+find_window (const char *title)
+{
+  GListModel *all = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (all); i++)
+    {
+      g_autoptr(GtkWindow) w = g_list_model_get_item (all, i);
+      if (g_strcmp0 (gtk_window_get_title (w), title) == 0 && gtk_widget_get_visible (GTK_WIDGET (w)))
+        return w;
+    }
+  return NULL;
+}
+
+/* The check button labelled @label under @w, or NULL. */
+static GtkWidget *
+find_check (GtkWidget *w, const char *label)
+{
+  if (GTK_IS_CHECK_BUTTON (w) && g_strcmp0 (gtk_check_button_get_label (GTK_CHECK_BUTTON (w)), label) == 0)
+    return w;
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_check (c, label);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static gboolean
+window_gone (gpointer data)
+{
+  return find_window (data) == NULL;
+}
+
+/* The button labelled @label in the menu of baseline parameter @name
+ * (NULL: not there). */
+static GtkWidget *
+menu_item (const char *name, const char *label)
+{
+  GtkWidget *menu = xrlab_fit_page_get_baseline_param_cell (page (), name, 7);
+
+  g_assert_true (GTK_IS_MENU_BUTTON (menu));
+  return find_button (GTK_WIDGET (gtk_menu_button_get_popover (GTK_MENU_BUTTON (menu))), label);
+}
+
+static guint
+n_strings (char **strv)
+{
+  return strv != NULL ? g_strv_length (strv) : 0;
+}
+
+/* Example 04's profile_base with the IMFP profile of GLP_01_A, attached
+ * from the menu of its row in the baseline section (as --baseline-profile
+ * does): the baseline model's, kept with the session, removed again. */
+static void
+test_profile (void)
+{
+  g_autofree char *models = NULL, *json = NULL;
+  g_autoptr(XrlabSession) loaded = NULL;
+  g_autoptr(GError) error = NULL;
+  const XrlabFitWorkspace *ws;
+  GtkWindow *dialog;
+  GtkWidget *check, *name;
+  XrlabFitWorkspace w;
+
+  if (example04 == NULL)
+    {
+      g_test_skip ("trspecfit's example 04 ($XRLAB_SHARED_DATA/trspecfit-examples) is missing");
+      return;
+    }
+  xrlab_fit_workspace_init (&w);
+  w.data = g_strdup (example04);
+  w.models = models = g_build_filename (example04, "models_energy.yaml", NULL);
+  w.model = g_strdup ("2D");
+  xrlab_fit_page_open (page (), &w);
+  w.models = NULL;
+  xrlab_fit_workspace_clear (&w);
+  settle ();
+  g_assert_null (xrlab_fit_page_get_message (page ()));
+  choose ("profile_base");
+  g_assert_cmpuint (xrlab_fit_page_get_n_baseline_params (page ()), ==, 5);
+  /* A row of the baseline model: a profile, no time dependence, no
+   * sharing; a fixed one too (its profile may carry the amplitude). */
+  g_assert_nonnull (menu_item ("GLP_01_A", "_Profile…"));
+  g_assert_null (menu_item ("GLP_01_A", "_Time Dependence…"));
+  g_assert_null (menu_item ("GLP_01_A", "_Shared by Every File"));
+  g_assert_nonnull (menu_item ("GLP_01_x0", "_Profile…"));
+
+  g_signal_emit_by_name (menu_item ("GLP_01_A", "_Profile…"), "clicked");
+  xrlab_test_spin (0.2);
+  dialog = find_window ("Profile of GLP_01_A in the Baseline Model");
+  g_assert_nonnull (dialog);
+  check = find_check (GTK_WIDGET (dialog), "IMFP");
+  g_assert_true (GTK_IS_CHECK_BUTTON (check));
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (check), TRUE);
+  g_signal_emit_by_name (find_button (GTK_WIDGET (dialog), "_Attach"), "clicked");
+  xrlab_test_wait_for (window_gone, "Profile of GLP_01_A in the Baseline Model", 10, "the dialog to close");
+  settle ();
+  g_assert_null (xrlab_fit_page_get_message (page ()));
+  /* the baseline model's parameters, under their host */
+  g_assert_cmpuint (xrlab_fit_page_get_n_baseline_params (page ()), ==, 7);
+  g_assert_true (xrlab_fit_page_get_baseline_param_value (page (), "GLP_01_A_pExpDecay_01_A", NULL, NULL));
+  g_assert_false (xrlab_fit_page_get_param_value (page (), "GLP_01_A_pExpDecay_01_A", NULL, NULL));
+  name = xrlab_fit_page_get_baseline_param_cell (page (), "GLP_01_A_pExpDecay_01_tau", 0);
+  g_assert_true (g_str_has_prefix (gtk_label_get_text (GTK_LABEL (name)), "↳ pExpDecay_01_tau"));
+  g_assert_nonnull (menu_item ("GLP_01_A", "Remove _Profile"));
+  ws = xrlab_fit_page_get_workspace (page ());
+  g_assert_cmpuint (n_strings (ws->baseline_profiles), ==, 1);
+  g_assert_true (g_str_has_prefix (ws->baseline_profiles[0], "GLP_01_A="));
+  g_assert_true (g_str_has_suffix (ws->baseline_profiles[0], ":IMFP"));
+  g_assert_cmpuint (n_strings (ws->profiles), ==, 0);
+  g_assert_cmpstr (ws->baseline_model, ==, "profile_base");
+
+  /* Kept with the session. */
+  json = xrlab_session_to_json (xrlab_window_get_session (win), NULL);
+  loaded = xrlab_session_from_json (json, -1, &error);
+  g_assert_no_error (error);
+  open_example ();
+  xrlab_window_apply_session (win, loaded);
+  settle ();
+  g_assert_null (xrlab_fit_page_get_message (page ()));
+  g_assert_cmpuint (xrlab_fit_page_get_n_baseline_params (page ()), ==, 7);
+  g_assert_true (xrlab_fit_page_get_baseline_param_value (page (), "GLP_01_A_pExpDecay_01_A", NULL, NULL));
+
+  /* Removed from the menu. */
+  g_signal_emit_by_name (menu_item ("GLP_01_A", "Remove _Profile"), "clicked");
+  settle ();
+  g_assert_null (xrlab_fit_page_get_message (page ()));
+  g_assert_cmpuint (xrlab_fit_page_get_n_baseline_params (page ()), ==, 5);
+  g_assert_cmpuint (n_strings (xrlab_fit_page_get_workspace (page ())->baseline_profiles), ==, 0);
+  g_assert_nonnull (menu_item ("GLP_01_A", "_Profile…"));
+}
+
 /* ---- None --------------------------------------------------------------------------------- */
 
 static void
@@ -623,6 +762,11 @@ main (int argc, char *argv[])
       example01 = g_canonicalize_filename (path, NULL);
       if (!g_file_test (example01, G_FILE_TEST_IS_DIR))
         g_clear_pointer (&example01, g_free);
+      g_free (path);
+      path = g_build_filename (shared, "trspecfit-examples", "fitting_workflows", "04_parameter_profiles", NULL);
+      example04 = g_canonicalize_filename (path, NULL);
+      if (!g_file_test (example04, G_FILE_TEST_IS_DIR))
+        g_clear_pointer (&example04, g_free);
     }
   g_test_init (&argc, &argv, NULL);
 
@@ -640,11 +784,13 @@ main (int argc, char *argv[])
   g_test_add_func ("/fit-baseline/edit-session", test_edit_session);
   g_test_add_func ("/fit-baseline/edited-model", test_edited_model);
   g_test_add_func ("/fit-baseline/components", test_components);
+  g_test_add_func ("/fit-baseline/profile", test_profile);
   g_test_add_func ("/fit-baseline/none", test_none);
   g_test_add_func ("/fit-baseline/command-line", test_command_line);
   status = g_test_run ();
 
   xrlab_test_app_stop (&app, win, tmpdir);
   g_free (example01);
+  g_free (example04);
   return status;
 }

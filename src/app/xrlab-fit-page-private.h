@@ -228,15 +228,17 @@ void        xrlab_fit_page_mark_role    (GtkWidget *widget, XrlabFitModelRole ro
 /* Removes @component of the model @widget edits. */
 void        xrlab_fit_page_remove_component_of (XrlabFitPage *self, GtkWidget *widget, const char *component);
 
-/* xrlab-fit-page-dynamics.c: the menu of a parameter's row (time
- * dependence, profile: attach from a file or build, detach); NULL for a
- * parameter that can have neither. */
-GtkWidget  *xrlab_fit_page_dynamics_row_menu (XrlabFitPage *self, const XrlabFitParamRow *p,
-                                              gboolean has_profile);
-/* Row @i of @t at grid line @line: the name of an attached parameter
- * indented under the one it belongs to, the row's menu. */
-void        xrlab_fit_page_dynamics_decorate (XrlabFitPage *self, const XrlabFitParamTable *t, gsize i,
-                                              int line);
+/* xrlab-fit-page-dynamics.c: the menu of a parameter's row of the model
+ * @role (time dependence, profile: attach from a file or build, detach;
+ * the baseline model's: a profile); NULL for a parameter that can have
+ * none of it. */
+GtkWidget  *xrlab_fit_page_dynamics_row_menu (XrlabFitPage *self, XrlabFitModelRole role,
+                                              const XrlabFitParamRow *p, gboolean has_profile);
+/* Row @i of @t (the table of the model @role) at grid line @line: the
+ * name of an attached parameter indented under the one it belongs to, the
+ * row's menu. */
+void        xrlab_fit_page_dynamics_decorate (XrlabFitPage *self, XrlabFitModelRole role,
+                                              const XrlabFitParamTable *t, gsize i, int line);
 
 /* xrlab-fit-page-data.c */
 /* Errors that are no news: superseded, cancelled, shut down. */

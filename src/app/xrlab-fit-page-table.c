@@ -421,13 +421,16 @@ relayout (XrlabFitPage *self)
   for (gsize i = 0; self->params != NULL && i < self->params->n_params; i++, line += 2)
     {
       add_row (self, XRLAB_FIT_MODEL_MAIN, &self->params->params[i], line);
-      xrlab_fit_page_dynamics_decorate (self, self->params, i, line);
+      xrlab_fit_page_dynamics_decorate (self, XRLAB_FIT_MODEL_MAIN, self->params, i, line);
     }
   if (self->bparams == NULL || self->bparams->n_params == 0)
     return;
   add_section (self, line++);
   for (gsize i = 0; i < self->bparams->n_params; i++, line += 2)
-    add_row (self, XRLAB_FIT_MODEL_BASELINE, &self->bparams->params[i], line);
+    {
+      add_row (self, XRLAB_FIT_MODEL_BASELINE, &self->bparams->params[i], line);
+      xrlab_fit_page_dynamics_decorate (self, XRLAB_FIT_MODEL_BASELINE, self->bparams, i, line);
+    }
 }
 
 void
@@ -810,6 +813,12 @@ xrlab_fit_page_get_baseline_param_cell (XrlabFitPage *self, const char *name, in
     case 4: return row->max;
     case 5: return row->expr;
     case 6: return row->error;
+    case 7:
+      {
+        int line = 0;
+        gtk_grid_query_child (self->table, row->name_label, NULL, &line, NULL, NULL);
+        return gtk_grid_get_child_at (self->table, 7, line);
+      }
     default: return NULL;
     }
 }
