@@ -397,6 +397,128 @@ test_edited_model (void)
   g_assert_cmpstr (chosen (), ==, "base");
 }
 
+/* ---- its fit kept with the session --------------------------------------------------------- */
+
+static char *
+replaced (const char *text, const char *what, const char *by)
+{
+  GString *b = g_string_new (text);
+
+  g_assert_cmpuint (g_string_replace (b, what, by, 1), ==, 1);
+  return g_string_free (b, FALSE);
+}
+
+/* A baseline fit, then the session applied to a workspace without it: its
+ * values and errors are back as the fit left them. A stored fit naming a
+ * parameter the model lacks is refused with a message; one that is not
+ * sound is refused by a strict read, left out (with a warning) when
+ * salvaging; the rest of the workspace opens either way. */
+static void
+test_result_session (void)
+{
+  static const char *const names[] = { "LinBack_m", "LinBack_b", "GLP_01_A", "GLP_01_x0", "GLP_01_F", "GLP_01_m" };
+  g_autoptr(XrlabSession) loaded = NULL, mismatched = NULL, corrupt = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) warnings = NULL;
+  g_autofree char *json = NULL, *bad = NULL;
+  double value[G_N_ELEMENTS (names)], err[G_N_ELEMENTS (names)];
+  const XrlabFitWorkspace *ws;
+  double v, e;
+
+  if (skip_without_data ())
+    return;
+  open_example ();
+  choose ("base");
+  g_signal_emit_by_name (baseline_button (), "clicked");
+  xrlab_test_wait_for (not_fitting, NULL, 120, "the baseline fit");
+  settle ();
+  g_assert_null (xrlab_fit_page_get_message (page ()));
+  ws = xrlab_fit_page_get_workspace (page ());
+  /* the fit's values and errors, the workspace's result */
+  g_assert_cmpuint (ws->n_baseline, ==, 8);
+  for (gsize i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_assert_true (xrlab_fit_page_get_baseline_param_value (page (), names[i], &value[i], &err[i]));
+      g_assert_true (isfinite (err[i]));
+      g_assert_true (xrlab_fit_workspace_get_baseline (ws, names[i], &v, &e));
+      g_assert_cmpfloat (v, ==, value[i]);
+      g_assert_cmpfloat (e, ==, err[i]);
+    }
+  g_assert_true (xrlab_fit_workspace_get_baseline (ws, "LinBack_xStop", &v, &e));
+  g_assert_true (isnan (e));
+  json = xrlab_session_to_json (xrlab_window_get_session (win), NULL);
+  g_assert_nonnull (strstr (json, "\"baseline\": { \"values\": {"));
+  loaded = xrlab_session_from_json (json, -1, &error);
+  g_assert_no_error (error);
+
+  /* Another workspace, then the session's: as the fit left them. */
+  open_example ();
+  g_assert_cmpuint (xrlab_fit_page_get_n_baseline_params (page ()), ==, 0);
+  xrlab_window_apply_session (win, loaded);
+  settle ();
+  g_assert_null (xrlab_fit_page_get_message (page ()));
+  g_assert_cmpstr (chosen (), ==, "base");
+  for (gsize i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      GtkWidget *label = xrlab_fit_page_get_baseline_param_cell (page (), names[i], 6);
+
+      g_assert_true (xrlab_fit_page_get_baseline_param_value (page (), names[i], &v, &e));
+      g_assert_cmpfloat (v, ==, value[i]);
+      g_assert_cmpfloat (e, ==, err[i]);
+      g_assert_true (g_str_has_prefix (gtk_label_get_text (GTK_LABEL (label)), "± "));
+    }
+  g_assert_nonnull (strstr (xrlab_fit_page_get_summary (page ()), "Baseline"));
+  /* a value typed after it is the one the session opens with */
+  gtk_editable_set_text (GTK_EDITABLE (xrlab_fit_page_get_baseline_param_cell (page (), "GLP_01_F", 1)), "1.75");
+  settle ();
+  g_assert_true (xrlab_fit_workspace_get_baseline (xrlab_fit_page_get_workspace (page ()), "GLP_01_F", &v, &e));
+  g_assert_cmpfloat (v, ==, 1.75);
+  g_assert_cmpfloat (e, ==, err[4]);
+
+  /* Naming a parameter the baseline model lacks: refused, said; the rest
+   * opened. */
+  bad = replaced (json, "\"baseline\": { \"values\": { ", "\"baseline\": { \"values\": { \"GLP_09_A\": 1, ");
+  mismatched = xrlab_session_from_json (bad, -1, &error);
+  g_assert_no_error (error);
+  open_example ();
+  xrlab_window_apply_session (win, mismatched);
+  settle ();
+  g_assert_nonnull (xrlab_fit_page_get_message (page ()));
+  g_assert_nonnull (strstr (xrlab_fit_page_get_message (page ()), "GLP_09_A"));
+  ws = xrlab_fit_page_get_workspace (page ());
+  g_assert_cmpuint (ws->n_baseline, ==, 0);
+  g_assert_cmpstr (ws->baseline_model, ==, "base");
+  g_assert_cmpstr (ws->model, ==, "2D");
+  g_assert_true (xrlab_map_view_has_map (xrlab_fit_page_get_map_view (page ())));
+  g_assert_true (xrlab_fit_page_get_baseline_param_value (page (), "GLP_01_A", &v, &e));
+  g_assert_cmpfloat (v, ==, 10);       /* the model file's */
+  g_assert_true (isnan (e));
+  g_assert_true (xrlab_fit_page_get_param_value (page (), "GLP_01_x0_expFun_01_tau", NULL, NULL));
+  g_clear_pointer (&bad, g_free);
+
+  /* Not sound: refused by a strict read, left out when salvaging. */
+  bad = replaced (json, "\"baseline\": { \"values\": ", "\"baseline\": { \"values\": \"none\", \"errors\": ");
+  g_assert_null (xrlab_session_from_json (bad, -1, &error));
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error->message, "fit.result.baseline"));
+  g_clear_error (&error);
+  corrupt = xrlab_session_from_json_full (bad, -1, XRLAB_SESSION_LOAD_SALVAGE, &warnings, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (corrupt);
+  g_assert_nonnull (warnings);
+  g_assert_nonnull (strstr (warnings[0], "fit.result.baseline"));
+  g_assert_nonnull (xrlab_session_get_fit (corrupt));
+  g_assert_cmpuint (xrlab_session_get_fit (corrupt)->n_baseline, ==, 0);
+  g_assert_nonnull (xrlab_session_get_fit (corrupt)->result_summary);
+  open_example ();
+  xrlab_window_apply_session (win, corrupt);
+  settle ();
+  g_assert_null (xrlab_fit_page_get_message (page ()));
+  g_assert_cmpstr (chosen (), ==, "base");
+  g_assert_true (xrlab_fit_page_get_baseline_param_value (page (), "GLP_01_A", &v, NULL));
+  g_assert_cmpfloat (v, ==, 10);
+}
+
 /* ---- its components -------------------------------------------------------------------- */
 
 /* The first widget under @w of @type whose tooltip is @tip (NULL: any) and
@@ -783,6 +905,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/fit-baseline/choose", test_choose);
   g_test_add_func ("/fit-baseline/edit-session", test_edit_session);
   g_test_add_func ("/fit-baseline/edited-model", test_edited_model);
+  g_test_add_func ("/fit-baseline/result-session", test_result_session);
   g_test_add_func ("/fit-baseline/components", test_components);
   g_test_add_func ("/fit-baseline/profile", test_profile);
   g_test_add_func ("/fit-baseline/none", test_none);

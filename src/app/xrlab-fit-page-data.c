@@ -107,10 +107,18 @@ on_edited (GObject *source, GAsyncResult *result, gpointer data)
 
   if (xrlab_engine_fit_edit_params_finish (XRLAB_ENGINE (source), result, &error))
     {
+      double e;
+
       xrlab_fit_page_table_set_error (c->self, c->role, c->name, NULL);
-      if (c->is_value)
+      if (c->is_value && c->role == XRLAB_FIT_MODEL_MAIN)
         {
           xrlab_fit_workspace_set_value (&c->self->ws, c->name, c->value);
+          g_signal_emit_by_name (c->self, "changed");
+        }
+      /* a baseline value typed after its fit: the one to open with */
+      else if (c->is_value && xrlab_fit_workspace_get_baseline (&c->self->ws, c->name, NULL, &e))
+        {
+          xrlab_fit_workspace_set_baseline (&c->self->ws, c->name, c->value, e);
           g_signal_emit_by_name (c->self, "changed");
         }
     }
@@ -129,7 +137,7 @@ xrlab_fit_page_send_edit (XrlabFitPage *self, const XrlabFitParamEdit *edit)
   c = closure_new (self, -1);
   c->name = g_strdup (edit->name);
   c->role = edit->model;
-  c->is_value = edit->fields == XRLAB_FIT_PARAM_VALUE && edit->model == XRLAB_FIT_MODEL_MAIN;
+  c->is_value = edit->fields == XRLAB_FIT_PARAM_VALUE;
   c->value = edit->value;
   xrlab_engine_fit_edit_params_async (self->engine, self->setup, edit, 1, self->cancellable, on_edited, c);
   if (edit->model == XRLAB_FIT_MODEL_BASELINE)
@@ -717,7 +725,7 @@ on_fit_done (GObject *source, GAsyncResult *result, gpointer data)
     xrlab_fit_page_set_message (self, error->message);
   /* a fit that ended, or was cancelled with its best parameters kept */
   if (ok || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    self->record_values = self->record_summary = TRUE;
+    self->record_values = self->record_summary = self->record_baseline = TRUE;
   self->fitting = FALSE;
   g_clear_object (&self->job_cancellable);
   self->map_dirty = self->map_kind != XRLAB_FIT_MAP_DATA;

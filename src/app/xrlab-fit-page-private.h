@@ -118,6 +118,8 @@ struct _XrlabFitPage {
   /* a fit ended: the next parameter table and results become the
    * workspace's result (the session's) */
   gboolean record_values, record_summary, record_project;
+  gboolean record_baseline;        /* the baseline table's values and errors, when a fit gave them */
+  gboolean restore_baseline;       /* the workspace's baseline fit, on the first baseline table */
   XrlabFitJobKind job_kind;
 };
 
@@ -176,6 +178,16 @@ GtkWidget  *xrlab_fit_page_baseline_build (XrlabFitPage *self);
 void        xrlab_fit_page_baseline_fill  (XrlabFitPage *self, XrlabModelFile *file);
 /* The name the chooser has selected (NULL: None). */
 const char *xrlab_fit_page_baseline_listed (XrlabFitPage *self);
+/* The baseline table @t (of a new setup) and the workspace's baseline fit
+ * (kept with the session): its values sent as start values of the
+ * baseline model, or, when they do not fit @t, refused with a message. */
+void        xrlab_fit_page_baseline_restore (XrlabFitPage *self, const XrlabFitParamTable *t);
+/* The baseline table @t of a fit that ended: its fitted values and errors
+ * become the workspace's baseline fit (none when @t shows no fit). */
+void        xrlab_fit_page_baseline_record  (XrlabFitPage *self, const XrlabFitParamTable *t);
+/* The standard error shown for baseline parameter @p: the fit's, or
+ * before any on this setup the one of the workspace's baseline fit. */
+double      xrlab_fit_page_baseline_error   (XrlabFitPage *self, const XrlabFitParamRow *p);
 
 /* A setup like the shown one (its model file, model, attachments, values,
  * ranges) on another measurement @data of a project: @done gets the

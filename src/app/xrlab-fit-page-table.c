@@ -269,8 +269,8 @@ row_update (XrlabFitRow *row, const XrlabFitParamRow *p)
   g_autofree char *value = format_number (p->value);
   g_autofree char *lo = format_number (p->min);
   g_autofree char *hi = format_number (p->max);
-  /* the baseline model's: its fit's (the workspace keeps the main model's) */
-  double e = row->role == XRLAB_FIT_MODEL_BASELINE ? p->error : xrlab_fit_page_shown_error (row->page, p);
+  double e = row->role == XRLAB_FIT_MODEL_BASELINE ? xrlab_fit_page_baseline_error (row->page, p)
+                                                   : xrlab_fit_page_shown_error (row->page, p);
   g_autofree char *err = isfinite (e) ? g_strdup_printf ("± %.3g", e) : g_strdup ("");
   GtkWidget *focus = gtk_root_get_focus (gtk_widget_get_root (row->value));
 
@@ -456,6 +456,14 @@ xrlab_fit_page_table_set (XrlabFitPage *self, XrlabFitModelRole role, XrlabFitPa
       *slot = t;
     }
   self->building = FALSE;
+  if (role == XRLAB_FIT_MODEL_BASELINE && t != NULL)
+    {
+      if (self->restore_baseline)
+        xrlab_fit_page_baseline_restore (self, t);
+      else if (self->record_baseline)
+        xrlab_fit_page_baseline_record (self, t);
+      self->restore_baseline = self->record_baseline = FALSE;
+    }
   if (role == XRLAB_FIT_MODEL_BASELINE || t == NULL)
     return;
   if (self->record_values)
@@ -789,7 +797,7 @@ xrlab_fit_page_get_baseline_param_value (XrlabFitPage *self, const char *name, d
         if (value != NULL)
           *value = self->bparams->params[i].value;
         if (error != NULL)
-          *error = self->bparams->params[i].error;
+          *error = xrlab_fit_page_baseline_error (self, &self->bparams->params[i]);
         return TRUE;
       }
   return FALSE;
