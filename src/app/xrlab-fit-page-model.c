@@ -83,6 +83,7 @@ on_model_edited (GObject *source, GAsyncResult *result, gpointer data)
       g_clear_pointer (&self->ws.values, g_free);
       self->ws.n_values = 0;
       self->model_edited = TRUE;
+      xrlab_fit_page_traces_follow (self);
       self->map_dirty = self->map_kind != XRLAB_FIT_MAP_DATA;
       self->spectrum_dirty = self->trace_dirty = TRUE;
     }

@@ -349,6 +349,7 @@ open_commit (OpenOp *op)
   if (self->ws.baseline_model == NULL)
     xrlab_fit_workspace_clear_baseline (&self->ws);
   self->restore_baseline = self->ws.n_baseline > 0;
+  self->traces_edited = self->traces_dirty = FALSE;
   self->record_baseline = FALSE;
   self->has_workspace = TRUE;
   g_free (self->baseline_file);

@@ -106,6 +106,9 @@ struct _XrlabFitPage {
   gpointer last_spectrum;          /* the reply drawn (again, stale, while a value is invalid) */
   XrlabFitParamTraces *param_traces;   /* the main model's time dependence, after a fit */
   guint traces_setup;              /* the setup they are of */
+  gboolean traces_fitted;          /* they are the fit's ("2D fit"), not of values edited since ("2D model") */
+  gboolean traces_edited;          /* the main model changed since the last fit */
+  gboolean traces_dirty;           /* to be fetched again when the slice-by-slice plot is shown */
   gpointer curve_base[2];          /* the axes and data of the spectrum and the trace (xrlab-fit-page-data.c) */
   gboolean stale;
 
@@ -266,5 +269,9 @@ void        xrlab_fit_preview_ref_release (gpointer ref);
 /* The main model's time dependence of parameter @name as a series of
  * @data (the slice-by-slice plot), when a fit gave it one. */
 void        xrlab_fit_page_sbs_overlay   (XrlabFitPage *self, XrlabPlotData *data, const char *name);
+/* The main model changed (a value, an attachment, its structure): after a
+ * 2D fit, its time dependence is fetched again for the slice-by-slice
+ * plot (in the next round, while the plot is shown), no longer the fit's. */
+void        xrlab_fit_page_traces_follow (XrlabFitPage *self);
 
 G_END_DECLS

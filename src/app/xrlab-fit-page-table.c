@@ -662,6 +662,9 @@ xrlab_fit_page_results_show (XrlabFitPage *self, XrlabFitResults *r)
   self->building = FALSE;
   gtk_widget_set_visible (gtk_widget_get_parent (GTK_WIDGET (self->sbs_plot)), r != NULL && r->sbs != NULL);
   xrlab_fit_page_draw_sbs (self);
+  /* edits came while it was hidden */
+  if (self->traces_dirty)
+    xrlab_fit_page_schedule (self);
 }
 
 void
