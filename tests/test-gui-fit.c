@@ -450,6 +450,72 @@ test_sbs (void)
   g_assert_false (xrlab_fit_page_set_sbs_param (page (), "no such parameter"));
 }
 
+/* The span (max − min) of the time dependence over the slices, and its label. */
+static double
+overlay_span (const char **label)
+{
+  XrlabPlotData *data = xrlab_plot_get_data (xrlab_fit_page_get_sbs_plot (page ()));
+  const XrlabPlotSeries *fit;
+  double lo = INFINITY, hi = -INFINITY;
+
+  g_assert_cmpuint (xrlab_plot_data_get_n_series (data), ==, 4);
+  fit = xrlab_plot_data_get_series (data, 3);
+  for (gsize i = 0; i < fit->n; i++)
+    lo = MIN (lo, fit->y[i]), hi = MAX (hi, fit->y[i]);
+  *label = fit->label;
+  return hi - lo;
+}
+
+/* After the 2D fit, an edit of a time-model parameter: the time dependence
+ * over the slices is fetched again (once a burst, only while the plot is
+ * shown) and is the model's, no longer the fit's. */
+static void
+test_sbs_follow (void)
+{
+  AdwViewStack *stack = xrlab_window_get_view_stack (win);
+  g_autofree char *fitted = NULL;
+  const char *label = NULL;
+  double span, a;
+  guint64 before;
+
+  if (skip_without_data ())
+    return;
+  g_assert_true (xrlab_fit_page_set_sbs_param (page (), "GLP_01_x0"));
+  span = overlay_span (&label);
+  g_assert_cmpstr (label, ==, "2D fit");
+  a = param ("GLP_01_x0_sinFun_01_A");
+  fitted = g_strdup_printf ("%.17g", a);
+
+  /* A burst of edits of the amplitude: one fetch, twice the span. */
+  before = transfers ("fit-traces");
+  g_assert_true (xrlab_fit_page_set_param_text (page (), "GLP_01_x0_sinFun_01_A", "-0.5"));
+  g_assert_true (xrlab_fit_page_set_param_text (page (), "GLP_01_x0_sinFun_01_A", "-1"));
+  {
+    g_autofree char *twice = g_strdup_printf ("%.17g", 2 * a);
+    g_assert_true (xrlab_fit_page_set_param_text (page (), "GLP_01_x0_sinFun_01_A", twice));
+  }
+  settle ();
+  g_assert_cmpuint (transfers ("fit-traces"), ==, before + 1);
+  g_assert_cmpfloat (fabs (overlay_span (&label) / span - 2), <, 0.01);
+  g_assert_cmpstr (label, ==, "2D model");
+
+  /* Hidden (another page): nothing fetched; shown again: fetched. */
+  adw_view_stack_set_visible_child_name (stack, "plot");
+  settle ();
+  before = transfers ("fit-traces");
+  g_assert_true (xrlab_fit_page_set_param_text (page (), "GLP_01_x0_sinFun_01_A", fitted));
+  settle ();
+  xrlab_test_spin (0.2);
+  g_assert_cmpuint (transfers ("fit-traces"), ==, before);
+  adw_view_stack_set_visible_child_name (stack, "fit");
+  settle ();
+  g_assert_cmpuint (transfers ("fit-traces"), ==, before + 1);
+  g_assert_cmpfloat (fabs (overlay_span (&label) / span - 1), <, 1e-9);
+  /* the fit's values again, but edited since: the model's */
+  g_assert_cmpstr (label, ==, "2D model");
+  g_assert_true (xrlab_fit_page_has_main_result (page ()));
+}
+
 static void
 on_written (GObject *source, GAsyncResult *result, gpointer data)
 {
@@ -1043,6 +1109,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/fit/fit", test_fit);
   g_test_add_func ("/fit/ci", test_ci);
   g_test_add_func ("/fit/sbs", test_sbs);
+  g_test_add_func ("/fit/sbs-follow", test_sbs_follow);
   g_test_add_func ("/fit/export", test_export);
   g_test_add_func ("/fit/cancel", test_cancel);
   g_test_add_func ("/fit/ranges", test_ranges);

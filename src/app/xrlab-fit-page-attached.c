@@ -56,20 +56,27 @@ xrlab_fit_page_time_palette (gboolean profile, XrlabFitPalettePicked picked, gpo
 
 /* ---- the edits ---------------------------------------------------------------------- */
 
-void
-xrlab_fit_page_add_time_function (XrlabFitPage *self, const char *param, gboolean profile, guint subcycle,
-                                  const char *function)
+static void
+add_time_function (XrlabFitPage *self, XrlabFitModelRole role, const char *param, gboolean profile,
+                   guint subcycle, const char *function)
 {
   XrlabModelEdit e = { 0 };
 
-  g_return_if_fail (XRLAB_IS_FIT_PAGE (self));
   e.kind = XRLAB_MODEL_EDIT_ADD;
   e.part = profile ? XRLAB_MODEL_PART_PROFILE : XRLAB_MODEL_PART_DYNAMICS;
   e.param = param;
   e.subcycle = profile ? 0 : subcycle;
   e.function = function;
   e.position = -1;
-  xrlab_fit_page_send_model_edits (self, &e, 1);
+  xrlab_fit_page_send_model_edits_for (self, role, &e, 1);
+}
+
+void
+xrlab_fit_page_add_time_function (XrlabFitPage *self, const char *param, gboolean profile, guint subcycle,
+                                  const char *function)
+{
+  g_return_if_fail (XRLAB_IS_FIT_PAGE (self));
+  add_time_function (self, XRLAB_FIT_MODEL_MAIN, param, profile, subcycle, function);
 }
 
 /* ---- the rows ------------------------------------------------------------------------ */
@@ -83,7 +90,8 @@ on_picked (GtkListBox *list, const char *function, gpointer data)
   guint subcycle = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (button), "subcycle"));
   gboolean profile = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (button), "profile"));
 
-  xrlab_fit_page_add_time_function (self, param, profile, subcycle, function);
+  /* the model of the list the row is in */
+  add_time_function (self, xrlab_fit_page_widget_role (button), param, profile, subcycle, function);
 }
 
 static void
@@ -91,7 +99,7 @@ on_remove (GtkButton *button, XrlabFitPage *self)
 {
   g_autofree char *name = g_strdup (g_object_get_data (G_OBJECT (button), "component"));
 
-  xrlab_fit_page_remove_component (self, name);
+  xrlab_fit_page_remove_component_of (self, GTK_WIDGET (button), name);
 }
 
 static GtkWidget *

@@ -11,6 +11,14 @@
  * The baseline model's parameters are a section of the parameter table
  * (xrlab-fit-page-table.c).
  *
+ * The last baseline fit is part of the workspace's result (kept with the
+ * session): its values and errors, taken from the baseline table after a
+ * fit. A workspace opened with one sends its values as start values of
+ * the baseline model, all in one request, once the first baseline table
+ * came and showed that every one names a parameter of the model that has
+ * no expression; otherwise it is refused with a message (and forgotten),
+ * the rest opened as it was.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
@@ -20,6 +28,9 @@
 #include <glib/gi18n-lib.h>
 
 #include "xrlab-model.h"
+#include "xrlab-util.h"
+
+#include <math.h>
 
 const char *
 xrlab_fit_page_baseline_listed (XrlabFitPage *self)
@@ -52,6 +63,97 @@ xrlab_fit_page_baseline_fill (XrlabFitPage *self, XrlabModelFile *file)
   gtk_drop_down_set_selected (self->baseline_choice, selected);
   self->building = FALSE;
 }
+
+/* ---- its last fit -------------------------------------------------------------------- */
+
+double
+xrlab_fit_page_baseline_error (XrlabFitPage *self, const XrlabFitParamRow *p)
+{
+  double e = NAN;
+
+  if (isfinite (p->error) || (self->results != NULL && self->results->baseline != NULL))
+    return p->error;
+  xrlab_fit_workspace_get_baseline (&self->ws, p->name, NULL, &e);
+  return e;
+}
+
+void
+xrlab_fit_page_baseline_record (XrlabFitPage *self, const XrlabFitParamTable *t)
+{
+  gboolean fitted = FALSE;
+
+  for (gsize i = 0; i < t->n_params; i++)
+    fitted |= isfinite (t->params[i].error);
+  xrlab_fit_workspace_clear_baseline (&self->ws);
+  for (gsize i = 0; fitted && i < t->n_params; i++)
+    if (t->params[i].expr == NULL && isfinite (t->params[i].value))
+      xrlab_fit_workspace_set_baseline (&self->ws, t->params[i].name, t->params[i].value, t->params[i].error);
+  g_signal_emit_by_name (self, "changed");
+}
+
+static void
+refuse_kept (XrlabFitPage *self, const char *why)
+{
+  g_autofree char *m = g_strdup_printf (_("The last baseline fit kept with the session is not shown: %s"), why);
+
+  xrlab_fit_workspace_clear_baseline (&self->ws);
+  xrlab_fit_page_set_message (self, m);
+  self->bparams_dirty = TRUE;
+  xrlab_fit_page_schedule (self);
+  g_signal_emit_by_name (self, "changed");
+}
+
+static void
+on_restored (GObject *source, GAsyncResult *result, gpointer data)
+{
+  g_autoptr(XrlabFitPage) self = data;
+  g_autoptr(GError) error = NULL;
+
+  self->pending--;
+  if (!xrlab_engine_fit_edit_params_finish (XRLAB_ENGINE (source), result, &error)
+      && !xrlab_fit_page_error_is_quiet (error))
+    refuse_kept (self, error->message);
+}
+
+void
+xrlab_fit_page_baseline_restore (XrlabFitPage *self, const XrlabFitParamTable *t)
+{
+  const XrlabFitWorkspace *ws = &self->ws;
+  g_autofree XrlabFitParamEdit *edits = NULL;
+
+  if (ws->n_baseline == 0)
+    return;
+  edits = g_new0 (XrlabFitParamEdit, ws->n_baseline);
+  for (gsize i = 0; i < ws->n_baseline; i++)
+    {
+      gsize k;
+
+      for (k = 0; k < t->n_params && g_strcmp0 (t->params[k].name, ws->baseline_names[i]) != 0; k++)
+        ;
+      if (k == t->n_params || t->params[k].expr != NULL)
+        {
+          g_autofree char *name = xrlab_escape_text (ws->baseline_names[i], -1, 80);
+          g_autofree char *m = k == t->n_params
+                               ? g_strdup_printf (_("the baseline model “%s” has no parameter “%s”"),
+                                                  ws->baseline_model, name)
+                               : g_strdup_printf (_("the parameter “%s” of the baseline model is an expression"),
+                                                  name);
+          refuse_kept (self, m);
+          return;
+        }
+      edits[i].model = XRLAB_FIT_MODEL_BASELINE;
+      edits[i].name = ws->baseline_names[i];
+      edits[i].fields = XRLAB_FIT_PARAM_VALUE;
+      edits[i].value = ws->baseline_values[i];
+    }
+  self->pending++;
+  xrlab_engine_fit_edit_params_async (self->engine, self->setup, edits, ws->n_baseline, self->cancellable,
+                                      on_restored, g_object_ref (self));
+  self->bparams_dirty = TRUE;
+  xrlab_fit_page_schedule (self);
+}
+
+/* ---- choosing it ------------------------------------------------------------------------ */
 
 /* The baseline model chosen: a new setup on the same data. */
 static void

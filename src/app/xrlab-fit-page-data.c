@@ -53,6 +53,7 @@ typedef struct {
   XrlabFitModelRole role;      /* of its model */
   gboolean in_round;           /* a fetch of a round (replies on self->replies) */
   gboolean is_value;           /* a value edit of @value */
+  gboolean fitted;             /* time dependence at a fit's values */
   double value;
   double at;                   /* the delay of a spectrum, the energy of a trace */
 } Closure;
@@ -107,10 +108,18 @@ on_edited (GObject *source, GAsyncResult *result, gpointer data)
 
   if (xrlab_engine_fit_edit_params_finish (XRLAB_ENGINE (source), result, &error))
     {
+      double e;
+
       xrlab_fit_page_table_set_error (c->self, c->role, c->name, NULL);
-      if (c->is_value)
+      if (c->is_value && c->role == XRLAB_FIT_MODEL_MAIN)
         {
           xrlab_fit_workspace_set_value (&c->self->ws, c->name, c->value);
+          g_signal_emit_by_name (c->self, "changed");
+        }
+      /* a baseline value typed after its fit: the one to open with */
+      else if (c->is_value && xrlab_fit_workspace_get_baseline (&c->self->ws, c->name, NULL, &e))
+        {
+          xrlab_fit_workspace_set_baseline (&c->self->ws, c->name, c->value, e);
           g_signal_emit_by_name (c->self, "changed");
         }
     }
@@ -129,7 +138,7 @@ xrlab_fit_page_send_edit (XrlabFitPage *self, const XrlabFitParamEdit *edit)
   c = closure_new (self, -1);
   c->name = g_strdup (edit->name);
   c->role = edit->model;
-  c->is_value = edit->fields == XRLAB_FIT_PARAM_VALUE && edit->model == XRLAB_FIT_MODEL_MAIN;
+  c->is_value = edit->fields == XRLAB_FIT_PARAM_VALUE;
   c->value = edit->value;
   xrlab_engine_fit_edit_params_async (self->engine, self->setup, edit, 1, self->cancellable, on_edited, c);
   if (edit->model == XRLAB_FIT_MODEL_BASELINE)
@@ -142,6 +151,7 @@ xrlab_fit_page_send_edit (XrlabFitPage *self, const XrlabFitParamEdit *edit)
       return;
     }
   /* The model changed: what shows it is out of date. */
+  xrlab_fit_page_traces_follow (self);
   self->spectrum_dirty = self->trace_dirty = self->params_dirty = TRUE;
   if (self->map_kind != XRLAB_FIT_MAP_DATA)
     self->map_dirty = TRUE;
@@ -523,10 +533,42 @@ on_traces (GObject *source, GAsyncResult *result, gpointer data)
       g_free (self->param_traces);
       self->param_traces = g_steal_pointer (&t);
       self->traces_setup = self->setup;
+      self->traces_fitted = c->fitted;
       xrlab_fit_page_draw_sbs (self);
     }
   g_free (t);
   closure_free (c);
+}
+
+/* The time dependence of the main model at its values now. */
+static void
+fetch_traces (XrlabFitPage *self)
+{
+  Closure *c = round_closure_new (self, C_TRACES);
+
+  c->fitted = !self->traces_edited;
+  self->traces_dirty = FALSE;
+  xrlab_engine_fit_param_traces_async (self->engine, self->setup, "fit-traces", XRLAB_FIT_MODEL_MAIN,
+                                       self->cancellable, on_traces, c);
+}
+
+void
+xrlab_fit_page_traces_follow (XrlabFitPage *self)
+{
+  self->traces_edited = TRUE;
+  if (self->param_traces == NULL || self->traces_setup != self->setup)
+    return;
+  /* a reply already on its way shows the values before this edit */
+  self->serial[C_TRACES]++;
+  self->traces_dirty = TRUE;
+  xrlab_fit_page_schedule (self);
+}
+
+/* Whether the slice-by-slice plot is on the page. */
+static gboolean
+sbs_shown (XrlabFitPage *self)
+{
+  return gtk_widget_is_visible (GTK_WIDGET (self->sbs_plot));
 }
 
 void
@@ -549,8 +591,13 @@ xrlab_fit_page_sbs_overlay (XrlabFitPage *self, XrlabPlotData *data, const char 
   memcpy (buf + n, t->values + k * n, n * sizeof (double));
   xrlab_plot_data_take_buffer (data, buf, g_free);
   c = rgba (MODEL_COLOR);
-  /* TRANSLATORS: a parameter's time dependence as the 2D fit has it */
-  xrlab_plot_data_add_series (data, _("2D fit"), &c, buf, buf + n, n, FALSE);
+  xrlab_plot_data_add_series (data,
+                              self->traces_fitted
+                              /* TRANSLATORS: a parameter's time dependence as the 2D fit has it */
+                              ? _("2D fit")
+                              /* TRANSLATORS: a parameter's time dependence at the values edited after the 2D fit */
+                              : _("2D model"),
+                              &c, buf, buf + n, n, FALSE);
 }
 
 gboolean
@@ -579,8 +626,7 @@ on_results (GObject *source, GAsyncResult *result, gpointer data)
     xrlab_fit_page_results_show (self, r);
   /* After a 2D fit: its time dependence, for the slice-by-slice plot. */
   if (fitted_2d)
-    xrlab_engine_fit_param_traces_async (self->engine, self->setup, "fit-traces", XRLAB_FIT_MODEL_MAIN,
-                                         self->cancellable, on_traces, round_closure_new (self, C_TRACES));
+    fetch_traces (self);
   else
     g_clear_pointer (&self->param_traces, g_free);
   closure_free (c);
@@ -650,6 +696,8 @@ refresh (gpointer data)
     fetch_params (self, XRLAB_FIT_MODEL_MAIN);
   if (self->bparams_dirty && self->ws.baseline_model != NULL)
     fetch_params (self, XRLAB_FIT_MODEL_BASELINE);
+  if (self->traces_dirty && !self->fitting && sbs_shown (self))
+    fetch_traces (self);
   if (self->results_dirty)
     xrlab_engine_fit_results_async (self->engine, self->setup, "fit-results", self->cancellable,
                                     on_results, round_closure_new (self, -1));
@@ -717,7 +765,9 @@ on_fit_done (GObject *source, GAsyncResult *result, gpointer data)
     xrlab_fit_page_set_message (self, error->message);
   /* a fit that ended, or was cancelled with its best parameters kept */
   if (ok || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    self->record_values = self->record_summary = TRUE;
+    self->record_values = self->record_summary = self->record_baseline = TRUE;
+  /* the time dependence after it is the fit's */
+  self->traces_edited = FALSE;
   self->fitting = FALSE;
   g_clear_object (&self->job_cancellable);
   self->map_dirty = self->map_kind != XRLAB_FIT_MAP_DATA;

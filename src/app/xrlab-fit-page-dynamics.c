@@ -9,6 +9,11 @@
  * an ADD_SUBCYCLE per subcycle; DETACH. A refused request leaves the model
  * as it was and shows its message on the page.
  *
+ * The rows of the baseline model have the same menu with what applies to
+ * it, a profile (as xrlab-cli fit's --baseline-profile): it fits one
+ * spectrum, so takes no time dependence, and a joint fit shares the main
+ * model's parameters only. Its edits name the baseline model.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
@@ -24,14 +29,12 @@
 
 /* ---- the edits ------------------------------------------------------------------ */
 
-void
-xrlab_fit_page_attach_file (XrlabFitPage *self, const char *param, gboolean profile, const char *file,
-                            const char *const *models, double frequency)
+static void
+attach_file (XrlabFitPage *self, XrlabFitModelRole role, const char *param, gboolean profile, const char *file,
+             const char *const *models, double frequency)
 {
   XrlabModelEdit e = { 0 };
 
-  g_return_if_fail (XRLAB_IS_FIT_PAGE (self));
-  g_return_if_fail (param != NULL && file != NULL && models != NULL);
   e.kind = XRLAB_MODEL_EDIT_ATTACH_FILE;
   e.part = profile ? XRLAB_MODEL_PART_PROFILE : XRLAB_MODEL_PART_DYNAMICS;
   e.param = param;
@@ -39,7 +42,16 @@ xrlab_fit_page_attach_file (XrlabFitPage *self, const char *param, gboolean prof
   e.models = models;
   e.n_models = g_strv_length ((char **) models);
   e.frequency = profile ? 0 : frequency;
-  xrlab_fit_page_send_model_edits (self, &e, 1);
+  xrlab_fit_page_send_model_edits_for (self, role, &e, 1);
+}
+
+void
+xrlab_fit_page_attach_file (XrlabFitPage *self, const char *param, gboolean profile, const char *file,
+                            const char *const *models, double frequency)
+{
+  g_return_if_fail (XRLAB_IS_FIT_PAGE (self));
+  g_return_if_fail (param != NULL && file != NULL && models != NULL);
+  attach_file (self, XRLAB_FIT_MODEL_MAIN, param, profile, file, models, frequency);
 }
 
 /* "gaussCONV, expFun" as a list of functions; "" and "none" are none. */
@@ -59,17 +71,15 @@ split_functions (const char *cycle)
   return (char **) g_ptr_array_free (out, FALSE);
 }
 
-void
-xrlab_fit_page_attach_new (XrlabFitPage *self, const char *param, gboolean profile,
-                           const char *const *cycles, double frequency)
+static void
+attach_new (XrlabFitPage *self, XrlabFitModelRole role, const char *param, gboolean profile,
+            const char *const *cycles, double frequency)
 {
   static const char *const none[] = { "none", NULL };
   guint n;
   g_autofree XrlabModelEdit *e = NULL;
   g_autoptr(GPtrArray) lists = g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
 
-  g_return_if_fail (XRLAB_IS_FIT_PAGE (self));
-  g_return_if_fail (param != NULL && cycles != NULL && cycles[0] != NULL);
   n = profile ? 1 : g_strv_length ((char **) cycles);
   e = g_new0 (XrlabModelEdit, n);
   for (guint k = 0; k < n; k++)
@@ -94,25 +104,41 @@ xrlab_fit_page_attach_new (XrlabFitPage *self, const char *param, gboolean profi
           e[k].frequency = k == 1 ? frequency : 0;
         }
     }
-  xrlab_fit_page_send_model_edits (self, e, n);
+  xrlab_fit_page_send_model_edits_for (self, role, e, n);
+}
+
+void
+xrlab_fit_page_attach_new (XrlabFitPage *self, const char *param, gboolean profile,
+                           const char *const *cycles, double frequency)
+{
+  g_return_if_fail (XRLAB_IS_FIT_PAGE (self));
+  g_return_if_fail (param != NULL && cycles != NULL && cycles[0] != NULL);
+  attach_new (self, XRLAB_FIT_MODEL_MAIN, param, profile, cycles, frequency);
+}
+
+static void
+detach (XrlabFitPage *self, XrlabFitModelRole role, const char *param, gboolean profile)
+{
+  XrlabModelEdit e = { 0 };
+
+  e.kind = XRLAB_MODEL_EDIT_DETACH;
+  e.part = profile ? XRLAB_MODEL_PART_PROFILE : XRLAB_MODEL_PART_DYNAMICS;
+  e.param = param;
+  xrlab_fit_page_send_model_edits_for (self, role, &e, 1);
 }
 
 void
 xrlab_fit_page_detach (XrlabFitPage *self, const char *param, gboolean profile)
 {
-  XrlabModelEdit e = { 0 };
-
   g_return_if_fail (XRLAB_IS_FIT_PAGE (self));
-  e.kind = XRLAB_MODEL_EDIT_DETACH;
-  e.part = profile ? XRLAB_MODEL_PART_PROFILE : XRLAB_MODEL_PART_DYNAMICS;
-  e.param = param;
-  xrlab_fit_page_send_model_edits (self, &e, 1);
+  detach (self, XRLAB_FIT_MODEL_MAIN, param, profile);
 }
 
 /* ---- the dialog -------------------------------------------------------------------- */
 
 typedef struct {
   XrlabFitPage *page;
+  XrlabFitModelRole role;          /* the model of @param */
   char *param;
   gboolean profile;
   GtkWindow *window;
@@ -503,8 +529,8 @@ attach_from_file (AttachDialog *d, double freq)
       return FALSE;
     }
   g_ptr_array_add (models, NULL);
-  xrlab_fit_page_attach_file (d->page, d->param, d->profile, d->file, (const char *const *) models->pdata,
-                              models->len > 2 ? freq : 0);
+  attach_file (d->page, d->role, d->param, d->profile, d->file, (const char *const *) models->pdata,
+               models->len > 2 ? freq : 0);
   return TRUE;
 }
 
@@ -531,7 +557,7 @@ attach_built (AttachDialog *d, double freq)
       g_ptr_array_remove_index (fns, fns->len - 1);
     }
   g_ptr_array_add (cycles, NULL);
-  xrlab_fit_page_attach_new (d->page, d->param, d->profile, (const char *const *) cycles->pdata, freq);
+  attach_new (d->page, d->role, d->param, d->profile, (const char *const *) cycles->pdata, freq);
   return TRUE;
 }
 
@@ -574,8 +600,9 @@ build_frequency (AttachDialog *d)
   return row;
 }
 
-GtkWindow *
-xrlab_fit_page_show_attach_dialog (XrlabFitPage *self, const char *param, gboolean profile)
+/* The dialog for @param of the model @role. */
+static GtkWindow *
+show_attach_dialog (XrlabFitPage *self, XrlabFitModelRole role, const char *param, gboolean profile)
 {
   AttachDialog *d = g_new0 (AttachDialog, 1);
   GtkWidget *window = adw_window_new ();
@@ -586,10 +613,13 @@ xrlab_fit_page_show_attach_dialog (XrlabFitPage *self, const char *param, gboole
   GtkWidget *switcher = gtk_stack_switcher_new ();
   GtkWidget *body = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
   GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
-  g_autofree char *title = g_strdup_printf (profile ? _("Profile of %s") : _("Time Dependence of %s"), param);
+  g_autofree char *title = role == XRLAB_FIT_MODEL_BASELINE
+                           /* TRANSLATORS: the dialog attaching a profile to parameter %s of the baseline model */
+                           ? g_strdup_printf (_("Profile of %s in the Baseline Model"), param)
+                           : g_strdup_printf (profile ? _("Profile of %s") : _("Time Dependence of %s"), param);
 
-  g_return_val_if_fail (XRLAB_IS_FIT_PAGE (self), NULL);
   d->page = g_object_ref (self);
+  d->role = role;
   d->param = g_strdup (param);
   d->profile = profile;
   d->window = GTK_WINDOW (window);
@@ -643,6 +673,13 @@ xrlab_fit_page_show_attach_dialog (XrlabFitPage *self, const char *param, gboole
   return d->window;
 }
 
+GtkWindow *
+xrlab_fit_page_show_attach_dialog (XrlabFitPage *self, const char *param, gboolean profile)
+{
+  g_return_val_if_fail (XRLAB_IS_FIT_PAGE (self), NULL);
+  return show_attach_dialog (self, XRLAB_FIT_MODEL_MAIN, param, profile);
+}
+
 /* ---- the row's menu ---------------------------------------------------------------------- */
 
 static void
@@ -650,6 +687,7 @@ on_menu_item (GtkButton *button, XrlabFitPage *self)
 {
   const char *param = g_object_get_data (G_OBJECT (button), "param");
   int what = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (button), "what"));
+  XrlabFitModelRole role = xrlab_fit_page_widget_role (GTK_WIDGET (button));
   GtkWidget *popover = gtk_widget_get_ancestor (GTK_WIDGET (button), GTK_TYPE_POPOVER);
   g_autofree char *name = g_strdup (param);
 
@@ -659,7 +697,7 @@ on_menu_item (GtkButton *button, XrlabFitPage *self)
     {
     case 0:
     case 1:
-      xrlab_fit_page_show_attach_dialog (self, name, what == 1);
+      show_attach_dialog (self, role, name, what == 1);
       break;
     case 4:
     case 5:
@@ -669,7 +707,7 @@ on_menu_item (GtkButton *button, XrlabFitPage *self)
                                                               : XRLAB_PARAM_SHARE_NONE);
       break;
     default:
-      xrlab_fit_page_detach (self, name, what == 3);
+      detach (self, role, name, what == 3);
       break;
     }
 }
@@ -687,14 +725,44 @@ menu_item (GtkWidget *box, XrlabFitPage *self, const char *label, const char *pa
   gtk_box_append (GTK_BOX (box), b);
 }
 
+/* A row of the baseline model: a profile only (it fits one spectrum: no
+ * time dependence; a joint fit shares the main model's parameters). */
+static GtkWidget *
+baseline_row_menu (XrlabFitPage *self, const XrlabFitParamRow *p, gboolean can_profile, gboolean has_profile)
+{
+  GtkWidget *button, *popover, *box;
+
+  if (!can_profile)
+    return NULL;
+  button = gtk_menu_button_new ();
+  popover = gtk_popover_new ();
+  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  if (has_profile)
+    menu_item (box, self, _("Remove _Profile"), p->name, 3);
+  else
+    menu_item (box, self, _("_Profile…"), p->name, 1);
+  gtk_popover_set_child (GTK_POPOVER (popover), box);
+  gtk_widget_add_css_class (popover, "menu");
+  gtk_menu_button_set_popover (GTK_MENU_BUTTON (button), popover);
+  gtk_menu_button_set_icon_name (GTK_MENU_BUTTON (button),
+                                 has_profile ? "document-open-recent-symbolic" : "view-more-symbolic");
+  gtk_widget_add_css_class (button, "flat");
+  gtk_widget_set_tooltip_text (button, _("Profile"));
+  xrlab_fit_page_mark_role (button, XRLAB_FIT_MODEL_BASELINE);
+  return button;
+}
+
 GtkWidget *
-xrlab_fit_page_dynamics_row_menu (XrlabFitPage *self, const XrlabFitParamRow *p, gboolean has_profile)
+xrlab_fit_page_dynamics_row_menu (XrlabFitPage *self, XrlabFitModelRole role, const XrlabFitParamRow *p,
+                                  gboolean has_profile)
 {
   GtkWidget *button, *popover, *box;
   gboolean can_profile = p->role == XRLAB_PARAM_ENERGY;
 
   if (p->expr != NULL || p->is_static)
     return NULL;
+  if (role == XRLAB_FIT_MODEL_BASELINE)
+    return baseline_row_menu (self, p, can_profile, has_profile);
   button = gtk_menu_button_new ();
   popover = gtk_popover_new ();
   box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
@@ -736,7 +804,8 @@ find_param (const XrlabFitParamTable *t, const char *name)
 }
 
 void
-xrlab_fit_page_dynamics_decorate (XrlabFitPage *self, const XrlabFitParamTable *t, gsize i, int line)
+xrlab_fit_page_dynamics_decorate (XrlabFitPage *self, XrlabFitModelRole role, const XrlabFitParamTable *t,
+                                  gsize i, int line)
 {
   const XrlabFitParamRow *p = &t->params[i];
   GtkWidget *name = gtk_grid_get_child_at (self->table, 0, line);
@@ -765,7 +834,7 @@ xrlab_fit_page_dynamics_decorate (XrlabFitPage *self, const XrlabFitParamTable *
       gtk_widget_set_margin_start (name, 12 * depth);
       gtk_widget_add_css_class (name, "dim-label");
     }
-  menu = xrlab_fit_page_dynamics_row_menu (self, p, has_profile);
+  menu = xrlab_fit_page_dynamics_row_menu (self, role, p, has_profile);
   if (menu != NULL)
     gtk_grid_attach (self->table, menu, 7, line, 1, 1);
 }

@@ -8,6 +8,12 @@
  * tree (consumer "fit-tree") and the parameter table are fetched again and
  * the previews redrawn.
  *
+ * With a baseline model its components are a section of their own below
+ * the model's, edited with the same buttons and palette: the edits name
+ * the baseline model (each widget of a section carries its model,
+ * xrlab_fit_page_mark_role()), and are kept with the session in the kept
+ * model file as the main model's are (the save writes both models).
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
@@ -20,18 +26,46 @@
 
 #include "xrlab-engine-fit-model.h"
 
-static void fetch_tree (XrlabFitPage *self);
+static void fetch_tree (XrlabFitPage *self, XrlabFitModelRole role);
+
+/* ---- the model a widget edits ---------------------------------------------------- */
+
+void
+xrlab_fit_page_mark_role (GtkWidget *widget, XrlabFitModelRole role)
+{
+  g_object_set_data (G_OBJECT (widget), "xrlab-model-role", GINT_TO_POINTER ((int) role + 1));
+}
+
+XrlabFitModelRole
+xrlab_fit_page_widget_role (GtkWidget *widget)
+{
+  for (GtkWidget *w = widget; w != NULL; w = gtk_widget_get_parent (w))
+    {
+      int r = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (w), "xrlab-model-role"));
+      if (r > 0)
+        return (XrlabFitModelRole) (r - 1);
+    }
+  return XRLAB_FIT_MODEL_MAIN;
+}
 
 /* ---- edits -------------------------------------------------------------------- */
+
+typedef struct {
+  XrlabFitPage *self;
+  XrlabFitModelRole role;
+} EditOp;
 
 static void
 on_model_edited (GObject *source, GAsyncResult *result, gpointer data)
 {
-  g_autoptr(XrlabFitPage) self = data;
+  EditOp *op = data;
+  g_autoptr(XrlabFitPage) self = op->self;
+  XrlabFitModelRole role = op->role;
   g_autoptr(GError) error = NULL;
   g_autofree XrlabModelEditResult *r = xrlab_engine_fit_edit_model_finish (XRLAB_ENGINE (source), result,
                                                                            &error);
 
+  g_free (op);
   self->pending--;
   if (r == NULL)
     {
@@ -40,73 +74,112 @@ on_model_edited (GObject *source, GAsyncResult *result, gpointer data)
       return;
     }
   xrlab_fit_page_set_message (self, NULL);
-  /* The values typed may name renumbered parameters: the model file's
-   * structure is the session's no longer, so they are dropped. */
-  g_clear_pointer (&self->ws.value_names, g_strfreev);
-  g_clear_pointer (&self->ws.values, g_free);
-  self->ws.n_values = 0;
+  if (role == XRLAB_FIT_MODEL_MAIN)
+    {
+      /* The values typed may name renumbered parameters: the model file's
+       * structure is the session's no longer, so they are dropped. (The
+       * baseline model's values are kept in the kept model file.) */
+      g_clear_pointer (&self->ws.value_names, g_strfreev);
+      g_clear_pointer (&self->ws.values, g_free);
+      self->ws.n_values = 0;
+      self->model_edited = TRUE;
+      xrlab_fit_page_traces_follow (self);
+      self->map_dirty = self->map_kind != XRLAB_FIT_MAP_DATA;
+      self->spectrum_dirty = self->trace_dirty = TRUE;
+    }
+  /* the engine dropped every result of the setup */
   xrlab_fit_workspace_clear_result (&self->ws);
-  self->model_edited = TRUE;
-  fetch_tree (self);
-  self->map_dirty = self->map_kind != XRLAB_FIT_MAP_DATA;
-  self->spectrum_dirty = self->trace_dirty = self->params_dirty = self->bparams_dirty = TRUE;
+  fetch_tree (self, role);
+  self->params_dirty = self->bparams_dirty = TRUE;
   xrlab_fit_page_schedule (self);
   g_signal_emit_by_name (self, "changed");
   xrlab_fit_page_keep_edits (self);
 }
 
 void
-xrlab_fit_page_send_model_edits (XrlabFitPage *self, const XrlabModelEdit *edits, gsize n)
+xrlab_fit_page_send_model_edits_for (XrlabFitPage *self, XrlabFitModelRole role, const XrlabModelEdit *edits,
+                                     gsize n)
 {
+  EditOp *op;
+
   if (self->setup == 0 || self->fitting)
     return;
+  if (role == XRLAB_FIT_MODEL_BASELINE && self->ws.baseline_model == NULL)
+    return;
+  op = g_new0 (EditOp, 1);
+  op->self = g_object_ref (self);
+  op->role = role;
   self->pending++;
-  xrlab_engine_fit_edit_model_async (self->engine, self->setup, XRLAB_FIT_MODEL_MAIN, edits, n,
-                                     self->cancellable, on_model_edited, g_object_ref (self));
+  xrlab_engine_fit_edit_model_async (self->engine, self->setup, role, edits, n, self->cancellable,
+                                     on_model_edited, op);
+}
+
+void
+xrlab_fit_page_send_model_edits (XrlabFitPage *self, const XrlabModelEdit *edits, gsize n)
+{
+  xrlab_fit_page_send_model_edits_for (self, XRLAB_FIT_MODEL_MAIN, edits, n);
 }
 
 static void
-send_model_edit (XrlabFitPage *self, const XrlabModelEdit *edit)
+add_component (XrlabFitPage *self, XrlabFitModelRole role, const char *function)
 {
-  xrlab_fit_page_send_model_edits (self, edit, 1);
+  XrlabModelEdit e = { 0 };
+
+  e.kind = XRLAB_MODEL_EDIT_ADD;
+  e.part = XRLAB_MODEL_PART_ENERGY;
+  e.function = function;
+  e.position = -1;
+  xrlab_fit_page_send_model_edits_for (self, role, &e, 1);
+}
+
+static void
+remove_component (XrlabFitPage *self, XrlabFitModelRole role, const char *component)
+{
+  XrlabModelEdit e = { 0 };
+
+  e.kind = XRLAB_MODEL_EDIT_REMOVE;
+  e.part = XRLAB_MODEL_PART_ENERGY;
+  e.component = component;
+  xrlab_fit_page_send_model_edits_for (self, role, &e, 1);
+}
+
+static void
+move_component (XrlabFitPage *self, XrlabFitModelRole role, const char *component, gssize position)
+{
+  XrlabModelEdit e = { 0 };
+
+  e.kind = XRLAB_MODEL_EDIT_MOVE;
+  e.part = XRLAB_MODEL_PART_ENERGY;
+  e.component = component;
+  e.position = position;
+  xrlab_fit_page_send_model_edits_for (self, role, &e, 1);
 }
 
 void
 xrlab_fit_page_add_component (XrlabFitPage *self, const char *function)
 {
-  XrlabModelEdit e = { 0 };
-
   g_return_if_fail (XRLAB_IS_FIT_PAGE (self));
-  e.kind = XRLAB_MODEL_EDIT_ADD;
-  e.part = XRLAB_MODEL_PART_ENERGY;
-  e.function = function;
-  e.position = -1;
-  send_model_edit (self, &e);
+  add_component (self, XRLAB_FIT_MODEL_MAIN, function);
 }
 
 void
 xrlab_fit_page_remove_component (XrlabFitPage *self, const char *component)
 {
-  XrlabModelEdit e = { 0 };
-
   g_return_if_fail (XRLAB_IS_FIT_PAGE (self));
-  e.kind = XRLAB_MODEL_EDIT_REMOVE;
-  e.part = XRLAB_MODEL_PART_ENERGY;
-  e.component = component;
-  send_model_edit (self, &e);
+  remove_component (self, XRLAB_FIT_MODEL_MAIN, component);
 }
 
 void
 xrlab_fit_page_move_component (XrlabFitPage *self, const char *component, gssize position)
 {
-  XrlabModelEdit e = { 0 };
-
   g_return_if_fail (XRLAB_IS_FIT_PAGE (self));
-  e.kind = XRLAB_MODEL_EDIT_MOVE;
-  e.part = XRLAB_MODEL_PART_ENERGY;
-  e.component = component;
-  e.position = position;
-  send_model_edit (self, &e);
+  move_component (self, XRLAB_FIT_MODEL_MAIN, component, position);
+}
+
+void
+xrlab_fit_page_remove_component_of (XrlabFitPage *self, GtkWidget *widget, const char *component)
+{
+  remove_component (self, xrlab_fit_page_widget_role (widget), component);
 }
 
 /* ---- the component list ------------------------------------------------------- */
@@ -118,10 +191,12 @@ on_row_button (GtkButton *button, XrlabFitPage *self)
   int what = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (button), "what"));
   gssize index = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (button), "index"));
 
+  XrlabFitModelRole role = xrlab_fit_page_widget_role (GTK_WIDGET (button));
+
   if (what == 0)
-    xrlab_fit_page_remove_component (self, name);
+    remove_component (self, role, name);
   else
-    xrlab_fit_page_move_component (self, name, index + (what < 0 ? -1 : 1));
+    move_component (self, role, name, index + (what < 0 ? -1 : 1));
 }
 
 static GtkWidget *
@@ -140,15 +215,17 @@ row_button (XrlabFitPage *self, const char *icon, const char *tooltip, const cha
   return b;
 }
 
+/* The components of the model @role in its list. */
 static void
-show_tree (XrlabFitPage *self, const XrlabModelDesc *desc)
+show_tree (XrlabFitPage *self, XrlabFitModelRole role, const XrlabModelDesc *desc)
 {
+  GtkListBox *list = role == XRLAB_FIT_MODEL_BASELINE ? self->bcomponents : self->components;
+  GtkStringList *names = role == XRLAB_FIT_MODEL_BASELINE ? self->bcomponent_names : self->component_names;
   GtkWidget *child;
 
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->components))) != NULL)
-    gtk_list_box_remove (self->components, child);
-  gtk_string_list_splice (self->component_names, 0,
-                          g_list_model_get_n_items (G_LIST_MODEL (self->component_names)), NULL);
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (list))) != NULL)
+    gtk_list_box_remove (list, child);
+  gtk_string_list_splice (names, 0, g_list_model_get_n_items (G_LIST_MODEL (names)), NULL);
   for (gsize i = 0; desc != NULL && i < desc->n_components; i++)
     {
       const XrlabModelDescComponent *c = &desc->components[i];
@@ -158,7 +235,7 @@ show_tree (XrlabFitPage *self, const XrlabModelDesc *desc)
                                               c->kind == XRLAB_MODEL_FN_BACKGROUND ? _("background") : _("peak"));
       GtkWidget *kind = gtk_label_new (sub);
 
-      gtk_string_list_append (self->component_names, c->full_name);
+      gtk_string_list_append (names, c->full_name);
       gtk_label_set_xalign (GTK_LABEL (label), 0);
       gtk_widget_set_hexpand (label, TRUE);
       gtk_widget_add_css_class (kind, "dim-label");
@@ -171,31 +248,40 @@ show_tree (XrlabFitPage *self, const XrlabModelDesc *desc)
                                                  desc->n_components > 1));
       gtk_widget_set_margin_start (box, 6);
       gtk_widget_set_margin_end (box, 6);
-      gtk_list_box_append (self->components, box);
-      xrlab_fit_page_attached_rows (self, c, self->components);
+      gtk_list_box_append (list, box);
+      xrlab_fit_page_attached_rows (self, c, list);
     }
 }
 
 static void
 on_tree (GObject *source, GAsyncResult *result, gpointer data)
 {
-  g_autoptr(XrlabFitPage) self = data;
+  EditOp *op = data;
+  g_autoptr(XrlabFitPage) self = op->self;
+  XrlabFitModelRole role = op->role;
   g_autoptr(GError) error = NULL;
   g_autoptr(XrlabModelDesc) desc = xrlab_engine_fit_describe_finish (XRLAB_ENGINE (source), result, &error);
 
+  g_free (op);
   self->pending--;
-  if (desc != NULL)
-    show_tree (self, desc);
+  if (desc != NULL && (role == XRLAB_FIT_MODEL_MAIN || self->ws.baseline_model != NULL))
+    show_tree (self, role, desc);
 }
 
 static void
-fetch_tree (XrlabFitPage *self)
+fetch_tree (XrlabFitPage *self, XrlabFitModelRole role)
 {
+  EditOp *op;
+
   if (self->setup == 0)
     return;
+  op = g_new0 (EditOp, 1);
+  op->self = g_object_ref (self);
+  op->role = role;
   self->pending++;
-  xrlab_engine_fit_describe_async (self->engine, self->setup, "fit-tree", XRLAB_FIT_MODEL_MAIN,
-                                   self->cancellable, on_tree, g_object_ref (self));
+  xrlab_engine_fit_describe_async (self->engine, self->setup,
+                                   role == XRLAB_FIT_MODEL_BASELINE ? "fit-baseline-tree" : "fit-tree", role,
+                                   self->cancellable, on_tree, op);
 }
 
 void
@@ -207,8 +293,15 @@ xrlab_fit_page_model_opened (XrlabFitPage *self)
   if (g_strcmp0 (self->ws.models, kept) != 0)
     g_object_set_data (G_OBJECT (self), "xrlab-source-models", NULL);
   self->model_edited = FALSE;
-  show_tree (self, NULL);
-  fetch_tree (self);
+  show_tree (self, XRLAB_FIT_MODEL_MAIN, NULL);
+  show_tree (self, XRLAB_FIT_MODEL_BASELINE, NULL);
+  fetch_tree (self, XRLAB_FIT_MODEL_MAIN);
+  gtk_widget_set_visible (self->bcomponents_box, self->ws.baseline_model != NULL);
+  if (self->ws.baseline_model != NULL)
+    {
+      gtk_label_set_text (self->bcomponents_name, self->ws.baseline_model);
+      fetch_tree (self, XRLAB_FIT_MODEL_BASELINE);
+    }
 }
 
 /* ---- saving -------------------------------------------------------------------- */
@@ -399,6 +492,28 @@ xrlab_fit_page_get_component (XrlabFitPage *self, guint i)
   return gtk_string_list_get_string (self->component_names, i);
 }
 
+guint
+xrlab_fit_page_get_n_baseline_components (XrlabFitPage *self)
+{
+  g_return_val_if_fail (XRLAB_IS_FIT_PAGE (self), 0);
+  return gtk_widget_get_visible (self->bcomponents_box)
+         ? g_list_model_get_n_items (G_LIST_MODEL (self->bcomponent_names)) : 0;
+}
+
+const char *
+xrlab_fit_page_get_baseline_component (XrlabFitPage *self, guint i)
+{
+  g_return_val_if_fail (XRLAB_IS_FIT_PAGE (self), NULL);
+  return gtk_string_list_get_string (self->bcomponent_names, i);
+}
+
+GtkWidget *
+xrlab_fit_page_get_component_section (XrlabFitPage *self, gboolean baseline)
+{
+  g_return_val_if_fail (XRLAB_IS_FIT_PAGE (self), NULL);
+  return baseline ? self->bcomponents_box : gtk_widget_get_parent (GTK_WIDGET (self->components));
+}
+
 /* ---- construction ---------------------------------------------------------------- */
 
 static void
@@ -406,7 +521,7 @@ on_palette_activated (GtkListBox *list, GtkListBoxRow *row, XrlabFitPage *self)
 {
   GtkWidget *popover = gtk_widget_get_ancestor (GTK_WIDGET (list), GTK_TYPE_POPOVER);
 
-  xrlab_fit_page_add_component (self, g_object_get_data (G_OBJECT (row), "function"));
+  add_component (self, xrlab_fit_page_widget_role (GTK_WIDGET (list)), g_object_get_data (G_OBJECT (row), "function"));
   if (popover != NULL)
     gtk_popover_popdown (GTK_POPOVER (popover));
 }
@@ -436,7 +551,7 @@ xrlab_fit_page_palette_row (const XrlabModelPaletteEntry *p)
 
 /* The energy functions of the palette, each with its formula. */
 static GtkWidget *
-build_palette (XrlabFitPage *self)
+build_palette (XrlabFitPage *self, const char *tooltip)
 {
   GtkWidget *button = gtk_menu_button_new ();
   GtkWidget *popover = gtk_popover_new ();
@@ -455,8 +570,41 @@ build_palette (XrlabFitPage *self)
   gtk_popover_set_child (GTK_POPOVER (popover), scroll);
   gtk_menu_button_set_popover (GTK_MENU_BUTTON (button), popover);
   gtk_menu_button_set_icon_name (GTK_MENU_BUTTON (button), "list-add-symbolic");
-  gtk_widget_set_tooltip_text (button, _("Add a component"));
+  gtk_widget_set_tooltip_text (button, tooltip);
   return button;
+}
+
+/* The baseline model's components, below the model's (hidden without a
+ * baseline model). */
+static GtkWidget *
+build_baseline_section (XrlabFitPage *self)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  GtkWidget *head = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *title = gtk_label_new (_("Baseline Components"));
+
+  xrlab_fit_page_mark_role (box, XRLAB_FIT_MODEL_BASELINE);
+  self->bcomponent_names = gtk_string_list_new (NULL);
+  self->bcomponents_name = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_xalign (GTK_LABEL (title), 0);
+  gtk_widget_add_css_class (title, "heading");
+  gtk_label_set_xalign (self->bcomponents_name, 0);
+  gtk_label_set_ellipsize (self->bcomponents_name, PANGO_ELLIPSIZE_END);
+  gtk_widget_set_hexpand (GTK_WIDGET (self->bcomponents_name), TRUE);
+  gtk_widget_add_css_class (GTK_WIDGET (self->bcomponents_name), "dim-label");
+  gtk_widget_set_tooltip_text (head, _("The baseline model, fitted to the baseline spectrum before the other fits"));
+  gtk_box_append (GTK_BOX (head), title);
+  gtk_box_append (GTK_BOX (head), GTK_WIDGET (self->bcomponents_name));
+  gtk_box_append (GTK_BOX (head), build_palette (self, _("Add a component to the baseline model")));
+  gtk_box_append (GTK_BOX (box), head);
+  self->bcomponents = GTK_LIST_BOX (gtk_list_box_new ());
+  gtk_list_box_set_selection_mode (self->bcomponents, GTK_SELECTION_NONE);
+  gtk_widget_add_css_class (GTK_WIDGET (self->bcomponents), "boxed-list");
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->bcomponents));
+  gtk_widget_set_margin_top (box, 6);
+  gtk_widget_set_visible (box, FALSE);
+  self->bcomponents_box = box;
+  return box;
 }
 
 GtkWidget *
@@ -467,7 +615,10 @@ xrlab_fit_page_model_build (XrlabFitPage *self)
   GtkWidget *title = gtk_label_new (_("Components"));
   GtkWidget *save = gtk_button_new_from_icon_name ("document-save-symbolic");
 
+  GtkWidget *section = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+
   gtk_box_append (GTK_BOX (box), xrlab_fit_page_project_build (self));
+  xrlab_fit_page_mark_role (section, XRLAB_FIT_MODEL_MAIN);
   self->component_names = gtk_string_list_new (NULL);
   gtk_label_set_xalign (GTK_LABEL (title), 0);
   gtk_widget_set_hexpand (title, TRUE);
@@ -475,12 +626,14 @@ xrlab_fit_page_model_build (XrlabFitPage *self)
   gtk_widget_set_tooltip_text (save, _("Save the model as a trspecfit model file"));
   gtk_actionable_set_action_name (GTK_ACTIONABLE (save), "fit.save-model");
   gtk_box_append (GTK_BOX (head), title);
-  gtk_box_append (GTK_BOX (head), build_palette (self));
+  gtk_box_append (GTK_BOX (head), build_palette (self, _("Add a component")));
   gtk_box_append (GTK_BOX (head), save);
-  gtk_box_append (GTK_BOX (box), head);
+  gtk_box_append (GTK_BOX (section), head);
   self->components = GTK_LIST_BOX (gtk_list_box_new ());
   gtk_list_box_set_selection_mode (self->components, GTK_SELECTION_NONE);
   gtk_widget_add_css_class (GTK_WIDGET (self->components), "boxed-list");
-  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->components));
+  gtk_box_append (GTK_BOX (section), GTK_WIDGET (self->components));
+  gtk_box_append (GTK_BOX (box), section);
+  gtk_box_append (GTK_BOX (box), build_baseline_section (self));
   return box;
 }

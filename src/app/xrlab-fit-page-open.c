@@ -345,6 +345,12 @@ open_commit (OpenOp *op)
   self->ws.models = op->ws.models != NULL ? g_strdup (op->ws.models) : NULL;
   g_free (self->ws.model);
   self->ws.model = g_strdup (op->model);
+  /* the last baseline fit, restored on the first baseline table */
+  if (self->ws.baseline_model == NULL)
+    xrlab_fit_workspace_clear_baseline (&self->ws);
+  self->restore_baseline = self->ws.n_baseline > 0;
+  self->traces_edited = self->traces_dirty = FALSE;
+  self->record_baseline = FALSE;
   self->has_workspace = TRUE;
   g_free (self->baseline_file);
   self->baseline_file = g_steal_pointer (&op->baseline_models);

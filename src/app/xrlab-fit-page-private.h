@@ -58,6 +58,10 @@ struct _XrlabFitPage {
   GPtrArray *rows;                 /* XrlabFitRow */
   GtkListBox *components;          /* the model builder (xrlab-fit-page-model.c) */
   GtkStringList *component_names;
+  GtkWidget *bcomponents_box;      /* the baseline model's section of it (hidden: none) */
+  GtkLabel *bcomponents_name;
+  GtkListBox *bcomponents;
+  GtkStringList *bcomponent_names;
   gboolean model_edited;           /* the setup's model is no longer its file's */
   GtkLabel *summary;
   GtkWidget *correlations_expander;
@@ -102,6 +106,9 @@ struct _XrlabFitPage {
   gpointer last_spectrum;          /* the reply drawn (again, stale, while a value is invalid) */
   XrlabFitParamTraces *param_traces;   /* the main model's time dependence, after a fit */
   guint traces_setup;              /* the setup they are of */
+  gboolean traces_fitted;          /* they are the fit's ("2D fit"), not of values edited since ("2D model") */
+  gboolean traces_edited;          /* the main model changed since the last fit */
+  gboolean traces_dirty;           /* to be fetched again when the slice-by-slice plot is shown */
   gpointer curve_base[2];          /* the axes and data of the spectrum and the trace (xrlab-fit-page-data.c) */
   gboolean stale;
 
@@ -114,6 +121,8 @@ struct _XrlabFitPage {
   /* a fit ended: the next parameter table and results become the
    * workspace's result (the session's) */
   gboolean record_values, record_summary, record_project;
+  gboolean record_baseline;        /* the baseline table's values and errors, when a fit gave them */
+  gboolean restore_baseline;       /* the workspace's baseline fit, on the first baseline table */
   XrlabFitJobKind job_kind;
 };
 
@@ -172,6 +181,16 @@ GtkWidget  *xrlab_fit_page_baseline_build (XrlabFitPage *self);
 void        xrlab_fit_page_baseline_fill  (XrlabFitPage *self, XrlabModelFile *file);
 /* The name the chooser has selected (NULL: None). */
 const char *xrlab_fit_page_baseline_listed (XrlabFitPage *self);
+/* The baseline table @t (of a new setup) and the workspace's baseline fit
+ * (kept with the session): its values sent as start values of the
+ * baseline model, or, when they do not fit @t, refused with a message. */
+void        xrlab_fit_page_baseline_restore (XrlabFitPage *self, const XrlabFitParamTable *t);
+/* The baseline table @t of a fit that ended: its fitted values and errors
+ * become the workspace's baseline fit (none when @t shows no fit). */
+void        xrlab_fit_page_baseline_record  (XrlabFitPage *self, const XrlabFitParamTable *t);
+/* The standard error shown for baseline parameter @p: the fit's, or
+ * before any on this setup the one of the workspace's baseline fit. */
+double      xrlab_fit_page_baseline_error   (XrlabFitPage *self, const XrlabFitParamRow *p);
 
 /* A setup like the shown one (its model file, model, attachments, values,
  * ranges) on another measurement @data of a project: @done gets the
@@ -210,19 +229,31 @@ void        xrlab_fit_page_keep_edits   (XrlabFitPage *self);
 const char *xrlab_fit_page_source_models (XrlabFitPage *self);
 /* The profiles of @saved into the workspace (xrlab-fit-page-dynamics.c). */
 void        xrlab_fit_page_adopt_profiles (XrlabFitPage *self, const XrlabFitModelSaved *saved);
-/* One request of structure edits (in order, all or nothing); the reply
- * fetches the tree and the table again, or shows its message. */
+/* One request of structure edits (in order, all or nothing) of the main
+ * model (_for: of the model @role); the reply fetches the tree and the
+ * table again, or shows its message. */
 void        xrlab_fit_page_send_model_edits (XrlabFitPage *self, const XrlabModelEdit *edits, gsize n);
+void        xrlab_fit_page_send_model_edits_for (XrlabFitPage *self, XrlabFitModelRole role,
+                                                 const XrlabModelEdit *edits, gsize n);
+/* The model a widget of the component list (or of a row of the table)
+ * edits: the role marked on it or on the nearest of its ancestors
+ * (xrlab_fit_page_mark_role()), the main model when none is. */
+XrlabFitModelRole xrlab_fit_page_widget_role (GtkWidget *widget);
+void        xrlab_fit_page_mark_role    (GtkWidget *widget, XrlabFitModelRole role);
+/* Removes @component of the model @widget edits. */
+void        xrlab_fit_page_remove_component_of (XrlabFitPage *self, GtkWidget *widget, const char *component);
 
-/* xrlab-fit-page-dynamics.c: the menu of a parameter's row (time
- * dependence, profile: attach from a file or build, detach); NULL for a
- * parameter that can have neither. */
-GtkWidget  *xrlab_fit_page_dynamics_row_menu (XrlabFitPage *self, const XrlabFitParamRow *p,
-                                              gboolean has_profile);
-/* Row @i of @t at grid line @line: the name of an attached parameter
- * indented under the one it belongs to, the row's menu. */
-void        xrlab_fit_page_dynamics_decorate (XrlabFitPage *self, const XrlabFitParamTable *t, gsize i,
-                                              int line);
+/* xrlab-fit-page-dynamics.c: the menu of a parameter's row of the model
+ * @role (time dependence, profile: attach from a file or build, detach;
+ * the baseline model's: a profile); NULL for a parameter that can have
+ * none of it. */
+GtkWidget  *xrlab_fit_page_dynamics_row_menu (XrlabFitPage *self, XrlabFitModelRole role,
+                                              const XrlabFitParamRow *p, gboolean has_profile);
+/* Row @i of @t (the table of the model @role) at grid line @line: the
+ * name of an attached parameter indented under the one it belongs to, the
+ * row's menu. */
+void        xrlab_fit_page_dynamics_decorate (XrlabFitPage *self, XrlabFitModelRole role,
+                                              const XrlabFitParamTable *t, gsize i, int line);
 
 /* xrlab-fit-page-data.c */
 /* Errors that are no news: superseded, cancelled, shut down. */
@@ -238,5 +269,9 @@ void        xrlab_fit_preview_ref_release (gpointer ref);
 /* The main model's time dependence of parameter @name as a series of
  * @data (the slice-by-slice plot), when a fit gave it one. */
 void        xrlab_fit_page_sbs_overlay   (XrlabFitPage *self, XrlabPlotData *data, const char *name);
+/* The main model changed (a value, an attachment, its structure): after a
+ * 2D fit, its time dependence is fetched again for the slice-by-slice
+ * plot (in the next round, while the plot is shown), no longer the fit's. */
+void        xrlab_fit_page_traces_follow (XrlabFitPage *self);
 
 G_END_DECLS

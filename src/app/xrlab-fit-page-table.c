@@ -269,8 +269,8 @@ row_update (XrlabFitRow *row, const XrlabFitParamRow *p)
   g_autofree char *value = format_number (p->value);
   g_autofree char *lo = format_number (p->min);
   g_autofree char *hi = format_number (p->max);
-  /* the baseline model's: its fit's (the workspace keeps the main model's) */
-  double e = row->role == XRLAB_FIT_MODEL_BASELINE ? p->error : xrlab_fit_page_shown_error (row->page, p);
+  double e = row->role == XRLAB_FIT_MODEL_BASELINE ? xrlab_fit_page_baseline_error (row->page, p)
+                                                   : xrlab_fit_page_shown_error (row->page, p);
   g_autofree char *err = isfinite (e) ? g_strdup_printf ("± %.3g", e) : g_strdup ("");
   GtkWidget *focus = gtk_root_get_focus (gtk_widget_get_root (row->value));
 
@@ -421,13 +421,16 @@ relayout (XrlabFitPage *self)
   for (gsize i = 0; self->params != NULL && i < self->params->n_params; i++, line += 2)
     {
       add_row (self, XRLAB_FIT_MODEL_MAIN, &self->params->params[i], line);
-      xrlab_fit_page_dynamics_decorate (self, self->params, i, line);
+      xrlab_fit_page_dynamics_decorate (self, XRLAB_FIT_MODEL_MAIN, self->params, i, line);
     }
   if (self->bparams == NULL || self->bparams->n_params == 0)
     return;
   add_section (self, line++);
   for (gsize i = 0; i < self->bparams->n_params; i++, line += 2)
-    add_row (self, XRLAB_FIT_MODEL_BASELINE, &self->bparams->params[i], line);
+    {
+      add_row (self, XRLAB_FIT_MODEL_BASELINE, &self->bparams->params[i], line);
+      xrlab_fit_page_dynamics_decorate (self, XRLAB_FIT_MODEL_BASELINE, self->bparams, i, line);
+    }
 }
 
 void
@@ -453,6 +456,14 @@ xrlab_fit_page_table_set (XrlabFitPage *self, XrlabFitModelRole role, XrlabFitPa
       *slot = t;
     }
   self->building = FALSE;
+  if (role == XRLAB_FIT_MODEL_BASELINE && t != NULL)
+    {
+      if (self->restore_baseline)
+        xrlab_fit_page_baseline_restore (self, t);
+      else if (self->record_baseline)
+        xrlab_fit_page_baseline_record (self, t);
+      self->restore_baseline = self->record_baseline = FALSE;
+    }
   if (role == XRLAB_FIT_MODEL_BASELINE || t == NULL)
     return;
   if (self->record_values)
@@ -651,6 +662,9 @@ xrlab_fit_page_results_show (XrlabFitPage *self, XrlabFitResults *r)
   self->building = FALSE;
   gtk_widget_set_visible (gtk_widget_get_parent (GTK_WIDGET (self->sbs_plot)), r != NULL && r->sbs != NULL);
   xrlab_fit_page_draw_sbs (self);
+  /* edits came while it was hidden */
+  if (self->traces_dirty)
+    xrlab_fit_page_schedule (self);
 }
 
 void
@@ -786,7 +800,7 @@ xrlab_fit_page_get_baseline_param_value (XrlabFitPage *self, const char *name, d
         if (value != NULL)
           *value = self->bparams->params[i].value;
         if (error != NULL)
-          *error = self->bparams->params[i].error;
+          *error = xrlab_fit_page_baseline_error (self, &self->bparams->params[i]);
         return TRUE;
       }
   return FALSE;
@@ -810,6 +824,12 @@ xrlab_fit_page_get_baseline_param_cell (XrlabFitPage *self, const char *name, in
     case 4: return row->max;
     case 5: return row->expr;
     case 6: return row->error;
+    case 7:
+      {
+        int line = 0;
+        gtk_grid_query_child (self->table, row->name_label, NULL, &line, NULL, NULL);
+        return gtk_grid_get_child_at (self->table, 7, line);
+      }
     default: return NULL;
     }
 }

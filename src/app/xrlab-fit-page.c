@@ -485,6 +485,7 @@ xrlab_fit_page_dispose (GObject *object)
   g_clear_object (&self->model_names);
   g_clear_object (&self->baseline_names);
   g_clear_object (&self->component_names);
+  g_clear_object (&self->bcomponent_names);
   G_OBJECT_CLASS (xrlab_fit_page_parent_class)->dispose (object);
 }
 

@@ -116,7 +116,9 @@ int        xrlab_fit_page_get_param_share (XrlabFitPage *self, const char *name)
  * parameters as the table's section shows them: how many rows it has (0:
  * no section), the value and the error of the baseline fit (NaN: none) of
  * @name (FALSE: no such parameter), the widget at @column of its row (0
- * the name, 1 value, 2 vary, 3 min, 4 max, 5 expression, 6 error) or NULL. */
+ * the name, 1 value, 2 vary, 3 min, 4 max, 5 expression, 6 error, 7 its
+ * menu: a profile attached or removed, as the model's rows have it) or
+ * NULL. */
 GtkDropDown *xrlab_fit_page_get_baseline_choice (XrlabFitPage *self);
 gsize      xrlab_fit_page_get_n_baseline_params (XrlabFitPage *self);
 gboolean   xrlab_fit_page_get_baseline_param_value (XrlabFitPage *self, const char *name, double *value,
@@ -167,6 +169,13 @@ void        xrlab_fit_page_save_model       (XrlabFitPage *self, const char *pat
                                              GAsyncReadyCallback callback, gpointer user_data);
 gboolean    xrlab_fit_page_save_model_finish (XrlabFitPage *self, GAsyncResult *result,
                                               GError **error);
+
+/* The baseline model's components as its section of the component list
+ * shows them (0 without a baseline model), edited with the same buttons
+ * and palette; the section (@baseline) or the model's, for tests. */
+guint       xrlab_fit_page_get_n_baseline_components (XrlabFitPage *self);
+const char *xrlab_fit_page_get_baseline_component    (XrlabFitPage *self, guint i);
+GtkWidget  *xrlab_fit_page_get_component_section     (XrlabFitPage *self, gboolean baseline);
 
 /* Time dependence and profiles (xrlab-fit-page-dynamics.c): attached to
  * the parameter @param (full name: GLP_01_x0) of the model, from the

@@ -25,6 +25,16 @@ xrlab_fit_workspace_clear_result (XrlabFitWorkspace *ws)
   g_clear_pointer (&ws->error_names, g_strfreev);
   g_clear_pointer (&ws->errors, g_free);
   ws->n_errors = 0;
+  xrlab_fit_workspace_clear_baseline (ws);
+}
+
+void
+xrlab_fit_workspace_clear_baseline (XrlabFitWorkspace *ws)
+{
+  g_clear_pointer (&ws->baseline_names, g_strfreev);
+  g_clear_pointer (&ws->baseline_values, g_free);
+  g_clear_pointer (&ws->baseline_errors, g_free);
+  ws->n_baseline = 0;
 }
 
 void
@@ -60,6 +70,11 @@ xrlab_fit_workspace_copy (XrlabFitWorkspace *dst, const XrlabFitWorkspace *src)
   dst->project_summary = g_strdup (src->project_summary);
   dst->error_names = g_strdupv (src->error_names);
   dst->errors = src->n_errors > 0 ? g_memdup2 (src->errors, src->n_errors * sizeof (double)) : NULL;
+  dst->baseline_names = g_strdupv (src->baseline_names);
+  dst->baseline_values = src->n_baseline > 0 ? g_memdup2 (src->baseline_values, src->n_baseline * sizeof (double))
+                                             : NULL;
+  dst->baseline_errors = src->n_baseline > 0 ? g_memdup2 (src->baseline_errors, src->n_baseline * sizeof (double))
+                                             : NULL;
 }
 
 static gboolean
@@ -100,9 +115,12 @@ xrlab_fit_workspace_equal (const XrlabFitWorkspace *x, const XrlabFitWorkspace *
       || x->n_values != y->n_values || !x->pin_baseline != !y->pin_baseline || x->map != y->map
       || g_strcmp0 (x->result_summary, y->result_summary) != 0
       || g_strcmp0 (x->project_summary, y->project_summary) != 0 || !same_strv (x->error_names, y->error_names)
-      || x->n_errors != y->n_errors)
+      || x->n_errors != y->n_errors || !same_strv (x->baseline_names, y->baseline_names)
+      || x->n_baseline != y->n_baseline)
     return FALSE;
   return same_doubles (x->values, y->values, x->n_values) && same_doubles (x->errors, y->errors, x->n_errors)
+         && same_doubles (x->baseline_values, y->baseline_values, x->n_baseline)
+         && same_doubles (x->baseline_errors, y->baseline_errors, x->n_baseline)
          && same_double (x->e0, y->e0) && same_double (x->e1, y->e1) && same_double (x->t0, y->t0)
          && same_double (x->t1, y->t1) && same_double (x->b0, y->b0) && same_double (x->b1, y->b1)
          && same_double (x->delay, y->delay) && same_double (x->energy, y->energy);
@@ -146,4 +164,32 @@ xrlab_fit_workspace_get_error (const XrlabFitWorkspace *ws, const char *name)
     if (g_strcmp0 (ws->error_names[i], name) == 0)
       return ws->errors[i];
   return NAN;
+}
+
+void
+xrlab_fit_workspace_set_baseline (XrlabFitWorkspace *ws, const char *name, double value, double error)
+{
+  gsize n = ws->n_baseline, i;
+
+  set_named (&ws->baseline_names, &ws->baseline_values, &ws->n_baseline, name, value);
+  for (i = 0; i < ws->n_baseline && g_strcmp0 (ws->baseline_names[i], name) != 0; i++)
+    ;
+  if (ws->n_baseline > n)
+    ws->baseline_errors = g_renew (double, ws->baseline_errors, ws->n_baseline);
+  ws->baseline_errors[i] = error;
+}
+
+gboolean
+xrlab_fit_workspace_get_baseline (const XrlabFitWorkspace *ws, const char *name, double *value, double *error)
+{
+  for (gsize i = 0; i < ws->n_baseline; i++)
+    if (g_strcmp0 (ws->baseline_names[i], name) == 0)
+      {
+        if (value != NULL)
+          *value = ws->baseline_values[i];
+        if (error != NULL)
+          *error = ws->baseline_errors[i];
+        return TRUE;
+      }
+  return FALSE;
 }

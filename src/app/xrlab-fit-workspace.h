@@ -40,6 +40,15 @@ typedef struct {
   char **error_names;
   double *errors;
   gsize n_errors;
+  /* The last baseline fit (part of the result): the fitted values of the
+   * baseline model's parameters and their standard errors (NaN: none, a
+   * fixed parameter); NULL and 0 when there is none. The page opens them
+   * as the baseline model's start values, and refuses them when they do
+   * not fit its parameters. */
+  char **baseline_names;
+  double *baseline_values;
+  double *baseline_errors;
+  gsize n_baseline;
 } XrlabFitWorkspace;
 
 /* Empty: NaN ranges and cursor, no strings. */
@@ -54,7 +63,14 @@ void     xrlab_fit_workspace_set_value (XrlabFitWorkspace *ws, const char *name,
 void     xrlab_fit_workspace_set_error (XrlabFitWorkspace *ws, const char *name, double error);
 /* The result's standard error of @name, or NaN. */
 double   xrlab_fit_workspace_get_error (const XrlabFitWorkspace *ws, const char *name);
-/* Forgets the result (the summary and the errors; the values stay). */
+/* Forgets the result (the summary, the errors and the baseline fit; the
+ * values stay). */
 void     xrlab_fit_workspace_clear_result (XrlabFitWorkspace *ws);
+/* The baseline fit of the result: sets (or adds) @name's value and
+ * error; gets them (FALSE: the result has no @name); forgets it all. */
+void     xrlab_fit_workspace_set_baseline (XrlabFitWorkspace *ws, const char *name, double value, double error);
+gboolean xrlab_fit_workspace_get_baseline (const XrlabFitWorkspace *ws, const char *name, double *value,
+                                           double *error);
+void     xrlab_fit_workspace_clear_baseline (XrlabFitWorkspace *ws);
 
 G_END_DECLS

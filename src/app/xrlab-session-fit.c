@@ -9,12 +9,18 @@
  *            "energies": [81, 91], "delays": [-0.3, 16.5],
  *            "baseline_delays": [-0.4, -0.05], "pin_baseline": true,
  *            "values": { "GLP_01_A": 310 },
- *            "result": { "summary": "2D: χ² 2.53e+07, ...", "errors": { "GLP_01_A": 0.42 } },
+ *            "result": { "summary": "2D: χ² 2.53e+07, ...", "errors": { "GLP_01_A": 0.42 },
+ *                        "baseline": { "values": { "Offset_y0": 49.9 }, "errors": { "Offset_y0": 0.05 } } },
  *            "map": "data", "delay": 0, "energy": 84.2 }
  *
  * "result" is the last fit as the page showed it: its summary (and a
  * project's joint summary, "project_summary") and the standard errors of
- * its parameters, whose fitted values are among "values".
+ * its parameters, whose fitted values are among "values"; and the baseline
+ * fit's values and standard errors ("baseline": its "errors" name only
+ * parameters of its "values"), which the page opens as the baseline
+ * model's start values. A "baseline" that is not sound is refused alone:
+ * xrlab_session_fit_parse() then leaves it out with a warning when asked
+ * to salvage, and fails otherwise.
  *
  * An edited model (its structure, vary, bounds, expressions, time
  * dependence and profiles) is a model file the page saved (see
@@ -175,7 +181,7 @@ xrlab_session_fit_append_json (const XrlabSession *session, GString *out)
       append_named_numbers (out, f->value_names, f->values, f->n_values);
       g_string_append (out, ",\n");
     }
-  if (f->result_summary != NULL || f->project_summary != NULL || f->n_errors > 0)
+  if (f->result_summary != NULL || f->project_summary != NULL || f->n_errors > 0 || f->n_baseline > 0)
     {
       g_string_append (out, "    \"result\": { ");
       if (f->result_summary != NULL)
@@ -189,6 +195,14 @@ xrlab_session_fit_append_json (const XrlabSession *session, GString *out)
           g_string_append (out, "\"project_summary\": ");
           xrlab_json_append_string (out, f->project_summary);
           g_string_append (out, ", ");
+        }
+      if (f->n_baseline > 0)
+        {
+          g_string_append (out, "\"baseline\": { \"values\": ");
+          append_named_numbers (out, f->baseline_names, f->baseline_values, f->n_baseline);
+          g_string_append (out, ", \"errors\": ");
+          append_named_numbers (out, f->baseline_names, f->baseline_errors, f->n_baseline);
+          g_string_append (out, " }, ");
         }
       g_string_append (out, "\"errors\": ");
       append_named_numbers (out, f->error_names, f->errors, f->n_errors);
@@ -332,11 +346,64 @@ get_named_numbers (JsonNode *node, const char *path, char ***names_out, double *
   return TRUE;
 }
 
-/* "result": { "summary": "...", "errors": { NAME: σ, ... } } */
+/* "baseline": { "values": { NAME: v, ... }, "errors": { NAME: σ, ... } } of
+ * "result" (@node). */
 static gboolean
-get_result (JsonObject *obj, XrlabSessionFit *f, GError **error)
+get_baseline_result (JsonNode *node, XrlabSessionFit *f, GError **error)
 {
-  static const char *const allowed[] = { "summary", "project_summary", "errors", NULL };
+  static const char *const allowed[] = { "values", "errors", NULL };
+  const char *path = "fit.result.baseline";
+  g_autoptr(GList) members = NULL;
+  g_auto(GStrv) names = NULL, error_names = NULL;
+  g_autofree double *values = NULL, *errors = NULL;
+  gsize n = 0, n_errors = 0;
+  JsonObject *b;
+
+  if (node == NULL)
+    return TRUE;
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    return xrlab_session_fail (error, path, _("expected %s"), _("an object"));
+  b = json_node_get_object (node);
+  members = json_object_get_members (b);
+  for (GList *l = members; l != NULL; l = l->next)
+    if (!g_strv_contains (allowed, l->data))
+      return xrlab_session_fail (error, path, _("unknown member “%s” (allowed: %s)"), (const char *) l->data,
+                                 "values, errors");
+  if (json_object_get_member (b, "values") == NULL)
+    return xrlab_session_fail (error, path, _("no member “%s”"), "values");
+  if (!get_named_numbers (json_object_get_member (b, "values"), "fit.result.baseline.values", &names, &values, &n,
+                          error)
+      || !get_named_numbers (json_object_get_member (b, "errors"), "fit.result.baseline.errors", &error_names,
+                             &errors, &n_errors, error))
+    return FALSE;
+  for (gsize i = 0; i < n_errors; i++)
+    {
+      g_autofree char *p = g_strdup_printf ("fit.result.baseline.errors.%s", error_names[i]);
+
+      if (!g_strv_contains ((const char *const *) names, error_names[i]))
+        return xrlab_session_fail (error, p, _("not a parameter of “values”"));
+      if (errors[i] < 0)
+        return xrlab_session_fail (error, p, _("expected %s"), _("a number ≥ 0"));
+    }
+  for (gsize i = 0; i < n; i++)
+    {
+      double e = NAN;
+
+      for (gsize k = 0; k < n_errors; k++)
+        if (strcmp (error_names[k], names[i]) == 0)
+          e = errors[k];
+      xrlab_fit_workspace_set_baseline (f, names[i], values[i], e);
+    }
+  return TRUE;
+}
+
+/* "result": { "summary": "...", "errors": { NAME: σ, ... }, "baseline": ... };
+ * a "baseline" that is not sound is left out with @warning when it is
+ * given, else an error. */
+static gboolean
+get_result (JsonObject *obj, XrlabSessionFit *f, char **warning, GError **error)
+{
+  static const char *const allowed[] = { "summary", "project_summary", "errors", "baseline", NULL };
   JsonNode *node = json_object_get_member (obj, "result");
   g_autoptr(GList) members = NULL;
   JsonObject *r;
@@ -351,7 +418,7 @@ get_result (JsonObject *obj, XrlabSessionFit *f, GError **error)
   for (GList *l = members; l != NULL; l = l->next)
     if (!g_strv_contains (allowed, l->data))
       return xrlab_session_fail (error, "fit.result", _("unknown member “%s” (allowed: %s)"),
-                                 (const char *) l->data, "summary, project_summary, errors");
+                                 (const char *) l->data, "summary, project_summary, errors, baseline");
   if (!xrlab_session_get_string (r, "summary", "fit.result", FALSE, MAX_SUMMARY_CHARS, &summary, error))
     return FALSE;
   f->result_summary = g_strdup (summary);
@@ -359,12 +426,28 @@ get_result (JsonObject *obj, XrlabSessionFit *f, GError **error)
   if (!xrlab_session_get_string (r, "project_summary", "fit.result", FALSE, MAX_SUMMARY_CHARS, &summary, error))
     return FALSE;
   f->project_summary = g_strdup (summary);
-  return get_named_numbers (json_object_get_member (r, "errors"), "fit.result.errors", &f->error_names,
-                            &f->errors, &f->n_errors, error);
+  if (!get_named_numbers (json_object_get_member (r, "errors"), "fit.result.errors", &f->error_names,
+                          &f->errors, &f->n_errors, error))
+    return FALSE;
+  {
+    g_autoptr(GError) local = NULL;
+
+    if (get_baseline_result (json_object_get_member (r, "baseline"), f, &local))
+      return TRUE;
+    xrlab_fit_workspace_clear_baseline (f);
+    if (warning == NULL)
+      {
+        g_propagate_error (error, g_steal_pointer (&local));
+        return FALSE;
+      }
+    g_free (*warning);
+    *warning = g_strdup (local->message);
+    return TRUE;
+  }
 }
 
 static gboolean
-parse_fit (JsonObject *obj, XrlabSessionFit *f, GError **error)
+parse_fit (JsonObject *obj, XrlabSessionFit *f, char **warning, GError **error)
 {
   static const char *const allowed[] = {
     "data", "models", "model", "baseline_model", "dynamics", "profiles", "baseline_profiles",
@@ -391,7 +474,7 @@ parse_fit (JsonObject *obj, XrlabSessionFit *f, GError **error)
       || !get_strings (obj, "baseline_profiles", &f->baseline_profiles, error)
       || !get_named_numbers (json_object_get_member (obj, "values"), "fit.values", &f->value_names,
                              &f->values, &f->n_values, error)
-      || !get_result (obj, f, error)
+      || !get_result (obj, f, warning, error)
       || !get_range (obj, "energies", &f->e0, &f->e1, error)
       || !get_range (obj, "delays", &f->t0, &f->t1, error)
       || !get_range (obj, "baseline_delays", &f->b0, &f->b1, error)
@@ -416,7 +499,7 @@ parse_fit (JsonObject *obj, XrlabSessionFit *f, GError **error)
 }
 
 gboolean
-xrlab_session_fit_parse (JsonObject *root, XrlabSession *session, GError **error)
+xrlab_session_fit_parse (JsonObject *root, XrlabSession *session, char **warning, GError **error)
 {
   JsonNode *node = json_object_get_member (root, "fit");
   XrlabSessionFit f;
@@ -427,7 +510,7 @@ xrlab_session_fit_parse (JsonObject *root, XrlabSession *session, GError **error
   if (!JSON_NODE_HOLDS_OBJECT (node))
     return xrlab_session_fail (error, "fit", _("expected %s"), _("an object"));
   xrlab_fit_workspace_init (&f);
-  ok = parse_fit (json_node_get_object (node), &f, error);
+  ok = parse_fit (json_node_get_object (node), &f, warning, error);
   if (ok)
     xrlab_session_set_fit (session, &f);
   xrlab_fit_workspace_clear (&f);

@@ -16,7 +16,9 @@ void     xrlab_session_fit_copy   (XrlabSession *copy, const XrlabSession *sessi
 gboolean xrlab_session_fit_equal  (const XrlabSession *a, const XrlabSession *b);
 /* "  \"fit\": {...},\n" when the session has one. */
 void     xrlab_session_fit_append_json (const XrlabSession *session, GString *out);
-/* Reads "fit" of the document @root (optional). */
-gboolean xrlab_session_fit_parse  (JsonObject *root, XrlabSession *session, GError **error);
+/* Reads "fit" of the document @root (optional). With @warning (salvaging)
+ * a baseline fit of "result" that is not sound is left out and *@warning
+ * says why (else it is an error); NULL when nothing was. */
+gboolean xrlab_session_fit_parse  (JsonObject *root, XrlabSession *session, char **warning, GError **error);
 
 G_END_DECLS

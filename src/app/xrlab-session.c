@@ -629,6 +629,7 @@ session_from_object (Ctx *ctx, JsonObject *obj, GError **error)
   };
   g_autoptr(XrlabSession) session = NULL;
   g_autoptr(GError) local = NULL;
+  g_autofree char *fit_warning = NULL;
 
   if (!check_head (obj, error) || !check_members (ctx, obj, "session", allowed, error))
     return NULL;
@@ -665,9 +666,10 @@ session_from_object (Ctx *ctx, JsonObject *obj, GError **error)
       xrlab_session_stacks_free (session);
       warn (ctx, _("%s; the Reflectivity page has its example"), local->message);
     }
-  /* The Fit page's: likewise. */
+  /* The Fit page's: likewise (a bad baseline fit of its result alone is
+   * left out). */
   g_clear_error (&local);
-  if (!xrlab_session_fit_parse (obj, session, &local))
+  if (!xrlab_session_fit_parse (obj, session, salvage (ctx) ? &fit_warning : NULL, &local))
     {
       if (!salvage (ctx))
         {
@@ -677,6 +679,9 @@ session_from_object (Ctx *ctx, JsonObject *obj, GError **error)
       xrlab_session_fit_free (session);
       warn (ctx, _("%s; the Fit page is empty"), local->message);
     }
+  else if (fit_warning != NULL)
+    /* TRANSLATORS: a session's Fit page opened without its last baseline fit */
+    warn (ctx, _("%s; the Fit page opens without the last baseline fit"), fit_warning);
   return g_steal_pointer (&session);
 }
 
