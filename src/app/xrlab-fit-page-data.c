@@ -277,9 +277,13 @@ on_map (GObject *source, GAsyncResult *result, gpointer data)
   if (self->map_kind == XRLAB_FIT_MAP_RESIDUAL)
     {
       double m = 0.0;
+
+      /* the largest finite |r|, without a branch */
       for (gsize i = 0; i < pv->n_rows * pv->n_cols; i++)
-        if (isfinite (values[i]))
-          m = MAX (m, fabs (values[i]));
+        {
+          double a = fabs (values[i]);
+          m = a > m && a <= G_MAXDOUBLE ? a : m;
+        }
       xrlab_map_view_set_colormap (self->map_view, XRLAB_MAP_COLORMAP_DIVERGING, -MAX (m, 1e-300), MAX (m, 1e-300));
     }
   else

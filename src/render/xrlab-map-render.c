@@ -187,6 +187,10 @@ xrlab_map_value_range (const XrlabMapScene *s, double *lo, double *hi)
   double mn = INFINITY, mx = -INFINITY;
   gsize n = s->n_x * s->n_y;
 
+  /* a range given whole needs no pass over the values (the residual map's,
+   * redrawn with every edit) */
+  if (!isnan (s->value_min) && !isnan (s->value_max))
+    n = 0;
   if (!s->value_log)
     /* branch-free, the non-finite values left out */
     for (gsize i = 0; i < n; i++)
