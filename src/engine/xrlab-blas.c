@@ -169,6 +169,32 @@ gemv_rows_part (gpointer data, guint part)
     }
 }
 
+/* acc += Σ_i α x[i] a[i][·] over rows [r0, r1), four rows at a time. */
+XRLAB_CLONES static void
+gemv_cols_rows (const double *restrict a, gsize lda, gsize cols, const double *restrict x,
+                double alpha, gsize r0, gsize r1, double *restrict acc)
+{
+  gsize i = r0;
+
+  for (; i + 3 < r1; i += 4)
+    {
+      const double *p0 = a + i * lda, *p1 = p0 + lda, *p2 = p1 + lda, *p3 = p2 + lda;
+      const double t0 = alpha * x[i], t1 = alpha * x[i + 1], t2 = alpha * x[i + 2],
+                   t3 = alpha * x[i + 3];
+
+      for (gsize j = 0; j < cols; j++)
+        acc[j] += (t0 * p0[j] + t1 * p1[j]) + (t2 * p2[j] + t3 * p3[j]);
+    }
+  for (; i < r1; i++)
+    {
+      const double *row = a + i * lda;
+      const double t = alpha * x[i];
+
+      for (gsize j = 0; j < cols; j++)
+        acc[j] += t * row[j];
+    }
+}
+
 /* partial = Σ_i α x[i] a[i][·] over the rows of @part. */
 static void
 gemv_cols_part (gpointer data, guint part)
@@ -178,14 +204,7 @@ gemv_cols_part (gpointer data, guint part)
   double *acc = g->partial + (gsize) part * g->cols;
 
   memset (acc, 0, g->cols * sizeof *acc);
-  for (gsize i = r0; i < r1; i++)
-    {
-      const double *row = g->a + i * g->lda;
-      const double t = g->alpha * g->x[i];
-
-      for (gsize j = 0; j < g->cols; j++)
-        acc[j] += t * row[j];
-    }
+  gemv_cols_rows (g->a, g->lda, g->cols, g->x, g->alpha, r0, r1, acc);
 }
 
 static gsize
