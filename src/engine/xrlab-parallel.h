@@ -17,7 +17,8 @@
  *  - "xrlab-cli-signals" (cli-common.c): turns SIGINT/SIGTERM into a
  *    cancellation of the running command.
  *
- * Nothing else starts threads. A plan, an optics batch and the fits use this
+ * Nothing else starts threads. A plan, an optics batch, the fits (and GSL's
+ * BLAS calls in them: xrlab-blas.c), large CSV files read and written use this
  * pool through xrlab_parallel_run(); they never start threads of their own.
  *
  * The pool holds xrlab_parallel_n_threads() - 1 threads (the caller of a run
