@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "xrlab-plot-render.h"
+#include "xrlab-plot-render-private.h"
 #include "test-common.h"
 
 #define W 800
@@ -790,6 +791,73 @@ test_envelope (void)
   cairo_surface_destroy (band);
 }
 
+static double
+distance_to_segment (double x, double y, double ax, double ay, double bx, double by)
+{
+  double dx = bx - ax, dy = by - ay, len2 = dx * dx + dy * dy;
+  double t = len2 > 0 ? CLAMP (((x - ax) * dx + (y - ay) * dy) / len2, 0.0, 1.0) : 0.0;
+
+  return hypot (ax + t * dx - x, ay + t * dy - y);
+}
+
+/* Smooth, noisy, back-tracking and still polylines: every point dropped
+ * lies within the tolerance of the segment between the points kept around
+ * it, the ends are kept, the world coordinates follow, and a smooth curve
+ * keeps few points. */
+static void
+test_simplify (void)
+{
+  enum { M = 1131 };
+  GRand *rand = g_rand_new_with_seed (4);
+  const double tol = 0.125;
+
+  for (int shape = 0; shape < 5; shape++)
+    for (int round = 0; round < 20; round++)
+      {
+        double ux[M], uy[M], wx[M], wy[M], ox[M], oy[M];
+        gsize kept, k = 0;
+
+        for (gsize i = 0; i < M; i++)
+          {
+            double t = (double) i / (M - 1);
+
+            ox[i] = shape == 3 ? 400 + 300 * cos (6 * t) : 800 * t;
+            oy[i] = shape == 0 ? 200 + 150 * sin (9 * t + round)
+                    : shape == 1 ? 200 + g_rand_double_range (rand, -3, 3)
+                    : shape == 2 ? 200 + (i % 50 < 25 ? 0.01 : 40) * ((double) (i % 7) - 3)
+                    : shape == 3 ? 200 + 300 * sin (6 * t) + 0.05 * sin (200 * t)
+                    : 100 + 0.01 * (double) (i % 3);
+            if (shape == 4 && i > 10 && i < 400)
+              ox[i] = ox[10] + 0.02 * (double) (i % 5);   /* a still stretch */
+            ux[i] = ox[i];
+            uy[i] = oy[i];
+            wx[i] = ox[i] / 10;
+            wy[i] = oy[i] / 10;
+          }
+        kept = xrlab_plot_simplify (ux, uy, wx, wy, M, tol);
+        g_assert_cmpuint (kept, >=, 2);
+        g_assert_cmpfloat (ux[0], ==, ox[0]);
+        g_assert_cmpfloat (ux[kept - 1], ==, ox[M - 1]);
+        g_assert_cmpfloat (uy[kept - 1], ==, oy[M - 1]);
+        /* walk the original points along the kept ones */
+        for (gsize j = 0; j + 1 < kept; j++)
+          {
+            g_assert_cmpfloat (wx[j + 1], ==, ux[j + 1] / 10);
+            g_assert_cmpfloat (wy[j + 1], ==, uy[j + 1] / 10);
+            for (k++; !(ox[k] == ux[j + 1] && oy[k] == uy[j + 1]); k++)
+              {
+                g_assert_cmpuint (k, <, M - 1);
+                g_assert_cmpfloat (distance_to_segment (ox[k], oy[k], ux[j], uy[j], ux[j + 1], uy[j + 1]),
+                                   <=, tol * (1 + 1e-9));
+              }
+          }
+        g_assert_cmpuint (k, ==, M - 1);
+        if (shape == 0)
+          g_assert_cmpuint (kept, <, M / 4);
+      }
+  g_rand_free (rand);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -808,6 +876,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/plot-render/layers", test_layers);
   g_test_add_func ("/plot-render/thinned", test_thinned);
   g_test_add_func ("/plot-render/envelope", test_envelope);
+  g_test_add_func ("/plot-render/simplify", test_simplify);
   g_test_add_func ("/plot-render/reversed", test_reversed);
   g_test_add_func ("/plot-render/one-thread", test_one_thread);
   return g_test_run ();

@@ -193,9 +193,64 @@ span_fits (const double *ux, const double *uy, gsize a, gsize b, double tol2)
   return TRUE;
 }
 
-/* Longest span tried from one kept point: bounds the work to
- * MAX_SPAN² / 2 distance tests per kept point. */
+/* Longest span tried from one kept point. */
 #define MAX_SPAN 48
+
+/* The span from @a a segment may take: the directions from point @a that
+ * pass within √@tol2 of every point so far form a cone, narrowed by each
+ * point in turn (two direction vectors, tested by cross products, a square
+ * root a point); the last point whose direction is still in the cone ends
+ * it. Returns that point's index, at least a + 1. */
+static gsize
+cone_span (const double *ux, const double *uy, gsize a, gsize m, double tol2)
+{
+  double lo_x = 0, lo_y = 0, hi_x = 0, hi_y = 0;
+  gboolean open = FALSE;
+  gsize b = a + 1;
+
+  for (gsize i = a + 1; i < m && i - a <= MAX_SPAN; i++)
+    {
+      double dx = ux[i] - ux[a], dy = uy[i] - uy[a], d2 = dx * dx + dy * dy;
+      double d, s, c, qx, qy;
+
+      if (d2 <= tol2)
+        {
+          /* within the tolerance of @a: no direction of its own */
+          b = i;
+          continue;
+        }
+      /* the point as an end: its direction inside the cone so far */
+      if (open && !(lo_x * dy - lo_y * dx >= 0 && dx * hi_y - dy * hi_x >= 0))
+        break;
+      b = i;
+      /* the directions within asin(tol/d) of it */
+      d = sqrt (d2);
+      s = sqrt (tol2) / d;
+      c = sqrt (1.0 - s * s);
+      qx = dx / d;
+      qy = dy / d;
+      {
+        double lx = qx * c + qy * s, ly = qy * c - qx * s;   /* turned by −δ */
+        double hx = qx * c - qy * s, hy = qy * c + qx * s;   /* by +δ */
+
+        if (!open)
+          {
+            lo_x = lx, lo_y = ly, hi_x = hx, hi_y = hy;
+            open = TRUE;
+          }
+        else
+          {
+            if (lo_x * ly - lo_y * lx > 0)     /* the new bound is further round */
+              lo_x = lx, lo_y = ly;
+            if (hx * hi_y - hy * hi_x > 0)
+              hi_x = hx, hi_y = hy;
+            if (lo_x * hi_y - lo_y * hi_x < 0)  /* empty */
+              break;
+          }
+      }
+    }
+  return b;
+}
 
 gsize
 xrlab_plot_simplify (double *ux, double *uy, double *wx, double *wy, gsize m, double tolerance)
@@ -207,10 +262,17 @@ xrlab_plot_simplify (double *ux, double *uy, double *wx, double *wy, gsize m, do
     return m;
   while (a + 1 < m)
     {
-      gsize b = a + 1;
+      /* the cone's span, checked against the segment itself (a point past
+       * an end is nearer the end than the line); where it does not fit,
+       * the longest span that does, point by point */
+      gsize b = cone_span (ux, uy, a, m, tol2);
 
-      while (b + 1 < m && b + 1 - a <= MAX_SPAN && span_fits (ux, uy, a, b + 1, tol2))
-        b++;
+      if (!span_fits (ux, uy, a, b, tol2))
+        {
+          b = a + 1;
+          while (b + 1 < m && b + 1 - a <= MAX_SPAN && span_fits (ux, uy, a, b + 1, tol2))
+            b++;
+        }
       ux[out] = ux[b];
       uy[out] = uy[b];
       wx[out] = wx[b];

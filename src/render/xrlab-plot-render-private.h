@@ -200,8 +200,9 @@ void     xrlab_plot_envelope_fill (cairo_t *cr, const double *ux, const double *
                                    double x_min, double x_max, double y_min, double y_max);
 /* Drops the points of the polyline (@ux, @uy) that lie within @tolerance
  * of the segment between the points kept around them (greedy, spans of at
- * most 48 points), compacting @ux, @uy and the world coordinates @wx, @wy
- * alike; returns the new count (first and last point kept). */
+ * most 48 points found by a cone of directions and checked against the
+ * segment), compacting @ux, @uy and the world coordinates @wx, @wy alike;
+ * returns the new count (first and last point kept). */
 gsize    xrlab_plot_simplify (double *ux, double *uy, double *wx, double *wy, gsize m,
                               double tolerance);
 
