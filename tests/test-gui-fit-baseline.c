@@ -446,7 +446,11 @@ test_result_session (void)
     }
   g_assert_true (xrlab_fit_workspace_get_baseline (ws, "LinBack_xStop", &v, &e));
   g_assert_true (isnan (e));
-  json = xrlab_session_to_json (xrlab_window_get_session (win), NULL);
+  {
+    g_autoptr(XrlabSession) now = xrlab_window_get_session (win);
+
+    json = xrlab_session_to_json (now, NULL);
+  }
   g_assert_nonnull (strstr (json, "\"baseline\": { \"values\": {"));
   loaded = xrlab_session_from_json (json, -1, &error);
   g_assert_no_error (error);
@@ -797,7 +801,11 @@ test_profile (void)
   g_assert_cmpstr (ws->baseline_model, ==, "profile_base");
 
   /* Kept with the session. */
-  json = xrlab_session_to_json (xrlab_window_get_session (win), NULL);
+  {
+    g_autoptr(XrlabSession) now = xrlab_window_get_session (win);
+
+    json = xrlab_session_to_json (now, NULL);
+  }
   loaded = xrlab_session_from_json (json, -1, &error);
   g_assert_no_error (error);
   open_example ();
