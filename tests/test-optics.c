@@ -634,6 +634,7 @@ typedef struct {
   GCancellable *cancellable;
   gsize calls;
   gsize last_done;
+  gsize done_at_cancel;         /* 0: not cancelled yet */
 } CancelState;
 
 static void
@@ -643,8 +644,11 @@ cancel_on_progress (gsize done, gsize total, gpointer data)
   s->calls++;
   s->last_done = done;
   g_assert_cmpuint (done, <=, total);
-  if (done > 0)
-    g_cancellable_cancel (s->cancellable);
+  if (done > 0 && s->done_at_cancel == 0)
+    {
+      s->done_at_cancel = done;
+      g_cancellable_cancel (s->cancellable);
+    }
 }
 
 /* A big batch stops soon after it is cancelled. */
@@ -658,21 +662,31 @@ test_batch_cancel (void)
   g_autofree double *out = g_new (double, n_mat * 2 * 1000);
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
   g_autoptr(GError) error = NULL;
-  CancelState s = { cancellable, 0, 0 };
+  CancelState s = { cancellable, 0, 0, 0 };
   XrlabOpticsCache *cache = xrlab_optics_cache_new (grid);
+  gboolean ok;
 
   for (gsize m = 0; m < n_mat; m++)
     mats[m] = (XrlabOpticsMaterial) { f, 2.2, NAN };
   xrlab_optics_cache_set_n_threads (cache, 2);
-  g_assert_false (xrlab_optics_batch (cache, mats, n_mat, BIT (DELTA) | BIT (BETA), out, NULL,
-                                      cancel_on_progress, &s, cancellable, &error));
-  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
-  /* The batch stopped before the end. How far the workers got before the
-   * cancel was seen depends on the scheduler (chunks are ≤ 64k values, 65
-   * materials here), so only that is asserted; the promptness is measured
-   * by the engine's cancellation test and the benchmarks. */
+  ok = xrlab_optics_batch (cache, mats, n_mat, BIT (DELTA) | BIT (BETA), out, NULL,
+                           cancel_on_progress, &s, cancellable, &error);
   g_assert_cmpuint (s.calls, >=, 1);
-  g_assert_cmpuint (s.last_done, <, n_mat);
+  /* Cancelled with half the work left: the batch stopped before the end.
+   * How far the workers got before the cancel was seen depends on the
+   * scheduler (chunks are ≤ 64k values, 65 materials here), so only that is
+   * asserted; the promptness is measured by the engine's cancellation test
+   * and the benchmarks. A first report that came late (a thread
+   * descheduled while the other took the chunks) may leave nothing to
+   * stop. */
+  if (s.done_at_cancel < n_mat / 2)
+    {
+      g_assert_false (ok);
+      g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+      g_assert_cmpuint (s.last_done, <, n_mat);
+    }
+  else
+    g_assert_true (ok || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED));
   g_clear_error (&error);
 
   /* Already cancelled: nothing happens. */
