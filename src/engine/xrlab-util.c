@@ -503,7 +503,9 @@ xrlab_parse_csv_matrix_data (const char *data, gsize len, const char *name,
       out = g_new (double, n_values);
       for (gsize k = 0; k < n_bands; k++)
         {
-          memcpy (out + at, bs.bands[k].vals.v, bs.bands[k].vals.n * sizeof (double));
+          /* (a band of comments or blank lines has none) */
+          if (bs.bands[k].vals.n > 0)
+            memcpy (out + at, bs.bands[k].vals.v, bs.bands[k].vals.n * sizeof (double));
           at += bs.bands[k].vals.n;
           g_free (bs.bands[k].vals.v);
         }
