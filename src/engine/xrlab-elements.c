@@ -14,7 +14,8 @@
 
 #include <gio/gio.h>
 #include <glib/gi18n-lib.h>
-#include <xraylib.h>
+
+#include "xrlab-xraylib-data.h"
 
 G_DEFINE_QUARK (xrlab-element-error-quark, xrlab_element_error)
 
@@ -378,46 +379,44 @@ build_table (TableSlot *slot, int z, GArray *e_arr, GArray *f1_arr, gsize first_
   return TRUE;
 }
 
-/* xraylib's scattering tables start at 0.1 keV. */
-#define XRAYLIB_SCATTER_MIN_KEV 0.1
-
-/* xraylib's CS_Rayl + CS_Compt of element @z at @energy_ev [eV] (the 0.1
- * keV value below 0.1 keV) times its atomic weight [cm²/mol]; NaN when
- * xraylib has none. */
-static double
-xraylib_scatter (int z, double energy_ev)
+/* The Henke tables have no scattering: xraylib's, per atom, at the @n_file
+ * rows @e of the table file of element @z (evaluated when xrlab was built:
+ * xrlab-xraylib-data.h), a new array with the rows build_table() keeps
+ * (those in order); NULL with @error when a row has none. */
+static double *
+henke_scatter_rows (int z, const double *e, gsize n_file, GError **error)
 {
-  xrl_error *xerr = NULL;
-  double kev = MAX (energy_ev / 1000.0, XRAYLIB_SCATTER_MIN_KEV), sigma;
+  const XrlabXraylibSpan *rows = &xrlab_xraylib_henke_scatter_rows[z];
+  const double *built = xrlab_xraylib_henke_scatter + rows->first;
+  g_autofree gboolean *keep = NULL;
+  double *sc;
+  gsize m = 0;
 
-  sigma = CS_Rayl (z, kev, &xerr);
-  if (xerr == NULL)
-    sigma += CS_Compt (z, kev, &xerr);
-  if (xerr != NULL)
+  if (rows->n != n_file)
     {
-      xrl_error_free (xerr);
-      return NAN;
+      g_set_error (error, XRLAB_ELEMENT_ERROR, XRLAB_ELEMENT_ERROR_DATA,
+                   _("The built-in scattering cross sections of %s have %u rows, its Henke table %zu"),
+                   elements[z].symbol, rows->n, n_file);
+      return NULL;
     }
-  return sigma * AtomicWeight (z, NULL);
-}
-
-/* The Henke table of @slot has no scattering: xraylib's, per atom, at the
- * table's @n rows @e, interpolated like f1 and f2 (smooth: no split). */
-static gboolean
-henke_scatter (TableSlot *slot, int z, const double *e, gsize n, GError **error)
-{
-  g_autofree double *sc = g_new (double, n);
-
-  for (gsize i = 0; i < n; i++)
-    if (!isfinite (sc[i] = xraylib_scatter (z, e[i])))
-      {
-        g_set_error (error, XRLAB_ELEMENT_ERROR, XRLAB_ELEMENT_ERROR_DATA,
-                     _("xraylib has no scattering cross sections of %s at %g eV"),
-                     elements[z].symbol, e[i]);
-        return FALSE;
-      }
-  slot->scatter_atom = xrlab_pchip_new (e, sc, n, error);
-  return slot->scatter_atom != NULL;
+  keep = g_new (gboolean, MAX (n_file, 1));
+  xrlab_edges_keep_in_order (e, n_file, keep);
+  sc = g_new (double, MAX (n_file, 1));
+  for (gsize i = 0; i < n_file; i++)
+    {
+      if (!keep[i])
+        continue;
+      if (!isfinite (built[i]))
+        {
+          g_set_error (error, XRLAB_ELEMENT_ERROR, XRLAB_ELEMENT_ERROR_DATA,
+                       _("xraylib has no scattering cross sections of %s at %g eV"),
+                       elements[z].symbol, e[i]);
+          g_free (sc);
+          return NULL;
+        }
+      sc[m++] = built[i];
+    }
+  return sc;
 }
 
 /* Henke: "E(eV) f1 f2" rows. f1 = -9999 means no value; such rows may only
@@ -432,6 +431,7 @@ henke_load (TableSlot *slot, int z, GError **error)
   g_autofree char *lower = g_ascii_strdown (elements[z].symbol, -1);
   gsize first_f1 = G_MAXSIZE;
   gsize n_file;
+  g_autofree double *scatter = NULL;
   double keys[3];
 
   if (!xrlab_table_read_columns (XRLAB_TABLE_HENKE, lower, 3, cols, keys, error))
@@ -456,8 +456,13 @@ henke_load (TableSlot *slot, int z, GError **error)
       return FALSE;
     }
   n_file = e->len;
-  if (!build_table (slot, z, e, f1, first_f1, f2, NULL, error)
-      || !henke_scatter (slot, z, (const double *) e->data, slot->table.n_rows, error))
+  /* (before build_table() drops the rows out of order from @e) */
+  if ((scatter = henke_scatter_rows (z, (const double *) e->data, n_file, error)) == NULL
+      || !build_table (slot, z, e, f1, first_f1, f2, NULL, error))
+    return FALSE;
+  /* interpolated like f1 and f2 (smooth: no split) */
+  slot->scatter_atom = xrlab_pchip_new ((const double *) e->data, scatter, slot->table.n_rows, error);
+  if (slot->scatter_atom == NULL)
     return FALSE;
   slot->table.valid_min_ev = MAX (HENKE_VALID_MIN_EV, MAX (slot->table.f1_min_ev, slot->table.f2_min_ev));
   slot->table.valid_max_ev = slot->table.max_ev;
@@ -604,7 +609,8 @@ static const char *const edge_names[XRLAB_EDGE_N_EDGES] = {
 };
 
 static const int edge_shells[XRLAB_EDGE_N_EDGES] = {
-  K_SHELL, L1_SHELL, L2_SHELL, L3_SHELL, M1_SHELL, M2_SHELL, M3_SHELL, M4_SHELL, M5_SHELL,
+  /* xraylib's K_SHELL … M5_SHELL */
+  0, 1, 2, 3, 4, 5, 6, 7, 8,
 };
 
 const char *
@@ -617,17 +623,11 @@ xrlab_edge_get_name (XrlabEdge edge)
 gboolean
 xrlab_element_get_edge_kev (int z, XrlabEdge edge, double *energy_kev)
 {
-  xrl_error *xerr = NULL;
   double e;
 
   if (z < 1 || z > XRLAB_ELEMENT_Z_MAX || edge >= XRLAB_EDGE_N_EDGES)
     return FALSE;
-  e = EdgeEnergy (z, edge_shells[edge], &xerr);
-  if (xerr != NULL)
-    {
-      xrl_error_free (xerr);
-      return FALSE;
-    }
+  e = xrlab_xraylib_edge (z, edge_shells[edge]);
   if (!(e > 0.0) || !isfinite (e))
     return FALSE;
   if (energy_kev)

@@ -164,8 +164,8 @@ const XrlabScatteringTable *xrlab_scattering_table_get (XrlabTable table, int z,
  * (cm²/g, PCHIP like f1 and f2) times xrlab's atomic weight of the
  * element; Henke, which has none: xraylib's CS_Rayl + CS_Compt (cm²/g)
  * times xraylib's atomic weight, the per-atom cross sections xraylib's are
- * made from, evaluated at the table's rows when it is loaded and
- * interpolated by PCHIP between them (within 2e-4 of xraylib's own at any
+ * made from, evaluated at the table's rows when xrlab is built
+ * (xrlab-xraylib-data.h) and interpolated by PCHIP between them (within 2e-4 of xraylib's own at any
  * energy: the cross sections are smooth). xraylib's scattering tables
  * start at 0.1 keV: below, the value at 0.1 keV (scattering there is at
  * most 0.3 % of any element's photoabsorption: Fr at 50 eV). @energy_ev

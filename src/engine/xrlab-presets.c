@@ -9,7 +9,7 @@
 #include <math.h>
 #include <string.h>
 
-#include <xraylib.h>
+#include "xrlab-xraylib-data.h"
 
 #include "xrlab-energy.h"
 #include "xrlab-util.h"
@@ -74,16 +74,18 @@ static const XrlabPreset common[] = {
 static GPtrArray *presets;   /* of XrlabPreset *, built once */
 
 static char *
-nist_formula (const struct compoundDataNIST *c)
+nist_formula (const XrlabXraylibCompound *c)
 {
+  const int *z = xrlab_xraylib_nist_z + c->first;
+  const double *w = xrlab_xraylib_nist_fraction + c->first;
   GString *s = g_string_new (NULL);
 
-  if (c->nElements == 1)
+  if (c->n_elements == 1)
     {
-      g_string_append (s, xrlab_element_get_symbol (c->Elements[0]));
+      g_string_append (s, xrlab_element_get_symbol (z[0]));
       return g_string_free (s, FALSE);
     }
-  for (int i = 0; i < c->nElements; i++)
+  for (int i = 0; i < c->n_elements; i++)
     {
       char buf[G_ASCII_DTOSTR_BUF_SIZE];
 
@@ -91,11 +93,9 @@ nist_formula (const struct compoundDataNIST *c)
         g_string_append (s, " // ");
       /* xraylib's fractions have at most 6 significant digits: 12 keep them
        * and drop the noise of the ×100 ("9.4935", not "9.493500000000001"). */
-      if (i + 1 < c->nElements)
-        g_string_append_printf (s, "%swt%% ",
-                                g_ascii_formatd (buf, sizeof buf, "%.12g",
-                                                 c->massFractions[i] * 100.0));
-      g_string_append (s, xrlab_element_get_symbol (c->Elements[i]));
+      if (i + 1 < c->n_elements)
+        g_string_append_printf (s, "%swt%% ", g_ascii_formatd (buf, sizeof buf, "%.12g", w[i] * 100.0));
+      g_string_append (s, xrlab_element_get_symbol (z[i]));
     }
   return g_string_free (s, FALSE);
 }
@@ -103,36 +103,29 @@ nist_formula (const struct compoundDataNIST *c)
 static void
 presets_build (void)
 {
-  char **names;
-  int n = 0;
-
   presets = g_ptr_array_new ();
   for (gsize i = 0; i < G_N_ELEMENTS (common); i++)
     g_ptr_array_add (presets, (gpointer) &common[i]);
 
-  names = GetCompoundDataNISTList (&n, NULL);
-  for (int i = 0; names != NULL && i < n; i++)
+  for (unsigned i = 0; i < xrlab_xraylib_n_nist; i++)
     {
-      struct compoundDataNIST *c = GetCompoundDataNISTByName (names[i], NULL);
-      gboolean ok = (c != NULL && c->nElements >= 1 && c->density > 0);
+      const XrlabXraylibCompound *c = &xrlab_xraylib_nist[i];
+      gboolean ok = c->n_elements >= 1 && c->density_g_cm3 > 0;
 
-      for (int k = 0; ok && k < c->nElements; k++)
-        ok = (c->Elements[k] >= 1 && c->Elements[k] <= XRLAB_ELEMENT_Z_MAX);
+      for (int k = 0; ok && k < c->n_elements; k++)
+        ok = (xrlab_xraylib_nist_z[c->first + k] >= 1
+              && xrlab_xraylib_nist_z[c->first + k] <= XRLAB_ELEMENT_Z_MAX);
       if (ok)
         {
           XrlabPreset *p = g_new0 (XrlabPreset, 1);
           p->name = g_strdup (c->name);
           p->formula = nist_formula (c);
-          p->density_g_cm3 = c->density;
+          p->density_g_cm3 = c->density_g_cm3;
           p->source = XRLAB_PRESET_NIST;
           p->note = "NIST (xraylib)";
           g_ptr_array_add (presets, p);
         }
-      if (c)
-        FreeCompoundDataNIST (c);
-      xrlFree (names[i]);
     }
-  xrlFree (names);
 }
 
 static void
@@ -185,18 +178,10 @@ name_is_folded (const char *name, const char *folded)
 static gboolean
 nist_has_name (const char *folded)
 {
-  gboolean found = FALSE;
-  char **names;
-  int n = 0;
-
-  names = GetCompoundDataNISTList (&n, NULL);
-  for (int i = 0; names != NULL && i < n; i++)
-    {
-      found = found || name_is_folded (names[i], folded);
-      xrlFree (names[i]);
-    }
-  xrlFree (names);
-  return found;
+  for (unsigned i = 0; i < xrlab_xraylib_n_nist; i++)
+    if (name_is_folded (xrlab_xraylib_nist[i].name, folded))
+      return TRUE;
+  return FALSE;
 }
 
 const XrlabPreset *
@@ -413,14 +398,8 @@ xrlab_presets_get_formula_shells (const XrlabFormula *formula, double min_kev, d
       seen[z[i]] = TRUE;
       for (int shell = 0; shell <= max_shell; shell++)
         {
-          xrl_error *xerr = NULL;
-          double kev = EdgeEnergy (z[i], shell, &xerr);
+          double kev = xrlab_xraylib_edge (z[i], shell);
           XrlabShellEdge e = { z[i], shell, kev };
-          if (xerr != NULL)
-            {
-              xrl_error_free (xerr);
-              continue;
-            }
           if (kev > 0 && isfinite (kev) && kev >= min_kev && kev <= max_kev)
             g_array_append_val (out, e);
         }
