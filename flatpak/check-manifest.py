@@ -97,6 +97,15 @@ MODULE_FOR_LIBRARY = {
     'plplot': 'plplot',
 }
 
+# What only -Dstatic_cli (xrlab-cli with static GLib, GIO, GSL and libyaml;
+# src/engine/meson.build) looks for: the runtime has no static archives, so
+# the application module must build with -Dstatic_cli=disabled.
+STATIC_CLI_ONLY = {
+    'library': {'gio-2.0', 'gobject-2.0', 'gmodule-2.0', 'glib-2.0', 'ffi'},
+    'dependency': {'libpcre2-8', 'zlib', 'mount', 'libselinux'},
+}
+STATIC_CLI_OFF = '-Dstatic_cli=disabled'
+
 EXPECTED_FINISH_ARGS = [
     '--socket=wayland',
     '--socket=fallback-x11',
@@ -623,7 +632,14 @@ def check_manifest(manifest, manifest_path, source_root, app_id_arg, problems):
 
     # --- every dependency of the build is in the runtime or a module ------
     used_modules = set()
+    app_opts = modules[position[APP_MODULE]].get('config-opts', [])
     for kind, dep, where in collect_dependencies(source_root, problems):
+        if dep in STATIC_CLI_ONLY['library' if kind != 'dependency' else 'dependency']:
+            if STATIC_CLI_OFF not in app_opts:
+                problems.add(where, f"'{dep}' is only for -Dstatic_cli, which needs "
+                             'static archives the runtime does not have: the module '
+                             f"'{APP_MODULE}' must build with {STATIC_CLI_OFF}")
+            continue
         runtime = RUNTIME_PROVIDED if kind == 'dependency' else RUNTIME_PROVIDED_LIBRARIES
         mapping = MODULE_FOR_DEPENDENCY if kind == 'dependency' else MODULE_FOR_LIBRARY
         call = "dependency('%s')" % dep if kind == 'dependency' \
@@ -879,6 +895,8 @@ def self_test(manifest_path, source_root, app_id_arg):
             'config-optz', []), None, "unknown property 'config-optz'"),
         ('a debug build of the application', remove_opt(APP_MODULE, '-Dbuildtype=release'),
          None, '-Dbuildtype=release'),
+        ('a static xrlab-cli without the archives', remove_opt(APP_MODULE, STATIC_CLI_OFF),
+         None, 'must build with ' + STATIC_CLI_OFF),
         ('an unknown application option', lambda m: find_module(m, APP_MODULE)[
             'config-opts'].append('-Dno_such_option=true'), None, "'no_such_option'"),
         ('the application built from an archive', set_key(APP_MODULE, 'sources', [
