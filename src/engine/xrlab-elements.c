@@ -201,16 +201,21 @@ static gsize table_once[XRLAB_TABLE_N_TABLES][XRLAB_ELEMENT_Z_MAX + 1];
 
 /* ---- the binary tables (data/gen-table-blob.py) ---------------------------- */
 
-static const char *const blob_paths[XRLAB_TABLE_N_TABLES] = {
-  "/io/github/xrlab/Xrlab/tables/henke.bin",
-  "/io/github/xrlab/Xrlab/tables/chantler.bin",
+/* The blobs in the program's read-only data (data/xrlab-table-blobs.S,
+ * made by gen-table-blob.py --asm). */
+extern const guint8 xrlab_table_henke[], xrlab_table_henke_end[];
+extern const guint8 xrlab_table_chantler[], xrlab_table_chantler_end[];
+
+static const struct {
+  const char *name;
+  const guint8 *start, *end;
+} blobs[XRLAB_TABLE_N_TABLES] = {
+  { "henke.bin", xrlab_table_henke, xrlab_table_henke_end },
+  { "chantler.bin", xrlab_table_chantler, xrlab_table_chantler_end },
 };
 
 #define BLOB_HEADER 16
 #define BLOB_ENTRY 48
-
-static GBytes *blobs[XRLAB_TABLE_N_TABLES];
-static gsize blob_once[XRLAB_TABLE_N_TABLES];
 
 static guint64
 get_u64 (const guint8 *p)
@@ -234,21 +239,14 @@ gboolean
 xrlab_table_read_columns (XrlabTable table, const char *name, guint n_cols, GArray **cols,
                           double keys[3], GError **error)
 {
-  const guint8 *d;
-  gsize len = 0;
+  const guint8 *d = blobs[table].start;
+  gsize len = (gsize) (blobs[table].end - blobs[table].start);
   guint32 n_entries, cols_in_blob;
 
-  if (g_once_init_enter (&blob_once[table]))
-    {
-      blobs[table] = g_resources_lookup_data (blob_paths[table], G_RESOURCE_LOOKUP_FLAGS_NONE,
-                                              NULL);
-      g_once_init_leave (&blob_once[table], 1);
-    }
-  d = blobs[table] ? g_bytes_get_data (blobs[table], &len) : NULL;
-  if (d == NULL || len < BLOB_HEADER || memcmp (d, "XRLTBL1\n", 8) != 0)
+  if (len < BLOB_HEADER || memcmp (d, "XRLTBL1\n", 8) != 0)
     {
       g_set_error (error, XRLAB_ELEMENT_ERROR, XRLAB_ELEMENT_ERROR_DATA,
-                   _("Built-in table %s is missing or damaged"), blob_paths[table]);
+                   _("Built-in table %s is missing or damaged"), blobs[table].name);
       return FALSE;
     }
   memcpy (&n_entries, d + 8, 4);
@@ -281,7 +279,7 @@ xrlab_table_read_columns (XrlabTable table, const char *name, guint n_cols, GArr
       return TRUE;
     }
   g_set_error (error, XRLAB_ELEMENT_ERROR, XRLAB_ELEMENT_ERROR_DATA,
-               _("Built-in table %s has no valid table “%s”"), blob_paths[table], name);
+               _("Built-in table %s has no valid table “%s”"), blobs[table].name, name);
   return FALSE;
 }
 

@@ -19,13 +19,15 @@
  *
  * Scattering factors: the Henke, Gullikson & Davis tables with the CXRO
  * updates (data/henke/README.md, 10 eV - 30 keV) and Chantler's NIST FFAST
- * tables (data/chantler/README.md, 1 eV - ~1 MeV), compiled in as
- * GResources and loaded lazily, once per table and element, thread safe;
+ * tables (data/chantler/README.md, 1 eV - ~1 MeV), compiled in as binary
+ * arrays (data/gen-table-blob.py) and loaded lazily, once per table and
+ * element, thread safe;
  * afterwards read-only. Both are interpolated by PCHIP, split at the
  * absorption edges that the tables list as steps (xrlab-edges.h).
  *
  * Absorption edges: xraylib's EdgeEnergy() (T. Schoonjans et al.,
- * Spectrochim. Acta B 66, 776 (2011)).
+ * Spectrochim. Acta B 66, 776 (2011)), evaluated when xrlab is built
+ * (xrlab-xraylib-data.h).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
