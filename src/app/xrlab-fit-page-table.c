@@ -299,7 +299,7 @@ add_row (XrlabFitPage *self, XrlabFitModelRole role, const XrlabFitParamRow *p, 
   row->name = g_strdup (p->name);
   gtk_label_set_xalign (GTK_LABEL (name), 0);
   gtk_widget_set_tooltip_text (name, p->component);
-  row->value = small_entry (9, _("Start value"));
+  row->value = small_entry (11, _("Start value"));
   row->vary = gtk_check_button_new ();
   gtk_widget_set_tooltip_text (row->vary, _("Free in the fit"));
   row->min = small_entry (6, _("Lower bound"));
