@@ -491,6 +491,40 @@ on_undo_toast_dismissed (AdwToast    *toast,
     g_clear_object (&self->undo_toast);
 }
 
+/* libadwaita 1.2's toast overlay frees a toast's entry when its hide
+ * animation ends but leaves its show animation's handler connected to it
+ * (fixed in 1.3: "toast-overlay: Prevent show_done from firing after
+ * hide_done"): a toast dismissed while it is still appearing makes the
+ * overlay use freed memory when the show animation ends. So a toast is
+ * dismissed only once it has appeared: the show animation takes 300 ms
+ * (500 when it replaces another); this waits 600 ms from its adding. */
+#define TOAST_APPEARED_US (600 * G_TIME_SPAN_MILLISECOND)
+
+static gboolean
+dismiss_toast_cb (gpointer toast)
+{
+  adw_toast_dismiss (toast);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+dismiss_undo_toast (XrlabWindow *self)
+{
+  gint64 age = g_get_monotonic_time () - self->undo_toast_added_us;
+  AdwToast *toast = self->undo_toast;
+
+  if (age >= TOAST_APPEARED_US)
+    {
+      adw_toast_dismiss (toast);
+      return;
+    }
+  /* no longer the window's: a new step gets a toast of its own */
+  g_signal_handlers_disconnect_by_func (toast, on_undo_toast_dismissed, self);
+  self->undo_toast = NULL;
+  g_timeout_add_full (G_PRIORITY_DEFAULT, (guint) ((TOAST_APPEARED_US - age) / 1000) + 1,
+                      dismiss_toast_cb, toast, g_object_unref);
+}
+
 static void
 push_undo (XrlabWindow *self, XrlabUndoItem *item, const char *title)
 {
@@ -513,6 +547,7 @@ push_undo (XrlabWindow *self, XrlabUndoItem *item, const char *title)
       g_signal_connect_object (self->undo_toast, "dismissed", G_CALLBACK (on_undo_toast_dismissed), self, 0);
       adw_toast_set_action_target_value (self->undo_toast, g_variant_new_uint32 (item->serial));
       adw_toast_overlay_add_toast (self->toast_overlay, g_object_ref (self->undo_toast));
+      self->undo_toast_added_us = g_get_monotonic_time ();
     }
   else
     {
@@ -528,7 +563,7 @@ undo_at (XrlabWindow *self, guint index)
   XrlabUndoItem *item = g_ptr_array_steal_index (self->undo_stack, index);
 
   if (self->undo_toast != NULL && index == self->undo_stack->len)
-    adw_toast_dismiss (self->undo_toast);
+    dismiss_undo_toast (self);
   if (item->material != NULL)
     {
       guint n = g_list_model_get_n_items (G_LIST_MODEL (self->materials));

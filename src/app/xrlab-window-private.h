@@ -65,6 +65,7 @@ struct _XrlabWindow {
   GPtrArray *undo_stack;        /* XrlabUndoItem, newest last */
   guint undo_serial;
   AdwToast *undo_toast;         /* offers the newest step while shown */
+  gint64 undo_toast_added_us;   /* when it was added to the overlay (monotonic) */
 
   /* session (xrlab-window-session.c) */
   guint autosave_id;
