@@ -310,13 +310,16 @@ collect_edges (TableSlot *slot, int z, const double *e, const double *f2, gsize 
 
 /* Builds the interpolants of @slot from the rows @e, @f1 (from row
  * @first_f1 on), @f2 and @scatter (may be NULL): rows out of order dropped,
- * split at the steps of f2. The arrays are compacted in place. */
+ * split at the steps of f2; and from @atom (may be NULL: Henke's scattering
+ * per atom) the interpolant of that, smooth, without a split. The arrays are
+ * compacted in place. */
 static gboolean
 build_table (TableSlot *slot, int z, GArray *e_arr, GArray *f1_arr, gsize first_f1,
-             GArray *f2_arr, GArray *scatter_arr, GError **error)
+             GArray *f2_arr, GArray *scatter_arr, GArray *atom_arr, GError **error)
 {
   double *e = (double *) e_arr->data, *f1 = (double *) f1_arr->data, *f2 = (double *) f2_arr->data;
   double *sc = scatter_arr ? (double *) scatter_arr->data : NULL;
+  double *atom = atom_arr ? (double *) atom_arr->data : NULL;
   gsize n = e_arr->len, m = 0, f1_start = 0, n_steps, n_f1_breaks = 0;
   g_autofree gboolean *keep = g_new (gboolean, n);
   g_autofree gsize *steps = NULL;
@@ -333,6 +336,8 @@ build_table (TableSlot *slot, int z, GArray *e_arr, GArray *f1_arr, gsize first_
         f2[m] = f2[i];
         if (sc)
           sc[m] = sc[i];
+        if (atom)
+          atom[m] = atom[i];
         m++;
       }
   n = m;
@@ -364,6 +369,12 @@ build_table (TableSlot *slot, int z, GArray *e_arr, GArray *f1_arr, gsize first_
       if (slot->scatter == NULL)
         return FALSE;
     }
+  if (atom)
+    {
+      slot->scatter_atom = xrlab_pchip_new (e, atom, n, error);
+      if (slot->scatter_atom == NULL)
+        return FALSE;
+    }
   collect_edges (slot, z, e, f2, n);
 
   slot->table.z = z;
@@ -379,16 +390,14 @@ build_table (TableSlot *slot, int z, GArray *e_arr, GArray *f1_arr, gsize first_
 
 /* The Henke tables have no scattering: xraylib's, per atom, at the @n_file
  * rows @e of the table file of element @z (evaluated when xrlab was built:
- * xrlab-xraylib-data.h), a new array with the rows build_table() keeps
- * (those in order); NULL with @error when a row has none. */
-static double *
-henke_scatter_rows (int z, const double *e, gsize n_file, GError **error)
+ * xrlab-xraylib-data.h), as a new column; NULL with @error when a row has
+ * none. */
+static GArray *
+henke_scatter_column (int z, const double *e, gsize n_file, GError **error)
 {
   const XrlabXraylibSpan *rows = &xrlab_xraylib_henke_scatter_rows[z];
   const double *built = xrlab_xraylib_henke_scatter + rows->first;
-  g_autofree gboolean *keep = NULL;
-  double *sc;
-  gsize m = 0;
+  GArray *col;
 
   if (rows->n != n_file)
     {
@@ -397,24 +406,17 @@ henke_scatter_rows (int z, const double *e, gsize n_file, GError **error)
                    elements[z].symbol, rows->n, n_file);
       return NULL;
     }
-  keep = g_new (gboolean, MAX (n_file, 1));
-  xrlab_edges_keep_in_order (e, n_file, keep);
-  sc = g_new (double, MAX (n_file, 1));
   for (gsize i = 0; i < n_file; i++)
-    {
-      if (!keep[i])
-        continue;
-      if (!isfinite (built[i]))
-        {
-          g_set_error (error, XRLAB_ELEMENT_ERROR, XRLAB_ELEMENT_ERROR_DATA,
-                       _("xraylib has no scattering cross sections of %s at %g eV"),
-                       elements[z].symbol, e[i]);
-          g_free (sc);
-          return NULL;
-        }
-      sc[m++] = built[i];
-    }
-  return sc;
+    if (!isfinite (built[i]))
+      {
+        g_set_error (error, XRLAB_ELEMENT_ERROR, XRLAB_ELEMENT_ERROR_DATA,
+                     _("xraylib has no scattering cross sections of %s at %g eV"),
+                     elements[z].symbol, e[i]);
+        return NULL;
+      }
+  col = g_array_sized_new (FALSE, FALSE, sizeof (double), (guint) n_file);
+  g_array_append_vals (col, built, (guint) n_file);
+  return col;
 }
 
 /* Henke: "E(eV) f1 f2" rows. f1 = -9999 means no value; such rows may only
@@ -429,7 +431,7 @@ henke_load (TableSlot *slot, int z, GError **error)
   g_autofree char *lower = g_ascii_strdown (elements[z].symbol, -1);
   gsize first_f1 = G_MAXSIZE;
   gsize n_file;
-  g_autofree double *scatter = NULL;
+  g_autoptr(GArray) scatter = NULL;
   double keys[3];
 
   if (!xrlab_table_read_columns (XRLAB_TABLE_HENKE, lower, 3, cols, keys, error))
@@ -454,13 +456,8 @@ henke_load (TableSlot *slot, int z, GError **error)
       return FALSE;
     }
   n_file = e->len;
-  /* (before build_table() drops the rows out of order from @e) */
-  if ((scatter = henke_scatter_rows (z, (const double *) e->data, n_file, error)) == NULL
-      || !build_table (slot, z, e, f1, first_f1, f2, NULL, error))
-    return FALSE;
-  /* interpolated like f1 and f2 (smooth: no split) */
-  slot->scatter_atom = xrlab_pchip_new ((const double *) e->data, scatter, slot->table.n_rows, error);
-  if (slot->scatter_atom == NULL)
+  if ((scatter = henke_scatter_column (z, (const double *) e->data, n_file, error)) == NULL
+      || !build_table (slot, z, e, f1, first_f1, f2, NULL, scatter, error))
     return FALSE;
   slot->table.valid_min_ev = MAX (HENKE_VALID_MIN_EV, MAX (slot->table.f1_min_ev, slot->table.f2_min_ev));
   slot->table.valid_max_ev = slot->table.max_ev;
@@ -505,7 +502,7 @@ chantler_load (TableSlot *slot, int z, GError **error)
     }
   for (gsize i = 0; i < f1->len; i++)
     g_array_index (f1, double, i) = (g_array_index (f1, double, i) + *frel) + *fnt;
-  if (!build_table (slot, z, e, f1, 0, f2, scatter, error))
+  if (!build_table (slot, z, e, f1, 0, f2, scatter, NULL, error))
     return FALSE;
   slot->table.valid_min_ev = MAX (slot->table.f1_min_ev, slot->table.f2_min_ev);
   slot->table.valid_max_ev = slot->table.max_ev;
