@@ -129,8 +129,11 @@ write_nist (FILE *f)
 {
   int n = 0, n_el = 0;
   char **names = GetCompoundDataNISTList (&n, NULL);
+  char *zs = NULL, *ws = NULL;
+  size_t zs_len = 0, ws_len = 0;
+  FILE *zf = open_memstream (&zs, &zs_len), *wf = open_memstream (&ws, &ws_len);
 
-  if (names == NULL || n <= 0)
+  if (names == NULL || n <= 0 || zf == NULL || wf == NULL)
     die ("xraylib lists no NIST compounds");
   fprintf (f, "const XrlabXraylibCompound xrlab_xraylib_nist[] = {\n");
   for (int i = 0; i < n; i++)
@@ -145,40 +148,29 @@ write_nist (FILE *f)
       put_double (f, c->density);
       fprintf (f, ", %d, %d },\n", c->nElements, n_el);
       n_el += c->nElements;
-      FreeCompoundDataNIST (c);
-    }
-  fprintf (f, "};\nconst unsigned xrlab_xraylib_n_nist = %d;\n\n", n);
-
-  fprintf (f, "const int xrlab_xraylib_nist_z[] = {\n");
-  for (int i = 0; i < n; i++)
-    {
-      struct compoundDataNIST *c = GetCompoundDataNISTByName (names[i], NULL);
-
-      fprintf (f, " ");
-      for (int k = 0; k < c->nElements; k++)
-        fprintf (f, " %d,", c->Elements[k]);
-      fprintf (f, "\n");
-      FreeCompoundDataNIST (c);
-    }
-  fprintf (f, "};\n\nconst double xrlab_xraylib_nist_fraction[] = {\n");
-  for (int i = 0; i < n; i++)
-    {
-      struct compoundDataNIST *c = GetCompoundDataNISTByName (names[i], NULL);
-
-      fprintf (f, " ");
+      /* its elements and fractions, for the two arrays after this one */
+      fputc (' ', zf);
+      fputc (' ', wf);
       for (int k = 0; k < c->nElements; k++)
         {
-          fputc (' ', f);
-          put_double (f, c->massFractions[k]);
-          fputc (',', f);
+          fprintf (zf, " %d,", c->Elements[k]);
+          fputc (' ', wf);
+          put_double (wf, c->massFractions[k]);
+          fputc (',', wf);
         }
-      fprintf (f, "\n");
+      fputc ('\n', zf);
+      fputc ('\n', wf);
       FreeCompoundDataNIST (c);
+      xrlFree (names[i]);
     }
-  fprintf (f, "};\n\n");
-  for (int i = 0; i < n; i++)
-    xrlFree (names[i]);
   xrlFree (names);
+  if (fclose (zf) != 0 || fclose (wf) != 0)
+    die ("out of memory");
+  fprintf (f, "};\nconst unsigned xrlab_xraylib_n_nist = %d;\n\n", n);
+  fprintf (f, "const int xrlab_xraylib_nist_z[] = {\n%s};\n\n", zs);
+  fprintf (f, "const double xrlab_xraylib_nist_fraction[] = {\n%s};\n\n", ws);
+  free (zs);
+  free (ws);
 }
 
 static double
