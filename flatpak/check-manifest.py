@@ -102,7 +102,7 @@ MODULE_FOR_LIBRARY = {
 # the application module must build with -Dstatic_cli=disabled.
 STATIC_CLI_ONLY = {
     'library': {'gio-2.0', 'gobject-2.0', 'gmodule-2.0', 'glib-2.0', 'ffi'},
-    'dependency': {'libpcre2-8', 'zlib', 'mount', 'libselinux'},
+    'dependency': {'libpcre2-8'},
 }
 STATIC_CLI_OFF = '-Dstatic_cli=disabled'
 
