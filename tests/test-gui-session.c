@@ -771,6 +771,41 @@ test_salvage (void)
     g_assert_cmpstr (warnings[0], ==, "materials: 70 materials; at most 64 are allowed; the first 64 were read");
     g_string_free (json, TRUE);
   }
+  /* A parameter name over 200 characters among the Fit page's values or
+   * its baseline result: refused with its path (strict), left out with
+   * that message (salvaging). */
+  {
+    static const char *const fmt[] = {
+      HEAD "\"materials\":[" MAT "]," SWEEP ",\"fit\":{\"data\":\"/d\",\"values\":{\"%s\":1}}}",
+      HEAD "\"materials\":[" MAT "]," SWEEP
+           ",\"fit\":{\"data\":\"/d\",\"result\":{\"baseline\":{\"values\":{\"%s\":1}}}}}",
+    };
+    static const char *const expected[] = {
+      "fit.values: the name is longer than 200 characters; the Fit page is empty",
+      "fit.result.baseline.values: the name is longer than 200 characters; the Fit page opens without",
+    };
+    g_autofree char *name = g_strnfill (201, 'x');
+
+    for (gsize i = 0; i < G_N_ELEMENTS (fmt); i++)
+      {
+        g_autofree char *json = g_strdup_printf (fmt[i], name);
+        g_autoptr(GError) error = NULL;
+        g_auto(GStrv) warnings = NULL;
+        g_autoptr(XrlabSession) strict = xrlab_session_from_json (json, -1, &error);
+        g_autoptr(XrlabSession) s = NULL;
+
+        g_assert_null (strict);
+        g_assert_error (error, XRLAB_SESSION_ERROR, XRLAB_SESSION_ERROR_INVALID);
+        g_assert_nonnull (strstr (error->message, "the name is longer than 200 characters"));
+        g_clear_error (&error);
+        s = xrlab_session_from_json_full (json, -1, XRLAB_SESSION_LOAD_SALVAGE, &warnings, &error);
+        g_assert_no_error (error);
+        g_assert_nonnull (warnings);
+        if (strstr (warnings[0], expected[i]) == NULL)
+          g_error ("case %zu: “%s” has no “%s”", i, warnings[0], expected[i]);
+        g_assert_true ((xrlab_session_get_fit (s) == NULL) == (i == 0));
+      }
+  }
   /* Many warnings: twenty listed, the rest counted. */
   {
     GString *json = g_string_new (HEAD "\"materials\":[{\"formula\":\"Si\",\"density_g_cm3\":2.33");

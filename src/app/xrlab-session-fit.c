@@ -337,8 +337,9 @@ get_named_numbers (JsonNode *node, const char *path, char ***names_out, double *
     {
       g_autofree char *p = g_strdup_printf ("%s.%s", path, (const char *) l->data);
       (*names_out)[i] = g_strdup (l->data);
-      if (strlen (l->data) > MAX_NAME_CHARS
-          || !number_of (json_object_get_member (json_node_get_object (node), l->data), p, &(*v_out)[i], error))
+      if (g_utf8_strlen (l->data, -1) > MAX_NAME_CHARS)
+        return xrlab_session_fail (error, path, _("the name is longer than 200 characters"));
+      if (!number_of (json_object_get_member (json_node_get_object (node), l->data), p, &(*v_out)[i], error))
         return FALSE;
       if (!isfinite ((*v_out)[i]))
         return xrlab_session_fail (error, p, _("expected %s"), _("a number"));
