@@ -315,6 +315,66 @@ test_parse_n_every_length (void)
   g_rand_free (rand);
 }
 
+/* Random decimals of 1 to 26 digits with the point anywhere (or none),
+ * signs and exponents, at every offset of a buffer whose following bytes
+ * are digits: the reader that takes the first 16 bytes of a mantissa at
+ * once (the point squeezed out, the run ending before, at or after the
+ * 16th byte) against the former parser, and the other reader run by
+ * dtoa-plain. */
+static void
+test_parse_window (void)
+{
+  GRand *rand = g_rand_new_with_seed (16);
+
+  g_test_message ("reader: %s", xrlab_dtoa_reader ());
+  g_assert_cmpstr (xrlab_dtoa_reader (), ==, g_getenv ("XRLAB_DTOA_PLAIN") != NULL ? "plain"
+#if defined(__x86_64__)
+                   : __builtin_cpu_supports ("ssse3") ? "ssse3"
+#endif
+                   : "plain");
+  for (int round = 0; round < 300000; round++)
+    {
+      char text[64];
+      gsize n = 0;
+      int digits = g_rand_int_range (rand, 1, 27);
+      int point = g_rand_int_range (rand, -1, digits + 1);
+      char *buf;
+      double v_new = -1, v_old = -1;
+      gboolean ok_new, ok_old;
+
+      if (g_rand_int_range (rand, 0, 4) == 0)
+        text[n++] = '-';
+      for (int i = 0; i < digits; i++)
+        {
+          if (i == point)
+            text[n++] = '.';
+          /* runs of zeros and nines too: the rounding edges */
+          switch (g_rand_int_range (rand, 0, 8))
+            {
+            case 0: text[n++] = '0'; break;
+            case 1: text[n++] = '9'; break;
+            default: text[n++] = (char) ('0' + g_rand_int_range (rand, 0, 10));
+            }
+        }
+      if (point == digits)
+        text[n++] = '.';
+      if (g_rand_int_range (rand, 0, 3) == 0)
+        n += (gsize) g_snprintf (text + n, sizeof text - n, "e%d", g_rand_int_range (rand, -330, 330));
+      else if (g_rand_int_range (rand, 0, 50) == 0)
+        text[n++] = "x.e+-"[g_rand_int_range (rand, 0, 5)];
+      text[n] = '\0';
+      buf = g_malloc (n + 16);
+      memcpy (buf, text, n);
+      memset (buf + n, '3', 16);
+      ok_new = xrlab_parse_double_n (buf, n, FALSE, &v_new);
+      ok_old = old_parse_double (text, FALSE, &v_old);
+      if (ok_new != ok_old || (ok_new && !same_double (v_new, v_old)))
+        g_error ("“%s”: new %d %.17g, old %d %.17g", text, ok_new, v_new, ok_old, v_old);
+      g_free (buf);
+    }
+  g_rand_free (rand);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -325,6 +385,7 @@ main (int argc, char **argv)
   g_test_add_func ("/dtoa/parse-hex-refused", test_parse_hex_refused);
   g_test_add_func ("/dtoa/parse-n", test_parse_n);
   g_test_add_func ("/dtoa/parse-n-every-length", test_parse_n_every_length);
+  g_test_add_func ("/dtoa/parse-window", test_parse_window);
   g_test_add_func ("/dtoa/random-million", test_random_million);
   return g_test_run ();
 }

@@ -4,9 +4,11 @@
  * that read back to the double (closest to it among the shortest, ties to
  * even); the digits are laid out here as printf's %g does at the precision
  * the old three-step "%.15g / %.16g / %.17g" search ended on, so every file
- * xrlab wrote before keeps its bytes. Parsing: fast_float's from_chars,
- * which rounds correctly like strtod, but reads no hexadecimal and is not
- * affected by the locale.
+ * xrlab wrote before keeps its bytes. Parsing: the digits of the common
+ * numbers are read here (xrlab-dtoa-scan.inc, eight or sixteen bytes at a
+ * time) and rounded by fast_float's steps; the rest goes to fast_float's
+ * from_chars, which rounds correctly like strtod, but reads no hexadecimal
+ * and is not affected by the locale.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -14,11 +16,16 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <system_error>
 
 #include <dragonbox/dragonbox.h>
 #include <fast_float/fast_float.h>
+
+#if defined(__x86_64__)
+#include <tmmintrin.h>
+#endif
 
 static_assert (__cplusplus >= 201703L, "xrlab-dtoa.cc is C++17 (Dragonbox)");
 
@@ -187,240 +194,6 @@ xrlab_dtoa_format (double x, char *buf)
 
 namespace {
 
-const std::uint64_t pow10_u[] = {
-  1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,
-  100000000ull,
-};
-
-/* '0' bytes to fill the low end of a chunk whose first @k bytes are digits
- * moved to its high end. */
-const std::uint64_t zero_fill[] = {
-  0x3030303030303030ull, 0x30303030303030ull, 0x303030303030ull, 0x3030303030ull,
-  0x30303030ull, 0x303030ull, 0x3030ull, 0x30ull, 0ull,
-};
-
-/* The eight bytes at @p, the first in the low byte whatever the machine. */
-inline std::uint64_t
-load8 (const char *p)
-{
-  std::uint64_t v;
-
-  std::memcpy (&v, p, 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-  v = __builtin_bswap64 (v);
-#endif
-  return v;
-}
-
-/* Where the digits come from: the text itself (at least eight bytes long:
- * nothing after its end is read, the last chunk is its last eight bytes
- * shifted), or, for a text shorter than eight bytes, a copy of it in
- * memory at @base and in the register @word, zeros after it, the chunks
- * taken from the register (a load spanning the copy's stores would wait
- * for them). */
-template <bool is_short>
-struct Source
-{
-  const char *base;
-  std::uint64_t word;
-};
-
-/* The eight bytes at @p, those at or after @last zero (no digits). */
-template <bool is_short>
-inline std::uint64_t
-chunk_at (const Source<is_short> &src, const char *p, const char *last)
-{
-  std::ptrdiff_t r = last - p;
-  std::uint64_t v;
-  unsigned shift;
-
-  if (is_short)
-    {
-      shift = (unsigned) (8 * (p - src.base));
-      return shift < 64 ? src.word >> shift : 0;
-    }
-  /* without branches: the lengths of the numbers of a file vary */
-  v = load8 (r >= 8 ? p : last - 8);
-  shift = r >= 8 ? 0 : (unsigned) (8 * (8 - r));
-  return shift < 64 ? v >> shift : 0;
-}
-
-/* The number of decimal digits the bytes of @v start with (0 to 8): one
- * test of every byte at once; a carry or borrow spoils only the bytes after
- * the first that is no digit. */
-inline int
-digit_run (std::uint64_t v)
-{
-  std::uint64_t flags = ((v + 0x4646464646464646ull) | (v - 0x3030303030303030ull))
-                        & 0x8080808080808080ull;
-
-  return flags != 0 ? __builtin_ctzll (flags) >> 3 : 8;
-}
-
-/* The value of the first @k (1 to 8) digits of @v: moved to its high end,
- * '0'-padded in front, read together (no branch per digit). */
-inline std::uint64_t
-chunk_value (std::uint64_t v, int k)
-{
-  return fast_float::parse_eight_digits_unrolled ((v << (8 * (8 - k))) | zero_fill[k]);
-}
-
-/* The run of digits at @p appended to @m (m × 10^k + their value), eight
- * at a time; returns its end. */
-template <bool is_short>
-inline const char *
-read_digits (const Source<is_short> &src, const char *p, const char *last, std::uint64_t &m)
-{
-  for (;;)
-    {
-      std::uint64_t v = chunk_at (src, p, last);
-      int k = digit_run (v);
-
-      if (k == 0)
-        return p;
-      m = m * pow10_u[k] + chunk_value (v, k);
-      p += k;
-      if (k < 8)
-        return p;
-    }
-}
-
-/* The digits of "[digits][.digits]" at @p as m × 10^q with @n digits in
- * all; returns their end. The common shortest forms ("4.768128222487068",
- * "82.365": fewer than eight before the point) read the integer digits and
- * the first fraction digits as one chunk of eight. */
-template <bool is_short>
-inline const char *
-read_mantissa (const Source<is_short> &src, const char *p, const char *last, std::uint64_t &m, std::int64_t &q,
-               std::ptrdiff_t &n)
-{
-  const char *digits = p;
-  std::uint64_t v = chunk_at (src, p, last);
-  int k = digit_run (v);
-
-  m = 0;
-  q = 0;
-  if (k < 8 && ((v >> (8 * k)) & 0xff) == '.')
-    {
-      const char *fraction = p + k + 1;
-      std::uint64_t w = chunk_at (src, fraction, last);
-      std::uint64_t c = k == 0 ? w : (v & (~0ull >> (64 - 8 * k))) | (w << (8 * k));
-      int j = digit_run (c);
-
-      if (j > 0)
-        m = chunk_value (c, j);
-      p = fraction + (j - k);
-      if (j == 8)
-        p = read_digits (src, p, last, m);
-      q = -(std::int64_t) (p - fraction);
-      n = p - digits - 1;
-      return p;
-    }
-  if (k > 0)
-    m = chunk_value (v, k);
-  p += k;
-  if (k == 8)
-    {
-      p = read_digits (src, p, last, m);
-      if (p < last && *p == '.')
-        {
-          const char *fraction = ++p;
-
-          p = read_digits (src, p, last, m);
-          q = -(std::int64_t) (p - fraction);
-          n = p - digits - 1;
-          return p;
-        }
-    }
-  n = p - digits;
-  return p;
-}
-
-/* @v (≥ 0) negated when @negative, without a branch. */
-inline double
-with_sign (double v, bool negative)
-{
-  std::uint64_t bits;
-
-  std::memcpy (&bits, &v, 8);
-  bits |= (std::uint64_t) negative << 63;
-  std::memcpy (&v, &bits, 8);
-  return v;
-}
-
-/* The common numbers without fast_float's general parser: a decimal
- * "[-]digits[.digits][(e|E)[+|-]digits]" of at most 19 significant digits
- * (zeros before the first other digit not counted) is m × 10^q; when
- * m ≤ 2^53 and |q| ≤ 22 both are exact and one IEEE operation rounds it
- * correctly (Clinger's fast path: "82.365"), else fast_float's Eisel–Lemire
- * step (compute_float) does (the shortest forms of 16–17 digits xrlab
- * writes). A decimal has one nearest double, so the value is fast_float's;
- * anything else (more digits, hexadecimal, nan, an exponent without digits,
- * Eisel–Lemire undecided) returns nullptr, for from_chars. */
-template <bool is_short>
-inline __attribute__ ((always_inline)) const char *
-scan_common (const Source<is_short> &src, const char *p, const char *last, double *out)
-{
-  static const double pow10[] = {
-    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
-    1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
-  };
-  bool negative = p < last && *p == '-';
-  const char *digits;
-  std::uint64_t m;
-  std::int64_t q;
-  std::ptrdiff_t n;
-
-  p += negative;
-  digits = p;
-  p = read_mantissa (src, p, last, m, q, n);
-  if (n == 0)
-    return nullptr;
-  if (n > 19)
-    {
-      /* "0.000123…": the zeros before the first other digit are no
-       * significant digits (m holds the value of the others) */
-      for (const char *z = digits; z < p && (*z == '0' || *z == '.'); z++)
-        n -= *z == '0';
-      if (n > 19)
-        return nullptr;
-    }
-  if (p < last && (*p == 'e' || *p == 'E'))
-    {
-      const char *e = p + 1;
-      bool minus = e < last && *e == '-';
-      std::int64_t x = 0;
-
-      e += (e < last && (*e == '-' || *e == '+'));
-      if (e == last || (unsigned) (*e - '0') > 9)
-        return nullptr;
-      for (; e < last && (unsigned) (*e - '0') <= 9; e++)
-        if (x < 100000)
-          x = 10 * x + (*e - '0');
-      q += minus ? -x : x;
-      p = e;
-    }
-  if (m <= (std::uint64_t (1) << 53) && q >= -22 && q <= 22)
-    {
-      double v = (double) m;
-
-      v = q < 0 ? v / pow10[-q] : v * pow10[q];
-      *out = with_sign (v, negative);
-      return p;
-    }
-  {
-    fast_float::adjusted_mantissa am
-      = fast_float::compute_float<fast_float::binary_format<double>> (q, m);
-    double v;
-
-    if (am.power2 < 0)
-      return nullptr;
-    fast_float::to_float (negative, am, v);
-    *out = v;
-  }
-  return p;
-}
-
 /* What scan_common() leaves: fast_float's general parser. */
 __attribute__ ((noinline)) const char *
 scan_general (const char *first, const char *last, double *out, XrlabDtoaKind *kind)
@@ -446,48 +219,83 @@ scan_general (const char *first, const char *last, double *out, XrlabDtoaKind *k
   return r.ptr;
 }
 
-/* A text of fewer than eight bytes, copied where eight zero bytes follow
- * it (two overlapping loads of four bytes, or the bytes one by one). */
-__attribute__ ((noinline)) const char *
-scan_short (const char *first, const char *last, double *out)
+} // namespace
+
+/* The reader twice, with the point of XRLAB_DTOA_SIMD in
+ * xrlab-dtoa-scan.inc. The SSSE3 one only where the compiler can build
+ * functions for SSSE3 without being told to for the whole file (GCC's and
+ * Clang's target attributes, x86-64). */
+namespace {
+namespace plain {
+#define XRLAB_DTOA_SIMD 0
+#include "xrlab-dtoa-scan.inc"
+#undef XRLAB_DTOA_SIMD
+} // namespace plain
+} // namespace
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define XRLAB_DTOA_HAVE_SSSE3 1
+#if defined(__clang__)
+#pragma clang attribute push (__attribute__ ((target ("ssse3"))), apply_to = function)
+#else
+#pragma GCC push_options
+#pragma GCC target ("ssse3")
+#endif
+namespace {
+namespace ssse3 {
+#define XRLAB_DTOA_SIMD 1
+#include "xrlab-dtoa-scan.inc"
+#undef XRLAB_DTOA_SIMD
+} // namespace ssse3
+} // namespace
+#if defined(__clang__)
+#pragma clang attribute pop
+#else
+#pragma GCC pop_options
+#endif
+#else
+#define XRLAB_DTOA_HAVE_SSSE3 0
+#endif
+
+/* Whether the SSSE3 reader runs here: where the processor has it and
+ * XRLAB_DTOA_PLAIN is not set (the tests run both). */
+static bool
+choose_ssse3 ()
 {
-  std::size_t len = (std::size_t) (last - first);
-  char buf[8];
-  std::uint64_t v = 0;
-  const char *end;
-
-  if (len >= 4)
-    {
-      std::uint32_t a, b;
-
-      std::memcpy (&a, first, 4);
-      std::memcpy (&b, last - 4, 4);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-      a = __builtin_bswap32 (a);
-      b = __builtin_bswap32 (b);
+#if XRLAB_DTOA_HAVE_SSSE3
+  __builtin_cpu_init ();
+  return __builtin_cpu_supports ("ssse3") && std::getenv ("XRLAB_DTOA_PLAIN") == nullptr;
+#else
+  return false;
 #endif
-      v = a | ((std::uint64_t) b << (8 * (len - 4)));
-    }
-  else
-    for (std::size_t i = 0; i < len; i++)
-      v |= (std::uint64_t) (unsigned char) first[i] << (8 * i);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-  v = __builtin_bswap64 (v);
-#endif
-  std::memcpy (buf, &v, 8);
-  end = scan_common (Source<true> { buf, v }, buf, buf + len, out);
-  return end != nullptr ? first + (end - buf) : nullptr;
 }
 
-} // namespace
+static const bool use_ssse3 = choose_ssse3 ();
+
+static inline bool
+have_ssse3 ()
+{
+  return use_ssse3;
+}
+
+extern "C" const char *
+xrlab_dtoa_reader (void)
+{
+  return have_ssse3 () ? "ssse3" : "plain";
+}
 
 extern "C" const char *
 xrlab_dtoa_scan (const char *first, const char *last, double *out,
                  XrlabDtoaKind *kind)
 {
-  const char *end = last - first >= 8 ? scan_common (Source<false> { first, 0 }, first, last, out)
-                                      : scan_short (first, last, out);
+  const char *end;
 
+#if XRLAB_DTOA_HAVE_SSSE3
+  if (have_ssse3 ())
+    end = ssse3::scan_fast (first, last, out);
+  else
+#endif
+    end = plain::scan_fast (first, last, out);
   if (__builtin_expect (end != nullptr, 1))
     {
       *kind = XRLAB_DTOA_NUMBER;
@@ -499,14 +307,9 @@ xrlab_dtoa_scan (const char *first, const char *last, double *out,
 extern "C" int
 xrlab_dtoa_parse_whole (const char *first, const char *last, double *out)
 {
-  double v = NAN;
-  const char *end = last - first >= 8 ? scan_common (Source<false> { first, 0 }, first, last, &v)
-                                      : scan_short (first, last, &v);
-
-  if (__builtin_expect (end == last && std::isfinite (v), 1))
-    {
-      *out = v;
-      return 1;
-    }
-  return 0;
+#if XRLAB_DTOA_HAVE_SSSE3
+  if (have_ssse3 ())
+    return ssse3::parse_whole (first, last, out);
+#endif
+  return plain::parse_whole (first, last, out);
 }

@@ -41,6 +41,12 @@ const char *xrlab_dtoa_scan (const char *first, const char *last, double *out,
  * The fast path of xrlab_parse_double_n(). */
 int xrlab_dtoa_parse_whole (const char *first, const char *last, double *out);
 
+/* The reader xrlab_dtoa_parse_whole() and xrlab_dtoa_scan() use on this
+ * processor: "ssse3" (x86-64 with SSSE3: a mantissa's first 16 bytes read
+ * at once) or "plain" (elsewhere, or with XRLAB_DTOA_PLAIN set in the
+ * environment). Both give the same doubles. */
+const char *xrlab_dtoa_reader (void);
+
 #ifdef __cplusplus
 }
 #endif

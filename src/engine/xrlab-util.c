@@ -70,8 +70,8 @@ scan_double (const char *p, const char *end, gboolean allow_nonfinite, double *o
 }
 
 gboolean
-xrlab_parse_double_n (const char *text, gsize len, gboolean allow_nonfinite,
-                      double *out)
+xrlab_parse_double_n_slow (const char *text, gsize len, gboolean allow_nonfinite,
+                           double *out)
 {
   const char *end = text + len;
   const char *q;
@@ -79,8 +79,6 @@ xrlab_parse_double_n (const char *text, gsize len, gboolean allow_nonfinite,
 
   if (text == NULL)
     return FALSE;
-  if (G_LIKELY (xrlab_dtoa_parse_whole (text, end, out)))
-    return TRUE;
   q = scan_double (text, end, allow_nonfinite, &v);
   if (q == NULL)
     return FALSE;

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <glib.h>
 
+#include "xrlab-dtoa.h"
+
 G_BEGIN_DECLS
 
 #define XRLAB_IO_ERROR (xrlab_io_error_quark ())
@@ -39,9 +41,20 @@ gsize xrlab_format_double_len (double x, char buf[XRLAB_DTOA_BUFSIZE]);
  * only when @allow_nonfinite. */
 gboolean xrlab_parse_double (const char *text, gboolean allow_nonfinite, double *out);
 
-/* The same for the @len bytes at @text (no NUL needed; a NUL inside is junk). */
-gboolean xrlab_parse_double_n (const char *text, gsize len,
-                               gboolean allow_nonfinite, double *out);
+/* What xrlab_parse_double_n() leaves to a call: blanks, '+', nan and inf,
+ * overflow, junk, and numbers of more than 19 digits. */
+gboolean xrlab_parse_double_n_slow (const char *text, gsize len,
+                                    gboolean allow_nonfinite, double *out);
+
+/* The same for the @len bytes at @text (no NUL needed; a NUL inside is junk).
+ * Inline: a plain finite number (the numbers of a data file) costs one call. */
+static inline gboolean
+xrlab_parse_double_n (const char *text, gsize len, gboolean allow_nonfinite, double *out)
+{
+  if (G_LIKELY (text != NULL && xrlab_dtoa_parse_whole (text, text + len, out)))
+    return TRUE;
+  return xrlab_parse_double_n_slow (text, len, allow_nonfinite, out);
+}
 
 /* Appends @x to @out as xrlab_format_double() writes it. */
 void xrlab_string_append_double (GString *out, double x);
