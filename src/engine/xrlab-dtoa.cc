@@ -272,16 +272,10 @@ choose_ssse3 ()
 
 static const bool use_ssse3 = choose_ssse3 ();
 
-static inline bool
-have_ssse3 ()
-{
-  return use_ssse3;
-}
-
 extern "C" const char *
 xrlab_dtoa_reader (void)
 {
-  return have_ssse3 () ? "ssse3" : "plain";
+  return use_ssse3 ? "ssse3" : "plain";
 }
 
 extern "C" const char *
@@ -291,7 +285,7 @@ xrlab_dtoa_scan (const char *first, const char *last, double *out,
   const char *end;
 
 #if XRLAB_DTOA_HAVE_SSSE3
-  if (have_ssse3 ())
+  if (use_ssse3)
     end = ssse3::scan_fast (first, last, out);
   else
 #endif
@@ -308,7 +302,7 @@ extern "C" int
 xrlab_dtoa_parse_whole (const char *first, const char *last, double *out)
 {
 #if XRLAB_DTOA_HAVE_SSSE3
-  if (have_ssse3 ())
+  if (use_ssse3)
     return ssse3::parse_whole (first, last, out);
 #endif
   return plain::parse_whole (first, last, out);
