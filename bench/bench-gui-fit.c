@@ -27,6 +27,7 @@
 #include "bench-models-config.h"
 #include "bench-private.h"
 #include "xrlab-application.h"
+#include "xrlab-renderer.h"
 #include "xrlab-engine.h"
 #include "xrlab-util.h"
 #include "xrlab-window.h"
@@ -220,6 +221,7 @@ xrlab_bench_gui_fit (int argc, char **argv)
 
   printf ("gui-fit: the Fit page on the Au 4f measurement (212 delays x 1131 energies), model 2D; "
           "open -> map on screen; %d values typed, each -> spectrum, trace and residual map redrawn\n", N_EDITS);
+  printf ("# renderer: %s\n", xrlab_renderer_choose (NULL));
   xrlab_bench_report ("guifit.open_to_map_ms", (t_map - t_open) * 1e3);
   xrlab_bench_report ("guifit.value_edit_to_frame_ms_median", xrlab_bench_median (ms, n));
   xrlab_bench_report ("guifit.value_edit_to_frame_ms_p95", xrlab_bench_quantile (ms, n, 0.95));

@@ -65,6 +65,7 @@ RUNTIME_PROVIDED = {
     'json-glib-1.0': 'fd.o components/json-glib.bst (in platform.bst), GNOME sdk/json-glib.bst',
     'gtk4': 'GNOME sdk/gtk.bst',
     'libadwaita-1': 'GNOME sdk/libadwaita.bst',
+    'epoxy': 'fd.o components/libepoxy.bst (GTK 4 links it)',
     'cairo': 'fd.o components/cairo.bst',
     'pango': 'fd.o components/pango.bst',
     'pangocairo': 'fd.o components/pango.bst',

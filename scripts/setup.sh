@@ -10,7 +10,7 @@ XRLAB_BUILD_PACKAGES=(
   gcc g++ pkg-config meson ninja-build cmake gettext
   libglib2.0-dev libglib2.0-dev-bin libjson-glib-dev
   libgsl-dev libxrl-dev libcerf-dev libyaml-dev
-  libgtk-4-dev libadwaita-1-dev libplplot-dev plplot-driver-cairo
+  libgtk-4-dev libadwaita-1-dev libepoxy-dev libplplot-dev plplot-driver-cairo
   desktop-file-utils appstream
   libdragonbox-dev libfast-float-dev libhdf5-dev
 )

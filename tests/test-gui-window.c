@@ -16,6 +16,7 @@
 
 #include "gui-test-util.h"
 #include "xrlab-application.h"
+#include "xrlab-renderer.h"
 #include "xrlab-window.h"
 #include "test-common.h"
 
@@ -1051,6 +1052,37 @@ test_file_names (void)
   g_assert_cmpstr (e, ==, "/tmp/.hidden.csv");
 }
 
+/* Software OpenGL is told from a GPU's by its GL_RENDERER string; a
+ * GSK_RENDERER of the user's (the test environment's "cairo") is kept. */
+static void
+test_renderer_choice (void)
+{
+  static const struct {
+    const char *renderer;
+    gboolean software;
+  } cases[] = {
+    { "llvmpipe (LLVM 15.0.6, 256 bits)", TRUE },
+    { "softpipe", TRUE },
+    { "Software Rasterizer", TRUE },
+    { "Mesa X11 swrast", TRUE },
+    { "AMD Radeon RX 6800 (navi21, LLVM 15.0.6, DRM 3.49, 6.1.0-13-amd64)", FALSE },
+    { "Mesa Intel(R) UHD Graphics 620 (KBL GT2)", FALSE },
+    { "NVIDIA GeForce RTX 3080/PCIe/SSE2", FALSE },
+    { "", FALSE },
+    { NULL, FALSE },
+  };
+  const char *note;
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    g_assert_cmpint (xrlab_gl_renderer_is_software (cases[i].renderer), ==, cases[i].software);
+
+  g_assert_cmpstr (g_getenv ("GSK_RENDERER"), ==, "cairo");
+  note = xrlab_renderer_choose (gdk_display_get_default ());
+  g_assert_nonnull (strstr (note, "GSK_RENDERER=cairo, as set"));
+  g_assert_true (xrlab_renderer_choose (NULL) == note);
+  g_assert_cmpstr (g_getenv ("GSK_RENDERER"), ==, "cairo");
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -1062,6 +1094,7 @@ main (int argc, char *argv[])
   app = xrlab_test_app_start (TRUE, &win);
 
   g_test_add_func ("/window/first-start", test_first_start);
+  g_test_add_func ("/window/renderer-choice", test_renderer_choice);
   g_test_add_func ("/window/edit-formula", test_edit_formula);
   g_test_add_func ("/window/edit-density", test_edit_density);
   g_test_add_func ("/window/invalid-formula", test_invalid_formula);

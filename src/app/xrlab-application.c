@@ -16,6 +16,7 @@
 #include "xrlab-init.h"
 #include "xrlab-plot.h"
 #include "xrlab-preferences-window.h"
+#include "xrlab-renderer.h"
 #include "xrlab-window.h"
 
 struct _XrlabApplication {
@@ -141,6 +142,12 @@ action_about (GSimpleAction *action, GVariant *param, gpointer user_data)
   GtkApplication *app = user_data;
   GtkWindow *parent = gtk_application_get_active_window (app);
   const char *developers[] = { "The xrlab developers", NULL };
+  g_autofree char *debug_info = g_strdup_printf ("xrlab %s\nGTK %u.%u.%u, libadwaita %u.%u.%u\n%s\n",
+                                                 PACKAGE_VERSION, gtk_get_major_version (),
+                                                 gtk_get_minor_version (), gtk_get_micro_version (),
+                                                 adw_get_major_version (), adw_get_minor_version (),
+                                                 adw_get_micro_version (),
+                                                 xrlab_renderer_choose (gdk_display_get_default ()));
   GtkWidget *about;
 
   about = g_object_new (ADW_TYPE_ABOUT_WINDOW,
@@ -157,6 +164,7 @@ action_about (GSimpleAction *action, GVariant *param, gpointer user_data)
                         "license-type", GTK_LICENSE_GPL_3_0,
                         "copyright", "© The xrlab developers",
                         "developers", developers,
+                        "debug-info", debug_info,
                         /* TRANSLATORS: your name(s), one per line */
                         "translator-credits", _("translator-credits"),
                         NULL);
@@ -233,6 +241,8 @@ xrlab_application_startup (GApplication *app)
 
   G_APPLICATION_CLASS (xrlab_application_parent_class)->startup (app);
 
+  /* Before the first window is realised: GTK picks its renderer then. */
+  xrlab_renderer_choose (gdk_display_get_default ());
   xrlab_init ();
   schema = xrlab_application_find_schema (&error);
   if (schema == NULL)
