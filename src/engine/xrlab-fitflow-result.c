@@ -29,7 +29,6 @@ xrlab_fitflow_result_free (XrlabFitflowResult *r)
     }
   g_free (r->params);
   g_clear_pointer (&r->model, xrlab_model_free);
-  g_free (r->data);
   xrlab_fitflow_ctx_free (r->ctx);
   g_free (r);
 }
@@ -117,7 +116,8 @@ xrlab_fitflow_result_new_block (Prep *pr, XrlabFitflowCtx *c, XrlabFitResult *fr
   r->n_rows = pr->rows;
   r->col0 = col0;
   r->n_cols = n_cols;
-  r->data = g_memdup2 (c->y, data_rows * n_cols * sizeof (double));
+  g_assert (data_rows * n_cols <= c->rows * c->cols);
+  r->data = c->y;
 
   xrlab_fitflow_param_values_errors (c->plan, pr->model, fr->values, fr->errors, fr->covar,
                                      fr->errors_valid, pv, dv, values, errors);

@@ -182,7 +182,9 @@ typedef struct {
    * the data (for the baseline: the averaged rows) and energy columns
    * [col0, col0 + n_cols) */
   gsize row0, n_rows, col0, n_cols;
-  double *data;              /* the fitted data, n_rows × n_cols (baseline: 1 × n_cols) */
+  /* the fitted data, n_rows × n_cols (baseline: 1 × n_cols): the fit's own
+   * copy, kept by ctx, not a second one */
+  const double *data;
   XrlabFitflowCtx *ctx;      /* private: what conf_interval needs */
 } XrlabFitflowResult;
 
