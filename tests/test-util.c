@@ -875,6 +875,29 @@ test_read_large_banded (void)
   g_free (expect);
 }
 
+/* Huge-page advice on arrays of every alignment and size (and none): the
+ * memory stays the caller's, written and read back whole. */
+static void
+test_advise_huge_pages (void)
+{
+  static const gsize sizes[] = { 0, 1, 4096, (4u << 20) - 1, 4u << 20, (6u << 20) + 123, 32u << 20 };
+
+  xrlab_advise_huge_pages (NULL, 1u << 30);
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+    for (gsize shift = 0; shift < 64; shift += 24)
+      {
+        guchar *block = g_malloc (sizes[i] + shift + 1);
+        guchar *p = block + shift;
+
+        xrlab_advise_huge_pages (p, sizes[i]);
+        for (gsize k = 0; k < sizes[i]; k += 4093)
+          p[k] = (guchar) (k * 7);
+        for (gsize k = 0; k < sizes[i]; k += 4093)
+          g_assert_cmpuint (p[k], ==, (guchar) (k * 7));
+        g_free (block);
+      }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -898,5 +921,6 @@ main (int argc, char **argv)
   g_test_add_func ("/util/matrix-roundtrip", test_matrix_roundtrip);
   g_test_add_func ("/util/read-large-banded", test_read_large_banded);
   g_test_add_func ("/util/append-numbers", test_append_numbers);
+  g_test_add_func ("/util/advise-huge-pages", test_advise_huge_pages);
   return g_test_run ();
 }

@@ -8,6 +8,7 @@
 #include "xrlab-fit.h"
 #include "xrlab-fit-private.h"
 #include "xrlab-parallel.h"
+#include "xrlab-util.h"
 
 #include <math.h>
 #include <string.h>
@@ -392,7 +393,10 @@ double *
 xrlab_fit_scratch_n (XrlabFit *fit, int which)
 {
   if (fit->scratch_n == NULL)
-    fit->scratch_n = g_new (double, 2 * fit->n);
+    {
+      fit->scratch_n = g_new (double, 2 * fit->n);
+      xrlab_advise_huge_pages (fit->scratch_n, 2 * fit->n * sizeof (double));
+    }
   return fit->scratch_n + (which ? fit->n : 0);
 }
 
@@ -584,6 +588,12 @@ xrlab_fit_core_new (XrlabFit *fit, gsize pf, GError **error)
   core->h_fvv = params.h_fvv;
   core->w = gsl_multifit_nlinear_alloc (gsl_multifit_nlinear_trust, &params, fit->n, pf);
   core->u0 = gsl_vector_alloc (pf);
+  if (core->w != NULL)
+    {
+      /* written first by the first Jacobian, n × p doubles */
+      gsl_matrix *J = gsl_multifit_nlinear_jac (core->w);
+      xrlab_advise_huge_pages (J->data, J->size1 * J->tda * sizeof (double));
+    }
   if (core->w == NULL || core->u0 == NULL)
     {
       g_autofree char *points = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%zu point",
@@ -737,7 +747,10 @@ xrlab_fit_run_core (XrlabFit *fit, Core *core, const double *theta_start, GCance
                                                theta_start[j]));
     }
   if (core->pf < fit->p && fit->jac_full == NULL && fit->jacobian != NULL)
-    fit->jac_full = g_new (double, fit->n * fit->p);
+    {
+      fit->jac_full = g_new (double, fit->n * fit->p);
+      xrlab_advise_huge_pages (fit->jac_full, fit->n * fit->p * sizeof (double));
+    }
 
   fit->active = core;
   fit->cancellable = cancellable;

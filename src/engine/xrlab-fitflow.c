@@ -487,6 +487,7 @@ xrlab_fitflow_ctx_load (const XrlabFitflow *f, const Prep *pr, XrlabFitflowCtx *
   XrlabFitSigmaKind sk = f->sigma_kind;
 
   c->y = g_new (double, rows * cols);
+  xrlab_advise_huge_pages (c->y, rows * cols * sizeof (double));
 
   /* the data (the mean of the rows for the baseline) and σ */
   if (pr->stage == XRLAB_FITFLOW_STAGE_BASELINE)

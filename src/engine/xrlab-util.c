@@ -14,6 +14,9 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#ifdef G_OS_UNIX
+#include <sys/mman.h>
+#endif
 
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
@@ -662,6 +665,24 @@ xrlab_now (void)
 
   clock_gettime (CLOCK_MONOTONIC, &ts);
   return (double) ts.tv_sec + 1e-9 * (double) ts.tv_nsec;
+}
+
+void
+xrlab_advise_huge_pages (void *p, gsize bytes)
+{
+#ifdef MADV_HUGEPAGE
+  const guintptr huge = (guintptr) 2 << 20;
+  guintptr a = ((guintptr) p + huge - 1) & ~(huge - 1);
+  guintptr b = ((guintptr) p + bytes) & ~(huge - 1);
+
+  if (p == NULL || bytes < 2 * huge || b <= a)
+    return;
+  /* advice: a kernel without huge pages refuses it, and nothing changes */
+  (void) madvise ((void *) a, b - a, MADV_HUGEPAGE);
+#else
+  (void) p;
+  (void) bytes;
+#endif
 }
 
 /* ---- CSV and JSON text ---------------------------------------------------- */
