@@ -875,6 +875,73 @@ test_read_large_banded (void)
   g_free (expect);
 }
 
+/* A file of 17 MB is read in blocks of whole lines (never whole): every
+ * case gives what the whole text parsed in memory gives, the same numbers
+ * or the same message (the line counted across blocks): a byte order mark,
+ * bad rows in the first, a middle and the last block, two bad rows (the
+ * first is named), a NUL byte, and a row longer than a block. */
+static void
+test_read_file_in_blocks (void)
+{
+  const gsize rows = 450000;
+  double *expect = g_new (double, 3 * rows);
+  g_autoptr(GString) s = big_matrix (rows, expect);
+  g_autofree char *dir = g_dir_make_tmp ("xrlab-test-util-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "big.csv", NULL);
+  g_autoptr(GString) long_row = g_string_new ("1");
+  const struct { gsize row; const char *text; gsize row2; const char *text2; gboolean bom; } cases[] = {
+    { 0, NULL, 0, NULL, FALSE },
+    { 0, NULL, 0, NULL, TRUE },
+    { 449990, "1,2,x", 0, NULL, FALSE },
+    { 250000, "1,2", 0, NULL, TRUE },
+    { 61000, "1,2,3,4", 400000, "1,zz,3", FALSE },
+    { 5, "1,1", 0, NULL, FALSE },
+    { 300000, "1,\x01\x02,3", 0, NULL, FALSE },
+    { 300000, NULL, 0, NULL, FALSE },      /* a NUL byte, put below */
+    { 200000, "", 0, NULL, FALSE },        /* the long row */
+  };
+
+  while (long_row->len < (9u << 20))
+    g_string_append (long_row, ",1");
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GString) t = g_string_new_len (s->str, s->len);
+      g_autoptr(GError) e_mem = NULL, e_file = NULL;
+      g_autofree double *m_mem = NULL, *m_file = NULL;
+      gsize r1 = 0, c1 = 0, r2 = 0, c2 = 0;
+
+      if (cases[i].text != NULL)
+        replace_row (t, cases[i].row, cases[i].text[0] != '\0' ? cases[i].text : long_row->str);
+      else if (i == 7)
+        t->str[strchr (t->str + 15u * 1000 * 1000, ',') - t->str + 2] = '\0';
+      if (cases[i].text2 != NULL)
+        replace_row (t, cases[i].row2, cases[i].text2);
+      if (cases[i].bom)
+        g_string_prepend (t, "\xEF\xBB\xBF");
+      g_assert_cmpuint (t->len, >, 16u << 20);
+      g_assert_true (g_file_set_contents (path, t->str, t->len, NULL));
+      m_mem = xrlab_parse_csv_matrix_data (t->str, t->len, path, FALSE, &r1, &c1, &e_mem);
+      m_file = xrlab_read_csv_matrix (path, FALSE, &r2, &c2, &e_file);
+      if (e_mem != NULL)
+        {
+          g_test_message ("%s", e_mem->message);
+          g_assert_nonnull (e_file);
+          g_assert_cmpstr (e_file->message, ==, e_mem->message);
+          g_assert_null (m_file);
+          continue;
+        }
+      g_assert_no_error (e_file);
+      g_assert_cmpuint (r2, ==, rows);
+      g_assert_cmpuint (c2, ==, 3);
+      g_assert_cmpuint (r1, ==, r2);
+      g_assert_true (memcmp (m_file, expect, 3 * rows * sizeof (double)) == 0);
+      g_assert_true (memcmp (m_mem, m_file, 3 * rows * sizeof (double)) == 0);
+    }
+  g_unlink (path);
+  g_rmdir (dir);
+  g_free (expect);
+}
+
 /* Huge-page advice on arrays of every alignment and size (and none): the
  * memory stays the caller's, written and read back whole. */
 static void
@@ -922,5 +989,6 @@ main (int argc, char **argv)
   g_test_add_func ("/util/read-large-banded", test_read_large_banded);
   g_test_add_func ("/util/append-numbers", test_append_numbers);
   g_test_add_func ("/util/advise-huge-pages", test_advise_huge_pages);
+  g_test_add_func ("/util/read-file-in-blocks", test_read_file_in_blocks);
   return g_test_run ();
 }

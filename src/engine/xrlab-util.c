@@ -185,39 +185,45 @@ line_end (const char *p, const char *end)
   return nl != NULL ? nl : end;
 }
 
+/* FALSE with @error set when there is a NUL byte in [p, end) (a binary
+ * file): the message names its line, counted from @line0 + 1 at @p, and,
+ * with @csv, its column (the field). */
+static gboolean
+check_no_nul (const char *p, const char *end, const char *name, gboolean csv, gsize line0,
+              GError **error)
+{
+  const char *nul = memchr (p, '\0', end - p);
+  gsize line = line0 + 1, column = 1;
+
+  if (nul == NULL)
+    return TRUE;
+  for (const char *q = p; q < nul; q++)
+    if (*q == '\n')
+      line++, column = 1;
+    else if (*q == ',')
+      column++;
+  if (csv)
+    g_set_error (error, XRLAB_IO_ERROR, XRLAB_IO_ERROR_PARSE,
+                 _("%s:%zu: column %zu: a NUL byte (this is not a text file)"),
+                 name, line, column);
+  else
+    g_set_error (error, XRLAB_IO_ERROR, XRLAB_IO_ERROR_PARSE,
+                 _("%s:%zu: a NUL byte (this is not a text file)"), name, line);
+  return FALSE;
+}
+
 /* The start of the text of @data: after a UTF-8 byte order mark. FALSE
- * with @error set when there is a NUL byte in it (a binary file): the
- * message names its line and, with @csv, its column (the field). */
+ * with @error set when there is a NUL byte in it (check_no_nul()). */
 static gboolean
 text_start (const char **data, const char *end, const char *name, gboolean csv,
             GError **error)
 {
   const char *p = *data;
-  const char *nul;
 
   if (end - p >= 3 && memcmp (p, "\xEF\xBB\xBF", 3) == 0)
     p += 3;
   *data = p;
-  nul = memchr (p, '\0', end - p);
-  if (nul != NULL)
-    {
-      gsize line = 1, column = 1;
-
-      for (const char *q = p; q < nul; q++)
-        if (*q == '\n')
-          line++, column = 1;
-        else if (*q == ',')
-          column++;
-      if (csv)
-        g_set_error (error, XRLAB_IO_ERROR, XRLAB_IO_ERROR_PARSE,
-                     _("%s:%zu: column %zu: a NUL byte (this is not a text file)"),
-                     name, line, column);
-      else
-        g_set_error (error, XRLAB_IO_ERROR, XRLAB_IO_ERROR_PARSE,
-                     _("%s:%zu: a NUL byte (this is not a text file)"), name, line);
-      return FALSE;
-    }
-  return TRUE;
+  return check_no_nul (p, end, name, csv, 0, error);
 }
 
 /* The text of a value that is not a number, for a message. */
@@ -426,29 +432,28 @@ csv_line_error (const CsvBand *b, const char *name, gboolean allow_nonfinite,
                name, line, count, cols);
 }
 
-/* Large files are cut into bands of whole lines (about a megabyte, at most
- * four a thread), parsed on the pool's threads and joined in order; the
- * first bad line of the file is reported, as one pass would. */
-double *
-xrlab_parse_csv_matrix_data (const char *data, gsize len, const char *name,
-                             gboolean allow_nonfinite, gsize *rows, gsize *cols,
-                             GError **error)
+/* A CSV matrix read in blocks of whole lines: what the blocks so far gave. */
+typedef struct {
+  const char *name;
+  gboolean allow_nonfinite;
+  gsize lines;                  /* the lines before the next block */
+  gsize nrows, ncols;
+  Values out;                   /* every value so far */
+} CsvMatrix;
+
+/* The whole lines [p, end) of a matrix, from line m->lines + 1 on: cut into
+ * bands of whole lines (about a megabyte, at most four a thread), parsed on
+ * the pool's threads and appended in order; the first bad line is reported,
+ * as one pass would. */
+static gboolean
+csv_matrix_block (CsvMatrix *m, const char *p, const char *end, GError **error)
 {
   const gsize band_min = 1 << 20;
-  CsvBands bs = { NULL, allow_nonfinite };
-  gsize n_bands, ncols = 0, nrows = 0, lines = 0, n_values = 0;
+  CsvBands bs = { NULL, m->allow_nonfinite };
+  gsize n_bands, lines = m->lines, nrows = m->nrows, ncols = m->ncols, n_values = 0;
   guint n_threads;
-  double *out = NULL;
-  const char *p, *end;
+  gboolean ok = FALSE;
 
-  g_return_val_if_fail (data != NULL || len == 0, NULL);
-  if (data == NULL)
-    data = "";
-  p = data;
-  end = data + len;
-
-  if (!text_start (&p, end, name, TRUE, error))
-    return NULL;
   n_threads = xrlab_parallel_in_worker () ? 1 : xrlab_parallel_n_threads (xrlab_parallel_default ());
   n_bands = CLAMP ((gsize) (end - p) / band_min, 1, 4 * (gsize) n_threads);
   bs.bands = g_new0 (CsvBand, n_bands);
@@ -473,53 +478,117 @@ xrlab_parse_csv_matrix_data (const char *data, gsize len, const char *name,
       if (b->cols != 0 && ncols != 0 && b->cols != ncols)
         {
           /* its first row is the file's first bad line */
-          csv_line_error (b, name, allow_nonfinite, lines + b->first_row_line, b->cols, ncols,
-                          error);
-          goto fail;
+          csv_line_error (b, m->name, m->allow_nonfinite, lines + b->first_row_line, b->cols,
+                          ncols, error);
+          goto out;
         }
       if (ncols == 0)
         ncols = b->cols;
       if (b->bad_line != NULL)
         {
-          csv_line_error (b, name, allow_nonfinite, lines + b->n_lines + 1, b->bad_count,
+          csv_line_error (b, m->name, m->allow_nonfinite, lines + b->n_lines + 1, b->bad_count,
                           ncols, error);
-          goto fail;
+          goto out;
         }
       lines += b->n_lines;
       nrows += b->n_rows;
       n_values += b->vals.n;
     }
-  if (nrows == 0)
+  if (m->out.v == NULL && n_bands == 1)
     {
-      g_set_error (error, XRLAB_IO_ERROR, XRLAB_IO_ERROR_SHAPE,
-                   _("%s: no numbers in the file"), name);
-      goto fail;
+      /* the band's array is the matrix */
+      m->out = bs.bands[0].vals;
+      bs.bands[0].vals.v = NULL;
     }
-  if (n_bands == 1)
-    out = g_renew (double, bs.bands[0].vals.v, n_values);
-  else
+  else if (n_values > 0)
     {
-      gsize at = 0;
-
-      out = g_new (double, n_values);
+      if (m->out.cap - m->out.n < n_values)
+        {
+          m->out.cap = MAX (m->out.n + n_values, 2 * m->out.cap);
+          m->out.v = g_renew (double, m->out.v, m->out.cap);
+        }
       for (gsize k = 0; k < n_bands; k++)
         {
           /* (a band of comments or blank lines has none) */
           if (bs.bands[k].vals.n > 0)
-            memcpy (out + at, bs.bands[k].vals.v, bs.bands[k].vals.n * sizeof (double));
-          at += bs.bands[k].vals.n;
-          g_free (bs.bands[k].vals.v);
+            memcpy (m->out.v + m->out.n, bs.bands[k].vals.v, bs.bands[k].vals.n * sizeof (double));
+          m->out.n += bs.bands[k].vals.n;
         }
     }
-  g_free (bs.bands);
-  *rows = nrows;
-  *cols = ncols;
-  return out;
+  m->lines = lines;
+  m->nrows = nrows;
+  m->ncols = ncols;
+  ok = TRUE;
 
-fail:
+out:
   for (gsize k = 0; k < n_bands; k++)
     g_free (bs.bands[k].vals.v);
   g_free (bs.bands);
+  return ok;
+}
+
+/* The matrix @m holds once every block is in; NULL with @error set (and @m
+ * cleared) when it has no numbers. */
+static double *
+csv_matrix_finish (CsvMatrix *m, gsize *rows, gsize *cols, GError **error)
+{
+  if (m->nrows == 0)
+    {
+      g_set_error (error, XRLAB_IO_ERROR, XRLAB_IO_ERROR_SHAPE,
+                   _("%s: no numbers in the file"), m->name);
+      g_clear_pointer (&m->out.v, g_free);
+      return NULL;
+    }
+  *rows = m->nrows;
+  *cols = m->ncols;
+  return g_renew (double, m->out.v, m->out.n);
+}
+
+double *
+xrlab_parse_csv_matrix_data (const char *data, gsize len, const char *name,
+                             gboolean allow_nonfinite, gsize *rows, gsize *cols,
+                             GError **error)
+{
+  CsvMatrix m = { name, allow_nonfinite, 0, 0, 0, { NULL, 0, 0 } };
+  const char *p, *end;
+
+  g_return_val_if_fail (data != NULL || len == 0, NULL);
+  if (data == NULL)
+    data = "";
+  p = data;
+  end = data + len;
+
+  if (!text_start (&p, end, name, TRUE, error))
+    return NULL;
+  if (!csv_matrix_block (&m, p, end, error))
+    {
+      g_free (m.out.v);
+      return NULL;
+    }
+  return csv_matrix_finish (&m, rows, cols, error);
+}
+
+/* Files from this size on are read in blocks of about READ_BLOCK bytes of
+ * whole lines, each parsed while the text of the whole file is never held:
+ * the text of a 2000 × 2000 matrix is 73 MB. */
+#define READ_BLOCK ((gsize) 8 << 20)
+
+static void
+read_failed (const char *path, gboolean opening, int errsv, GError **error)
+{
+  g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errsv),
+               opening ? _("Failed to open file “%s”: %s") : _("Failed to read from file “%s”: %s"),
+               path, g_strerror (errsv));
+}
+
+/* The end of the last whole line of [p, end) (after its '\n'), NULL when
+ * there is no '\n'. */
+static const char *
+last_line_end (const char *p, const char *end)
+{
+  for (const char *q = end; q > p; q--)
+    if (q[-1] == '\n')
+      return q;
   return NULL;
 }
 
@@ -527,13 +596,77 @@ double *
 xrlab_read_csv_matrix (const char *path, gboolean allow_nonfinite,
                        gsize *rows, gsize *cols, GError **error)
 {
+  CsvMatrix m = { path, allow_nonfinite, 0, 0, 0, { NULL, 0, 0 } };
   g_autofree char *contents = NULL;
-  gsize size = 0;
+  gsize size = 0, cap = READ_BLOCK, have = 0;
+  gboolean eof = FALSE, first = TRUE;
+  GStatBuf st;
+  int fd;
 
-  if (!g_file_get_contents (path, &contents, &size, error))
-    return NULL;
-  return xrlab_parse_csv_matrix_data (contents, size, path, allow_nonfinite, rows, cols,
-                                      error);
+  fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
+  if (fd < 0)
+    {
+      read_failed (path, TRUE, errno, error);
+      return NULL;
+    }
+  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode) || (gsize) st.st_size < 2 * READ_BLOCK)
+    {
+      /* small files, pipes and what is not a regular file: whole */
+      close (fd);
+      if (!g_file_get_contents (path, &contents, &size, error))
+        return NULL;
+      return xrlab_parse_csv_matrix_data (contents, size, path, allow_nonfinite, rows, cols,
+                                          error);
+    }
+  contents = g_malloc (cap);
+  while (!eof || have > 0)
+    {
+      const char *p = contents, *end, *cut;
+
+      while (!eof && have < cap)
+        {
+          gssize got = read (fd, contents + have, cap - have);
+
+          if (got < 0 && errno == EINTR)
+            continue;
+          if (got < 0)
+            {
+              read_failed (path, FALSE, errno, error);
+              goto fail;
+            }
+          eof = (got == 0);
+          have += (gsize) got;
+        }
+      if (first && have >= 3 && memcmp (contents, "\xEF\xBB\xBF", 3) == 0)
+        {
+          /* a UTF-8 byte order mark */
+          have -= 3;
+          memmove (contents, contents + 3, have);
+        }
+      first = FALSE;
+      end = contents + have;
+      if (!check_no_nul (p, end, path, TRUE, m.lines, error))
+        goto fail;
+      cut = eof ? end : last_line_end (p, end);
+      if (cut == NULL)
+        {
+          /* a line longer than the buffer: a larger one */
+          cap *= 2;
+          contents = g_realloc (contents, cap);
+          continue;
+        }
+      if (!csv_matrix_block (&m, p, cut, error))
+        goto fail;
+      have = (gsize) (end - cut);
+      memmove (contents, cut, have);
+    }
+  close (fd);
+  return csv_matrix_finish (&m, rows, cols, error);
+
+fail:
+  close (fd);
+  g_free (m.out.v);
+  return NULL;
 }
 
 /* Output is formatted into blocks of this size and written with one fwrite
