@@ -305,9 +305,20 @@ put_matrix (Writer *w, const char *name, const double *m, gsize rows, gsize cols
   return TRUE;
 }
 
-/* Every file of the set into @w->dir, in the order of xrlab-cli fit. */
+/* The residual @data − @model_map in place of the model, written. */
 static gboolean
-write_files (Writer *w, const double *model_map, const double *resid, gsize mr, gsize mc,
+put_residual (Writer *w, double *model_map, const double *data, gsize mr, gsize mc,
+              GError **error)
+{
+  for (gsize i = 0; i < mr * mc; i++)
+    model_map[i] = data[i] - model_map[i];
+  return put_matrix (w, "residual.csv", model_map, mr, mc, error);
+}
+
+/* Every file of the set into @w->dir, in the order of xrlab-cli fit; the
+ * model becomes the residual (one array of the data's size, not two). */
+static gboolean
+write_files (Writer *w, double *model_map, const double *data, gsize mr, gsize mc,
              GError **error)
 {
   FitStage *const *st = w->p->stages;
@@ -321,7 +332,7 @@ write_files (Writer *w, const double *model_map, const double *resid, gsize mr, 
               && put_text (w, "metrics.csv", metrics_csv (main), error)
               && put_text (w, "correl.csv", correl_csv (main), error)
               && put_matrix (w, "fit.csv", model_map, mr, mc, error)
-              && put_matrix (w, "residual.csv", resid, mr, mc, error)))
+              && put_residual (w, model_map, data, mr, mc, error)))
          && (base == NULL || put_text (w, "baseline_params.csv", params_csv (base), error))
          && (base == NULL || put_text (w, "baseline_metrics.csv", metrics_csv (base), error))
          && (st[FIT_SLOT_SBS] == NULL
@@ -381,11 +392,14 @@ write_run (XrlabRequest *req, GCancellable *cancellable)
           || (model_map = xrlab_fitflow_result_model (flow, main->result, &mr, &mc,
                                                       &p->error)) == NULL))
     return;
-  resid = g_new (double, mr * mc);
-  for (gsize i = 0; i < mr * mc; i++)
-    resid[i] = main->ds->data[i] - model_map[i];
   if (xrlab_h5_is_h5_name (p->outdir))
     {
+      if (main != NULL)
+        {
+          resid = g_new (double, mr * mc);
+          for (gsize i = 0; i < mr * mc; i++)
+            resid[i] = main->ds->data[i] - model_map[i];
+        }
       if (main == NULL)
         g_set_error (&p->error, XRLAB_ENGINE_FIT_ERROR, XRLAB_ENGINE_FIT_ERROR_OUTPUT,
                      _("%s: an HDF5 result file holds a 2D or spectrum fit, and none has run "
@@ -401,7 +415,7 @@ write_run (XrlabRequest *req, GCancellable *cancellable)
   w.dir = xrlab_fit_result_dir_path (dir);
   /* the files are synced together before the folder is swapped in */
   xrlab_atomic_defer_sync_begin ();
-  written = write_files (&w, model_map, resid, mr, mc, &p->error);
+  written = write_files (&w, model_map, main != NULL ? main->ds->data : NULL, mr, mc, &p->error);
   if (!xrlab_atomic_defer_sync_end (written ? &p->error : NULL))
     written = FALSE;
   if (!written)
