@@ -1439,6 +1439,66 @@ test_reuse (void)
   gauss_case_clear (&gc);
 }
 
+/* JᵀJ of every column count the vector kernels have (1–16) and two more
+ * (the general loop), on row counts around the kernels' edges, against the
+ * sums taken in long double: within a few units of rounding of the sum of
+ * magnitudes. NaN and infinity right after the rows (the next part of a
+ * Jacobian) and in the last row's padding are never read into the sums. */
+static void
+test_jtj_kernels (void)
+{
+  static const gsize counts[] = { 0, 1, 2, 3, 5, 16, 17, 255, 256, 1001 };
+  GRand *rng = g_rand_new_with_seed (29);
+
+  for (gsize pf = 1; pf <= 18; pf++)
+    for (guint c = 0; c < G_N_ELEMENTS (counts); c++)
+      {
+        const gsize n = counts[c];
+        double *R = g_new (double, n * pf + 3 * pf);
+        double *jtj = g_new (double, pf * pf);
+
+        for (gsize i = 0; i < n * pf; i++)
+          R[i] = g_rand_double_range (rng, -2, 2) * (i % 7 == 0 ? 1e3 : 1.0);
+        for (gsize i = n * pf; i < n * pf + 3 * pf; i++)
+          R[i] = (i % 2) ? NAN : INFINITY;
+        for (gsize k = 0; k < pf * pf; k++)
+          jtj[k] = 0.5;                           /* added to, not replaced */
+        xrlab_fit_jtj_add_rows (R, n, pf, jtj);
+        {
+          /* the rows alone, in an array of their size (the sanitizers'
+           * build sees any read past it) */
+          double *exact = g_memdup2 (R, MAX (n * pf, 1) * sizeof (double));
+          double *again = g_new (double, pf * pf);
+
+          for (gsize k = 0; k < pf * pf; k++)
+            again[k] = 0.5;
+          xrlab_fit_jtj_add_rows (exact, n, pf, again);
+          for (gsize a = 0; a < pf; a++)
+            for (gsize b = 0; b <= a; b++)
+              g_assert_cmpfloat (again[a * pf + b], ==, jtj[a * pf + b]);
+          g_free (exact);
+          g_free (again);
+        }
+        for (gsize a = 0; a < pf; a++)
+          for (gsize b = 0; b <= a; b++)
+            {
+              long double want = 0.5L, mag = 0.5L;
+
+              for (gsize i = 0; i < n; i++)
+                {
+                  want += (long double) R[i * pf + a] * R[i * pf + b];
+                  mag += fabsl ((long double) R[i * pf + a] * R[i * pf + b]);
+                }
+              if (!(fabsl (jtj[a * pf + b] - want) <= 4 * (n + 1) * DBL_EPSILON * mag))
+                g_error ("pf %zu, %zu rows: JᵀJ[%zu][%zu] = %.17g, not %.17Lg", pf, n, a, b,
+                         jtj[a * pf + b], want);
+            }
+        g_free (R);
+        g_free (jtj);
+      }
+  g_rand_free (rng);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1465,5 +1525,6 @@ main (int argc, char **argv)
   g_test_add_func ("/fit/covariance-paths", test_covariance_paths);
   g_test_add_func ("/fit/noiseless", test_noiseless);
   g_test_add_func ("/fit/reuse", test_reuse);
+  g_test_add_func ("/fit/jtj-kernels", test_jtj_kernels);
   return g_test_run ();
 }

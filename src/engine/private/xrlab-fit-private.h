@@ -156,6 +156,9 @@ double    xrlab_fit_sum_squares (const double *f, gsize n);
 gboolean  xrlab_fit_jacobian_column_norm (int n, const double *x, int inc, double *norm);
 double   *xrlab_fit_scratch_n (XrlabFit *fit, int which);
 void      xrlab_fit_accumulate_jtj (const double *J, gsize n, gsize pf, double *jtj);
+/* Adds the lower triangle of RᵀR of @nrows rows R (row-major, pf columns)
+ * to @jtj (xrlab-fit-jtj.c). */
+void      xrlab_fit_jtj_add_rows   (const double *R, gsize nrows, gsize pf, double *jtj);
 void      xrlab_fit_transform_jacobian (XrlabFit *fit, const Core *core, const double *src,
                                         double *dst, const double *colscale);
 
