@@ -322,6 +322,29 @@ test_batch (void)
     }
   xrlab_h5_array_clear (&a);
   xrlab_h5_array_clear (&e);
+
+  /* units in NeXus's ASCII (UDUNITS-2) spelling, not the screen's symbols */
+  {
+    static const char *const want[][2] = {
+      { "critical_angle_deg", "degree" }, { "re_sld_per_A2", "angstrom-2" },
+      { "mu_rho_cm2_g", "cm2/g" }, { "wavelength_A", "angstrom" }, { "mu_per_cm", "1/cm" },
+      { "density_g_cm3", "g/cm3" },
+    };
+
+    g_assert_cmpint (run_cli (NULL, NULL, "batch", in, "--fields",
+                              "critical_angle_deg,re_sld_per_A2,mu_rho_cm2_g,wavelength_A,mu_per_cm",
+                              "-o", out_h5, NULL), ==, 0);
+    for (guint i = 0; i < G_N_ELEMENTS (want); i++)
+      {
+        g_autofree char *path = g_strdup_printf ("/entry/results/%s", want[i][0]);
+        XrlabH5Array q = { 0 };
+
+        g_assert_true (xrlab_h5_read (out_h5, path, &q, &error));
+        g_assert_no_error (error);
+        g_assert_cmpstr (q.units, ==, want[i][1]);
+        xrlab_h5_array_clear (&q);
+      }
+  }
 }
 
 /* Errors name the file, the path and what was expected; nothing partial */

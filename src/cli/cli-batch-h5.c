@@ -14,6 +14,23 @@
 
 #include <string.h>
 
+/* The "units" attribute as NeXus asks for it, in UDUNITS-2 spelling with
+ * ASCII only ("angstrom-2", "cm2/g", "degree"); the table's own symbols
+ * (Å⁻², cm²/g, °) stay for the screen and the CSV headers. */
+static const char *
+nexus_units (const char *unit)
+{
+  static const struct { const char *symbol, *udunits; } map[] = {
+    { "Å", "angstrom" }, { "Å⁻²", "angstrom-2" }, { "cm²/g", "cm2/g" }, { "°", "degree" },
+    { "µm", "um" },
+  };
+
+  for (guint i = 0; unit != NULL && i < G_N_ELEMENTS (map); i++)
+    if (strcmp (unit, map[i].symbol) == 0)
+      return map[i].udunits;
+  return unit;
+}
+
 /* The columns of @rows: density, energy and the fields, n values each,
  * and the formula and table of every line. Returns n. */
 static gsize
@@ -73,7 +90,7 @@ xrlab_cli_batch_write_h5 (const char *path, const XrlabCliBatchRowOut *rows, gsi
       const char *name = c == 0 ? "density_g_cm3" : c == 1 ? "energy_keV"
                          : xrlab_quantity_get_column (fields->order[c - 2]);
       const char *units = c == 0 ? "g/cm3" : c == 1 ? "keV"
-                          : xrlab_quantity_get_unit (fields->order[c - 2]);
+                          : nexus_units (xrlab_quantity_get_unit (fields->order[c - 2]));
       g_autofree char *p = g_build_path ("/", group, name, NULL);
       gsize dims[2] = { n, 1 };
 
