@@ -5,8 +5,10 @@
  * would (alternately a density and a formula); the time runs from the edit
  * to the end of the frame that draws the new arrays: the window's request,
  * the engine's reply on the main loop, the frame clock, and PLplot drawing
- * the frame. Under Xvfb GTK's GL renderer runs on a software rasterizer;
- * GSK_RENDERER=cairo gives figures closer to a desktop with a GPU. Edits are spaced so that each starts from an idle window.
+ * the frame. Under Xvfb, where OpenGL is a software rasteriser, the window
+ * draws with GTK's cairo renderer (xrlab-renderer.c), as on a VNC or
+ * X-forwarded display; GSK_RENDERER=gl measures llvmpipe instead. Edits
+ * are spaced so that each starts from an idle window.
  * Also: the time PLplot takes to draw 5 x 1000 points. The last plotted
  * arrays are checked against a direct computation, and the engine's own
  * accounting against one transfer per edit. Needs a display (xvfb-run).
@@ -23,6 +25,7 @@
 
 #include "bench-private.h"
 #include "xrlab-application.h"
+#include "xrlab-renderer.h"
 #include "xrlab-engine.h"
 #include "xrlab-formula.h"
 #include "xrlab-util.h"
@@ -267,6 +270,7 @@ xrlab_bench_gui (int argc, char **argv)
   printf ("gui: the window, 5 materials x %d energies, delta on log axes; %d edits typed into the rows "
           "(half densities, half formulas), each from an idle window; edit -> engine -> reply -> frame drawn\n",
           N_POINTS, N_EDITS);
+  printf ("# renderer: %s\n", xrlab_renderer_choose (NULL));
   xrlab_bench_report ("gui.edit_to_frame_ms_median", xrlab_bench_median (all, n_all));
   xrlab_bench_report ("gui.edit_to_frame_ms_p95", xrlab_bench_quantile (all, n_all, 0.95));
   xrlab_bench_report ("gui.density_edit_to_frame_ms_median", xrlab_bench_median (density, n_density));
