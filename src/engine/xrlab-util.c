@@ -212,18 +212,25 @@ check_no_nul (const char *p, const char *end, const char *name, gboolean csv, gs
   return FALSE;
 }
 
-/* The start of the text of @data: after a UTF-8 byte order mark. FALSE
- * with @error set when there is a NUL byte in it (check_no_nul()). */
-static gboolean
-text_start (const char **data, const char *end, const char *name, gboolean csv,
-            GError **error)
+/* The length of a UTF-8 byte order mark at @p (0 or 3). */
+static gsize
+bom_length (const char *p, const char *end)
 {
-  const char *p = *data;
+  return end - p >= 3 && memcmp (p, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+}
 
-  if (end - p >= 3 && memcmp (p, "\xEF\xBB\xBF", 3) == 0)
-    p += 3;
-  *data = p;
-  return check_no_nul (p, end, name, csv, 0, error);
+/* The text of the @len bytes at @data (NULL when @len is 0) as [*p, *end):
+ * after a UTF-8 byte order mark. FALSE with @error set when there is a NUL
+ * byte in it (check_no_nul()). */
+static gboolean
+text_range (const char *data, gsize len, const char *name, gboolean csv, const char **p,
+            const char **end, GError **error)
+{
+  if (data == NULL)
+    data = "";
+  *p = data + bom_length (data, data + len);
+  *end = data + len;
+  return check_no_nul (*p, *end, name, csv, 0, error);
 }
 
 /* The text of a value that is not a number, for a message. */
@@ -242,12 +249,7 @@ xrlab_parse_column_data (const char *data, gsize len, const char *name, gsize *n
   const char *p, *end;
 
   g_return_val_if_fail (data != NULL || len == 0, NULL);
-  if (data == NULL)
-    data = "";
-  p = data;
-  end = data + len;
-
-  if (!text_start (&p, end, name, FALSE, error))
+  if (!text_range (data, len, name, FALSE, &p, &end, error))
     return NULL;
   for (; p < end; p++)
     {
@@ -553,12 +555,7 @@ xrlab_parse_csv_matrix_data (const char *data, gsize len, const char *name,
   const char *p, *end;
 
   g_return_val_if_fail (data != NULL || len == 0, NULL);
-  if (data == NULL)
-    data = "";
-  p = data;
-  end = data + len;
-
-  if (!text_start (&p, end, name, TRUE, error))
+  if (!text_range (data, len, name, TRUE, &p, &end, error))
     return NULL;
   if (!csv_matrix_block (&m, p, end, error))
     {
@@ -568,9 +565,9 @@ xrlab_parse_csv_matrix_data (const char *data, gsize len, const char *name,
   return csv_matrix_finish (&m, rows, cols, error);
 }
 
-/* Files from this size on are read in blocks of about READ_BLOCK bytes of
- * whole lines, each parsed while the text of the whole file is never held:
- * the text of a 2000 × 2000 matrix is 73 MB. */
+/* Files are read in blocks of about READ_BLOCK bytes of whole lines, each
+ * parsed as it comes: the text of a whole file is never held (a 2000 ×
+ * 2000 matrix is 73 MB of text). */
 #define READ_BLOCK ((gsize) 8 << 20)
 
 static void
@@ -598,9 +595,8 @@ xrlab_read_csv_matrix (const char *path, gboolean allow_nonfinite,
 {
   CsvMatrix m = { path, allow_nonfinite, 0, 0, 0, { NULL, 0, 0 } };
   g_autofree char *contents = NULL;
-  gsize size = 0, cap = READ_BLOCK, have = 0;
+  gsize cap = READ_BLOCK, have = 0;
   gboolean eof = FALSE, first = TRUE;
-  GStatBuf st;
   int fd;
 
   fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
@@ -608,15 +604,6 @@ xrlab_read_csv_matrix (const char *path, gboolean allow_nonfinite,
     {
       read_failed (path, TRUE, errno, error);
       return NULL;
-    }
-  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode) || (gsize) st.st_size < 2 * READ_BLOCK)
-    {
-      /* small files, pipes and what is not a regular file: whole */
-      close (fd);
-      if (!g_file_get_contents (path, &contents, &size, error))
-        return NULL;
-      return xrlab_parse_csv_matrix_data (contents, size, path, allow_nonfinite, rows, cols,
-                                          error);
     }
   contents = g_malloc (cap);
   while (!eof || have > 0)
@@ -637,9 +624,8 @@ xrlab_read_csv_matrix (const char *path, gboolean allow_nonfinite,
           eof = (got == 0);
           have += (gsize) got;
         }
-      if (first && have >= 3 && memcmp (contents, "\xEF\xBB\xBF", 3) == 0)
+      if (first && bom_length (contents, contents + have) > 0)
         {
-          /* a UTF-8 byte order mark */
           have -= 3;
           memmove (contents, contents + 3, have);
         }
