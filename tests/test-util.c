@@ -942,12 +942,39 @@ test_read_file_in_blocks (void)
   g_free (expect);
 }
 
+/* The VmFlags of the mapping of this process that holds @addr ("" when
+ * /proc/self/smaps is not there). */
+static char *
+vm_flags_at (guintptr addr)
+{
+  g_autofree char *smaps = NULL;
+  g_auto(GStrv) lines = NULL;
+  gboolean inside = FALSE;
+
+  if (!g_file_get_contents ("/proc/self/smaps", &smaps, NULL, NULL))
+    return g_strdup ("");
+  lines = g_strsplit (smaps, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      unsigned long lo, hi;
+
+      if (sscanf (lines[i], "%lx-%lx ", &lo, &hi) == 2 && strchr (lines[i], '-') < strchr (lines[i], ' '))
+        inside = (addr >= lo && addr < hi);
+      else if (inside && g_str_has_prefix (lines[i], "VmFlags:"))
+        return g_strdup (lines[i] + 8);
+    }
+  return g_strdup ("");
+}
+
 /* Huge-page advice on arrays of every alignment and size (and none): the
- * memory stays the caller's, written and read back whole. */
+ * memory stays the caller's, written and read back whole; and where the
+ * kernel has transparent huge pages, the advised part of a large array is
+ * marked for them ("hg" in its VmFlags). */
 static void
 test_advise_huge_pages (void)
 {
   static const gsize sizes[] = { 0, 1, 4096, (4u << 20) - 1, 4u << 20, (6u << 20) + 123, 32u << 20 };
+  const gboolean thp = g_file_test ("/sys/kernel/mm/transparent_hugepage/enabled", G_FILE_TEST_EXISTS);
 
   xrlab_advise_huge_pages (NULL, 1u << 30);
   for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
@@ -955,8 +982,17 @@ test_advise_huge_pages (void)
       {
         guchar *block = g_malloc (sizes[i] + shift + 1);
         guchar *p = block + shift;
+        const guintptr inner = ((guintptr) p + (2u << 20) - 1) & ~(guintptr) ((2u << 20) - 1);
 
         xrlab_advise_huge_pages (p, sizes[i]);
+        if (thp && sizes[i] >= (6u << 20))
+          {
+            g_autofree char *flags = vm_flags_at (inner);
+            g_autofree char *padded = g_strdup_printf ("%s ", flags);
+
+            g_test_message ("%zu bytes: VmFlags%s", sizes[i], flags);
+            g_assert_nonnull (strstr (padded, " hg "));
+          }
         for (gsize k = 0; k < sizes[i]; k += 4093)
           p[k] = (guchar) (k * 7);
         for (gsize k = 0; k < sizes[i]; k += 4093)
